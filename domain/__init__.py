@@ -1,0 +1,1 @@
+"""Palimpsest's domain: entities, ports, errors and use cases, free of any framework."""

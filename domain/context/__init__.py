@@ -1,0 +1,1 @@
+"""Context management: estimation, truncation, pruning, request building, compaction decisions."""

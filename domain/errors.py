@@ -1,0 +1,140 @@
+"""Errors a person can act on: provider failures, storage problems, keychain and input errors."""
+
+from __future__ import annotations
+
+
+class PalimpsestError(Exception):
+    """Base of every known error; `str(err)` is a plain sentence for the user, `kind` a stable tag."""
+
+    kind = "error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ProviderError(PalimpsestError):
+    """A model provider refused or failed a request."""
+
+    kind = "provider_error"
+    transient = False
+
+
+class AuthenticationFailed(ProviderError):
+    """The API key is missing, wrong or lacks permission."""
+
+    kind = "authentication"
+
+    def __init__(self, provider_name: str = "the provider") -> None:
+        super().__init__(
+            f"{provider_name} rejected the API key. Add or fix the key in Settings "
+            "(or `palimpsest keys set`), or set the provider's environment variable."
+        )
+
+
+class RateLimited(ProviderError):
+    """The provider asked us to slow down."""
+
+    kind = "rate_limited"
+    transient = True
+
+    def __init__(self, retry_after: float | None = None) -> None:
+        wait = f" Try again in {retry_after:.0f} s." if retry_after else " Try again shortly."
+        super().__init__("The provider is rate limiting requests." + wait)
+        self.retry_after = retry_after
+
+
+class ContextOverflow(ProviderError):
+    """The provider refused the request as longer than the model's window."""
+
+    kind = "context_overflow"
+
+    def __init__(self, *, tokens: int | None = None, limit: int | None = None) -> None:
+        detail = f" ({tokens} tokens > {limit} maximum)" if tokens and limit else ""
+        super().__init__("The conversation is longer than this model accepts" + detail + ".")
+        self.tokens, self.limit = tokens, limit
+
+
+class ProviderUnavailable(ProviderError):
+    """The provider is down or overloaded (5xx, overloaded_error)."""
+
+    kind = "provider_unavailable"
+    transient = True
+
+    def __init__(self, detail: str = "") -> None:
+        extra = f" ({detail})" if detail else ""
+        super().__init__("The provider is unavailable or overloaded right now" + extra + ". Try again in a moment.")
+
+
+class NetworkError(ProviderError):
+    """The provider could not be reached."""
+
+    kind = "network"
+    transient = True
+
+    def __init__(self, detail: str = "") -> None:
+        extra = f" ({detail})" if detail else ""
+        super().__init__("Could not reach the provider" + extra + ". Check the connection and the base URL.")
+
+
+class InvalidResponse(ProviderError):
+    """The provider answered with something we could not understand, or refused the request as invalid."""
+
+    kind = "invalid_response"
+
+
+class StorageError(PalimpsestError):
+    """The local database cannot be used."""
+
+    kind = "storage"
+
+
+class DatabaseUnreadable(StorageError):
+    """The file at the database path is not a Palimpsest database."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(
+            f"The file {path} is not a usable Palimpsest database ({reason}). "
+            "It was left untouched; move it away or set PALIMPSEST_HOME to another folder."
+        )
+        self.path = path
+
+
+class DatabaseTooNew(StorageError):
+    """The database was written by a newer Palimpsest."""
+
+    def __init__(self, path: str, revision: str) -> None:
+        super().__init__(
+            f"The database {path} was created by a newer version of Palimpsest (schema {revision}). "
+            "It was left untouched; upgrade Palimpsest to open it."
+        )
+        self.path, self.revision = path, revision
+
+
+class KeychainUnavailable(PalimpsestError):
+    """No usable OS keychain backend exists on this machine."""
+
+    kind = "keychain_unavailable"
+
+    def __init__(self, detail: str = "") -> None:
+        extra = f" ({detail})" if detail else ""
+        super().__init__(
+            "No system keychain is available" + extra + ". Set the key in the provider's environment "
+            "variable instead (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY)."
+        )
+
+
+class NotFound(PalimpsestError):
+    """A session, provider, model, agent or message id does not exist."""
+
+    kind = "not_found"
+
+    def __init__(self, what: str, ident: str) -> None:
+        super().__init__(f"No {what} named {ident!r}.")
+        self.what, self.ident = what, ident
+
+
+class InvalidInput(PalimpsestError):
+    """Input from the user that cannot be accepted as given."""
+
+    kind = "invalid_input"

@@ -1,0 +1,177 @@
+"""Events: what a provider stream yields (StreamEvent) and what a chat turn reports (ChatEvent)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from domain.models import Usage
+
+StopReason = Literal["end_turn", "tool_use", "max_tokens", "other"]
+
+
+# --- provider stream events -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TextDelta:
+    """A piece of the reply's text."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ThinkingDelta:
+    """A piece of the model's reasoning text, when the provider streams it."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolCallRequested:
+    """The model asks for a tool; `input` is the complete parsed JSON object."""
+
+    id: str
+    name: str
+    input: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class UsageReported:
+    """Token usage for the request (may arrive once, at the end)."""
+
+    usage: Usage
+
+
+@dataclass(frozen=True)
+class StreamDone:
+    """The stream finished normally."""
+
+    stop_reason: StopReason
+
+
+StreamEvent = TextDelta | ThinkingDelta | ToolCallRequested | UsageReported | StreamDone
+
+
+# --- chat events (use cases -> UI / CLI) ------------------------------------------------------
+
+@dataclass(frozen=True)
+class ContextBreakdown:
+    """Where the context's tokens go."""
+
+    system: int = 0
+    summary: int = 0
+    messages: int = 0
+    tool_results: int = 0
+    tools: int = 0
+
+
+@dataclass(frozen=True)
+class ContextStatus:
+    """Estimated context use against the model's window."""
+
+    used: int
+    window: int | None
+    breakdown: ContextBreakdown = field(default_factory=ContextBreakdown)
+    window_is_guess: bool = False
+
+
+@dataclass(frozen=True)
+class ToolCallStarted:
+    """A tool is about to run."""
+
+    call_id: str
+    name: str
+    input: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolResultStored:
+    """A tool ran and its (possibly truncated) result was stored."""
+
+    call_id: str
+    name: str
+    chars: int
+    truncated: bool
+    is_error: bool
+    message_id: str
+
+
+@dataclass(frozen=True)
+class ResponseComplete:
+    """The final reply of the turn is stored."""
+
+    message_id: str
+    usage: Usage
+
+
+@dataclass(frozen=True)
+class CompactStarted:
+    """Compaction is running."""
+
+    trigger: str = "auto"
+
+
+@dataclass(frozen=True)
+class CompactCompleted:
+    """Compaction finished, did nothing, or fell back."""
+
+    did_compact: bool
+    fallback: bool = False
+    tokens_before: int = 0
+    tokens_after: int = 0
+    summary_tokens: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class MemoryFlushed:
+    """The silent memory-flush turn ran."""
+
+    saved_count: int
+
+
+@dataclass(frozen=True)
+class ContextStatusChanged:
+    """A new context estimate is available."""
+
+    status: ContextStatus
+
+
+@dataclass(frozen=True)
+class TitleGenerated:
+    """The session got a title from its first exchange."""
+
+    title: str
+
+
+@dataclass(frozen=True)
+class ToolRoundLimitReached:
+    """The turn stopped because the model kept calling tools."""
+
+    rounds: int
+
+
+@dataclass(frozen=True)
+class ChatError:
+    """The turn failed; `kind` is the error's stable tag and `message` a plain sentence."""
+
+    kind: str
+    message: str
+    retryable: bool = False
+
+
+ChatEvent = (
+    TextDelta
+    | ThinkingDelta
+    | ToolCallStarted
+    | ToolResultStored
+    | ResponseComplete
+    | CompactStarted
+    | CompactCompleted
+    | MemoryFlushed
+    | ContextStatusChanged
+    | TitleGenerated
+    | ToolRoundLimitReached
+    | ChatError
+)

@@ -1,0 +1,182 @@
+"""Entities of Palimpsest as frozen dataclasses: providers, models, agents, sessions, messages, memories."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+ProviderId = str
+ModelId = str
+AgentId = str
+SessionId = str
+MessageId = str
+MemoryId = str
+
+
+class ProviderType(StrEnum):
+    """The wire protocol family a provider speaks."""
+
+    ANTHROPIC = "anthropic"
+    OPENAI = "openai"
+    GEMINI = "gemini"
+    OPENAI_COMPATIBLE = "openai_compatible"
+
+
+class ModelSource(StrEnum):
+    """Where a model row came from: the shipped registry, the provider's list, or the user."""
+
+    PRESET = "preset"
+    FETCHED = "fetched"
+    USER = "user"
+
+
+class MessageType(StrEnum):
+    """Kinds of stored messages; a tool round is an ai_response, its tool_calls, then their tool_results."""
+
+    USER = "user"
+    AI_RESPONSE = "ai_response"
+    TOOL_CALL = "tool_call"
+    TOOL_RESULT = "tool_result"
+    ERROR = "error"
+
+
+class ToolStatus(StrEnum):
+    """Outcome of one tool execution."""
+
+    SUCCESS = "success"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class Provider:
+    """A configured endpoint: one of the three vendors or any OpenAI-compatible server."""
+
+    id: ProviderId
+    name: str
+    type: ProviderType
+    base_url: str | None = None
+    is_active: bool = True
+
+
+@dataclass(frozen=True)
+class AiModel:
+    """A model of a provider with the context window Palimpsest manages against."""
+
+    id: ModelId
+    display_name: str | None
+    provider_id: ProviderId
+    is_default: bool = False
+    source: ModelSource = ModelSource.PRESET
+    context_window_size: int | None = None
+    max_output_tokens: int | None = None
+    window_is_guess: bool = False
+    user_window: bool = False
+
+
+@dataclass(frozen=True)
+class Agent:
+    """A persona: system prompt, preferred provider/model, enabled tools and context overrides."""
+
+    id: AgentId
+    name: str
+    system_prompt: str | None = None
+    preferred_provider_id: ProviderId | None = None
+    preferred_model_id: ModelId | None = None
+    enabled_tools: tuple[str, ...] = ()
+    context_overrides: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Session:
+    """A conversation; its compacted summary and boundary (a message seq) define what is sent."""
+
+    id: SessionId
+    title: str
+    current_agent_id: AgentId | None
+    created_at: datetime
+    updated_at: datetime
+    message_count: int = 0
+    last_message_preview: str | None = None
+    is_active: bool = True
+    deleted_at: datetime | None = None
+    compacted_summary: str | None = None
+    compact_boundary: int | None = None
+    compaction_count: int = 0
+    total_input_tokens: int = 0
+    total_output_tokens: int = 0
+    total_cache_read_tokens: int = 0
+    flushed_in_compaction_cycle: bool = False
+    current_provider_id: ProviderId | None = None
+    current_model_id: ModelId | None = None
+
+
+@dataclass(frozen=True)
+class Message:
+    """One stored message; never deleted by context management. `seq` orders it within its session."""
+
+    id: MessageId
+    session_id: SessionId
+    type: MessageType
+    content: str = ""
+    created_at: datetime | None = None
+    seq: int = 0
+    thinking_content: str | None = None
+    tool_call_id: str | None = None
+    tool_name: str | None = None
+    tool_input: str | None = None
+    tool_output: str | None = None
+    tool_status: ToolStatus | None = None
+    tool_output_original_chars: int | None = None
+    model_id: ModelId | None = None
+    provider_id: ProviderId | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    incomplete: bool = False
+    pinned: bool = False
+    has_image: bool = False
+
+
+@dataclass(frozen=True)
+class Memory:
+    """A durable fact saved for an agent (or globally when agent_id is None)."""
+
+    id: MemoryId
+    content: str
+    created_at: datetime
+    agent_id: AgentId | None = None
+    source_session_id: SessionId | None = None
+
+
+@dataclass(frozen=True)
+class CompactionRecord:
+    """One compaction of a session, kept for the UI's timeline."""
+
+    session_id: SessionId
+    created_at: datetime
+    boundary: int
+    tokens_before: int
+    tokens_after: int
+    summary_tokens: int
+    trigger: str  # "auto" | "manual" | "overflow" | "model_switch"
+
+
+@dataclass(frozen=True)
+class ToolDefinition:
+    """A provider-neutral tool: name, description, JSON schema of its input."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Token usage of one request. input_tokens counts all prompt tokens, cache reads included."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0

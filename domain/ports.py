@@ -1,0 +1,229 @@
+"""Ports: the interfaces the domain needs from storage, providers, keychain, tools and time."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal, Protocol
+
+from domain.events import StreamEvent
+from domain.models import (
+    Agent,
+    AgentId,
+    AiModel,
+    CompactionRecord,
+    Memory,
+    MemoryId,
+    Message,
+    MessageId,
+    ModelId,
+    Provider,
+    ProviderId,
+    Session,
+    SessionId,
+    ToolDefinition,
+    Usage,
+)
+from domain.settings import ContextSettings
+
+
+class Clock(Protocol):
+    """The current time, in UTC."""
+
+    def now(self) -> datetime: ...
+
+
+@dataclass(frozen=True)
+class SessionSearchHit:
+    """A session matching a full-text query, with a snippet of the match."""
+
+    session_id: SessionId
+    title: str
+    snippet: str
+
+
+class SessionRepository(Protocol):
+    """Sessions; soft-deleted ones stay until purged."""
+
+    def create(self, session: Session) -> Session: ...
+    def get(self, session_id: SessionId) -> Session | None: ...
+    def list(self, *, include_deleted: bool = False) -> Sequence[Session]:
+        """Newest (by updated_at) first."""
+        ...
+    def update(self, session: Session) -> Session: ...
+    def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
+        """Adds one response's usage to the session's running totals, atomically."""
+        ...
+    def apply_compaction(
+        self, session_id: SessionId, *, summary: str, boundary: int, record: CompactionRecord
+    ) -> Session:
+        """In one transaction: store summary and boundary, bump compaction_count, reset the flush marker, log record."""
+        ...
+    def compactions(self, session_id: SessionId) -> Sequence[CompactionRecord]: ...
+    def delete(self, session_id: SessionId, at: datetime) -> None:
+        """Soft delete (undoable with restore)."""
+        ...
+    def restore(self, session_id: SessionId) -> None: ...
+    def purge(self, session_id: SessionId) -> None: ...
+    def search(self, query: str, limit: int = 50) -> Sequence[SessionSearchHit]:
+        """Full-text search over message contents, tool outputs, titles and summaries."""
+        ...
+
+
+class MessageRepository(Protocol):
+    """Messages of sessions, in order; the store never forgets one."""
+
+    def add(self, message: Message, *, full_output: str | None = None) -> Message:
+        """Stores the message with the next seq of its session (returned); full_output is kept compressed beside it."""
+        ...
+    def get(self, message_id: MessageId) -> Message | None: ...
+    def snapshot(self, session_id: SessionId) -> Sequence[Message]: ...
+    def since(self, session_id: SessionId, seq: int) -> Sequence[Message]:
+        """Messages with seq >= the given one, in order."""
+        ...
+    def pinned(self, session_id: SessionId) -> Sequence[Message]: ...
+    def update(self, message: Message) -> Message: ...
+    def full_output(self, message_id: MessageId) -> str | None:
+        """The untruncated tool output kept beside a truncated result, if any."""
+        ...
+    def count(self, session_id: SessionId) -> int: ...
+
+
+class ProviderRepository(Protocol):
+    """Configured providers (three built in, any number of OpenAI-compatible ones)."""
+
+    def list(self) -> Sequence[Provider]: ...
+    def get(self, provider_id: ProviderId) -> Provider | None: ...
+    def find(self, id_or_name: str) -> Provider | None:
+        """By id, else by case-insensitive name."""
+        ...
+    def add(self, provider: Provider) -> Provider: ...
+    def update(self, provider: Provider) -> Provider: ...
+
+
+class ModelRepository(Protocol):
+    """Models of providers with their context windows; a user-set window always wins."""
+
+    def list(self, provider_id: ProviderId | None = None) -> Sequence[AiModel]: ...
+    def get(self, provider_id: ProviderId, model_id: ModelId) -> AiModel | None: ...
+    def resolve(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
+        """The stored model, else one guessed from the registry's family patterns (window_is_guess=True)."""
+        ...
+    def upsert(self, model: AiModel) -> AiModel: ...
+    def store_fetched(self, provider_id: ProviderId, models: Sequence[AiModel]) -> None:
+        """Stores a provider's model list as source=fetched without overwriting a user-set window."""
+        ...
+    def set_user_window(
+        self, provider_id: ProviderId, model_id: ModelId, window: int, max_output: int | None = None
+    ) -> AiModel: ...
+    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int) -> None:
+        """Learns a window from a provider's overflow error (never over a user-set window)."""
+        ...
+
+
+class CalibrationStore(Protocol):
+    """Per-model ratio of provider-reported to estimated input tokens."""
+
+    def get(self, key: str) -> float | None: ...
+    def put(self, key: str, ratio: float) -> None: ...
+
+
+class AgentRepository(Protocol):
+    """Agents (personas)."""
+
+    def list(self) -> Sequence[Agent]: ...
+    def get(self, agent_id: AgentId) -> Agent | None: ...
+    def find(self, id_or_name: str) -> Agent | None: ...
+    def default(self) -> Agent: ...
+    def add(self, agent: Agent) -> Agent: ...
+    def update(self, agent: Agent) -> Agent: ...
+    def delete(self, agent_id: AgentId) -> None: ...
+
+
+class MemoryRepository(Protocol):
+    """Long-term memories with full-text search."""
+
+    def add(self, memory: Memory) -> Memory: ...
+    def get(self, memory_id: MemoryId) -> Memory | None: ...
+    def list(self, agent_id: AgentId | None = None) -> Sequence[Memory]:
+        """An agent's memories plus the global ones, newest first (all when agent_id is None)."""
+        ...
+    def search(self, query: str, agent_id: AgentId | None = None, limit: int = 10) -> Sequence[Memory]: ...
+    def update(self, memory: Memory) -> Memory: ...
+    def delete(self, memory_id: MemoryId) -> None: ...
+
+
+class SettingsRepository(Protocol):
+    """App-wide settings."""
+
+    def context_settings(self) -> ContextSettings: ...
+    def save_context_settings(self, settings: ContextSettings) -> None: ...
+
+
+KeySource = Literal["keychain", "environment"]
+
+
+class ApiKeyStorage(Protocol):
+    """API keys: the OS keychain first, then the conventional environment variables. Keys never reach the DB."""
+
+    def get(self, provider_id: ProviderId) -> str | None: ...
+    def source(self, provider_id: ProviderId) -> KeySource | None: ...
+    def set(self, provider_id: ProviderId, key: str) -> None:
+        """Raises KeychainUnavailable when no usable keychain backend exists."""
+        ...
+    def delete(self, provider_id: ProviderId) -> None: ...
+    def keychain_problem(self) -> str | None:
+        """None when a usable keychain exists, else a plain sentence saying why not."""
+        ...
+
+
+class ModelApiAdapter(Protocol):
+    """One provider's API, spoken through its official SDK; no SDK type crosses this line."""
+
+    def send_message_stream(
+        self,
+        *,
+        model_id: ModelId,
+        system_prompt: str | None,
+        messages: Sequence[Message],
+        tools: Sequence[ToolDefinition],
+        max_output_tokens: int,
+    ) -> AsyncIterator[StreamEvent]: ...
+
+    async def generate_simple_completion(
+        self, model_id: ModelId, prompt: str, system: str | None = None, max_tokens: int = 2048
+    ) -> str: ...
+
+    async def list_models(self) -> list[AiModel]: ...
+
+
+class ModelApiAdapterFactory(Protocol):
+    """Builds the adapter for a provider's type, with its key and base URL."""
+
+    def create(self, provider: Provider, api_key: str | None) -> ModelApiAdapter: ...
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """Who runs a tool: the session and agent, for tools that store things."""
+
+    session_id: SessionId
+    agent_id: AgentId | None
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """A tool's output text; errors are outcomes too, for the model to read."""
+
+    output: str
+    is_error: bool = False
+
+
+class ToolExecutor(Protocol):
+    """The built-in tools: definitions to offer the model and a way to run them."""
+
+    def definitions(self, enabled: Sequence[str] | None = None) -> Sequence[ToolDefinition]: ...
+    async def execute(self, name: str, arguments: Mapping[str, Any], context: ToolContext) -> ToolOutcome:
+        """Never raises for a tool's own failure or bad arguments: returns an error outcome."""
+        ...

@@ -1,0 +1,1 @@
+"""Use cases: one class per file, one public entry point each."""

@@ -1,0 +1,1 @@
+"""Palimpsest's tests; `python -m tests` runs every check and then the test suite."""

@@ -1,0 +1,36 @@
+"""Test isolation: no provider env vars, data in a temp PALIMPSEST_HOME, an in-memory keyring, offscreen Qt."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["PYTHON_KEYRING_BACKEND"] = "tests.memory_keyring.MemoryKeyring"
+SHARED_TOKENIZERS = Path(__file__).resolve().parent.parent.parent / "shared" / "tokenizers"
+if SHARED_TOKENIZERS.is_dir():
+    os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(SHARED_TOKENIZERS))
+
+PROVIDER_ENV_VARS = (
+    "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN",
+    "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID",
+    "GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI",
+    "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION",
+)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test gets its own data folder, an empty in-memory keyring and no provider variables."""
+    from tests.memory_keyring import MemoryKeyring
+
+    for name in PROVIDER_ENV_VARS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PALIMPSEST_HOME", str(tmp_path / "palimpsest-home"))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "tests.memory_keyring.MemoryKeyring")
+    MemoryKeyring.clear()
+    yield
+    MemoryKeyring.clear()
