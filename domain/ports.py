@@ -227,3 +227,13 @@ class ToolExecutor(Protocol):
     async def execute(self, name: str, arguments: Mapping[str, Any], context: ToolContext) -> ToolOutcome:
         """Never raises for a tool's own failure or bad arguments: returns an error outcome."""
         ...
+
+
+class Summarizer(Protocol):
+    """Produces a summary text with a given provider's model (used by compaction)."""
+
+    async def summarize(
+        self, *, provider_id: ProviderId, model_id: ModelId, system: str, prompt: str, max_tokens: int
+    ) -> str:
+        """Raises ProviderError on failure; may return blank text (callers treat that as a failure)."""
+        ...
