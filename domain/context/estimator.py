@@ -1,0 +1,136 @@
+"""Content-aware token estimation with per-message caching and per-model calibration."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from domain.models import Message, ToolDefinition
+from domain.ports import CalibrationStore
+
+# Characters that tokenizers almost never merge with neighbours: punctuation and symbols of code/JSON.
+_PUNCT = re.compile(r"[^\w\s]")
+# CJK ideographs, kana, hangul and full-width forms: about one token per character or more.
+_CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+# Long runs without spaces: base64, hashes, minified data; tokenizers split these finely.
+_DENSE = re.compile(r"[A-Za-z0-9+/=_\-]{24,}")
+_DIGIT = re.compile(r"\d")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_WS_RUN = re.compile(r"[ \t]{2,}|\n")
+
+MESSAGE_OVERHEAD = 4
+TOOL_OVERHEAD = 8
+REQUEST_OVERHEAD = 3
+CALIBRATION_SMOOTHING = 0.3
+CALIBRATION_MIN, CALIBRATION_MAX = 0.5, 2.5
+
+
+def calibration_key(provider_id: str, model_id: str) -> str:
+    """The key under which a model's calibration ratio is stored."""
+    return f"{provider_id}/{model_id}"
+
+
+def chars_over_four(text: str) -> int:
+    """The seeds' baseline: one token per four characters, rounded up."""
+    return (len(text) + 3) // 4
+
+
+class TokenEstimator:
+    """Estimates tokens from text shape (prose, code, JSON, CJK, base64), never below characters/4."""
+
+    def __init__(self, calibration: CalibrationStore | None = None) -> None:
+        self._calibration = calibration
+        self._cache: dict[str, tuple[tuple[int, int, int, int], int]] = {}
+        self._ratios: dict[str, float] = {}
+
+    def estimate_text(self, text: str) -> int:
+        """Tokens of a piece of text; 0 for the empty string, else at least characters/4."""
+        if not text:
+            return 0
+        n = len(text)
+        cjk = len(_CJK.findall(text)) if _NON_ASCII.search(text) else 0
+        dense_chars = sum(len(m) for m in _DENSE.findall(text))
+        punct = len(_PUNCT.findall(text)) - cjk_punct(text, cjk)
+        digits = len(_DIGIT.findall(text))
+        spaces = len(_WS_RUN.findall(text))
+        rest = max(0, n - cjk - dense_chars - punct - digits)
+        estimate = cjk * 1.0 + dense_chars / 2.4 + punct * 0.75 + digits * 0.5 + spaces * 0.5 + rest / 4.6
+        return max(chars_over_four(text), int(estimate + 0.999))
+
+    def estimate_message(self, message: Message) -> int:
+        """Tokens of one message as sent (content, tool call input or tool output), cached per id and size."""
+        shape = (
+            len(message.content),
+            len(message.tool_input or ""),
+            len(message.tool_output or ""),
+            len(message.thinking_content or ""),
+        )
+        hit = self._cache.get(message.id)
+        if hit is not None and hit[0] == shape:
+            return hit[1]
+        tokens = MESSAGE_OVERHEAD + self.estimate_text(message.content)
+        if message.tool_input:
+            tokens += self.estimate_text(message.tool_input) + self.estimate_text(message.tool_name or "")
+        if message.tool_output:
+            tokens += self.estimate_text(message.tool_output)
+        self._cache[message.id] = (shape, tokens)
+        return tokens
+
+    def estimate_messages(self, messages: Sequence[Message]) -> int:
+        """Sum of the messages' estimates."""
+        estimate = self.estimate_message
+        return sum(estimate(m) for m in messages)
+
+    def estimate_tools(self, tools: Sequence[ToolDefinition]) -> int:
+        """Tokens of the tool definitions as a provider serializes them."""
+        total = 0
+        for tool in tools:
+            schema = json.dumps(dict(tool.parameters), separators=(",", ":"), sort_keys=True, default=str)
+            total += TOOL_OVERHEAD + self.estimate_text(tool.name) + self.estimate_text(tool.description)
+            total += self.estimate_text(schema)
+        return total
+
+    def estimate_request(
+        self,
+        system_prompt: str | None,
+        messages: Sequence[Message],
+        tools: Sequence[ToolDefinition] = (),
+        model_key: str | None = None,
+    ) -> int:
+        """Tokens of a whole request, scaled by the model's learned calibration when one exists."""
+        raw = REQUEST_OVERHEAD + self.estimate_text(system_prompt or "")
+        raw += self.estimate_messages(messages) + self.estimate_tools(tools)
+        return self.apply_calibration(raw, model_key)
+
+    def ratio(self, model_key: str | None) -> float:
+        """The calibration ratio (reported / estimated) for a model; 1.0 when unknown."""
+        if model_key is None:
+            return 1.0
+        if model_key not in self._ratios:
+            stored = self._calibration.get(model_key) if self._calibration is not None else None
+            self._ratios[model_key] = stored if stored is not None else 1.0
+        return self._ratios[model_key]
+
+    def apply_calibration(self, raw: int, model_key: str | None) -> int:
+        """Scales a raw estimate (model_key=None) by the model's learned ratio."""
+        ratio = self.ratio(model_key)
+        return int(raw * ratio + 0.999) if ratio != 1.0 else raw
+
+    def calibrate(self, model_key: str, reported_input_tokens: int, estimated_tokens: int) -> None:
+        """Learns reported/estimated (smoothed, persisted); pass the RAW estimate, i.e. estimate_request(..., None)."""
+        if reported_input_tokens <= 0 or estimated_tokens <= 0:
+            return
+        observed = min(CALIBRATION_MAX, max(CALIBRATION_MIN, reported_input_tokens / estimated_tokens))
+        previous = self._calibration.get(model_key) if self._calibration is not None else self._ratios.get(model_key)
+        ratio = observed if previous is None else previous + CALIBRATION_SMOOTHING * (observed - previous)
+        self._ratios[model_key] = ratio
+        if self._calibration is not None:
+            self._calibration.put(model_key, ratio)
+
+
+def cjk_punct(text: str, cjk: int) -> int:
+    """CJK punctuation counted by both the CJK and the punctuation patterns (subtracted once)."""
+    if not cjk:
+        return 0
+    return sum(1 for c in _CJK.findall(text) if not c.isalnum())

@@ -1,0 +1,33 @@
+"""Edit summary: the user corrects the compacted summary that is injected into the system prompt."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from domain.errors import InvalidInput, NotFound
+from domain.models import Session, SessionId
+from domain.ports import Clock, SessionRepository
+
+MAX_SUMMARY_CHARS = 200_000
+
+
+class EditSummaryUseCase:
+    """Replaces a compacted session's summary with the user's text."""
+
+    def __init__(self, sessions: SessionRepository, clock: Clock) -> None:
+        self._sessions = sessions
+        self._clock = clock
+
+    def __call__(self, session_id: SessionId, summary: str) -> Session:
+        """Returns the updated session; InvalidInput for a blank or huge summary or an uncompacted session."""
+        session = self._sessions.get(session_id)
+        if session is None:
+            raise NotFound("session", session_id)
+        text = summary.strip()
+        if not text:
+            raise InvalidInput("The summary cannot be empty; use Reset context to drop it instead.")
+        if len(text) > MAX_SUMMARY_CHARS:
+            raise InvalidInput(f"The summary is too long ({len(text)} characters; at most {MAX_SUMMARY_CHARS}).")
+        if session.compact_boundary is None:
+            raise InvalidInput("This conversation has not been compacted yet, so it has no summary to edit.")
+        return self._sessions.update(replace(session, compacted_summary=text, updated_at=self._clock.now()))
