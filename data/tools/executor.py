@@ -1,0 +1,68 @@
+"""BuiltinTools: the ToolExecutor offering http_request, save_memory, search_memory and read_tool_result."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from data.tools.base import BuiltinTool, ToolArgumentError
+from data.tools.http_request import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_S, HttpRequestTool
+from data.tools.read_tool_result import ReadToolResultTool
+from data.tools.save_memory import SaveMemoryTool
+from data.tools.search_memory import SearchMemoryTool
+from domain.errors import PalimpsestError
+from domain.models import ToolDefinition
+from domain.ports import Clock, MemoryRepository, MessageRepository, ToolContext, ToolOutcome
+
+log = logging.getLogger(__name__)
+
+TOOL_NAMES = ("http_request", "save_memory", "search_memory", "read_tool_result")
+
+
+class BuiltinTools:
+    """Runs the built-in tools by name; a tool's failure or bad arguments become an error outcome, never a raise."""
+
+    def __init__(
+        self,
+        memories: MemoryRepository,
+        messages: MessageRepository,
+        clock: Clock,
+        *,
+        http_timeout: float = DEFAULT_TIMEOUT_S,
+        http_max_bytes: int = DEFAULT_MAX_BYTES,
+        new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
+    ) -> None:
+        tools: list[BuiltinTool] = [
+            HttpRequestTool(timeout=http_timeout, max_bytes=http_max_bytes),
+            SaveMemoryTool(memories, clock, new_id),
+            SearchMemoryTool(memories),
+            ReadToolResultTool(messages),
+        ]
+        self._tools: dict[str, BuiltinTool] = {t.definition.name: t for t in tools}
+
+    def definitions(self, enabled: Sequence[str] | None = None) -> Sequence[ToolDefinition]:
+        """All tools when `enabled` is None, else those named (unknown names ignored), in a stable order."""
+        if enabled is None:
+            return [t.definition for t in self._tools.values()]
+        wanted = set(enabled)
+        return [t.definition for name, t in self._tools.items() if name in wanted]
+
+    async def execute(self, name: str, arguments: Mapping[str, Any], context: ToolContext) -> ToolOutcome:
+        """Runs the tool; unknown tools, bad arguments and failures come back as error outcomes."""
+        tool = self._tools.get(name)
+        if tool is None:
+            known = ", ".join(self._tools)
+            return ToolOutcome(f"Unknown tool {name!r}. Available tools: {known}.", is_error=True)
+        if not isinstance(arguments, Mapping):
+            return ToolOutcome(f"The arguments of {name} must be a JSON object.", is_error=True)
+        try:
+            return await tool.run(arguments, context)
+        except ToolArgumentError as err:
+            return ToolOutcome(f"{name}: {err}", is_error=True)
+        except PalimpsestError as err:
+            return ToolOutcome(f"{name} failed: {err.message}", is_error=True)
+        except Exception as err:  # a tool failing must not end the turn; the model reads the error instead
+            log.exception("tool %s failed", name)
+            return ToolOutcome(f"{name} failed unexpectedly: {type(err).__name__}: {err}", is_error=True)
