@@ -1,0 +1,97 @@
+"""Export session: a whole conversation as Markdown or JSON, summary and every original message included."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, Literal
+
+from domain.errors import InvalidInput
+from domain.models import SessionId
+from domain.ports import MessageRepository, SessionRepository
+from domain.usecases.show_session import MessageView, SessionDetail, ShowSessionUseCase
+
+ExportFormat = Literal["markdown", "json"]
+FORMATS: tuple[str, ...] = ("markdown", "json")
+_ROLE = {"user": "User", "ai_response": "Assistant", "tool_call": "Tool call", "tool_result": "Tool result",
+         "error": "Error"}
+
+
+def _time(at: datetime | None) -> str | None:
+    return at.isoformat() if at is not None else None
+
+
+def message_to_dict(view: MessageView) -> dict[str, Any]:
+    """One message as plain JSON-ready data."""
+    m = view.message
+    return {
+        "id": m.id, "seq": m.seq, "type": m.type.value, "content": m.content, "tool_name": m.tool_name,
+        "tool_input": m.tool_input, "tool_output": m.tool_output,
+        "tool_status": m.tool_status.value if m.tool_status else None,
+        "tool_output_original_chars": m.tool_output_original_chars, "provider_id": m.provider_id,
+        "model_id": m.model_id, "input_tokens": m.input_tokens, "output_tokens": m.output_tokens,
+        "incomplete": m.incomplete, "pinned": m.pinned, "created_at": _time(m.created_at),
+        "behind_boundary": view.behind_boundary,
+    }
+
+
+def detail_to_dict(detail: SessionDetail) -> dict[str, Any]:
+    """A session's detail as plain JSON-ready data (the shape of `sessions show --json` and JSON export)."""
+    s = detail.session
+    return {
+        "id": s.id, "title": s.title, "created_at": _time(s.created_at), "updated_at": _time(s.updated_at),
+        "agent_id": s.current_agent_id, "provider_id": s.current_provider_id, "model_id": s.current_model_id,
+        "compacted_summary": s.compacted_summary, "compact_boundary": s.compact_boundary,
+        "compaction_count": s.compaction_count, "total_input_tokens": s.total_input_tokens,
+        "total_output_tokens": s.total_output_tokens, "total_cache_read_tokens": s.total_cache_read_tokens,
+        "message_count": len(detail.messages),
+        "compactions": [
+            {"created_at": _time(c.created_at), "boundary": c.boundary, "tokens_before": c.tokens_before,
+             "tokens_after": c.tokens_after, "summary_tokens": c.summary_tokens, "trigger": c.trigger}
+            for c in detail.compactions
+        ],
+        "messages": [message_to_dict(v) for v in detail.messages],
+    }
+
+
+def detail_to_markdown(detail: SessionDetail) -> str:
+    """A session's detail as a readable Markdown document."""
+    s = detail.session
+    out = [f"# {s.title}", "", f"- Session: `{s.id}`", f"- Created: {_time(s.created_at)}",
+           f"- Compactions: {s.compaction_count}",
+           f"- Tokens: {s.total_input_tokens} in, {s.total_output_tokens} out, {s.total_cache_read_tokens} cached", ""]
+    if s.compacted_summary:
+        out += ["## Current summary", "", s.compacted_summary, ""]
+    out += ["## Messages", ""]
+    for view in detail.messages:
+        m = view.message
+        label = _ROLE.get(m.type.value, m.type.value)
+        flags = [f for f, on in (("summarized", view.behind_boundary), ("incomplete", m.incomplete),
+                                 ("pinned", m.pinned)) if on]
+        extra = f" ({', '.join(flags)})" if flags else ""
+        name = f" `{m.tool_name}`" if m.tool_name else ""
+        out.append(f"### {label}{name}{extra} — {_time(m.created_at) or ''}".rstrip(" —"))
+        out.append("")
+        body = m.content
+        if m.type.value == "tool_call" and m.tool_input:
+            body = f"```json\n{m.tool_input}\n```"
+        elif m.type.value == "tool_result":
+            body = f"```\n{m.tool_output or ''}\n```"
+        out += [body, ""]
+    return "\n".join(out)
+
+
+class ExportSessionUseCase:
+    """Renders a session for export; InvalidInput for an unknown format."""
+
+    def __init__(self, sessions: SessionRepository, messages: MessageRepository) -> None:
+        self._show = ShowSessionUseCase(sessions, messages)
+
+    def __call__(self, session_id: SessionId, fmt: str = "markdown") -> str:
+        """The exported text."""
+        if fmt not in FORMATS:
+            raise InvalidInput(f"Unknown export format {fmt!r}; use markdown or json.")
+        detail = self._show(session_id)
+        if fmt == "json":
+            return json.dumps(detail_to_dict(detail), ensure_ascii=False, indent=2)
+        return detail_to_markdown(detail)

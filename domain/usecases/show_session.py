@@ -1,0 +1,45 @@
+"""Show session: a session with every stored message, including those behind the compaction boundary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.models import CompactionRecord, Message, Session, SessionId
+from domain.ports import MessageRepository, SessionRepository
+from domain.usecases.lookup import require_session
+
+
+@dataclass(frozen=True)
+class MessageView:
+    """A stored message and whether it lies behind the compaction boundary (summarized, not sent)."""
+
+    message: Message
+    behind_boundary: bool
+
+
+@dataclass(frozen=True)
+class SessionDetail:
+    """A session, all its messages in order, and its compaction history."""
+
+    session: Session
+    messages: tuple[MessageView, ...]
+    compactions: tuple[CompactionRecord, ...]
+
+
+def is_behind_boundary(message: Message, session: Session) -> bool:
+    """True when the message precedes the session's compaction boundary (a message seq)."""
+    return session.compact_boundary is not None and message.seq < session.compact_boundary
+
+
+class ShowSessionUseCase:
+    """Loads one session whole; NotFound for an unknown or deleted id."""
+
+    def __init__(self, sessions: SessionRepository, messages: MessageRepository) -> None:
+        self._sessions = sessions
+        self._messages = messages
+
+    def __call__(self, session_id: SessionId) -> SessionDetail:
+        """The session's detail."""
+        session = require_session(self._sessions, session_id)
+        views = tuple(MessageView(m, is_behind_boundary(m, session)) for m in self._messages.snapshot(session.id))
+        return SessionDetail(session, views, tuple(self._sessions.compactions(session.id)))
