@@ -7,11 +7,46 @@ from collections.abc import Sequence
 
 from domain.models import AiModel
 
-_CHEAP = re.compile(r"haiku|mini|flash|nano|lite|small", re.IGNORECASE)
+_NOT_CHAT = re.compile(r"embed|tts|audio|realtime|transcribe|image|whisper|dall-e|moderation|search|live|vision",
+                       re.IGNORECASE)
+# (family of the session model, what a cheap sibling's id contains)
+_FAMILIES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (re.compile(r"^(anthropic/)?claude", re.I), re.compile(r"haiku", re.I)),
+    (re.compile(r"^(openai/)?(gpt-|o\d|chatgpt)", re.I), re.compile(r"-mini", re.I)),
+    (re.compile(r"^(models/)?gemini", re.I), re.compile(r"flash", re.I)),
+)
 
 
 def choose_compaction_model(
     session_model: AiModel, candidates: Sequence[AiModel], override: str | None = None
 ) -> AiModel:
-    """The override when given, else a cheaper sibling of the session model on its provider, else the model itself."""
-    raise NotImplementedError
+    """The override when given, else a cheaper sibling of the session model on its provider, else the model itself.
+
+    Only the three vendors' families get a sibling (Claude -> Haiku, GPT/o-series -> *-mini, Gemini -> Flash);
+    a local or unknown model summarizes its own session, so no second model has to be loaded."""
+    same_provider = [c for c in candidates if c.provider_id == session_model.provider_id]
+    if override:
+        found = next((c for c in same_provider if c.id == override), None)
+        return found or AiModel(id=override, display_name=None, provider_id=session_model.provider_id)
+    for family, cheap in _FAMILIES:
+        if not family.search(session_model.id):
+            continue
+        if cheap.search(session_model.id):
+            return session_model
+        siblings = [
+            c for c in same_provider
+            if family.search(c.id) and cheap.search(c.id) and not _NOT_CHAT.search(c.id) and "lite" not in c.id
+        ]
+        if not siblings:
+            return session_model
+        return max(siblings, key=lambda c: (_common_prefix(c.id, session_model.id), c.is_default, c.id))
+    return session_model
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n

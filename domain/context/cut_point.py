@@ -4,12 +4,48 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from domain.context.alternation import is_synthetic
 from domain.context.estimator import TokenEstimator
-from domain.models import Message
+from domain.models import Message, MessageType
 
 
 def find_cut_index(messages: Sequence[Message], keep_tokens: int, estimator: TokenEstimator) -> int | None:
     """Index of the first kept message: walking back until `keep_tokens` are kept, snapped to a user turn's start.
 
-    None when nothing older than the kept part exists (no compaction possible)."""
-    raise NotImplementedError
+    `messages` is a normalized list (see alternation.normalize). The cut snaps forward to the next stored user
+    message; when none follows (one long tool-using turn), to the next assistant group that follows complete
+    tool results, so it never falls inside a tool-call/result pair. None when nothing older would remain."""
+    if not messages:
+        return None
+    accumulated = 0
+    start = 0
+    for i in range(len(messages) - 1, -1, -1):
+        accumulated += estimator.estimate_message(messages[i])
+        if accumulated >= keep_tokens:
+            start = i
+            break
+    else:
+        return None
+    cut = _next_user(messages, start)
+    if cut is None:
+        cut = _next_group_start(messages, start)
+    if cut is None or not any(not is_synthetic(m) for m in messages[:cut]):
+        return None
+    return cut
+
+
+def _next_user(messages: Sequence[Message], start: int) -> int | None:
+    for j in range(start, len(messages)):
+        if messages[j].type is MessageType.USER and not is_synthetic(messages[j]):
+            return j
+    return None
+
+
+def _next_group_start(messages: Sequence[Message], start: int) -> int | None:
+    """The next assistant reply or first tool call that directly follows tool results."""
+    for j in range(max(start, 1), len(messages)):
+        m = messages[j]
+        follows_results = messages[j - 1].type is MessageType.TOOL_RESULT
+        if m.type in (MessageType.AI_RESPONSE, MessageType.TOOL_CALL) and not is_synthetic(m) and follows_results:
+            return j
+    return None

@@ -1,0 +1,132 @@
+"""Normalizes a message list so every provider accepts it: whole tool rounds, strict user/assistant alternation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from domain.models import Message, MessageType
+
+SYNTHETIC_PREFIX = "synthetic:"
+LEADING_USER_TEXT = "[The earlier conversation is summarized above. Continue from there.]"
+GAP_USER_TEXT = "[continue]"
+GAP_ASSISTANT_TEXT = "[no reply was recorded for the message above]"
+
+_ASSISTANT = (MessageType.AI_RESPONSE, MessageType.TOOL_CALL)
+
+
+def is_synthetic(message: Message) -> bool:
+    """True for the placeholder messages the builder inserts (never stored)."""
+    return message.id.startswith(SYNTHETIC_PREFIX)
+
+
+def _synthetic(anchor: Message, kind: MessageType, text: str, tag: str) -> Message:
+    return Message(
+        id=f"{SYNTHETIC_PREFIX}{tag}:{anchor.id}",
+        session_id=anchor.session_id,
+        type=kind,
+        content=text,
+        seq=anchor.seq,
+    )
+
+
+def role_of(message: Message) -> str:
+    """"user", "assistant" or "tool" as providers see the message."""
+    if message.type is MessageType.USER:
+        return "user"
+    if message.type is MessageType.TOOL_RESULT:
+        return "tool"
+    return "assistant"
+
+
+def normalize(messages: Sequence[Message]) -> list[Message]:
+    """Drops errors, orphan tool calls/results and empty replies; inserts placeholders where roles would repeat.
+
+    The result starts with a user message; every assistant group (optional reply, then tool calls) follows a user
+    message or tool results; every tool call is directly followed by its result. Stored text is never changed."""
+    items = [m for m in messages if m.type is not MessageType.ERROR]
+    out: list[Message] = []
+    last: str | None = None  # "user" | "assistant" | "tool"
+    i, n = 0, len(items)
+    while i < n:
+        m = items[i]
+        if m.type is MessageType.USER:
+            if last in ("user", "tool"):
+                out.append(_synthetic(m, MessageType.AI_RESPONSE, GAP_ASSISTANT_TEXT, "gap-assistant"))
+            out.append(m)
+            last = "user"
+            i += 1
+            continue
+        if m.type is MessageType.TOOL_RESULT:  # a result with no call right before it
+            i += 1
+            continue
+        reply: Message | None = None
+        if m.type is MessageType.AI_RESPONSE:
+            reply = m
+            i += 1
+        calls: list[Message] = []
+        while i < n and items[i].type is MessageType.TOOL_CALL:
+            calls.append(items[i])
+            i += 1
+        results: list[Message] = []
+        while i < n and items[i].type is MessageType.TOOL_RESULT:
+            results.append(items[i])
+            i += 1
+        calls, results = _pair(calls, results)
+        if reply is not None and not reply.content.strip() and not calls:
+            reply = None
+        if reply is None and not calls:
+            continue
+        group = ([reply] if reply is not None else []) + calls
+        if last is None:
+            out.append(_synthetic(group[0], MessageType.USER, LEADING_USER_TEXT, "lead-user"))
+        elif last == "assistant":
+            out.append(_synthetic(group[0], MessageType.USER, GAP_USER_TEXT, "gap-user"))
+        out.extend(group)
+        out.extend(results)
+        last = "tool" if calls else "assistant"
+    return out
+
+
+def _pair(calls: list[Message], results: list[Message]) -> tuple[list[Message], list[Message]]:
+    """Keeps calls that have a result and results (first per call, in call order) that answer a kept call."""
+    first_result: dict[str, Message] = {}
+    for r in results:
+        if r.tool_call_id is not None and r.tool_call_id not in first_result:
+            first_result[r.tool_call_id] = r
+    kept_calls: list[Message] = []
+    seen: set[str] = set()
+    for c in calls:
+        if c.tool_call_id is not None and c.tool_call_id in first_result and c.tool_call_id not in seen:
+            kept_calls.append(c)
+            seen.add(c.tool_call_id)
+    return kept_calls, [first_result[c.tool_call_id] for c in kept_calls if c.tool_call_id is not None]
+
+
+def turns(messages: Sequence[Message]) -> list[list[Message]]:
+    """Splits a normalized list into turns, each starting with a user message."""
+    out: list[list[Message]] = []
+    for m in messages:
+        if m.type is MessageType.USER or not out:
+            out.append([m])
+        else:
+            out[-1].append(m)
+    return out
+
+
+def with_seq_order(messages: Sequence[Message]) -> list[Message]:
+    """Messages sorted by seq, duplicates (same id) removed."""
+    seen: set[str] = set()
+    out = []
+    for m in sorted(messages, key=lambda x: x.seq):
+        if m.id not in seen:
+            seen.add(m.id)
+            out.append(m)
+    return out
+
+
+def retext(message: Message, text: str) -> Message:
+    """A copy of a tool result carrying other text (where the provider reads it)."""
+    if message.tool_output is not None:
+        return replace(message, tool_output=text)
+    return replace(message, content=text)
