@@ -1,0 +1,1 @@
+"""SQLite storage: engine, typed rows, mappers and repositories."""

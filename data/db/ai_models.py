@@ -1,0 +1,135 @@
+"""ModelRepository over SQLite: stored models, registry guesses, and windows learned or set by the user."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session as OrmSession
+
+from data.db.engine import Database
+from data.db.mappers import model_onto_row, model_to_domain
+from data.db.rows import ModelRow, ProviderRow
+from data.registry import Registry
+from domain.errors import InvalidInput, NotFound
+from domain.models import AiModel, ModelId, ModelSource, ProviderId
+
+
+class SqlModelRepository:
+    """Models of providers; a user-set window always wins over presets, fetched lists and learned limits."""
+
+    def __init__(self, db: Database, registry: Registry) -> None:
+        self._db = db
+        self._registry = registry
+
+    def list(self, provider_id: ProviderId | None = None) -> Sequence[AiModel]:
+        query = select(ModelRow).order_by(ModelRow.provider_id, ModelRow.is_default.desc(), ModelRow.id)
+        if provider_id is not None:
+            query = query.where(ModelRow.provider_id == provider_id)
+        with self._db.read() as s:
+            return [model_to_domain(r) for r in s.scalars(query)]
+
+    def get(self, provider_id: ProviderId, model_id: ModelId) -> AiModel | None:
+        with self._db.read() as s:
+            row = s.get(ModelRow, (model_id, provider_id))
+            return model_to_domain(row) if row else None
+
+    def resolve(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
+        stored = self.get(provider_id, model_id)
+        if stored is not None and stored.context_window_size:
+            return stored
+        preset = self._registry.preset(model_id)
+        if preset is not None:
+            window, max_output, guess = preset.context_window, preset.max_output_tokens, False
+        else:
+            window, max_output, guess = self._registry.guess_window(model_id), None, True
+        if stored is not None:
+            return replace(stored, context_window_size=window, window_is_guess=guess,
+                           max_output_tokens=stored.max_output_tokens or max_output)
+        return AiModel(id=model_id, display_name=preset.display_name if preset else None, provider_id=provider_id,
+                       source=ModelSource.FETCHED, context_window_size=window, max_output_tokens=max_output,
+                       window_is_guess=guess)
+
+    def upsert(self, model: AiModel) -> AiModel:
+        """Inserts or replaces a model; an existing user-set window survives unless `model` is user-set too."""
+        _check_sizes(model.context_window_size, model.max_output_tokens)
+        with self._db.write() as s:
+            _require_provider(s, model.provider_id)
+            row = s.get(ModelRow, (model.id, model.provider_id))
+            if row is None:
+                row = ModelRow(id=model.id, provider_id=model.provider_id)
+                model_onto_row(model, row)
+                s.add(row)
+            else:
+                keep = bool(row.user_window) and not model.user_window
+                window, max_output = row.context_window_size, row.max_output_tokens
+                model_onto_row(model, row)
+                if keep:
+                    row.context_window_size, row.max_output_tokens = window, max_output
+                    row.user_window, row.window_is_guess = True, False
+            s.flush()
+            return model_to_domain(row)
+
+    def store_fetched(self, provider_id: ProviderId, models: Sequence[AiModel]) -> None:
+        with self._db.write() as s:
+            _require_provider(s, provider_id)
+            for model in models:
+                row = s.get(ModelRow, (model.id, provider_id))
+                if row is None:
+                    s.add(ModelRow(id=model.id, provider_id=provider_id, display_name=model.display_name,
+                                   is_default=False, source=ModelSource.FETCHED.value,
+                                   context_window_size=model.context_window_size,
+                                   max_output_tokens=model.max_output_tokens, window_is_guess=False,
+                                   user_window=False))
+                    continue
+                row.display_name = model.display_name or row.display_name
+                if row.user_window:
+                    continue
+                if model.context_window_size:
+                    row.context_window_size, row.window_is_guess = model.context_window_size, False
+                if model.max_output_tokens:
+                    row.max_output_tokens = model.max_output_tokens
+
+    def set_user_window(
+        self, provider_id: ProviderId, model_id: ModelId, window: int, max_output: int | None = None
+    ) -> AiModel:
+        _check_sizes(window, max_output)
+        with self._db.write() as s:
+            _require_provider(s, provider_id)
+            row = s.get(ModelRow, (model_id, provider_id))
+            if row is None:
+                row = ModelRow(id=model_id, provider_id=provider_id, display_name=None, is_default=False,
+                               source=ModelSource.USER.value)
+                s.add(row)
+            row.context_window_size, row.user_window, row.window_is_guess = window, True, False
+            if max_output is not None:
+                row.max_output_tokens = max_output
+            s.flush()
+            return model_to_domain(row)
+
+    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int) -> None:
+        _check_sizes(limit, None)
+        with self._db.write() as s:
+            _require_provider(s, provider_id)
+            row = s.get(ModelRow, (model_id, provider_id))
+            if row is None:
+                s.add(ModelRow(id=model_id, provider_id=provider_id, display_name=None, is_default=False,
+                               source=ModelSource.FETCHED.value, context_window_size=limit, window_is_guess=False,
+                               user_window=False))
+            elif not row.user_window:
+                row.context_window_size, row.window_is_guess = limit, False
+
+
+def _check_sizes(window: int | None, max_output: int | None) -> None:
+    if window is not None and window <= 0:
+        raise InvalidInput(f"A context window must be a positive number of tokens, not {window}.")
+    if max_output is not None and max_output <= 0:
+        raise InvalidInput(f"Maximum output must be a positive number of tokens, not {max_output}.")
+    if window is not None and max_output is not None and max_output >= window:
+        raise InvalidInput(f"Maximum output ({max_output}) must be smaller than the context window ({window}).")
+
+
+def _require_provider(s: OrmSession, provider_id: ProviderId) -> None:
+    if s.get(ProviderRow, provider_id) is None:
+        raise NotFound("provider", provider_id)

@@ -1,0 +1,93 @@
+"""The SQLite engine: WAL, foreign keys, real transactions, and a safety check of the file before any write."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session, sessionmaker
+
+from domain.errors import DatabaseTooNew, DatabaseUnreadable
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def inspect_file(path: Path, known_revisions: frozenset[str]) -> str | None:
+    """Reads (never writes) the file: returns its revision, None if blank; raises if corrupt, foreign or too new."""
+    if not path.exists():
+        return None
+    if not path.is_file():
+        raise DatabaseUnreadable(str(path), "it is not a regular file")
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise DatabaseUnreadable(str(path), f"it cannot be read: {exc.strerror or exc}") from exc
+    if not header:
+        return None
+    if header != SQLITE_HEADER:
+        raise DatabaseUnreadable(str(path), "it is not an SQLite database")
+    try:
+        with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as conn:
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if not tables:
+                return None
+            if "alembic_version" not in tables:
+                raise DatabaseUnreadable(str(path), "it is an SQLite database of another program")
+            rows = conn.execute("SELECT version_num FROM alembic_version").fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseUnreadable(str(path), f"SQLite says: {exc}") from exc
+    if not rows:
+        return None
+    revision = str(rows[0][0])
+    if revision not in known_revisions:
+        raise DatabaseTooNew(str(path), revision)
+    return revision
+
+
+def create_sqlite_engine(path: Path) -> Engine:
+    """An engine usable from any thread: WAL, foreign keys on, a 30 s busy timeout, SQLAlchemy-driven BEGIN."""
+    engine = create_engine(
+        f"sqlite:///{path}", connect_args={"check_same_thread": False, "timeout": 30}
+    )
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        immediate = conn.get_execution_options().get("sqlite_immediate", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+class Database:
+    """Opens short sessions: `read()` for queries, `write()` for changes (BEGIN IMMEDIATE, one transaction)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._read = sessionmaker(engine, expire_on_commit=False)
+        self._write = sessionmaker(engine.execution_options(sqlite_immediate=True), expire_on_commit=False)
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A session for reading; rolled back at the end."""
+        with self._read() as session:
+            yield session
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A session whose changes commit together, or not at all."""
+        with self._write() as session, session.begin():
+            yield session

@@ -1,0 +1,145 @@
+"""Mappers between rows and domain entities, both ways."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import fields
+from typing import Any
+
+from data.db.rows import AgentRow, CompactionRow, MemoryRow, MessageRow, ModelRow, ProviderRow, SessionRow
+from domain.models import (
+    Agent,
+    AiModel,
+    CompactionRecord,
+    Memory,
+    Message,
+    MessageType,
+    ModelSource,
+    Provider,
+    ProviderType,
+    Session,
+    ToolStatus,
+)
+from domain.settings import ContextSettings
+
+_SETTING_NAMES = frozenset(f.name for f in fields(ContextSettings))
+
+
+def provider_to_domain(row: ProviderRow) -> Provider:
+    return Provider(id=row.id, name=row.name, type=ProviderType(row.type), base_url=row.base_url,
+                    is_active=bool(row.is_active))
+
+
+def model_to_domain(row: ModelRow) -> AiModel:
+    return AiModel(
+        id=row.id, display_name=row.display_name, provider_id=row.provider_id, is_default=bool(row.is_default),
+        source=ModelSource(row.source), context_window_size=row.context_window_size,
+        max_output_tokens=row.max_output_tokens, window_is_guess=bool(row.window_is_guess),
+        user_window=bool(row.user_window),
+    )
+
+
+def model_onto_row(model: AiModel, row: ModelRow) -> None:
+    row.display_name = model.display_name
+    row.is_default = model.is_default
+    row.source = model.source.value
+    row.context_window_size = model.context_window_size
+    row.max_output_tokens = model.max_output_tokens
+    row.window_is_guess = model.window_is_guess
+    row.user_window = model.user_window
+
+
+def agent_to_domain(row: AgentRow) -> Agent:
+    return Agent(
+        id=row.id, name=row.name, system_prompt=row.system_prompt,
+        preferred_provider_id=row.preferred_provider_id, preferred_model_id=row.preferred_model_id,
+        enabled_tools=tuple(_json(row.tool_names, [])),
+        context_overrides=known_overrides(_json(row.context_overrides, {})),
+    )
+
+
+def agent_onto_row(agent: Agent, row: AgentRow) -> None:
+    row.name = agent.name
+    row.system_prompt = agent.system_prompt
+    row.preferred_provider_id = agent.preferred_provider_id
+    row.preferred_model_id = agent.preferred_model_id
+    row.tool_names = json.dumps(list(agent.enabled_tools))
+    row.context_overrides = json.dumps(dict(agent.context_overrides))
+
+
+def known_overrides(raw: Any) -> dict[str, Any]:
+    """Drops keys this version does not know (written by an older or newer Palimpsest)."""
+    return {k: v for k, v in raw.items() if k in _SETTING_NAMES} if isinstance(raw, Mapping) else {}
+
+
+def session_to_domain(row: SessionRow) -> Session:
+    return Session(
+        id=row.id, title=row.title, current_agent_id=row.current_agent_id, created_at=row.created_at,
+        updated_at=row.updated_at, message_count=row.message_count, last_message_preview=row.last_message_preview,
+        is_active=bool(row.is_active), deleted_at=row.deleted_at, compacted_summary=row.compacted_summary,
+        compact_boundary=row.compact_boundary, compaction_count=row.compaction_count,
+        total_input_tokens=row.total_input_tokens, total_output_tokens=row.total_output_tokens,
+        total_cache_read_tokens=row.total_cache_read_tokens,
+        flushed_in_compaction_cycle=bool(row.flushed_in_compaction_cycle),
+        current_provider_id=row.current_provider_id, current_model_id=row.current_model_id,
+    )
+
+
+def session_onto_row(session: Session, row: SessionRow) -> None:
+    """Copies the fields a caller may set; counters kept by the store (messages, tokens, compactions) are not."""
+    row.title = session.title
+    row.current_agent_id = session.current_agent_id
+    row.is_active = session.is_active
+    row.deleted_at = session.deleted_at
+    row.updated_at = session.updated_at
+    row.compacted_summary = session.compacted_summary
+    row.compact_boundary = session.compact_boundary
+    row.flushed_in_compaction_cycle = session.flushed_in_compaction_cycle
+    row.current_provider_id = session.current_provider_id
+    row.current_model_id = session.current_model_id
+
+
+def message_to_domain(row: MessageRow) -> Message:
+    return Message(
+        id=row.id, session_id=row.session_id, type=MessageType(row.type), content=row.content,
+        created_at=row.created_at, seq=row.seq, thinking_content=row.thinking_content,
+        tool_call_id=row.tool_call_id, tool_name=row.tool_name, tool_input=row.tool_input,
+        tool_output=row.tool_output, tool_status=ToolStatus(row.tool_status) if row.tool_status else None,
+        tool_output_original_chars=row.tool_output_original_chars, model_id=row.model_id,
+        provider_id=row.provider_id, input_tokens=row.input_tokens, output_tokens=row.output_tokens,
+        incomplete=bool(row.incomplete), pinned=bool(row.pinned), has_image=bool(row.has_image),
+    )
+
+
+def message_values(message: Message) -> dict[str, Any]:
+    """The columns of a message a caller may set (everything but id, session, seq and created_at)."""
+    return {
+        "type": message.type.value, "content": message.content, "thinking_content": message.thinking_content,
+        "tool_call_id": message.tool_call_id, "tool_name": message.tool_name, "tool_input": message.tool_input,
+        "tool_output": message.tool_output, "tool_status": message.tool_status.value if message.tool_status else None,
+        "tool_output_original_chars": message.tool_output_original_chars, "model_id": message.model_id,
+        "provider_id": message.provider_id, "input_tokens": message.input_tokens,
+        "output_tokens": message.output_tokens, "incomplete": message.incomplete, "pinned": message.pinned,
+        "has_image": message.has_image,
+    }
+
+
+def memory_to_domain(row: MemoryRow) -> Memory:
+    return Memory(id=row.id, content=row.content, created_at=row.created_at, agent_id=row.agent_id,
+                  source_session_id=row.source_session_id)
+
+
+def compaction_to_domain(row: CompactionRow) -> CompactionRecord:
+    return CompactionRecord(
+        session_id=row.session_id, created_at=row.created_at, boundary=row.boundary,
+        tokens_before=row.tokens_before, tokens_after=row.tokens_after, summary_tokens=row.summary_tokens,
+        trigger=row.trigger,
+    )
+
+
+def _json(text: str | None, default: Any) -> Any:
+    try:
+        return json.loads(text) if text else default
+    except ValueError:
+        return default

@@ -1,0 +1,120 @@
+"""MessageRepository over SQLite: ordered by a per-session seq, full tool outputs archived compressed."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session as OrmSession
+
+from data.db.engine import Database
+from data.db.mappers import message_to_domain, message_values
+from data.db.rows import MessageRow, SessionRow, ToolOutputArchiveRow
+from domain.errors import InvalidInput, NotFound
+from domain.models import Message, MessageId, MessageType, SessionId
+from domain.settings import ContextSettings
+
+PREVIEW_CHARS = 120
+
+
+class SqlMessageRepository:
+    """Messages of sessions; each add takes the next seq of its session in the same statement as the insert."""
+
+    def __init__(self, db: Database, archive_max_bytes: int | None = None) -> None:
+        self._db = db
+        self._archive_max = archive_max_bytes or ContextSettings().tool_result_archive_max_bytes
+
+    def add(self, message: Message, *, full_output: str | None = None) -> Message:
+        created = message.created_at or datetime.now(UTC)
+        next_seq = (
+            select(func.coalesce(func.max(MessageRow.seq), 0) + 1)
+            .where(MessageRow.session_id == message.session_id)
+            .scalar_subquery()
+        )
+        with self._db.write() as s:
+            session_row = s.get(SessionRow, message.session_id)
+            if session_row is None:
+                raise NotFound("session", message.session_id)
+            if s.get(MessageRow, message.id) is not None:
+                raise InvalidInput(f"A message with id {message.id!r} already exists.")
+            try:
+                seq = s.execute(
+                    insert(MessageRow)
+                    .values(id=message.id, session_id=message.session_id, created_at=created, seq=next_seq,
+                            **message_values(message))
+                    .returning(MessageRow.seq)
+                ).scalar_one()
+            except IntegrityError as exc:  # pragma: no cover - the unique index guards seq; say so plainly
+                raise InvalidInput(f"The message {message.id!r} could not be stored: {exc.orig}") from exc
+            if full_output is not None:
+                s.add(self._archive(message.id, full_output))
+            self._touch_session(s, session_row, message, created)
+        return replace(message, seq=seq, created_at=created)
+
+    def get(self, message_id: MessageId) -> Message | None:
+        with self._db.read() as s:
+            row = s.get(MessageRow, message_id)
+            return message_to_domain(row) if row else None
+
+    def snapshot(self, session_id: SessionId) -> Sequence[Message]:
+        return self._select(MessageRow.session_id == session_id)
+
+    def since(self, session_id: SessionId, seq: int) -> Sequence[Message]:
+        return self._select(MessageRow.session_id == session_id, MessageRow.seq >= seq)
+
+    def pinned(self, session_id: SessionId) -> Sequence[Message]:
+        return self._select(MessageRow.session_id == session_id, MessageRow.pinned.is_(True))
+
+    def update(self, message: Message) -> Message:
+        with self._db.write() as s:
+            result = s.execute(
+                update(MessageRow).where(MessageRow.id == message.id).values(**message_values(message))
+                .returning(MessageRow)
+            ).scalar_one_or_none()
+            if result is None:
+                raise NotFound("message", message.id)
+            return message_to_domain(result)
+
+    def full_output(self, message_id: MessageId) -> str | None:
+        with self._db.read() as s:
+            row = s.get(ToolOutputArchiveRow, message_id)
+            return zlib.decompress(row.data).decode("utf-8") if row else None
+
+    def count(self, session_id: SessionId) -> int:
+        with self._db.read() as s:
+            return int(s.scalar(select(func.count()).where(MessageRow.session_id == session_id)) or 0)
+
+    def _select(self, *where: object) -> Sequence[Message]:
+        with self._db.read() as s:
+            rows = s.scalars(select(MessageRow).where(*where).order_by(MessageRow.seq))  # type: ignore[arg-type]
+            return [message_to_domain(r) for r in rows]
+
+    def _archive(self, message_id: MessageId, text: str) -> ToolOutputArchiveRow:
+        data, kept = compress_within(text, self._archive_max)
+        return ToolOutputArchiveRow(message_id=message_id, data=data, original_chars=len(text), archived_chars=kept)
+
+    @staticmethod
+    def _touch_session(s: OrmSession, row: SessionRow, message: Message, created: datetime) -> None:
+        row.message_count = row.message_count + 1
+        if message.type in (MessageType.USER, MessageType.AI_RESPONSE) and message.content.strip():
+            row.last_message_preview = " ".join(message.content.split())[:PREVIEW_CHARS]
+        if created > row.updated_at:
+            row.updated_at = created
+
+
+def compress_within(text: str, max_bytes: int) -> tuple[bytes, int]:
+    """zlib-compresses `text`, cutting it (with a note) until the compressed size is under max_bytes."""
+    data = zlib.compress(text.encode("utf-8"), 6)
+    if len(data) <= max_bytes:
+        return data, len(text)
+    keep = len(text)
+    while True:
+        keep = max(0, int(keep * max_bytes / len(data) * 0.9))
+        cut = text[:keep] + f"\n\n[... archive cut: kept the first {keep} of {len(text)} characters ...]"
+        data = zlib.compress(cut.encode("utf-8"), 6)
+        if len(data) <= max_bytes or keep == 0:
+            return data, keep

@@ -1,0 +1,202 @@
+"""Typed SQLAlchemy 2.x rows: the schema at head, which the migrations must build exactly."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    Boolean,
+    Float,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    TypeDecorator,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class UtcTimestamp(TypeDecorator[datetime]):
+    """A UTC datetime stored as integer microseconds since the epoch (exact round trip, sortable)."""
+
+    impl = Integer
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> int | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        delta = value - datetime(1970, 1, 1, tzinfo=UTC)
+        return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+    def process_result_value(self, value: int | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        seconds, micros = divmod(int(value), 1_000_000)
+        return datetime.fromtimestamp(seconds, tz=UTC).replace(microsecond=micros)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every row."""
+
+
+class ProviderRow(Base):
+    """A provider."""
+
+    __tablename__ = "providers"
+    id: Mapped[str] = mapped_column(String, primary_key=True)
+    name: Mapped[str] = mapped_column(String, nullable=False)
+    type: Mapped[str] = mapped_column(String, nullable=False)
+    base_url: Mapped[str | None] = mapped_column(String)
+    is_active: Mapped[bool] = mapped_column(Boolean, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+
+
+class ModelRow(Base):
+    """A model of a provider (composite key: id + provider_id)."""
+
+    __tablename__ = "models"
+    id: Mapped[str] = mapped_column(String, primary_key=True)
+    provider_id: Mapped[str] = mapped_column(
+        String, ForeignKey("providers.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    display_name: Mapped[str | None] = mapped_column(String)
+    is_default: Mapped[bool] = mapped_column(Boolean, nullable=False)
+    source: Mapped[str] = mapped_column(String, nullable=False)
+    context_window_size: Mapped[int | None] = mapped_column(Integer)
+    max_output_tokens: Mapped[int | None] = mapped_column(Integer)
+    window_is_guess: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="0")
+    user_window: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="0")
+
+
+class AgentRow(Base):
+    """An agent (persona)."""
+
+    __tablename__ = "agents"
+    id: Mapped[str] = mapped_column(String, primary_key=True)
+    name: Mapped[str] = mapped_column(String, nullable=False)
+    system_prompt: Mapped[str | None] = mapped_column(Text)
+    preferred_provider_id: Mapped[str | None] = mapped_column(String)
+    preferred_model_id: Mapped[str | None] = mapped_column(String)
+    tool_names: Mapped[str] = mapped_column(Text, nullable=False)  # JSON list
+    is_built_in: Mapped[bool] = mapped_column(Boolean, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+    context_overrides: Mapped[str] = mapped_column(Text, nullable=False, server_default="{}")  # JSON object
+
+
+class SessionRow(Base):
+    """A conversation."""
+
+    __tablename__ = "sessions"
+    id: Mapped[str] = mapped_column(String, primary_key=True)
+    title: Mapped[str] = mapped_column(String, nullable=False)
+    current_agent_id: Mapped[str | None] = mapped_column(String, ForeignKey("agents.id", ondelete="SET NULL"))
+    message_count: Mapped[int] = mapped_column(Integer, nullable=False)
+    last_message_preview: Mapped[str | None] = mapped_column(Text)
+    is_active: Mapped[bool] = mapped_column(Boolean, nullable=False)
+    deleted_at: Mapped[datetime | None] = mapped_column(UtcTimestamp)
+    created_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False, index=True)
+    compacted_summary: Mapped[str | None] = mapped_column(Text)
+    compact_boundary: Mapped[int | None] = mapped_column(Integer)
+    total_input_tokens: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    total_output_tokens: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    total_cache_read_tokens: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    flushed_in_compaction_cycle: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="0")
+    compaction_count: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    current_provider_id: Mapped[str | None] = mapped_column(String)
+    current_model_id: Mapped[str | None] = mapped_column(String)
+
+
+class MessageRow(Base):
+    """A message; `seq` orders it within its session and is unique there."""
+
+    __tablename__ = "messages"
+    __table_args__ = (Index("ix_messages_session_seq", "session_id", "seq", unique=True),)
+    id: Mapped[str] = mapped_column(String, primary_key=True)
+    session_id: Mapped[str] = mapped_column(
+        String, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    type: Mapped[str] = mapped_column(String, nullable=False)
+    content: Mapped[str] = mapped_column(Text, nullable=False)
+    thinking_content: Mapped[str | None] = mapped_column(Text)
+    tool_call_id: Mapped[str | None] = mapped_column(String)
+    tool_name: Mapped[str | None] = mapped_column(String)
+    tool_input: Mapped[str | None] = mapped_column(Text)
+    tool_output: Mapped[str | None] = mapped_column(Text)
+    tool_status: Mapped[str | None] = mapped_column(String)
+    model_id: Mapped[str | None] = mapped_column(String)
+    provider_id: Mapped[str | None] = mapped_column(String)
+    input_tokens: Mapped[int | None] = mapped_column(Integer)
+    output_tokens: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+    seq: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    pinned: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="0")
+    incomplete: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="0")
+    has_image: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="0")
+    tool_output_original_chars: Mapped[int | None] = mapped_column(Integer)
+
+
+class ToolOutputArchiveRow(Base):
+    """The untruncated output of a tool result, zlib-compressed."""
+
+    __tablename__ = "tool_output_archive"
+    message_id: Mapped[str] = mapped_column(String, ForeignKey("messages.id", ondelete="CASCADE"), primary_key=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary, nullable=False)
+    original_chars: Mapped[int] = mapped_column(Integer, nullable=False)
+    archived_chars: Mapped[int] = mapped_column(Integer, nullable=False)
+
+
+class CompactionRow(Base):
+    """One compaction of a session."""
+
+    __tablename__ = "compactions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    session_id: Mapped[str] = mapped_column(
+        String, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+    boundary: Mapped[int] = mapped_column(Integer, nullable=False)
+    tokens_before: Mapped[int] = mapped_column(Integer, nullable=False)
+    tokens_after: Mapped[int] = mapped_column(Integer, nullable=False)
+    summary_tokens: Mapped[int] = mapped_column(Integer, nullable=False)
+    trigger: Mapped[str] = mapped_column(String, nullable=False)
+
+
+class MemoryRow(Base):
+    """A long-term memory (agent_id NULL = global)."""
+
+    __tablename__ = "memories"
+    __table_args__ = (
+        ForeignKeyConstraint(["agent_id"], ["agents.id"], ondelete="CASCADE"),
+        ForeignKeyConstraint(["source_session_id"], ["sessions.id"], ondelete="SET NULL"),
+    )
+    id: Mapped[str] = mapped_column(String, primary_key=True)
+    agent_id: Mapped[str | None] = mapped_column(String, index=True)
+    content: Mapped[str] = mapped_column(Text, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+    source_session_id: Mapped[str | None] = mapped_column(String)
+
+
+class CalibrationRow(Base):
+    """Ratio of provider-reported to estimated tokens, per key."""
+
+    __tablename__ = "calibration"
+    key: Mapped[str] = mapped_column(String, primary_key=True)
+    ratio: Mapped[float] = mapped_column(Float, nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+
+
+class SettingRow(Base):
+    """One app setting as JSON text."""
+
+    __tablename__ = "settings"
+    key: Mapped[str] = mapped_column(String, primary_key=True)
+    value: Mapped[str] = mapped_column(Text, nullable=False)

@@ -1,0 +1,53 @@
+"""Seeds the built-in providers, the default agent and the registry's preset models (idempotent, never clobbers)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from data.db.agents import DEFAULT_AGENT_ID
+from data.db.engine import Database
+from data.db.rows import AgentRow, ModelRow, ProviderRow
+from data.registry import Registry
+from domain.models import ModelSource, ProviderType
+
+BUILT_IN_PROVIDERS = (
+    ("anthropic", "Anthropic", ProviderType.ANTHROPIC),
+    ("openai", "OpenAI", ProviderType.OPENAI),
+    ("gemini", "Google Gemini", ProviderType.GEMINI),
+)
+BUILT_IN_TOOLS = ("http_request", "save_memory", "search_memory", "read_tool_result")
+DEFAULT_AGENT_NAME = "General assistant"
+DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant."
+
+
+def seed(db: Database, registry: Registry) -> None:
+    """Adds what is missing; refreshes preset windows unless the user set one."""
+    now = datetime.now(UTC)
+    with db.write() as s:
+        for provider_id, name, kind in BUILT_IN_PROVIDERS:
+            if s.get(ProviderRow, provider_id) is None:
+                s.add(ProviderRow(id=provider_id, name=name, type=kind.value, base_url=None, is_active=True,
+                                  created_at=now, updated_at=now))
+        if s.get(AgentRow, DEFAULT_AGENT_ID) is None:
+            s.add(AgentRow(id=DEFAULT_AGENT_ID, name=DEFAULT_AGENT_NAME, system_prompt=DEFAULT_SYSTEM_PROMPT,
+                           preferred_provider_id=None, preferred_model_id=None,
+                           tool_names=json.dumps(list(BUILT_IN_TOOLS)), is_built_in=True, created_at=now,
+                           updated_at=now, context_overrides="{}"))
+        s.flush()
+        for preset in registry.models:
+            row = s.get(ModelRow, (preset.id, preset.provider_id))
+            if row is None:
+                s.add(ModelRow(id=preset.id, provider_id=preset.provider_id, display_name=preset.display_name,
+                               is_default=preset.is_default, source=ModelSource.PRESET.value,
+                               context_window_size=preset.context_window, max_output_tokens=preset.max_output_tokens,
+                               window_is_guess=False, user_window=False))
+                continue
+            if row.user_window:
+                continue
+            if row.source == ModelSource.PRESET.value or row.context_window_size is None:
+                row.context_window_size, row.window_is_guess = preset.context_window, False
+            if row.max_output_tokens is None:
+                row.max_output_tokens = preset.max_output_tokens
+            if not row.display_name:
+                row.display_name = preset.display_name

@@ -1,0 +1,149 @@
+"""SessionRepository over SQLite: sessions, usage totals, compactions, soft delete, full-text search."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import select, text, update
+
+from data.db.engine import Database
+from data.db.fts import fts_query
+from data.db.mappers import compaction_to_domain, session_onto_row, session_to_domain
+from data.db.rows import AgentRow, CompactionRow, SessionRow
+from domain.errors import InvalidInput, NotFound
+from domain.models import CompactionRecord, Session, SessionId, Usage
+from domain.ports import SessionSearchHit
+
+_MESSAGE_HITS = text(
+    "SELECT m.session_id, snippet(messages_fts, -1, '[', ']', '…', 12), bm25(messages_fts)"
+    " FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid"
+    " WHERE messages_fts MATCH :q ORDER BY rank LIMIT :n"
+)
+_SESSION_HITS = text(
+    "SELECT s.id, snippet(sessions_fts, -1, '[', ']', '…', 12), bm25(sessions_fts)"
+    " FROM sessions_fts JOIN sessions s ON s.rowid = sessions_fts.rowid"
+    " WHERE sessions_fts MATCH :q ORDER BY rank LIMIT :n"
+)
+
+
+class SqlSessionRepository:
+    """Sessions. `update` writes what callers own; message, token and compaction counters are kept by the store."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def create(self, session: Session) -> Session:
+        with self._db.write() as s:
+            if s.get(SessionRow, session.id) is not None:
+                raise InvalidInput(f"A session with id {session.id!r} already exists.")
+            if session.current_agent_id is not None and s.get(AgentRow, session.current_agent_id) is None:
+                raise NotFound("agent", session.current_agent_id)
+            row = SessionRow(id=session.id, created_at=session.created_at, message_count=0,
+                             last_message_preview=session.last_message_preview, compaction_count=0,
+                             total_input_tokens=0, total_output_tokens=0, total_cache_read_tokens=0)
+            session_onto_row(session, row)
+            s.add(row)
+            s.flush()
+            return session_to_domain(row)
+
+    def get(self, session_id: SessionId) -> Session | None:
+        with self._db.read() as s:
+            row = s.get(SessionRow, session_id)
+            return session_to_domain(row) if row else None
+
+    def list(self, *, include_deleted: bool = False) -> Sequence[Session]:
+        query = select(SessionRow).order_by(SessionRow.updated_at.desc(), SessionRow.created_at.desc())
+        if not include_deleted:
+            query = query.where(SessionRow.deleted_at.is_(None))
+        with self._db.read() as s:
+            return [session_to_domain(r) for r in s.scalars(query)]
+
+    def update(self, session: Session) -> Session:
+        with self._db.write() as s:
+            row = s.get(SessionRow, session.id)
+            if row is None:
+                raise NotFound("session", session.id)
+            if session.current_agent_id is not None and s.get(AgentRow, session.current_agent_id) is None:
+                raise NotFound("agent", session.current_agent_id)
+            session_onto_row(session, row)
+            s.flush()
+            return session_to_domain(row)
+
+    def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
+        if min(usage.input_tokens, usage.output_tokens, usage.cache_read_tokens) < 0:
+            raise InvalidInput("Token usage cannot be negative.")
+        with self._db.write() as s:
+            result = s.execute(
+                update(SessionRow).where(SessionRow.id == session_id).values(
+                    total_input_tokens=SessionRow.total_input_tokens + usage.input_tokens,
+                    total_output_tokens=SessionRow.total_output_tokens + usage.output_tokens,
+                    total_cache_read_tokens=SessionRow.total_cache_read_tokens + usage.cache_read_tokens,
+                ).returning(SessionRow)
+            )
+            row = result.scalar_one_or_none()
+            if row is None:
+                raise NotFound("session", session_id)
+            return session_to_domain(row)
+
+    def apply_compaction(
+        self, session_id: SessionId, *, summary: str, boundary: int, record: CompactionRecord
+    ) -> Session:
+        if not summary.strip():
+            raise InvalidInput("A compaction summary cannot be blank.")
+        if boundary < 0:
+            raise InvalidInput(f"A compaction boundary must be a message seq (>= 0), not {boundary}.")
+        with self._db.write() as s:
+            row = s.get(SessionRow, session_id)
+            if row is None:
+                raise NotFound("session", session_id)
+            row.compacted_summary, row.compact_boundary = summary, boundary
+            row.compaction_count = row.compaction_count + 1
+            row.flushed_in_compaction_cycle = False
+            s.add(CompactionRow(session_id=session_id, created_at=record.created_at, boundary=boundary,
+                                tokens_before=record.tokens_before, tokens_after=record.tokens_after,
+                                summary_tokens=record.summary_tokens, trigger=record.trigger))
+            s.flush()
+            return session_to_domain(row)
+
+    def compactions(self, session_id: SessionId) -> Sequence[CompactionRecord]:
+        query = select(CompactionRow).where(CompactionRow.session_id == session_id).order_by(CompactionRow.id)
+        with self._db.read() as s:
+            return [compaction_to_domain(r) for r in s.scalars(query)]
+
+    def delete(self, session_id: SessionId, at: datetime) -> None:
+        self._set_deleted(session_id, at)
+
+    def restore(self, session_id: SessionId) -> None:
+        self._set_deleted(session_id, None)
+
+    def purge(self, session_id: SessionId) -> None:
+        with self._db.write() as s:
+            row = s.get(SessionRow, session_id)
+            if row is None:
+                raise NotFound("session", session_id)
+            s.delete(row)
+
+    def search(self, query: str, limit: int = 50) -> Sequence[SessionSearchHit]:
+        match = fts_query(query)
+        if match is None or limit <= 0:
+            return []
+        best: dict[str, tuple[float, str]] = {}
+        with self._db.read() as s:
+            for statement in (_SESSION_HITS, _MESSAGE_HITS):
+                for session_id, snippet, score in s.execute(statement, {"q": match, "n": limit * 20}):
+                    if session_id not in best or score < best[session_id][0]:
+                        best[session_id] = (float(score), str(snippet))
+            if not best:
+                return []
+            rows = s.scalars(select(SessionRow).where(SessionRow.id.in_(best), SessionRow.deleted_at.is_(None)))
+            titles = {r.id: r.title for r in rows}
+        ranked = sorted((score, sid) for sid, (score, _) in best.items() if sid in titles)
+        return [SessionSearchHit(sid, titles[sid], best[sid][1]) for _, sid in ranked[:limit]]
+
+    def _set_deleted(self, session_id: SessionId, at: datetime | None) -> None:
+        with self._db.write() as s:
+            row = s.get(SessionRow, session_id)
+            if row is None:
+                raise NotFound("session", session_id)
+            row.deleted_at = at

@@ -1,0 +1,81 @@
+"""SettingsRepository and CalibrationStore over SQLite (settings as JSON, tolerant of unknown keys)."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, fields
+from datetime import UTC, datetime
+from typing import Any
+
+from data.db.engine import Database
+from data.db.rows import CalibrationRow, SettingRow
+from domain.errors import InvalidInput
+from domain.settings import ContextSettings
+
+CONTEXT_KEY = "context"
+
+
+class SqlSettingsRepository:
+    """App-wide settings; a stored key this version does not know, or a value of the wrong type, is ignored."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def context_settings(self) -> ContextSettings:
+        with self._db.read() as s:
+            row = s.get(SettingRow, CONTEXT_KEY)
+            raw = row.value if row else None
+        try:
+            stored = json.loads(raw) if raw else {}
+        except ValueError:
+            stored = {}
+        defaults = ContextSettings()
+        clean: dict[str, Any] = {}
+        if isinstance(stored, dict):
+            for f in fields(ContextSettings):
+                if f.name in stored and _same_kind(stored[f.name], getattr(defaults, f.name)):
+                    clean[f.name] = stored[f.name]
+        return ContextSettings(**clean)
+
+    def save_context_settings(self, settings: ContextSettings) -> None:
+        value = json.dumps(asdict(settings), sort_keys=True)
+        with self._db.write() as s:
+            row = s.get(SettingRow, CONTEXT_KEY)
+            if row is None:
+                s.add(SettingRow(key=CONTEXT_KEY, value=value))
+            else:
+                row.value = value
+
+
+class SqlCalibrationStore:
+    """Per-model ratio of provider-reported to estimated input tokens."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def get(self, key: str) -> float | None:
+        with self._db.read() as s:
+            row = s.get(CalibrationRow, key)
+            return float(row.ratio) if row else None
+
+    def put(self, key: str, ratio: float) -> None:
+        if not math.isfinite(ratio) or ratio <= 0:
+            raise InvalidInput(f"A calibration ratio must be a positive number, not {ratio}.")
+        now = datetime.now(UTC)
+        with self._db.write() as s:
+            row = s.get(CalibrationRow, key)
+            if row is None:
+                s.add(CalibrationRow(key=key, ratio=ratio, updated_at=now))
+            else:
+                row.ratio, row.updated_at = ratio, now
+
+
+def _same_kind(value: Any, default: Any) -> bool:
+    if default is None:
+        return value is None or isinstance(value, str)
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, type(default)) and not (isinstance(value, bool) and not isinstance(default, bool))

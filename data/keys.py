@@ -1,0 +1,113 @@
+"""API keys in the OS keychain (via keyring), with the conventional environment variables as a fallback."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+
+import keyring
+from keyring.backend import KeyringBackend
+from keyring.backends import chainer, fail
+from keyring.errors import KeyringError, PasswordDeleteError
+
+from domain.errors import InvalidInput, KeychainUnavailable
+from domain.models import ProviderId
+from domain.ports import KeySource
+
+SERVICE = "palimpsest"
+ENV_VARS: Mapping[str, tuple[str, ...]] = {
+    "anthropic": ("ANTHROPIC_API_KEY",),
+    "openai": ("OPENAI_API_KEY",),
+    "gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
+}
+_log = logging.getLogger(__name__)
+
+
+class KeyringApiKeyStorage:
+    """Keys live in the keychain (service "palimpsest", user = provider id); never in a file, the DB or a log."""
+
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        self._env = env if env is not None else os.environ
+
+    def get(self, provider_id: ProviderId) -> str | None:
+        key = self._from_keychain(provider_id)
+        return key if key is not None else self._from_env(provider_id)
+
+    def source(self, provider_id: ProviderId) -> KeySource | None:
+        if self._from_keychain(provider_id) is not None:
+            return "keychain"
+        if self._from_env(provider_id) is not None:
+            return "environment"
+        return None
+
+    def set(self, provider_id: ProviderId, key: str) -> None:
+        clean = key.strip()
+        if not clean:
+            raise InvalidInput("The API key is empty.")
+        if any(ch.isspace() for ch in clean):
+            raise InvalidInput("The API key contains spaces or line breaks; paste the key alone.")
+        backend = self._usable_backend()
+        try:
+            backend.set_password(SERVICE, provider_id, clean)
+        except KeyringError as exc:
+            raise KeychainUnavailable(f"the keychain refused to store it: {type(exc).__name__}") from None
+
+    def delete(self, provider_id: ProviderId) -> None:
+        backend = self._usable_backend()
+        try:
+            backend.delete_password(SERVICE, provider_id)
+        except PasswordDeleteError:
+            return
+        except KeyringError as exc:
+            raise KeychainUnavailable(f"the keychain refused to delete it: {type(exc).__name__}") from None
+
+    def keychain_problem(self) -> str | None:
+        return keychain_problem(keyring.get_keyring())
+
+    def env_var_names(self, provider_id: ProviderId) -> tuple[str, ...]:
+        """The environment variables consulted for a provider (none for OpenAI-compatible ones)."""
+        return ENV_VARS.get(provider_id, ())
+
+    def _usable_backend(self) -> KeyringBackend:
+        backend = keyring.get_keyring()
+        problem = keychain_problem(backend)
+        if problem is not None:
+            raise KeychainUnavailable(problem)
+        return backend
+
+    def _from_keychain(self, provider_id: ProviderId) -> str | None:
+        backend = keyring.get_keyring()
+        if keychain_problem(backend) is not None:
+            return None
+        try:
+            value = backend.get_password(SERVICE, provider_id)
+        except KeyringError as exc:
+            _log.warning("Could not read the key of %s from the keychain (%s).", provider_id, type(exc).__name__)
+            return None
+        return value.strip() or None if value else None
+
+    def _from_env(self, provider_id: ProviderId) -> str | None:
+        for name in ENV_VARS.get(provider_id, ()):
+            value = self._env.get(name, "").strip()
+            if value:
+                return value
+        return None
+
+
+def keychain_problem(backend: KeyringBackend) -> str | None:
+    """None for a usable keychain, else a plain sentence saying why it cannot be used."""
+    backends = list(backend.backends) if isinstance(backend, chainer.ChainerBackend) else [backend]
+    usable = [b for b in backends if not isinstance(b, fail.Keyring) and not _is_plaintext(b)]
+    if usable:
+        return None
+    if any(_is_plaintext(b) for b in backends):
+        return ("Only a plain-text keyring backend is installed (keyrings.alt); Palimpsest will not keep keys "
+                "in a plain file. Use the provider's environment variable instead.")
+    return ("No system keychain was found (no Secret Service, macOS Keychain or Windows Credential Locker). "
+            "Use the provider's environment variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY) instead.")
+
+
+def _is_plaintext(backend: KeyringBackend) -> bool:
+    module = type(backend).__module__
+    return module.startswith("keyrings.alt") or module.startswith("keyring.backends.null")

@@ -1,0 +1,141 @@
+"""The shipped model registry: preset models with windows and prices, family patterns for unknown ids."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from domain.errors import StorageError
+from domain.models import ModelId, ProviderId
+
+
+@dataclass(frozen=True)
+class ModelPrice:
+    """Prices in USD per million tokens; cache_read is None where unknown."""
+
+    input: float
+    output: float
+    cache_read: float | None = None
+
+
+@dataclass(frozen=True)
+class RegistryModel:
+    """A preset model of one of the three vendors."""
+
+    id: ModelId
+    provider_id: ProviderId
+    display_name: str
+    context_window: int
+    max_output_tokens: int | None
+    is_default: bool
+    price: ModelPrice | None
+
+
+@dataclass(frozen=True)
+class FamilyPattern:
+    """A glob over model ids (matched case-insensitively) and the window its members usually have."""
+
+    pattern: str
+    context_window: int
+
+
+@dataclass(frozen=True)
+class Registry:
+    """Everything in models.json, typed."""
+
+    models: tuple[RegistryModel, ...]
+    families: tuple[FamilyPattern, ...]
+    unknown_window: int
+    prices_as_of: str
+
+    def preset(self, model_id: ModelId, provider_id: ProviderId | None = None) -> RegistryModel | None:
+        """The preset with this id (any provider unless one is given); vendor prefixes like `models/` are ignored."""
+        key = normalize_model_id(model_id)
+        for model in self.models:
+            if model.id.lower() == key and (provider_id is None or model.provider_id == provider_id):
+                return model
+        return None
+
+    def family(self, model_id: ModelId) -> FamilyPattern | None:
+        """The first family pattern matching the id, if any."""
+        key = normalize_model_id(model_id)
+        for family in self.families:
+            if fnmatch.fnmatchcase(key, family.pattern.lower()):
+                return family
+        return None
+
+    def guess_window(self, model_id: ModelId) -> int:
+        """A preset's window, else a family's, else the conservative unknown_window."""
+        preset = self.preset(model_id)
+        if preset is not None:
+            return preset.context_window
+        family = self.family(model_id)
+        return family.context_window if family is not None else self.unknown_window
+
+    def default_model(self, provider_id: ProviderId) -> RegistryModel | None:
+        """The model marked default for a vendor."""
+        return next((m for m in self.models if m.provider_id == provider_id and m.is_default), None)
+
+    def price(self, model_id: ModelId) -> ModelPrice | None:
+        """Known prices of a model, or None."""
+        preset = self.preset(model_id)
+        return preset.price if preset is not None else None
+
+    def for_provider(self, provider_id: ProviderId) -> tuple[RegistryModel, ...]:
+        """The presets of one vendor, in file order."""
+        return tuple(m for m in self.models if m.provider_id == provider_id)
+
+
+def normalize_model_id(model_id: ModelId) -> str:
+    """Lower-cases an id and drops path prefixes such as `models/` (Gemini) or `openai/` (routers)."""
+    return model_id.strip().rsplit("/", 1)[-1].lower()
+
+
+@cache
+def load_registry(path: Path | None = None) -> Registry:
+    """Loads and validates the registry (the shipped models.json unless a path is given)."""
+    source = str(path) if path is not None else "the shipped models.json"
+    try:
+        if path is None:
+            text = resources.files(__package__).joinpath("models.json").read_text(encoding="utf-8")
+        else:
+            text = path.read_text(encoding="utf-8")
+        return _parse(json.loads(text))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise StorageError(f"The model registry {source} is malformed ({exc}).") from exc
+
+
+def _parse(raw: dict[str, Any]) -> Registry:
+    models = tuple(_parse_model(entry) for entry in raw["models"])
+    families = tuple(FamilyPattern(str(f["pattern"]), _positive(f["context_window"])) for f in raw["families"])
+    ids = [(m.provider_id, m.id) for m in models]
+    if len(ids) != len(set(ids)):
+        raise ValueError("duplicate model ids")
+    return Registry(models, families, _positive(raw["unknown_window"]), str(raw.get("prices_as_of", "")))
+
+
+def _parse_model(entry: dict[str, Any]) -> RegistryModel:
+    price = entry.get("price")
+    max_output = entry.get("max_output_tokens")
+    return RegistryModel(
+        id=str(entry["id"]),
+        provider_id=str(entry["provider"]),
+        display_name=str(entry.get("display_name") or entry["id"]),
+        context_window=_positive(entry["context_window"]),
+        max_output_tokens=_positive(max_output) if max_output is not None else None,
+        is_default=bool(entry.get("default", False)),
+        price=ModelPrice(float(price["input"]), float(price["output"]),
+                         float(price["cache_read"]) if price.get("cache_read") is not None else None)
+        if price else None,
+    )
+
+
+def _positive(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ValueError(f"expected a positive integer, got {value!r}")
+    return value
