@@ -1,0 +1,88 @@
+"""Streams one model response, passing text through and collecting the reply, tool calls, usage and stop."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from domain.events import (
+    StopReason,
+    StreamDone,
+    StreamEvent,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallRequested,
+    UsageReported,
+)
+from domain.models import Usage
+
+
+@dataclass
+class RoundState:
+    """What one response has produced so far; kept whole so a failure midway can store the partial reply."""
+
+    text_parts: list[str] = field(default_factory=list)
+    thinking_parts: list[str] = field(default_factory=list)
+    calls: list[ToolCallRequested] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    stop_reason: StopReason | None = None
+
+    @property
+    def text(self) -> str:
+        return "".join(self.text_parts)
+
+    @property
+    def thinking(self) -> str | None:
+        return "".join(self.thinking_parts) or None
+
+    def has_output(self) -> bool:
+        """True once any text, reasoning or tool call has arrived."""
+        return bool(self.text_parts or self.thinking_parts or self.calls)
+
+
+async def stream_round(
+    stream: AsyncIterator[StreamEvent], state: RoundState
+) -> AsyncIterator[TextDelta | ThinkingDelta]:
+    """Yields text and reasoning deltas as they come; everything is also recorded in `state`."""
+    try:
+        async for event in stream:
+            if isinstance(event, TextDelta):
+                if event.text:
+                    state.text_parts.append(event.text)
+                    yield event
+            elif isinstance(event, ThinkingDelta):
+                if event.text:
+                    state.thinking_parts.append(event.text)
+                    yield event
+            elif isinstance(event, ToolCallRequested):
+                state.calls.append(event)
+            elif isinstance(event, UsageReported):
+                state.usage = merge_usage(state.usage, event.usage)
+            elif isinstance(event, StreamDone):
+                state.stop_reason = event.stop_reason
+    finally:
+        close = getattr(stream, "aclose", None)
+        if close is not None:
+            await close()
+    if state.stop_reason is None:
+        state.stop_reason = "tool_use" if state.calls else "end_turn"
+
+
+def merge_usage(seen: Usage, reported: Usage) -> Usage:
+    """Usage reported more than once in a stream (e.g. input at the start, output at the end): keep the largest."""
+    return Usage(
+        input_tokens=max(seen.input_tokens, reported.input_tokens),
+        output_tokens=max(seen.output_tokens, reported.output_tokens),
+        cache_read_tokens=max(seen.cache_read_tokens, reported.cache_read_tokens),
+        cache_write_tokens=max(seen.cache_write_tokens, reported.cache_write_tokens),
+    )
+
+
+def add_usage(a: Usage, b: Usage) -> Usage:
+    """The sum of two usages."""
+    return Usage(
+        a.input_tokens + b.input_tokens,
+        a.output_tokens + b.output_tokens,
+        a.cache_read_tokens + b.cache_read_tokens,
+        a.cache_write_tokens + b.cache_write_tokens,
+    )

@@ -1,0 +1,63 @@
+"""Runs the tools a reply asked for and stores each result through the truncator."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Collection
+
+from domain.chat.records import MessageFactory
+from domain.context.truncator import ToolResultTruncator
+from domain.events import ToolCallRequested, ToolCallStarted, ToolResultStored
+from domain.models import Message
+from domain.ports import MessageRepository, ToolContext, ToolExecutor, ToolOutcome
+
+log = logging.getLogger(__name__)
+
+INTERRUPTED_OUTPUT = "Error: the turn was stopped before this tool returned a result."
+NOT_RUN_OUTPUT = "Error: not run — the limit of {rounds} tool rounds for one message was reached."
+
+
+class ToolRunner:
+    """Executes tool calls one by one; failures and bad arguments become error results, never a raise."""
+
+    def __init__(
+        self,
+        messages: MessageRepository,
+        executor: ToolExecutor,
+        factory: MessageFactory,
+        truncator: ToolResultTruncator,
+        context: ToolContext,
+        offered: Collection[str],
+    ) -> None:
+        self._messages = messages
+        self._executor = executor
+        self._factory = factory
+        self._truncator = truncator
+        self._context = context
+        self._offered = set(offered)
+
+    async def run(self, call: ToolCallRequested) -> AsyncIterator[ToolCallStarted | ToolResultStored]:
+        """Announces the call, runs it, stores the (truncated) result and announces that."""
+        yield ToolCallStarted(call.id, call.name, call.input)
+        outcome = await self._execute(call)
+        yield self.store(call.id, call.name, outcome.output, is_error=outcome.is_error)
+
+    async def _execute(self, call: ToolCallRequested) -> ToolOutcome:
+        if call.name not in self._offered:
+            offered = ", ".join(sorted(self._offered)) or "none"
+            return ToolOutcome(f"Error: tool {call.name!r} is not available here (available: {offered}).", True)
+        try:
+            return await self._executor.execute(call.name, call.input, self._context)
+        except Exception as err:  # a tool's own failure must not end the turn: the model reads it instead
+            log.exception("tool %s raised", call.name)
+            return ToolOutcome(f"Error: {call.name} failed: {type(err).__name__}: {err}", is_error=True)
+
+    def store(self, call_id: str, name: str, output: str, *, is_error: bool) -> ToolResultStored:
+        """Stores one result (its id is made first so the truncation marker can name it)."""
+        message_id = self._factory.new_id()
+        cut = self._truncator.truncate(output, message_id)
+        message: Message = self._factory.tool_result(
+            message_id, call_id, name, cut.stored, is_error=is_error, original_chars=cut.original_chars
+        )
+        stored = self._messages.add(message, full_output=cut.original)
+        return ToolResultStored(call_id, name, len(cut.stored), cut.truncated, is_error, stored.id)

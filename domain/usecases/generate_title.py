@@ -1,0 +1,70 @@
+"""Gives a session a short title drawn from its first exchange."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from domain.errors import NotFound, ProviderError
+from domain.models import ModelId, ProviderId, SessionId
+from domain.ports import ApiKeyStorage, ModelApiAdapterFactory, ProviderRepository, SessionRepository
+
+TITLE_MAX_CHARS = 60
+TITLE_SYSTEM = "You write short titles for conversations. Answer with the title only."
+TITLE_PROMPT = (
+    "Write a title of at most six words for the conversation below. No quotes, no trailing punctuation, "
+    "same language as the user.\n\nUser: {user}\n\nAssistant: {reply}"
+)
+EXCERPT_CHARS = 1_500
+
+
+def clean_title(raw: str) -> str | None:
+    """The first non-blank line of a model's answer without quotes, labels or trailing dots; None when empty."""
+    for line in raw.splitlines():
+        text = line.strip().strip("*#").strip()
+        if text.lower().startswith("title:"):
+            text = text[len("title:"):].strip()
+        text = text.strip("\"'`“”‘’«»").strip().rstrip(".").strip()
+        if text:
+            if len(text) > TITLE_MAX_CHARS:
+                text = text[: TITLE_MAX_CHARS - 1].rstrip() + "…"
+            return text
+    return None
+
+
+class GenerateTitleUseCase:
+    """Asks the session's model for a title; any provider failure leaves the title as it was."""
+
+    def __init__(
+        self,
+        sessions: SessionRepository,
+        providers: ProviderRepository,
+        keys: ApiKeyStorage,
+        adapters: ModelApiAdapterFactory,
+    ) -> None:
+        self._sessions = sessions
+        self._providers = providers
+        self._keys = keys
+        self._adapters = adapters
+
+    async def __call__(
+        self, session_id: SessionId, *, provider_id: ProviderId, model_id: ModelId, user_text: str, reply_text: str
+    ) -> str | None:
+        """Stores and returns the new title, or None when the model gave none or failed."""
+        session = self._sessions.get(session_id)
+        if session is None:
+            raise NotFound("session", session_id)
+        provider = self._providers.get(provider_id)
+        if provider is None:
+            raise NotFound("provider", provider_id)
+        adapter = self._adapters.create(provider, self._keys.get(provider.id))
+        prompt = TITLE_PROMPT.format(user=user_text[:EXCERPT_CHARS], reply=reply_text[:EXCERPT_CHARS])
+        try:
+            raw = await adapter.generate_simple_completion(model_id, prompt, system=TITLE_SYSTEM, max_tokens=40)
+        except ProviderError:
+            return None
+        title = clean_title(raw)
+        if title is None:
+            return None
+        current = self._sessions.get(session_id) or session
+        self._sessions.update(replace(current, title=title))
+        return title
