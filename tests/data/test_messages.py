@@ -1,0 +1,122 @@
+"""MessageRepository: per-session seq, atomic adds, archived full outputs, session statistics."""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import replace
+
+import pytest
+
+from data.db.messages import SqlMessageRepository, compress_within
+from data.storage import Storage
+from domain.errors import InvalidInput, NotFound
+from domain.models import MessageType, ToolStatus
+from tests.data.conftest import T0, msg, new_session
+
+
+def test_add_assigns_the_next_seq_of_its_session_only(storage: Storage) -> None:
+    new_session(storage, "s1")
+    new_session(storage, "s2")
+    seqs = [storage.messages.add(msg(f"a{i}", "s1")).seq for i in range(3)]
+    other = storage.messages.add(msg("b0", "s2")).seq
+    assert seqs == [1, 2, 3]
+    assert other == 1
+
+
+def test_messages_in_the_same_instant_keep_their_insertion_order(storage: Storage) -> None:
+    new_session(storage)
+    for i in range(5):
+        storage.messages.add(msg(f"m{i}", created_at=T0))
+    assert [m.id for m in storage.messages.snapshot("s1")] == [f"m{i}" for i in range(5)]
+
+
+def test_every_field_round_trips(storage: Storage) -> None:
+    new_session(storage)
+    original = msg(
+        "t1", type=MessageType.TOOL_RESULT, content="", thinking_content="hmm", tool_call_id="call-1",
+        tool_name="http_request", tool_input='{"url": "x"}', tool_output="out", tool_status=ToolStatus.ERROR,
+        tool_output_original_chars=99999, model_id="gpt-4o", provider_id="openai", input_tokens=5,
+        output_tokens=7, incomplete=True, pinned=True, has_image=True,
+    )
+    stored = storage.messages.add(original)
+    assert stored == replace(original, seq=1)
+    assert storage.messages.get("t1") == stored
+
+
+def test_missing_created_at_is_filled_with_now(storage: Storage) -> None:
+    new_session(storage)
+    stored = storage.messages.add(msg("m1", created_at=None))
+    assert stored.created_at is not None
+    assert storage.messages.get("m1").created_at == stored.created_at  # type: ignore[union-attr]
+
+
+def test_add_to_a_missing_session_is_refused_and_stores_nothing(storage: Storage) -> None:
+    with pytest.raises(NotFound):
+        storage.messages.add(msg("m1", "nope"))
+    assert storage.messages.get("m1") is None
+
+
+def test_a_duplicate_id_is_refused_and_the_first_message_is_kept(storage: Storage) -> None:
+    new_session(storage)
+    storage.messages.add(msg("m1", content="first"))
+    with pytest.raises(InvalidInput):
+        storage.messages.add(msg("m1", content="second"))
+    assert [m.content for m in storage.messages.snapshot("s1")] == ["first"]
+    assert storage.sessions.get("s1").message_count == 1  # type: ignore[union-attr]
+
+
+def test_full_output_is_kept_compressed_beside_the_truncated_result(storage: Storage) -> None:
+    new_session(storage)
+    full = "line of output\n" * 10_000
+    storage.messages.add(msg("t1", type=MessageType.TOOL_RESULT, tool_output=full[:100]), full_output=full)
+    assert storage.messages.full_output("t1") == full
+    assert storage.messages.full_output("unknown") is None
+
+
+def test_an_oversized_archive_is_cut_to_stay_under_the_cap(storage: Storage) -> None:
+    new_session(storage)
+    repo = SqlMessageRepository(storage._db, archive_max_bytes=2_000)
+    noisy = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(50_000))  # compresses badly
+    repo.add(msg("t1", type=MessageType.TOOL_RESULT), full_output=noisy)
+    kept = repo.full_output("t1")
+    assert kept is not None and kept.startswith(noisy[:100])
+    assert "archive cut" in kept
+    assert len(zlib.compress(kept.encode("utf-8"), 6)) <= 2_000
+
+
+def test_compress_within_leaves_small_text_whole() -> None:
+    data, kept = compress_within("small", 1_000)
+    assert zlib.decompress(data).decode() == "small" and kept == 5
+
+
+def test_since_and_pinned_select_by_seq_and_flag(storage: Storage) -> None:
+    new_session(storage)
+    for i in range(5):
+        storage.messages.add(msg(f"m{i}", pinned=i == 1))
+    assert [m.seq for m in storage.messages.since("s1", 3)] == [3, 4, 5]
+    assert [m.id for m in storage.messages.pinned("s1")] == ["m1"]
+    assert storage.messages.count("s1") == 5
+
+
+def test_update_changes_content_but_never_seq_or_session(storage: Storage) -> None:
+    new_session(storage)
+    stored = storage.messages.add(msg("m1", content="partial", incomplete=True))
+    updated = storage.messages.update(replace(stored, content="done", incomplete=False, seq=42, session_id="zz"))
+    assert (updated.content, updated.incomplete, updated.seq, updated.session_id) == ("done", False, 1, "s1")
+
+
+def test_update_of_a_missing_message_is_not_found(storage: Storage) -> None:
+    with pytest.raises(NotFound):
+        storage.messages.update(msg("ghost"))
+
+
+def test_adding_messages_updates_the_session_count_preview_and_recency(storage: Storage) -> None:
+    new_session(storage, minutes=0)
+    later = T0.replace(hour=13)
+    storage.messages.add(msg("m1", content="What is   the\nweather?", created_at=later))
+    storage.messages.add(msg("t1", type=MessageType.TOOL_RESULT, tool_output="sunny", created_at=later))
+    session = storage.sessions.get("s1")
+    assert session is not None
+    assert session.message_count == 2
+    assert session.last_message_preview == "What is the weather?"
+    assert session.updated_at == later

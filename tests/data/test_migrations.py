@@ -1,0 +1,135 @@
+"""Migrations on real SQLite files: no drift at head, version-1 data survives, downgrade works."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine
+
+import migrations
+from data.db.rows import Base
+
+FTS_PREFIXES = ("messages_fts", "sessions_fts", "memories_fts")
+
+
+def _url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+def _include(obj: object, name: str | None, type_: str, reflected: bool, compare_to: object) -> bool:
+    """FTS5 virtual tables and their shadow tables are made by hand in SQL; the ORM does not model them."""
+    return not (type_ == "table" and name is not None and name.startswith(FTS_PREFIXES))
+
+
+def _build_version_one(path: Path) -> None:
+    """A database as the version-1 app left it: two sessions with messages, the preset models, an agent."""
+    migrations.upgrade(_url(path), "0001")
+    with closing(sqlite3.connect(path)) as db:
+        db.executemany("INSERT INTO providers VALUES (?, ?, ?, NULL, 1, 1, 1)",
+                       [("openai", "OpenAI", "openai"), ("anthropic", "Anthropic", "anthropic"),
+                        ("gemini", "Google Gemini", "gemini")])
+        db.executemany("INSERT INTO models VALUES (?, ?, NULL, 0, ?)",
+                       [("gpt-4o", "openai", "preset"), ("o1", "openai", "preset"),
+                        ("claude-sonnet-4-5-20250929", "anthropic", "preset"),
+                        ("gemini-2.5-pro", "gemini", "preset"), ("my-finetune", "openai", "user")])
+        db.execute("INSERT INTO agents VALUES ('a1', 'Helper', 'Be kind', NULL, NULL, '[\"http_request\"]', 0, 5, 5)")
+        db.executemany("INSERT INTO sessions VALUES (?, ?, 'a1', ?, NULL, 1, NULL, 10, 20)",
+                       [("s1", "First", 3), ("s2", "Second", 2)])
+        rows = [("m3", "s1", 300), ("m1", "s1", 100), ("m2", "s1", 100), ("n2", "s2", 50), ("n1", "s2", 40)]
+        db.executemany(
+            "INSERT INTO messages (id, session_id, type, content, created_at) VALUES (?, ?, 'user', 'text ' || ?, ?)",
+            [(mid, sid, mid, at) for mid, sid, at in rows],
+        )
+        db.commit()
+
+
+def test_blank_database_upgraded_to_head_matches_the_orm_metadata(tmp_path: Path) -> None:
+    path = tmp_path / "blank.db"
+    migrations.upgrade(_url(path))
+    engine = create_engine(_url(path))
+    with engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"include_object": _include, "compare_type": True})
+        diff = compare_metadata(context, Base.metadata)
+    engine.dispose()
+    assert diff == []
+    assert migrations.current_revision(_url(path)) == migrations.head_revision()
+
+
+def test_head_has_the_fts_tables_and_their_triggers(tmp_path: Path) -> None:
+    path = tmp_path / "blank.db"
+    migrations.upgrade(_url(path))
+    with closing(sqlite3.connect(path)) as db:
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger')")}
+    for fts in FTS_PREFIXES:
+        assert {fts, f"{fts}_ai", f"{fts}_ad", f"{fts}_au"} <= names
+
+
+def test_version_one_rows_survive_the_upgrade_and_presets_get_their_windows(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    _build_version_one(path)
+    migrations.upgrade(_url(path))
+    with closing(sqlite3.connect(path)) as db:
+        windows = dict(db.execute("SELECT id, context_window_size FROM models").fetchall())
+        assert windows == {"gpt-4o": 128000, "o1": 200000, "claude-sonnet-4-5-20250929": 200000,
+                           "gemini-2.5-pro": 1048576, "my-finetune": None}
+        assert db.execute("SELECT count(*) FROM providers").fetchone() == (3,)
+        assert db.execute("SELECT name, system_prompt, context_overrides FROM agents").fetchall() == [
+            ("Helper", "Be kind", "{}")]
+        sessions = db.execute(
+            "SELECT id, title, message_count, compaction_count, total_input_tokens FROM sessions ORDER BY id"
+        ).fetchall()
+        assert sessions == [("s1", "First", 3, 0, 0), ("s2", "Second", 2, 0, 0)]
+        messages = db.execute("SELECT id, content, pinned, incomplete FROM messages ORDER BY id").fetchall()
+        assert [m[0] for m in messages] == ["m1", "m2", "m3", "n1", "n2"]
+        assert all(m[1] == "text " + m[0] and m[2] == 0 and m[3] == 0 for m in messages)
+
+
+def test_seq_is_backfilled_per_session_by_created_at_then_insertion_order(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    _build_version_one(path)
+    migrations.upgrade(_url(path))
+    with closing(sqlite3.connect(path)) as db:
+        seqs = db.execute("SELECT session_id, id, seq FROM messages ORDER BY session_id, seq").fetchall()
+    # m1 and m2 share a millisecond: the one inserted first (m1) comes first.
+    assert seqs == [("s1", "m1", 1), ("s1", "m2", 2), ("s1", "m3", 3), ("s2", "n1", 1), ("s2", "n2", 2)]
+
+
+def test_upgraded_version_one_messages_are_found_by_full_text_search(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    _build_version_one(path)
+    migrations.upgrade(_url(path))
+    with closing(sqlite3.connect(path)) as db:
+        hits = db.execute("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'm3'").fetchall()
+    assert len(hits) == 1
+
+
+def test_downgrade_to_0001_keeps_version_one_rows(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    _build_version_one(path)
+    migrations.upgrade(_url(path))
+    migrations.downgrade(_url(path), "0001")
+    assert migrations.current_revision(_url(path)) == "0001"
+    with closing(sqlite3.connect(path)) as db:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        columns = {r[1] for r in db.execute("PRAGMA table_info(models)")}
+        count = db.execute("SELECT count(*) FROM messages").fetchone()
+    assert tables == {"alembic_version", "providers", "models", "agents", "sessions", "messages"}
+    assert "context_window_size" not in columns
+    assert count == (5,)
+
+
+def test_blank_database_downgrades_to_0001_and_upgrades_again(tmp_path: Path) -> None:
+    path = tmp_path / "cycle.db"
+    migrations.upgrade(_url(path))
+    migrations.downgrade(_url(path), "0001")
+    migrations.upgrade(_url(path))
+    assert migrations.current_revision(_url(path)) == migrations.head_revision()
+
+
+def test_every_revision_is_known_and_head_is_the_last_one() -> None:
+    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 10)}
+    assert migrations.head_revision() == "0009"
