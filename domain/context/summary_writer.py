@@ -59,17 +59,19 @@ class SummaryWriter:
         summary = previous.strip() if previous and previous.strip() else None
         pending = list(blocks)
         splits = 0
+        cap: int | None = None
         while pending:
-            limit = chunk_chars_for(target, summary, instructions) >> splits
-            limit = max(MIN_CHUNK_CHARS // 2, limit)
-            chunks = chunk_blocks(pending, limit)
-            chunk = chunks[0]
+            limit = chunk_chars_for(target, summary, instructions)
+            if cap is not None:
+                limit = min(limit, cap)
+            chunk = chunk_blocks(pending, limit)[0]
             try:
                 summary = await self._one(target, summary, chunk, instructions)
             except ContextOverflow:
                 if splits >= MAX_OVERFLOW_SPLITS:
                     raise SummaryFailed("summarizer_overflow") from None
                 splits += 1
+                cap = max(MIN_CHUNK_CHARS // 2, len(chunk) // 2)
                 continue
             pending = _remaining_after(pending, chunk)
         if summary is None:

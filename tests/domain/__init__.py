@@ -1,0 +1,1 @@
+"""Unit tests of the domain layer, with the hand-written fakes of tests/fakes.py."""
