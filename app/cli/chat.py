@@ -1,0 +1,68 @@
+"""`palimpsest chat`: send one message to a session (new or given) and stream the reply."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import TYPE_CHECKING, Protocol, TextIO
+
+from app.cli.chat_printer import JsonlChatPrinter, TextChatPrinter
+from domain.errors import InvalidInput, NotFound
+from domain.events import ChatError, ChatEvent, ToolRoundLimitReached
+from domain.usecases.lookup import require_provider, require_session
+
+if TYPE_CHECKING:
+    from app.container import Container
+
+MAX_MESSAGE_CHARS = 1_000_000
+
+
+class ChatPrinter(Protocol):
+    """Renders a chat turn."""
+
+    def session(self, session_id: str) -> None: ...
+    def event(self, event: ChatEvent) -> None: ...
+    def interrupted(self) -> None: ...
+
+
+def read_message(message: str, stdin: TextIO) -> str:
+    """The message text; `-` reads all of standard input. InvalidInput when it is empty or huge."""
+    text = stdin.read() if message == "-" else message
+    if not text.strip():
+        raise InvalidInput("The message is empty; type a message (or pipe one in with MESSAGE set to -).")
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise InvalidInput(f"The message is too long ({len(text)} characters; at most {MAX_MESSAGE_CHARS}).")
+    return text
+
+
+async def run_chat(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Runs one turn; 0 when the reply completed, 1 when the turn failed or stopped early."""
+    text = read_message(args.message, sys.stdin)
+    provider_id = require_provider(c.providers, args.provider).id if args.provider else None
+    agent_id: str | None = None
+    if args.agent:
+        agent = c.agents.find(args.agent)
+        if agent is None:
+            raise NotFound("agent", args.agent)
+        agent_id = agent.id
+    if args.session_id:
+        session = require_session(c.sessions, args.session_id)
+    else:
+        session = c.create_session(agent=agent_id, provider_id=provider_id, model_id=args.model)
+        err.write(f"session: {session.id}\n")
+        err.flush()
+    printer: ChatPrinter = JsonlChatPrinter(out) if args.jsonl else TextChatPrinter(out, err)
+    printer.session(session.id)
+    failed = False
+    try:
+        async for event in c.send_message(
+            session.id, text, provider_id=provider_id, model_id=args.model, agent_id=agent_id
+        ):
+            printer.event(event)
+            if isinstance(event, ChatError | ToolRoundLimitReached):
+                failed = True
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        printer.interrupted()
+        raise
+    return 1 if failed else 0

@@ -1,0 +1,100 @@
+"""The argument parser of `palimpsest`: every command, flag and default of the CLI contract."""
+
+from __future__ import annotations
+
+import argparse
+
+EXPORT_FORMATS = ("markdown", "json")
+
+
+class CliParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one plain line plus the usage, exit status 2."""
+
+
+def build_parser() -> CliParser:
+    """The parser for `palimpsest [--debug] [--screenshot FILE [--session ID]] [COMMAND ...]`."""
+    parser = CliParser(
+        prog="palimpsest",
+        description="Chat with Anthropic, OpenAI and Gemini models in conversations that never overflow. "
+        "Without a command, opens the desktop app.",
+    )
+    parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
+    parser.add_argument("--screenshot", metavar="FILE", help="render the main window offscreen into a PNG and exit")
+    parser.add_argument("--session", metavar="ID", help="with --screenshot: the session to show")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CliParser)
+
+    chat = commands.add_parser("chat", help="send one message and stream the reply")
+    which = chat.add_mutually_exclusive_group()
+    which.add_argument("-s", "--session", dest="session_id", metavar="SESSION", help="continue this session")
+    which.add_argument("--new", action="store_true", help="start a new session (the default)")
+    chat.add_argument("-p", "--provider", metavar="PROVIDER", help="provider id or name")
+    chat.add_argument("-m", "--model", metavar="MODEL", help="model id")
+    chat.add_argument("--agent", metavar="NAME", help="agent (persona) name or id")
+    chat.add_argument("--jsonl", action="store_true", help="print each event as one JSON object per line")
+    chat.add_argument("message", metavar="MESSAGE", help="the message; - reads standard input")
+
+    _add_sessions(commands)
+    _add_providers(commands)
+    _add_models(commands)
+    _add_keys(commands)
+    return parser
+
+
+def _group(commands: argparse._SubParsersAction, name: str, help_text: str) -> argparse._SubParsersAction:
+    group = commands.add_parser(name, help=help_text)
+    return group.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=CliParser)
+
+
+def _add_sessions(commands: argparse._SubParsersAction) -> None:
+    sessions = _group(commands, "sessions", "list, show, export, search, compact and delete sessions")
+    listing = sessions.add_parser("list", help="list sessions, newest first")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    show = sessions.add_parser("show", help="a session and every message, including summarized ones")
+    show.add_argument("id", metavar="ID")
+    show.add_argument("--json", action="store_true", help="print JSON")
+    export = sessions.add_parser("export", help="export a session as Markdown or JSON")
+    export.add_argument("id", metavar="ID")
+    export.add_argument("--format", choices=EXPORT_FORMATS, default="markdown")
+    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    search = sessions.add_parser("search", help="full-text search over messages and summaries")
+    search.add_argument("query", metavar="QUERY")
+    compact = sessions.add_parser("compact", help="summarize the older part of a session now")
+    compact.add_argument("id", metavar="ID")
+    compact.add_argument("--instructions", metavar="TEXT", help="what the summary should focus on")
+    reset = sessions.add_parser("reset-context", help="drop the summary; every original message is sent again")
+    reset.add_argument("id", metavar="ID")
+    delete = sessions.add_parser("delete", help="delete a session")
+    delete.add_argument("id", metavar="ID")
+
+
+def _add_providers(commands: argparse._SubParsersAction) -> None:
+    providers = _group(commands, "providers", "list and configure providers")
+    providers.add_parser("list", help="list providers and where their keys come from")
+    setter = providers.add_parser("set", help="set a provider's base URL")
+    setter.add_argument("provider", metavar="PROVIDER")
+    setter.add_argument("--base-url", metavar="URL", required=True, help='the base URL ("" restores the default)')
+    add = providers.add_parser("add", help="add an OpenAI-compatible provider")
+    add.add_argument("name", metavar="NAME")
+    add.add_argument("--type", dest="provider_type", required=True, choices=("openai_compatible",))
+    add.add_argument("--base-url", metavar="URL", required=True)
+
+
+def _add_models(commands: argparse._SubParsersAction) -> None:
+    models = _group(commands, "models", "list, refresh and add models")
+    listing = models.add_parser("list", help="list models with their context windows")
+    listing.add_argument("-p", "--provider", metavar="PROVIDER")
+    listing.add_argument("--refresh", action="store_true", help="fetch the provider's model list first")
+    add = models.add_parser("add", help="add a model, or set your own window for a known one")
+    add.add_argument("provider", metavar="PROVIDER")
+    add.add_argument("model", metavar="MODEL")
+    add.add_argument("--context-window", type=int, required=True, metavar="N")
+    add.add_argument("--max-output", type=int, metavar="N")
+
+
+def _add_keys(commands: argparse._SubParsersAction) -> None:
+    keys = _group(commands, "keys", "store API keys in the system keychain")
+    setter = keys.add_parser("set", help="store a key (read from standard input or a hidden prompt)")
+    setter.add_argument("provider", metavar="PROVIDER")
+    delete = keys.add_parser("delete", help="delete a stored key")
+    delete.add_argument("provider", metavar="PROVIDER")
+    keys.add_parser("status", help="which providers have a key, and from where")

@@ -1,0 +1,88 @@
+"""`palimpsest providers ...`, `models ...` and `keys ...`: configuration commands."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+from app.cli.tables import table
+from domain.errors import InvalidInput, PalimpsestError
+from domain.usecases.lookup import require_provider
+
+if TYPE_CHECKING:
+    from app.container import Container
+
+
+async def run_providers(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Dispatches the providers action."""
+    if args.action == "list":
+        rows = [(p.provider.id, p.provider.name, p.provider.type.value, p.provider.base_url or "(default)",
+                 p.key_source or "none") for p in c.list_providers()]
+        out.write(table(("ID", "NAME", "TYPE", "BASE URL", "KEY"), rows) + "\n")
+    elif args.action == "set":
+        provider = c.set_provider_base_url(args.provider, args.base_url or None)
+        out.write(f"{provider.name}: base URL {provider.base_url or 'reset to the default'}.\n")
+    elif args.action == "add":
+        provider = c.add_provider(args.name, args.base_url, args.provider_type)
+        out.write(f"Added {provider.name} (id {provider.id}) at {provider.base_url}. "
+                  f"Add its key with: palimpsest keys set {provider.id}\n")
+    return 0
+
+
+async def run_models(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Dispatches the models action."""
+    status = 0
+    if args.action == "add":
+        model = c.add_model(args.provider, args.model, args.context_window, args.max_output)
+        out.write(f"{model.provider_id}/{model.id}: context window {model.context_window_size} tokens"
+                  f"{f', max output {model.max_output_tokens}' if model.max_output_tokens else ''}.\n")
+        return 0
+    if args.refresh:
+        targets = [args.provider] if args.provider else [p.provider.id for p in c.list_providers() if p.key_source]
+        for target in targets:
+            try:
+                await c.refresh_models(target)
+            except PalimpsestError as error:
+                if args.provider:
+                    raise
+                err.write(f"palimpsest: could not refresh {target}: {error.message}\n")
+                status = 1
+    models = c.list_models(args.provider)
+    rows = []
+    for m in sorted(models, key=lambda m: (m.provider_id, m.id)):
+        window = "unknown" if m.context_window_size is None else str(m.context_window_size)
+        flags = ",".join(f for f, on in (("default", m.is_default), ("user window", m.user_window),
+                                         ("guess", m.window_is_guess)) if on)
+        rows.append((m.provider_id, m.id, window, m.max_output_tokens or "", m.source.value, flags))
+    out.write(table(("PROVIDER", "MODEL", "WINDOW", "MAX OUT", "SOURCE", "NOTES"), rows) + "\n")
+    return status
+
+
+def read_key(stdin: TextIO, prompt: str) -> str:
+    """The key from piped standard input, else from a hidden prompt on the terminal."""
+    if stdin.isatty():
+        return getpass.getpass(prompt)
+    return stdin.readline()
+
+
+async def run_keys(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Dispatches the keys action; a key is never printed."""
+    if args.action == "set":
+        found = require_provider(c.providers, args.provider)  # a typo fails before the prompt
+        key = read_key(sys.stdin, f"API key for {found.name} (input hidden): ")
+        if not key.strip():
+            raise InvalidInput("No key was given; paste the key (or pipe it in) and try again.")
+        stored = c.set_api_key(found.id, key)
+        out.write(f"Stored the key for {stored.name} in the system keychain.\n")
+    elif args.action == "delete":
+        deleted = c.delete_api_key(args.provider)
+        out.write(f"Deleted the keychain entry for {deleted.name}.\n")
+    elif args.action == "status":
+        report = c.api_key_status()
+        rows = [(s.provider.id, s.provider.name, s.source or "none") for s in report.statuses]
+        out.write(table(("PROVIDER", "NAME", "KEY FROM"), rows) + "\n")
+        if report.keychain_problem:
+            err.write(f"Note: {report.keychain_problem}\n")
+    return 0

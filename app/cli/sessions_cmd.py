@@ -1,0 +1,117 @@
+"""`palimpsest sessions ...`: list, show, export, search, compact, reset-context, delete."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from app.cli.tables import one_line, table, when
+from domain.errors import InvalidInput
+from domain.models import Session
+from domain.usecases.export_session import detail_to_dict
+from domain.usecases.show_session import SessionDetail
+
+if TYPE_CHECKING:
+    from app.container import Container
+
+
+def session_to_dict(s: Session) -> dict[str, Any]:
+    """A session row for `sessions list --json`."""
+    return {
+        "id": s.id, "title": s.title, "created_at": s.created_at.isoformat(), "updated_at": s.updated_at.isoformat(),
+        "message_count": s.message_count, "compaction_count": s.compaction_count, "provider_id": s.current_provider_id,
+        "model_id": s.current_model_id, "total_input_tokens": s.total_input_tokens,
+        "total_output_tokens": s.total_output_tokens, "total_cache_read_tokens": s.total_cache_read_tokens,
+    }
+
+
+def render_detail(detail: SessionDetail) -> str:
+    """A session and all its messages as plain text; summarized messages are marked with `~`."""
+    s = detail.session
+    lines = [
+        f"{s.title}  ({s.id})",
+        f"model: {s.current_provider_id or '-'}/{s.current_model_id or '-'}  messages: {len(detail.messages)}  "
+        f"compactions: {s.compaction_count}",
+        f"tokens: {s.total_input_tokens} in, {s.total_output_tokens} out, {s.total_cache_read_tokens} cache read",
+    ]
+    if s.compacted_summary:
+        lines += ["", "--- summary ---", s.compacted_summary, "--- end of summary ---"]
+    lines.append("")
+    for view in detail.messages:
+        m = view.message
+        mark = "~" if view.behind_boundary else " "
+        head = f"{mark} #{m.seq} {m.type.value}"
+        if m.tool_name:
+            head += f" [{m.tool_name}]"
+        if m.incomplete:
+            head += " (incomplete)"
+        lines.append(f"{head}  {when(m.created_at)}")
+        body = m.content
+        if m.type.value == "tool_call":
+            body = m.tool_input or ""
+        elif m.type.value == "tool_result":
+            body = m.tool_output or ""
+        lines += ["    " + line for line in body.splitlines()] or ["    "]
+    if any(v.behind_boundary for v in detail.messages):
+        lines += ["", "~ = summarized: kept in the database, sent only through the summary"]
+    return "\n".join(lines)
+
+
+async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Dispatches the sessions action."""
+    action = args.action
+    if action == "list":
+        sessions = c.list_sessions()
+        if args.json:
+            out.write(json.dumps([session_to_dict(s) for s in sessions], ensure_ascii=False, indent=2) + "\n")
+        elif not sessions:
+            err.write("No sessions yet. Start one with: palimpsest chat \"hello\"\n")
+        else:
+            rows = [
+                (s.id, when(s.updated_at), s.message_count, s.compaction_count, one_line(s.title)) for s in sessions
+            ]
+            out.write(table(("ID", "UPDATED", "MESSAGES", "COMPACTIONS", "TITLE"), rows) + "\n")
+    elif action == "show":
+        detail = c.show_session(args.id)
+        text = json.dumps(detail_to_dict(detail), ensure_ascii=False, indent=2) if args.json else render_detail(detail)
+        out.write(text + "\n")
+    elif action == "export":
+        exported = c.export_session(args.id, args.format)
+        if args.output:
+            _write_file(Path(args.output), exported)
+            err.write(f"Exported to {args.output}\n")
+        else:
+            out.write(exported + "\n")
+    elif action == "search":
+        hits = c.search_sessions(args.query)
+        if not hits:
+            err.write(f"No sessions match {args.query!r}.\n")
+        for hit in hits:
+            out.write(f"{hit.session_id}  {one_line(hit.title, 40)}  {one_line(hit.snippet, 100)}\n")
+    elif action == "compact":
+        result = await c.compact_now(args.id, instructions=args.instructions)
+        if result.did_compact:
+            out.write(f"Compacted: {result.tokens_before} → {result.tokens_after} tokens "
+                      f"(summary {result.summary_tokens} tokens).\n")
+        elif result.fallback:
+            err.write("palimpsest: the summarizer failed twice; the session was left unchanged. Try again later "
+                      "or choose another model with chat -p/-m.\n")
+            return 1
+        else:
+            out.write(f"Nothing to compact{f' ({result.reason})' if result.reason else ''}.\n")
+    elif action == "reset-context":
+        session = c.reset_context(args.id)
+        out.write(f"Context reset for {session.id}: the summary was dropped; all original messages are sent again.\n")
+    elif action == "delete":
+        session = c.delete_session(args.id)
+        out.write(f"Deleted session {session.id} ({one_line(session.title, 40)}).\n")
+    return 0
+
+
+def _write_file(path: Path, text: str) -> None:
+    try:
+        path.write_text(text + "\n", encoding="utf-8")
+    except OSError as err:
+        raise InvalidInput(f"Cannot write {path}: {err.strerror or err}. Choose another file with -o.") from err

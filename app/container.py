@@ -1,0 +1,151 @@
+"""The composition root: builds storage, keys, adapters, tools, the context engine and every use case once."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from data.keys import KeyringApiKeyStorage
+from data.providers.factory import SdkAdapterFactory
+from data.storage import Storage
+from data.tools import BuiltinTools
+from data.tools.executor import TOOL_NAMES
+from domain.context.builder import CompactAwareMessageBuilder
+from domain.context.estimator import TokenEstimator
+from domain.context.pruner import ToolResultPruner
+from domain.context.settings_source import AgentContextSettings
+from domain.context.truncator import ToolResultTruncator
+from domain.ports import ApiKeyStorage, ModelApiAdapterFactory
+from domain.services.summarizer import AdapterSummarizer
+from domain.usecases.add_model import AddModelUseCase
+from domain.usecases.add_provider import AddProviderUseCase
+from domain.usecases.api_key_status import ApiKeyStatusUseCase
+from domain.usecases.auto_compact import AutoCompactUseCase
+from domain.usecases.compact_now import CompactNowUseCase
+from domain.usecases.context_status import GetContextStatusUseCase
+from domain.usecases.create_session import CreateSessionUseCase
+from domain.usecases.delete_agent import DeleteAgentUseCase
+from domain.usecases.delete_api_key import DeleteApiKeyUseCase
+from domain.usecases.delete_memory import DeleteMemoryUseCase
+from domain.usecases.delete_session import DeleteSessionUseCase
+from domain.usecases.edit_summary import EditSummaryUseCase
+from domain.usecases.export_session import ExportSessionUseCase
+from domain.usecases.generate_title import GenerateTitleUseCase
+from domain.usecases.list_agents import ListAgentsUseCase
+from domain.usecases.list_memories import ListMemoriesUseCase
+from domain.usecases.list_models import ListModelsUseCase
+from domain.usecases.list_providers import ListProvidersUseCase
+from domain.usecases.list_sessions import ListSessionsUseCase
+from domain.usecases.memory_flush import MemoryFlushUseCase
+from domain.usecases.pin_message import PinMessageUseCase
+from domain.usecases.refresh_models import RefreshModelsUseCase
+from domain.usecases.rename_session import RenameSessionUseCase
+from domain.usecases.reset_context import ResetContextUseCase
+from domain.usecases.save_agent import SaveAgentUseCase
+from domain.usecases.save_memory_entry import SaveMemoryEntryUseCase
+from domain.usecases.search_sessions import SearchSessionsUseCase
+from domain.usecases.send_message import SendMessageUseCase
+from domain.usecases.set_api_key import SetApiKeyUseCase
+from domain.usecases.set_provider_base_url import SetProviderBaseUrlUseCase
+from domain.usecases.show_session import ShowSessionUseCase
+
+
+class SystemClock:
+    """The real time, in UTC."""
+
+    def now(self) -> datetime:
+        """Now, timezone-aware UTC."""
+        return datetime.now(UTC)
+
+
+class Container:
+    """Every long-lived object of a running Palimpsest; the CLI and the desktop app call its use cases."""
+
+    def __init__(self, storage: Storage, keys: ApiKeyStorage, adapters: ModelApiAdapterFactory) -> None:
+        self.storage = storage
+        self.keys = keys
+        self.adapters = adapters
+        self.clock = SystemClock()
+        self.sessions = storage.sessions
+        self.messages = storage.messages
+        self.providers = storage.providers
+        self.models = storage.models
+        self.agents = storage.agents
+        self.memories = storage.memories
+        self.settings = storage.settings
+        self.calibration = storage.calibration
+        self._build_engine()
+        self._build_conversation()
+        self._build_management()
+
+    def _build_engine(self) -> None:
+        settings = self.settings.context_settings()
+        self.settings_provider = AgentContextSettings(self.settings, self.agents)
+        self.tools = BuiltinTools(self.memories, self.messages, self.clock)
+        self.estimator = TokenEstimator(self.calibration)
+        self.truncator = ToolResultTruncator(settings)
+        self.pruner = ToolResultPruner(settings)
+        self.builder = CompactAwareMessageBuilder()
+        self.summarizer = AdapterSummarizer(self.providers, self.keys, self.adapters)
+
+    def _build_conversation(self) -> None:
+        self.auto_compact = AutoCompactUseCase(
+            self.sessions, self.messages, self.models, self.summarizer, self.estimator, self.clock,
+            self.settings_provider, self.pruner,
+        )
+        self.compact_now = CompactNowUseCase(self.sessions, self.auto_compact)
+        self.reset_context = ResetContextUseCase(self.sessions, self.clock)
+        self.edit_summary = EditSummaryUseCase(self.sessions, self.clock)
+        self.context_status = GetContextStatusUseCase(
+            self.sessions, self.messages, self.models, self.estimator, self.pruner
+        )
+        self.generate_title = GenerateTitleUseCase(self.sessions, self.providers, self.keys, self.adapters)
+        self.memory_flush = MemoryFlushUseCase(
+            self.sessions, self.providers, self.keys, self.adapters, self.tools, self.clock
+        )
+        self.send_message = SendMessageUseCase()
+
+    def _build_management(self) -> None:
+        self.create_session = CreateSessionUseCase(self.sessions, self.agents, self.clock)
+        self.list_sessions = ListSessionsUseCase(self.sessions)
+        self.show_session = ShowSessionUseCase(self.sessions, self.messages)
+        self.export_session = ExportSessionUseCase(self.sessions, self.messages)
+        self.search_sessions = SearchSessionsUseCase(self.sessions)
+        self.delete_session = DeleteSessionUseCase(self.sessions, self.clock)
+        self.rename_session = RenameSessionUseCase(self.sessions, self.clock)
+        self.pin_message = PinMessageUseCase(self.messages)
+        self.list_providers = ListProvidersUseCase(self.providers, self.keys)
+        self.set_provider_base_url = SetProviderBaseUrlUseCase(self.providers)
+        self.add_provider = AddProviderUseCase(self.providers)
+        self.list_models = ListModelsUseCase(self.providers, self.models)
+        self.refresh_models = RefreshModelsUseCase(self.providers, self.models, self.keys, self.adapters)
+        self.add_model = AddModelUseCase(self.providers, self.models)
+        self.set_api_key = SetApiKeyUseCase(self.providers, self.keys)
+        self.delete_api_key = DeleteApiKeyUseCase(self.providers, self.keys)
+        self.api_key_status = ApiKeyStatusUseCase(self.providers, self.keys)
+        self.list_memories = ListMemoriesUseCase(self.memories)
+        self.save_memory_entry = SaveMemoryEntryUseCase(self.memories, self.clock)
+        self.delete_memory = DeleteMemoryUseCase(self.memories)
+        self.list_agents = ListAgentsUseCase(self.agents)
+        self.save_agent = SaveAgentUseCase(self.agents, TOOL_NAMES)
+        self.delete_agent = DeleteAgentUseCase(self.agents)
+
+    @classmethod
+    def build(
+        cls,
+        home: Path | None = None,
+        *,
+        adapter_factory: ModelApiAdapterFactory | None = None,
+        keys: ApiKeyStorage | None = None,
+    ) -> Container:
+        """Opens the store under `home` (default: $PALIMPSEST_HOME or the platform folder) and wires everything."""
+        storage = Storage.open(home)
+        try:
+            return cls(storage, keys or KeyringApiKeyStorage(), adapter_factory or SdkAdapterFactory())
+        except BaseException:
+            storage.close()
+            raise
+
+    def close(self) -> None:
+        """Releases the database."""
+        self.storage.close()

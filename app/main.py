@@ -1,0 +1,96 @@
+"""The `palimpsest` entry point: the desktop app without a command, else the headless CLI (no Qt imported)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import traceback
+from collections.abc import Callable, Coroutine, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
+
+from domain.errors import PalimpsestError
+
+if TYPE_CHECKING:
+    from app.container import Container
+
+EXIT_FAILED = 1
+EXIT_BUG = 2
+EXIT_INTERRUPTED = 130
+
+Command = Callable[["Container", argparse.Namespace, TextIO, TextIO], Coroutine[Any, Any, int]]
+
+
+def _command(name: str) -> Command:
+    if name == "chat":
+        from app.cli.chat import run_chat
+
+        return run_chat
+    if name == "sessions":
+        from app.cli.sessions_cmd import run_sessions
+
+        return run_sessions
+    from app.cli import providers_cmd
+
+    return {"providers": providers_cmd.run_providers, "models": providers_cmd.run_models,
+            "keys": providers_cmd.run_keys}[name]
+
+
+def _run_gui(args: argparse.Namespace, argv0: str) -> int:
+    try:  # Qt is imported here and only here on the command-line path
+        from app.gui import render_screenshot, run_gui
+    except ImportError as err:
+        raise PalimpsestError(
+            f"The desktop app cannot start ({err}). Reinstall Palimpsest, or use the command line: palimpsest --help"
+        ) from err
+    if args.screenshot:
+        return int(render_screenshot(args.screenshot, args.session))
+    return int(run_gui([argv0]))
+
+
+def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from app.container import Container
+
+    command = _command(args.command)
+    container = Container.build()
+    try:
+        return asyncio.run(command(container, args, out, err))
+    finally:
+        container.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs `palimpsest` with `argv` (default: the process arguments) and returns the exit status."""
+    from app.cli.parser import build_parser
+
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
+    args = build_parser().parse_args(list(argv) if argv is not None else None)
+    if args.session and not args.screenshot:
+        build_parser().error("--session is only used with --screenshot (for chat, use: palimpsest chat -s ID)")
+    try:
+        if args.command is None:
+            return _run_gui(args, sys.argv[0] if sys.argv else "palimpsest")
+        return _run_cli(args, sys.stdout, sys.stderr)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except PalimpsestError as error:
+        if args.debug:
+            traceback.print_exc()
+        print(f"palimpsest: {error.message}", file=sys.stderr)
+        return EXIT_FAILED
+    except Exception as error:  # a bug: one plain line, the traceback only with --debug
+        if args.debug:
+            traceback.print_exc()
+        print(
+            f"palimpsest: unexpected error ({type(error).__name__}: {error}). "
+            "Run again with --debug to see the details, and please report it.",
+            file=sys.stderr,
+        )
+        return EXIT_BUG
+
+
+if __name__ == "__main__":
+    sys.exit(main())
