@@ -1,0 +1,314 @@
+"""An in-memory ChatBackend for UI tests: scripted replies, real bookkeeping, recorded calls."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+from domain.errors import InvalidInput, KeychainUnavailable, NotFound
+from domain.events import (
+    ChatEvent,
+    CompactCompleted,
+    ContextBreakdown,
+    ContextStatus,
+    ResponseComplete,
+    TextDelta,
+)
+from domain.models import (
+    Agent,
+    AiModel,
+    Memory,
+    Message,
+    MessageType,
+    Provider,
+    ProviderType,
+    Session,
+    ToolStatus,
+    Usage,
+)
+from domain.ports import SessionSearchHit
+from domain.settings import ContextSettings
+from ui.backend import (
+    ChatBackend,
+    ConnectionResult,
+    ConversationPage,
+    ProviderInfo,
+    Selection,
+    StartupInfo,
+    UsageSummary,
+)
+
+T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+Script = list[ChatEvent | Exception | float]  # a float is a pause in seconds
+
+
+class FakeChatBackend(ChatBackend):
+    """Stores sessions and messages in dicts; send() plays the next queued script (default: echo)."""
+
+    def __init__(self, *, keys: dict[str, str] | None = None, keychain_problem: str | None = None) -> None:
+        self.providers = {
+            "anthropic": Provider("anthropic", "Anthropic", ProviderType.ANTHROPIC),
+            "openai": Provider("openai", "OpenAI", ProviderType.OPENAI),
+            "gemini": Provider("gemini", "Google Gemini", ProviderType.GEMINI),
+        }
+        self.models = [
+            AiModel("claude-sonnet-4-5-20250929", "Claude Sonnet 4.5", "anthropic", True, context_window_size=200_000),
+            AiModel("gpt-4o", "GPT-4o", "openai", True, context_window_size=128_000),
+            AiModel("gpt-4o-mini", "GPT-4o mini", "openai", context_window_size=128_000),
+            AiModel("gemini-2.5-pro", "Gemini 2.5 Pro", "gemini", True, context_window_size=1_048_576),
+        ]
+        self.keys = dict(keys or {})
+        self.keychain_problem_text = keychain_problem
+        self.agents = [Agent("general", "General assistant", "You are helpful.", enabled_tools=("http_request",))]
+        self.memories = [Memory("m1", "The user prefers metric units.", T0, None)]
+        self.settings = ContextSettings()
+        self.sessions: dict[str, Session] = {}
+        self.messages: dict[str, list[Message]] = {}
+        self.scripts: deque[Script] = deque()
+        self.compact_results: deque[CompactCompleted] = deque()
+        self.calls: list[tuple[object, ...]] = []
+        self.context = ContextStatus(12_400, 200_000, ContextBreakdown(900, 0, 9_000, 2_000, 500))
+        self._n = 0
+        self.cancelled = asyncio.Event()
+
+    def _id(self, prefix: str) -> str:
+        self._n += 1
+        return f"{prefix}{self._n}"
+
+    # --- helpers for tests ---------------------------------------------------------------------------
+    def add_session(self, title: str, texts: Sequence[str] = (), *, minutes_ago: int = 0) -> Session:
+        """A stored session with alternating user / assistant messages."""
+        sid = self._id("s")
+        when = T0 - timedelta(minutes=minutes_ago)
+        session = Session(sid, title, "general", when, when, current_provider_id="anthropic",
+                          current_model_id="claude-sonnet-4-5-20250929")
+        self.sessions[sid] = session
+        self.messages[sid] = []
+        for i, text in enumerate(texts):
+            self._store(sid, MessageType.USER if i % 2 == 0 else MessageType.AI_RESPONSE, text)
+        return self.sessions[sid]
+
+    def _store(self, sid: str, type_: MessageType, text: str = "", **fields: object) -> Message:
+        messages = self.messages[sid]
+        message = Message(self._id("m"), sid, type_, text, T0, seq=len(messages) + 1, **fields)  # type: ignore[arg-type]
+        messages.append(message)
+        s = self.sessions[sid]
+        preview = text[:80] if text else s.last_message_preview
+        self.sessions[sid] = replace(s, message_count=len(messages), last_message_preview=preview,
+                                     updated_at=s.updated_at + timedelta(seconds=1))
+        return message
+
+    def add_tool_round(self, sid: str, name: str, arguments: str, output: str, original: int | None = None) -> None:
+        """A stored tool call and its result."""
+        call_id = self._id("call")
+        self._store(sid, MessageType.TOOL_CALL, tool_call_id=call_id, tool_name=name, tool_input=arguments)
+        self._store(sid, MessageType.TOOL_RESULT, tool_call_id=call_id, tool_name=name, tool_output=output,
+                    tool_status=ToolStatus.SUCCESS, tool_output_original_chars=original or len(output))
+
+    def compact(self, sid: str, keep_last: int, summary: str) -> None:
+        """Marks all but the last `keep_last` messages as summarized."""
+        messages = self.messages[sid]
+        boundary = messages[-keep_last].seq if keep_last else len(messages) + 1
+        s = self.sessions[sid]
+        self.sessions[sid] = replace(s, compacted_summary=summary, compact_boundary=boundary,
+                                     compaction_count=s.compaction_count + 1)
+
+    # --- the protocol ------------------------------------------------------------------------------
+    async def startup(self) -> StartupInfo:
+        providers = tuple(await self.list_providers())
+        default = Selection("anthropic", "claude-sonnet-4-5-20250929")
+        return StartupInfo(providers, self.keychain_problem_text, default, tuple(self.agents))
+
+    async def list_sessions(self) -> Sequence[Session]:
+        live = [s for s in self.sessions.values() if s.deleted_at is None]
+        return sorted(live, key=lambda s: s.updated_at, reverse=True)
+
+    async def search_sessions(self, query: str) -> Sequence[SessionSearchHit]:
+        self.calls.append(("search", query))
+        hits = []
+        for sid, messages in self.messages.items():
+            for m in messages:
+                if query.lower() in m.content.lower() and self.sessions[sid].deleted_at is None:
+                    hits.append(SessionSearchHit(sid, self.sessions[sid].title, m.content[:60]))
+                    break
+        return hits
+
+    async def create_session(self, agent_id: str | None, selection: Selection | None) -> Session:
+        session = self.add_session("New chat")
+        if selection is not None:
+            session = replace(session, current_provider_id=selection.provider_id,
+                              current_model_id=selection.model_id, updated_at=datetime.now(UTC))
+            self.sessions[session.id] = session
+        return session
+
+    async def rename_session(self, session_id: str, title: str) -> Session:
+        if not title.strip():
+            raise InvalidInput("A session title cannot be empty.")
+        self.sessions[session_id] = replace(self._session(session_id), title=title)
+        return self.sessions[session_id]
+
+    async def delete_session(self, session_id: str) -> None:
+        self.sessions[session_id] = replace(self._session(session_id), deleted_at=T0)
+
+    async def restore_session(self, session_id: str) -> None:
+        self.sessions[session_id] = replace(self.sessions[session_id], deleted_at=None)
+
+    def _session(self, session_id: str) -> Session:
+        session = self.sessions.get(session_id)
+        if session is None or session.deleted_at is not None:
+            raise NotFound("session", session_id)
+        return session
+
+    async def load_conversation(self, session_id: str, tail: int) -> ConversationPage:
+        session = self._session(session_id)
+        messages = self.messages[session_id]
+        boundary = session.compact_boundary if session.compacted_summary else None
+        behind = sum(1 for m in messages if boundary is not None and m.seq < boundary)
+        return ConversationPage(session, tuple(messages[-tail:]), len(messages), (), boundary, behind)
+
+    async def load_older(self, session_id: str, before_seq: int, limit: int) -> Sequence[Message]:
+        older = [m for m in self.messages[session_id] if m.seq < before_seq]
+        return older[-limit:]
+
+    async def send(self, session_id: str, text: str, selection: Selection) -> AsyncIterator[ChatEvent]:
+        self.calls.append(("send", session_id, text, selection))
+        self._store(session_id, MessageType.USER, text)
+        async for event in self._play(session_id, f"You said: {text}"):
+            yield event
+
+    async def retry(self, session_id: str, selection: Selection) -> AsyncIterator[ChatEvent]:
+        self.calls.append(("retry", session_id, selection))
+        async for event in self._play(session_id, "Retried reply."):
+            yield event
+
+    async def _play(self, session_id: str, default: str) -> AsyncIterator[ChatEvent]:
+        script: Script = self.scripts.popleft() if self.scripts else [TextDelta(default)]
+        text = ""
+        try:
+            for item in script:
+                if isinstance(item, float):
+                    await asyncio.sleep(item)
+                elif isinstance(item, Exception):
+                    raise item
+                else:
+                    if isinstance(item, TextDelta):
+                        text += item.text
+                    yield item
+        except asyncio.CancelledError:
+            self._store(session_id, MessageType.AI_RESPONSE, text, incomplete=True)
+            self.cancelled.set()
+            raise
+        reply = self._store(session_id, MessageType.AI_RESPONSE, text, model_id="claude-sonnet-4-5-20250929")
+        if not any(isinstance(i, ResponseComplete) for i in script):
+            yield ResponseComplete(reply.id, Usage(10, 5))
+
+    async def compact_now(self, session_id: str, selection: Selection, instructions: str | None) -> CompactCompleted:
+        self.calls.append(("compact", session_id, instructions))
+        result = self.compact_results.popleft() if self.compact_results else CompactCompleted(True, False, 900, 300)
+        if result.did_compact:
+            self.compact(session_id, 2, "Goal: test things.")
+        return result
+
+    async def reset_context(self, session_id: str) -> Session:
+        self.sessions[session_id] = replace(self._session(session_id), compacted_summary=None, compact_boundary=None)
+        return self.sessions[session_id]
+
+    async def edit_summary(self, session_id: str, summary: str) -> Session:
+        self.sessions[session_id] = replace(self._session(session_id), compacted_summary=summary)
+        return self.sessions[session_id]
+
+    async def set_pinned(self, message_id: str, pinned: bool) -> Message:
+        for messages in self.messages.values():
+            for i, m in enumerate(messages):
+                if m.id == message_id:
+                    messages[i] = replace(m, pinned=pinned)
+                    return messages[i]
+        raise NotFound("message", message_id)
+
+    async def select(self, session_id: str, selection: Selection, agent_id: str | None) -> Session:
+        self.calls.append(("select", session_id, selection, agent_id))
+        self.sessions[session_id] = replace(self._session(session_id), current_provider_id=selection.provider_id,
+                                            current_model_id=selection.model_id, current_agent_id=agent_id)
+        return self.sessions[session_id]
+
+    async def context_status(self, session_id: str, selection: Selection) -> ContextStatus:
+        window = next((m.context_window_size for m in self.models if m.id == selection.model_id), None)
+        return replace(self.context, window=window)
+
+    async def usage_summary(self, session_id: str) -> UsageSummary:
+        return UsageSummary(48_200, 3_900, 30_000, 0.21)
+
+    async def full_tool_output(self, message_id: str) -> str | None:
+        return None
+
+    async def list_providers(self) -> Sequence[ProviderInfo]:
+        return [ProviderInfo(p, "keychain" if p.id in self.keys else None) for p in self.providers.values()]
+
+    async def add_compatible_provider(self, name: str, base_url: str) -> Provider:
+        provider = Provider(name.lower(), name, ProviderType.OPENAI_COMPATIBLE, base_url)
+        self.providers[provider.id] = provider
+        return provider
+
+    async def set_base_url(self, provider_id: str, base_url: str | None) -> Provider:
+        self.providers[provider_id] = replace(self.providers[provider_id], base_url=base_url)
+        return self.providers[provider_id]
+
+    async def set_key(self, provider_id: str, key: str) -> None:
+        if self.keychain_problem_text:
+            raise KeychainUnavailable(self.keychain_problem_text)
+        self.keys[provider_id] = key
+
+    async def delete_key(self, provider_id: str) -> None:
+        self.keys.pop(provider_id, None)
+
+    async def test_connection(self, provider_id: str) -> ConnectionResult:
+        if provider_id not in self.keys:
+            return ConnectionResult(False, "No key for this provider.")
+        return ConnectionResult(True, "Connected: 12 models available.", 12)
+
+    async def list_models(self, provider_id: str | None = None) -> Sequence[AiModel]:
+        return [m for m in self.models if provider_id in (None, m.provider_id)]
+
+    async def refresh_models(self, provider_id: str) -> Sequence[AiModel]:
+        return await self.list_models(provider_id)
+
+    async def set_model_window(self, provider_id: str, model_id: str, window: int, max_output: int | None) -> AiModel:
+        for i, m in enumerate(self.models):
+            if (m.provider_id, m.id) == (provider_id, model_id):
+                self.models[i] = replace(m, context_window_size=window, user_window=True, window_is_guess=False)
+                return self.models[i]
+        raise NotFound("model", model_id)
+
+    async def list_agents(self) -> Sequence[Agent]:
+        return list(self.agents)
+
+    async def save_agent(self, agent: Agent) -> Agent:
+        stored = agent if agent.id else replace(agent, id=self._id("agent"))
+        self.agents = [a for a in self.agents if a.id != stored.id] + [stored]
+        return stored
+
+    async def delete_agent(self, agent_id: str) -> None:
+        self.agents = [a for a in self.agents if a.id != agent_id]
+
+    async def tool_names(self) -> Sequence[str]:
+        return ["http_request", "save_memory", "search_memory", "read_tool_result"]
+
+    async def list_memories(self) -> Sequence[Memory]:
+        return list(self.memories)
+
+    async def update_memory(self, memory_id: str, content: str) -> Memory:
+        self.memories = [replace(m, content=content) if m.id == memory_id else m for m in self.memories]
+        return next(m for m in self.memories if m.id == memory_id)
+
+    async def delete_memory(self, memory_id: str) -> None:
+        self.memories = [m for m in self.memories if m.id != memory_id]
+
+    async def context_settings(self) -> ContextSettings:
+        return self.settings
+
+    async def save_context_settings(self, settings: ContextSettings) -> ContextSettings:
+        self.settings = settings
+        return settings

@@ -1,0 +1,267 @@
+"""The one interface the desktop UI needs: every operation as an async call returning domain objects."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from domain.events import ChatEvent, CompactCompleted, ContextStatus
+from domain.models import (
+    Agent,
+    AgentId,
+    AiModel,
+    CompactionRecord,
+    Memory,
+    MemoryId,
+    Message,
+    MessageId,
+    ModelId,
+    Provider,
+    ProviderId,
+    Session,
+    SessionId,
+)
+from domain.ports import KeySource, SessionSearchHit
+from domain.settings import ContextSettings
+
+
+@dataclass(frozen=True)
+class ConversationPage:
+    """The newest messages of a session (in seq order) with what the UI needs to draw the boundary.
+
+    Messages with seq < boundary_seq are behind the compaction boundary (summarized); summarized_count counts them.
+    """
+
+    session: Session
+    messages: tuple[Message, ...]
+    total_count: int
+    compactions: tuple[CompactionRecord, ...] = ()
+    boundary_seq: int | None = None
+    summarized_count: int = 0
+
+    @property
+    def has_older(self) -> bool:
+        """Whether older messages exist than the first one on this page."""
+        return self.total_count > len(self.messages)
+
+
+@dataclass(frozen=True)
+class ProviderInfo:
+    """A provider with where its key comes from (never the key itself)."""
+
+    provider: Provider
+    key_source: KeySource | None = None
+    env_var: str | None = None
+
+    @property
+    def has_key(self) -> bool:
+        """Whether a key is available from the keychain or the environment."""
+        return self.key_source is not None
+
+
+@dataclass(frozen=True)
+class ConnectionResult:
+    """Outcome of Test connection: ok, a sentence for the user, and how many models were listed."""
+
+    ok: bool
+    message: str
+    model_count: int = 0
+
+
+@dataclass(frozen=True)
+class UsageSummary:
+    """A session's token totals and, where every model's price is known, its cost in US dollars."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cost_usd: float | None = None
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The provider and model a session talks to."""
+
+    provider_id: ProviderId
+    model_id: ModelId
+
+
+@dataclass(frozen=True)
+class StartupInfo:
+    """What the first screen needs: configured providers, the keychain's state, and a default selection."""
+
+    providers: tuple[ProviderInfo, ...]
+    keychain_problem: str | None = None
+    default_selection: Selection | None = None
+    agents: tuple[Agent, ...] = field(default_factory=tuple)
+
+    @property
+    def any_key(self) -> bool:
+        """Whether at least one provider can be used (a key, or a local OpenAI-compatible server)."""
+        return any(p.has_key or p.provider.base_url and _is_local(p.provider.base_url) for p in self.providers)
+
+
+def _is_local(url: str) -> bool:
+    return any(host in url for host in ("localhost", "127.0.0.1", "[::1]"))
+
+
+class ChatBackend(Protocol):
+    """Every operation the UI performs; implementations run the use cases (app.gui.bridge) or fakes (tests)."""
+
+    # --- start-up ------------------------------------------------------------------------------
+    async def startup(self) -> StartupInfo:
+        """Providers, keychain state, agents and the default provider/model."""
+        raise NotImplementedError
+
+    # --- sessions ------------------------------------------------------------------------------
+    async def list_sessions(self) -> Sequence[Session]:
+        """Sessions, newest first."""
+        raise NotImplementedError
+
+    async def search_sessions(self, query: str) -> Sequence[SessionSearchHit]:
+        """Full-text search over messages, titles and summaries."""
+        raise NotImplementedError
+
+    async def create_session(self, agent_id: AgentId | None, selection: Selection | None) -> Session:
+        """A new empty session."""
+        raise NotImplementedError
+
+    async def rename_session(self, session_id: SessionId, title: str) -> Session:
+        """Renames; a blank title raises InvalidInput."""
+        raise NotImplementedError
+
+    async def delete_session(self, session_id: SessionId) -> None:
+        """Soft delete, undoable with restore_session."""
+        raise NotImplementedError
+
+    async def restore_session(self, session_id: SessionId) -> None:
+        """Undoes a delete."""
+        raise NotImplementedError
+
+    # --- a conversation ------------------------------------------------------------------------
+    async def load_conversation(self, session_id: SessionId, tail: int) -> ConversationPage:
+        """The session and its newest `tail` messages."""
+        raise NotImplementedError
+
+    async def load_older(self, session_id: SessionId, before_seq: int, limit: int) -> Sequence[Message]:
+        """Up to `limit` messages with seq < before_seq, in order."""
+        raise NotImplementedError
+
+    def send(self, session_id: SessionId, text: str, selection: Selection) -> AsyncIterator[ChatEvent]:
+        """Runs one user turn; cancelling the iteration stops it and keeps the partial reply."""
+        raise NotImplementedError
+
+    def retry(self, session_id: SessionId, selection: Selection) -> AsyncIterator[ChatEvent]:
+        """Runs the last user turn again after a failure, without storing the user's text twice."""
+        raise NotImplementedError
+
+    async def compact_now(
+        self, session_id: SessionId, selection: Selection, instructions: str | None
+    ) -> CompactCompleted:
+        """Summarizes the older part now, optionally focused by instructions."""
+        raise NotImplementedError
+
+    async def reset_context(self, session_id: SessionId) -> Session:
+        """Clears summary and boundary; every original message is sent again."""
+        raise NotImplementedError
+
+    async def edit_summary(self, session_id: SessionId, summary: str) -> Session:
+        """Replaces the compacted summary."""
+        raise NotImplementedError
+
+    async def set_pinned(self, message_id: MessageId, pinned: bool) -> Message:
+        """Pins a message so it is always sent verbatim."""
+        raise NotImplementedError
+
+    async def select(self, session_id: SessionId, selection: Selection, agent_id: AgentId | None) -> Session:
+        """Switches the session's provider/model and agent."""
+        raise NotImplementedError
+
+    async def context_status(self, session_id: SessionId, selection: Selection) -> ContextStatus:
+        """The current context estimate against the model's window."""
+        raise NotImplementedError
+
+    async def usage_summary(self, session_id: SessionId) -> UsageSummary:
+        """Token totals and cost."""
+        raise NotImplementedError
+
+    async def full_tool_output(self, message_id: MessageId) -> str | None:
+        """The untruncated original of a tool result, if one was kept."""
+        raise NotImplementedError
+
+    # --- providers, keys, models -----------------------------------------------------------------
+    async def list_providers(self) -> Sequence[ProviderInfo]:
+        """Providers with their key source."""
+        raise NotImplementedError
+
+    async def add_compatible_provider(self, name: str, base_url: str) -> Provider:
+        """Adds an OpenAI-compatible endpoint (Ollama, LM Studio, ...)."""
+        raise NotImplementedError
+
+    async def set_base_url(self, provider_id: ProviderId, base_url: str | None) -> Provider:
+        """Changes (or clears) a provider's base URL."""
+        raise NotImplementedError
+
+    async def set_key(self, provider_id: ProviderId, key: str) -> None:
+        """Stores a key in the OS keychain; raises KeychainUnavailable when there is none."""
+        raise NotImplementedError
+
+    async def delete_key(self, provider_id: ProviderId) -> None:
+        """Removes a key from the keychain."""
+        raise NotImplementedError
+
+    async def test_connection(self, provider_id: ProviderId) -> ConnectionResult:
+        """Lists the provider's models to check key and URL."""
+        raise NotImplementedError
+
+    async def list_models(self, provider_id: ProviderId | None = None) -> Sequence[AiModel]:
+        """Known models, of one provider or all."""
+        raise NotImplementedError
+
+    async def refresh_models(self, provider_id: ProviderId) -> Sequence[AiModel]:
+        """Fetches the provider's model list and stores it."""
+        raise NotImplementedError
+
+    async def set_model_window(
+        self, provider_id: ProviderId, model_id: ModelId, window: int, max_output: int | None
+    ) -> AiModel:
+        """A user-set context window (always wins over presets and guesses)."""
+        raise NotImplementedError
+
+    # --- agents, memories, settings --------------------------------------------------------------
+    async def list_agents(self) -> Sequence[Agent]:
+        """Every agent."""
+        raise NotImplementedError
+
+    async def save_agent(self, agent: Agent) -> Agent:
+        """Adds or updates an agent."""
+        raise NotImplementedError
+
+    async def delete_agent(self, agent_id: AgentId) -> None:
+        """Deletes an agent."""
+        raise NotImplementedError
+
+    async def tool_names(self) -> Sequence[str]:
+        """Names of the built-in tools an agent can enable."""
+        raise NotImplementedError
+
+    async def list_memories(self) -> Sequence[Memory]:
+        """Every long-term memory, newest first."""
+        raise NotImplementedError
+
+    async def update_memory(self, memory_id: MemoryId, content: str) -> Memory:
+        """Edits a memory's text."""
+        raise NotImplementedError
+
+    async def delete_memory(self, memory_id: MemoryId) -> None:
+        """Deletes a memory."""
+        raise NotImplementedError
+
+    async def context_settings(self) -> ContextSettings:
+        """App-wide context settings."""
+        raise NotImplementedError
+
+    async def save_context_settings(self, settings: ContextSettings) -> ContextSettings:
+        """Validates and stores context settings."""
+        raise NotImplementedError

@@ -1,0 +1,98 @@
+"""Markdown to a QTextDocument, with fenced code blocks syntax-highlighted (Pygments) in framed boxes."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PySide6.QtGui import QColor, QFont, QTextCursor, QTextDocument, QTextFrameFormat
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import get_lexer_by_name, guess_lexer
+from pygments.util import ClassNotFound
+
+from ui.theme import Theme
+
+_FENCE = re.compile(r"^```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)(?:^```[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
+MAX_HIGHLIGHT_CHARS = 20_000
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of Markdown prose, or one code block with its language."""
+
+    text: str
+    code: bool = False
+    language: str = ""
+
+
+def split_segments(text: str) -> list[Segment]:
+    """Splits text into prose and fenced code blocks; an unterminated fence (still streaming) runs to the end."""
+    segments: list[Segment] = []
+    position = 0
+    for match in _FENCE.finditer(text):
+        if match.start() > position:
+            segments.append(Segment(text[position:match.start()]))
+        segments.append(Segment(match.group(2).rstrip("\n"), code=True, language=match.group(1).lower()))
+        position = match.end()
+    if position < len(text):
+        segments.append(Segment(text[position:]))
+    return [s for s in segments if s.code or s.text.strip()]
+
+
+@lru_cache(maxsize=8)
+def _formatter(style: str) -> HtmlFormatter:
+    return HtmlFormatter(style=style, nowrap=True, noclasses=True)
+
+
+def highlight_html(code: str, language: str, style: str) -> str:
+    """Code as HTML spans with inline colors (plain escaped text for unknown languages or huge blocks)."""
+    if len(code) > MAX_HIGHLIGHT_CHARS:
+        return html.escape(code)
+    try:
+        lexer = get_lexer_by_name(language) if language else guess_lexer(code)
+    except ClassNotFound:
+        return html.escape(code)
+    if lexer.name == "Text only":
+        return html.escape(code)
+    return highlight(code, lexer, _formatter(style)).rstrip("\n")
+
+
+def render_document(text: str, theme: Theme, base_font: QFont, *, code_only: bool = False) -> tuple[QTextDocument, list[str]]:
+    """A document for the text, and the code of each block in order (for the copy buttons)."""
+    doc = QTextDocument()
+    doc.setDefaultFont(base_font)
+    doc.setDocumentMargin(0)
+    doc.setDefaultStyleSheet(f"a {{ color: {theme.accent}; }} code {{ background: {theme.code_bg}; }}")
+    cursor = QTextCursor(doc)
+    codes: list[str] = []
+    segments = [Segment(text, code=True)] if code_only else split_segments(text)
+    mono = _mono_family()
+    for i, segment in enumerate(segments):
+        if segment.code:
+            frame = QTextFrameFormat()
+            frame.setBackground(QColor(theme.code_bg))
+            frame.setPadding(10)
+            frame.setTopMargin(4 if i else 0)
+            frame.setBottomMargin(4)
+            frame.setBorder(1)
+            frame.setBorderBrush(QColor(theme.border))
+            frame.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
+            cursor.insertFrame(frame)
+            body = highlight_html(segment.text, segment.language, theme.pygments_style)
+            cursor.insertHtml(f'<pre style="font-family:{mono}; color:{theme.text};">{body}</pre>')
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            codes.append(segment.text)
+        else:
+            cursor.insertMarkdown(segment.text.strip("\n"))
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+    return doc, codes
+
+
+@lru_cache(maxsize=1)
+def _mono_family() -> str:
+    from PySide6.QtGui import QFontDatabase
+
+    return f"'{QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).family()}', monospace"

@@ -1,0 +1,152 @@
+"""What the chat list shows, row by row, built from stored messages by pure functions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from domain.models import Message, MessageType, ToolStatus
+
+
+class RowKind(StrEnum):
+    """Kinds of rows in the chat list."""
+
+    USER = "user"
+    ASSISTANT = "assistant"
+    TOOL = "tool"
+    ERROR = "error"
+    DIVIDER = "divider"
+    LOAD_OLDER = "load_older"
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    """One row of the chat: a message, a tool call with its result, an error, or the compaction divider."""
+
+    kind: RowKind
+    key: str
+    text: str = ""
+    message_id: str | None = None
+    seq: int = -1
+    dimmed: bool = False
+    pinned: bool = False
+    streaming: bool = False
+    incomplete: bool = False
+    model_label: str | None = None
+    tool_name: str | None = None
+    tool_input: str | None = None
+    tool_output: str | None = None
+    tool_chars: int | None = None
+    tool_truncated: bool = False
+    tool_error: bool = False
+    tool_running: bool = False
+    retryable: bool = False
+    summarized_count: int = 0
+
+
+def format_arguments(arguments: Mapping[str, Any] | str | None) -> str:
+    """Tool arguments as pretty JSON (or the raw text when it is not JSON)."""
+    if arguments is None:
+        return ""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return arguments
+    return json.dumps(arguments, indent=2, ensure_ascii=False)
+
+
+def is_truncated(result: Message) -> bool:
+    """Whether the stored tool output is shorter than the original."""
+    original = result.tool_output_original_chars
+    stored = len(result.tool_output or "")
+    return original is not None and original > stored
+
+
+def rows_from_messages(
+    messages: Sequence[Message],
+    *,
+    boundary_seq: int | None,
+    summarized_count: int,
+    show_originals: bool,
+    has_older: bool,
+) -> list[ChatRow]:
+    """Rows for stored messages: tool calls paired with results, the divider at the compaction boundary.
+
+    Messages with seq < boundary_seq are behind the boundary: hidden unless show_originals (then dimmed),
+    except pinned ones, which are always shown because they are always sent.
+    """
+    results = {m.tool_call_id: m for m in messages if m.type is MessageType.TOOL_RESULT and m.tool_call_id}
+    rows: list[ChatRow] = []
+    divider_done = boundary_seq is None
+    if has_older and (show_originals or boundary_seq is None or (messages and messages[0].seq >= boundary_seq)):
+        rows.append(ChatRow(RowKind.LOAD_OLDER, "load-older", text="Load earlier messages"))
+    for message in messages:
+        behind = boundary_seq is not None and message.seq < boundary_seq
+        if not divider_done and not behind:
+            rows.append(_divider(summarized_count, boundary_seq, show_originals))
+            divider_done = True
+        if behind and not show_originals and not message.pinned:
+            continue
+        row = _row(message, results, dimmed=behind)
+        if row is not None:
+            rows.append(row)
+    if not divider_done and summarized_count > 0:
+        rows.append(_divider(summarized_count, boundary_seq, show_originals))
+    return rows
+
+
+def _divider(count: int, boundary_seq: int | None, originals_shown: bool) -> ChatRow:
+    """The compaction divider; `dimmed` on it means the originals above are shown."""
+    noun = "message" if count == 1 else "messages"
+    return ChatRow(
+        RowKind.DIVIDER, "divider", text=f"{count:,} earlier {noun} summarized", seq=boundary_seq or 0,
+        summarized_count=count, dimmed=originals_shown,
+    )
+
+
+def _row(message: Message, results: Mapping[str, Message], *, dimmed: bool) -> ChatRow | None:
+    common: dict[str, Any] = {
+        "key": message.id, "message_id": message.id, "seq": message.seq, "dimmed": dimmed, "pinned": message.pinned,
+    }
+    if message.type is MessageType.USER:
+        return ChatRow(RowKind.USER, text=message.content, **common)
+    if message.type is MessageType.AI_RESPONSE:
+        if not message.content.strip() and not message.incomplete:
+            return None
+        return ChatRow(
+            RowKind.ASSISTANT, text=message.content, incomplete=message.incomplete,
+            model_label=message.model_id, **common,
+        )
+    if message.type is MessageType.TOOL_CALL:
+        result = results.get(message.tool_call_id or "")
+        return tool_row(message, result, dimmed=dimmed)
+    if message.type is MessageType.TOOL_RESULT:
+        return None  # shown inside its call's row
+    return ChatRow(RowKind.ERROR, text=message.content, **common)
+
+
+def tool_row(call: Message, result: Message | None, *, dimmed: bool = False) -> ChatRow:
+    """One collapsible row for a tool call and (when it ran) its result."""
+    output = result.tool_output if result is not None else None
+    chars = None
+    if result is not None:
+        chars = result.tool_output_original_chars or len(output or "")
+    return ChatRow(
+        RowKind.TOOL,
+        key=call.id,
+        message_id=(result.id if result is not None else call.id),
+        seq=call.seq,
+        dimmed=dimmed,
+        pinned=call.pinned,
+        tool_name=call.tool_name or "tool",
+        tool_input=format_arguments(call.tool_input),
+        tool_output=output,
+        tool_chars=chars,
+        tool_truncated=result is not None and is_truncated(result),
+        tool_error=result is not None and result.tool_status is ToolStatus.ERROR,
+        tool_running=result is None,
+    )

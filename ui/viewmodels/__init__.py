@@ -1,0 +1,1 @@
+"""View models: QtCore-only objects holding one immutable state each, emitted whole on every change."""

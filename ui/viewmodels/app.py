@@ -1,0 +1,89 @@
+"""Drives the window as a whole: start-up, first run (no key yet), and the header's pickers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from domain.models import Agent, AiModel
+from ui.backend import ChatBackend, ProviderInfo, Selection, StartupInfo
+from ui.viewmodels.chat_state import ModelChoice
+from ui.worker import AsyncWorker, describe_error
+
+
+@dataclass(frozen=True)
+class AppState:
+    """Start-up state: loading, what is configured, and the choices for the header."""
+
+    loading: bool = True
+    startup: StartupInfo | None = None
+    choices: tuple[ModelChoice, ...] = ()
+    agents: tuple[Agent, ...] = ()
+    first_run_dismissed: bool = False
+    error: str | None = None
+
+    @property
+    def first_run(self) -> bool:
+        """Show the first-run panel: no provider can be used yet."""
+        return self.startup is not None and not self.startup.any_key and not self.first_run_dismissed
+
+
+def build_choices(providers: Sequence[ProviderInfo], models: Sequence[AiModel]) -> tuple[ModelChoice, ...]:
+    """Picker entries: usable providers first, each provider's default model first, then by name."""
+    by_id = {p.provider.id: p for p in providers if p.provider.is_active}
+    ordered = sorted(
+        (m for m in models if m.provider_id in by_id),
+        key=lambda m: (not by_id[m.provider_id].has_key, m.provider_id, not m.is_default, m.display_name or m.id),
+    )
+    return tuple(
+        ModelChoice(
+            selection=Selection(m.provider_id, m.id),
+            label=m.display_name or m.id,
+            provider_name=by_id[m.provider_id].provider.name,
+            window=m.context_window_size,
+            window_is_guess=m.window_is_guess,
+        )
+        for m in ordered
+    )
+
+
+class AppViewModel(QObject):
+    """Loads what the window needs at start-up and after settings change."""
+
+    state_changed = Signal(object)  # AppState
+
+    def __init__(self, backend: ChatBackend, worker: AsyncWorker) -> None:
+        super().__init__()
+        self._backend = backend
+        self._worker = worker
+        self._state = AppState()
+
+    @property
+    def state(self) -> AppState:
+        """The current state."""
+        return self._state
+
+    def _set(self, **changes: Any) -> None:
+        self._state = replace(self._state, **changes)
+        self.state_changed.emit(self._state)
+
+    def load(self) -> None:
+        """Reads providers, keys, models and agents."""
+
+        async def read() -> dict[str, Any]:
+            startup = await self._backend.startup()
+            models = await self._backend.list_models()
+            return {
+                "startup": startup, "choices": build_choices(startup.providers, models),
+                "agents": startup.agents, "loading": False, "error": None,
+            }
+
+        self._worker.call(read, lambda values: self._set(**values),
+                          lambda e: self._set(loading=False, error=describe_error(e)))
+
+    def dismiss_first_run(self) -> None:
+        """Hides the first-run panel (e.g. the user will set an environment variable later)."""
+        self._set(first_run_dismissed=True)

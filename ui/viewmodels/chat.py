@@ -1,0 +1,316 @@
+"""Drives one chat screen: opens a session, sends and streams, stops, retries; emits the whole state on change."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from domain.events import (
+    ChatError,
+    ChatEvent,
+    CompactCompleted,
+    CompactStarted,
+    ContextStatusChanged,
+    MemoryFlushed,
+    ResponseComplete,
+    TextDelta,
+    TitleGenerated,
+    ToolCallStarted,
+    ToolResultStored,
+    ToolRoundLimitReached,
+)
+from domain.models import Message, MessageType, SessionId
+from ui.backend import ChatBackend, ConversationPage, Selection
+from ui.models.chat_rows import ChatRow, RowKind, rows_from_messages
+from ui.models.message_list import MessageListModel
+from ui.viewmodels.chat_context import ChatContextOps, compaction_notice
+from ui.viewmodels.chat_state import ChatState, ModelChoice
+from ui.viewmodels.live_turn import LiveTurn
+from ui.worker import AsyncWorker, StreamHandle, describe_error
+
+PAGE = 200
+FLUSH_MS = 33
+
+
+class ChatViewModel(ChatContextOps, QObject):
+    """The chat screen's verbs; rows go to `model`, everything else to ChatState via state_changed."""
+
+    state_changed = Signal(object)  # ChatState
+    notice = Signal(str)  # a non-blocking message for the snackbar
+    session_changed = Signal(object)  # Session: title or totals changed, the sidebar refreshes
+
+    def __init__(self, backend: ChatBackend, worker: AsyncWorker) -> None:
+        super().__init__()
+        self._backend = backend
+        self._worker = worker
+        self.model = MessageListModel()
+        self._state = ChatState()
+        self._messages: list[Message] = []
+        self._page: ConversationPage | None = None
+        self._live: LiveTurn | None = None
+        self._error_row: ChatRow | None = None
+        self._handle: StreamHandle | None = None
+        self._turns = 0
+        self._reload_after_turn = False
+        self._flush = QTimer(self)
+        self._flush.setSingleShot(True)
+        self._flush.setInterval(FLUSH_MS)
+        self._flush.timeout.connect(self._sync_rows)
+
+    @property
+    def state(self) -> ChatState:
+        """The current state."""
+        return self._state
+
+    def _set(self, **changes: Any) -> None:
+        self._state = replace(self._state, **changes)
+        self.state_changed.emit(self._state)
+
+    def _fail(self, error: Exception) -> None:
+        self._set(loading=False, compacting=False, error=describe_error(error))
+        self.notice.emit(describe_error(error))
+
+    # --- header choices ----------------------------------------------------------------------------
+    def set_choices(self, choices: Sequence[ModelChoice], agents: Sequence[Any], default: Selection | None) -> None:
+        """Fills the provider/model and agent pickers; keeps the current selection when it is still offered."""
+        selection = self._state.selection
+        if selection is None or all(c.selection != selection for c in choices):
+            selection = default if default is not None else (choices[0].selection if choices else None)
+        agent_id = self._state.agent_id or (agents[0].id if agents else None)
+        self._set(choices=tuple(choices), agents=tuple(agents), selection=selection, agent_id=agent_id)
+
+    # --- opening -------------------------------------------------------------------------------
+    def clear(self) -> None:
+        """Shows no session (a new chat not yet sent)."""
+        self._stop_stream()
+        self._messages, self._page, self._live, self._error_row = [], None, None, None
+        self.model.set_rows([])
+        self._set(session=None, context=None, usage=None, error=None, summarized_count=0, has_older=False,
+                  show_originals=False, streaming=False, compacting=False)
+
+    def open(self, session_id: SessionId) -> None:
+        """Loads a session's newest messages; older ones page in on demand."""
+        if self._state.session is not None and self._state.session.id == session_id and not self._state.loading:
+            return
+        self._stop_stream()
+        self._live, self._error_row = None, None
+        self._set(loading=True, error=None, show_originals=False)
+        self._worker.call(lambda: self._backend.load_conversation(session_id, PAGE), self._opened, self._fail)
+
+    def reload(self) -> None:
+        """Reloads the open session from storage (after a turn, a compaction or a reset)."""
+        session = self._state.session
+        if session is not None:
+            self._worker.call(lambda: self._backend.load_conversation(session.id, PAGE), self._opened, self._fail)
+
+    def _opened(self, page: ConversationPage) -> None:
+        self._page = page
+        self._messages = list(page.messages)
+        session = page.session
+        selection = self._state.selection
+        if session.current_provider_id and session.current_model_id:
+            stored = Selection(session.current_provider_id, session.current_model_id)
+            selection = stored
+        self._set(
+            session=session, loading=False, selection=selection, summarized_count=page.summarized_count,
+            has_older=page.has_older, agent_id=session.current_agent_id or self._state.agent_id,
+        )
+        self._sync_rows()
+        self.refresh_context()
+
+    def load_older(self) -> None:
+        """Prepends the previous page of messages."""
+        session = self._state.session
+        if session is None or not self._messages:
+            return
+        first = self._messages[0].seq
+        self._worker.call(lambda: self._backend.load_older(session.id, first, PAGE), self._prepend, self._fail)
+
+    def _prepend(self, older: Sequence[Message]) -> None:
+        self._messages[:0] = list(older)
+        total = self._page.total_count if self._page is not None else len(self._messages)
+        self._set(has_older=len(self._messages) < total and bool(older))
+        self._sync_rows()
+
+    def set_show_originals(self, show: bool) -> None:
+        """Shows (dimmed) or hides the original messages behind the compaction boundary."""
+        self._set(show_originals=show)
+        self._sync_rows()
+
+    def _sync_rows(self) -> None:
+        page = self._page
+        rows = rows_from_messages(
+            self._messages,
+            boundary_seq=page.boundary_seq if page else None,
+            summarized_count=self._state.summarized_count,
+            show_originals=self._state.show_originals,
+            has_older=self._state.has_older,
+        )
+        if self._live is not None:
+            rows += self._live.rows
+        elif self._error_row is not None:
+            rows.append(self._error_row)
+        self.model.set_rows(rows)
+
+    # --- sending ---------------------------------------------------------------------------------
+    def send(self, text: str) -> bool:
+        """Sends a user message (creating the session first when needed); False when it cannot be sent now."""
+        text = text.strip()
+        state = self._state
+        if not text or not state.can_send or state.selection is None:
+            return False
+        selection = state.selection
+        self._start_turn(text)
+        if state.session is None:
+            agent = state.agent_id
+
+            def created(session: Any) -> None:
+                self._set(session=session)
+                self.session_changed.emit(session)
+                self._page = ConversationPage(session=session, messages=(), total_count=0)
+                self._run(lambda: self._backend.send(session.id, text, selection))
+
+            self._worker.call(lambda: self._backend.create_session(agent, selection), created, self._turn_failed)
+        else:
+            session_id = state.session.id
+            self._run(lambda: self._backend.send(session_id, text, selection))
+        return True
+
+    def retry(self) -> None:
+        """Runs the failed turn again."""
+        state = self._state
+        if state.session is None or state.selection is None or state.streaming:
+            return
+        session_id, selection = state.session.id, state.selection
+        self._start_turn(None)
+        self._run(lambda: self._backend.retry(session_id, selection))
+
+    def stop(self) -> None:
+        """Stops the streaming reply; what arrived so far is kept (stored as incomplete)."""
+        if self._handle is not None:
+            self._handle.cancel()
+
+    def _start_turn(self, text: str | None) -> None:
+        self._turns += 1
+        self._live = LiveTurn(text, self._turns)
+        self._error_row = None
+        self._reload_after_turn = False
+        self._set(streaming=True, error=None)
+        self._sync_rows()
+
+    def _run(self, make: Callable[[], AsyncIterator[ChatEvent]]) -> None:
+        self._handle = self._worker.stream(make, self._on_event, self._turn_done, self._turn_failed)
+
+    def _on_event(self, event: ChatEvent) -> None:
+        live = self._live
+        if live is None:
+            return
+        if isinstance(event, TextDelta):
+            live.add_text(event.text)
+            if not self._flush.isActive():
+                self._flush.start()
+            return
+        if isinstance(event, ToolCallStarted):
+            live.tool_started(event)
+        elif isinstance(event, ToolResultStored):
+            live.tool_finished(event)
+        elif isinstance(event, ResponseComplete):
+            live.finish()
+        elif isinstance(event, ChatError):
+            self._error_row = live.failed(event)
+            self._set(error=event.message)
+        elif isinstance(event, ToolRoundLimitReached):
+            self._error_row = live.round_limit(event)
+        elif isinstance(event, CompactStarted):
+            self._set(compacting=True)
+        elif isinstance(event, CompactCompleted):
+            self._compacted(event)
+        elif isinstance(event, ContextStatusChanged):
+            self._set(context=event.status)
+        elif isinstance(event, MemoryFlushed) and event.saved_count:
+            self.notice.emit(f"Saved {event.saved_count} fact(s) to long-term memory before summarizing.")
+        elif isinstance(event, TitleGenerated) and self._state.session is not None:
+            session = replace(self._state.session, title=event.title)
+            self._set(session=session)
+            self.session_changed.emit(session)
+        self._sync_rows()
+
+    def _compacted(self, event: CompactCompleted) -> None:
+        self._set(compacting=False)
+        self._reload_after_turn = self._reload_after_turn or event.did_compact
+        text = compaction_notice(event)
+        if text and (event.fallback or event.did_compact):
+            self.notice.emit(text)
+
+    def _turn_done(self, cancelled: bool) -> None:
+        if self._live is not None:
+            self._live.finish(incomplete=cancelled)
+        self._flush.stop()
+        self._handle = None
+        self._set(streaming=False, compacting=False)
+        self._after_turn()
+
+    def _turn_failed(self, error: Exception) -> None:
+        message = describe_error(error)
+        if self._live is None:
+            self._live = LiveTurn(None, self._turns)
+        self._error_row = self._live.failed(ChatError(kind=getattr(error, "kind", "error"), message=message))
+        self._flush.stop()
+        self._handle = None
+        self._set(streaming=False, compacting=False, error=message)
+        self._after_turn()
+
+    def _after_turn(self) -> None:
+        session = self._state.session
+        if session is None:
+            self._live = None
+            self._sync_rows()
+            return
+
+        def loaded(page: ConversationPage) -> None:
+            self._live = None
+            self._opened(page)
+            self.session_changed.emit(page.session)
+
+        self._worker.call(lambda: self._backend.load_conversation(session.id, PAGE), loaded, self._fail)
+
+    def _stop_stream(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    # --- reading -----------------------------------------------------------------------------------
+    def last_reply(self) -> str | None:
+        """The text of the newest assistant reply (for Ctrl+Shift+C)."""
+        for row in reversed(self.model.rows()):
+            if row.kind is RowKind.ASSISTANT and row.text:
+                return row.text
+        return None
+
+    def message(self, message_id: str) -> Message | None:
+        """A loaded message by id."""
+        return next((m for m in self._messages if m.id == message_id), None)
+
+    def refresh_context(self) -> None:
+        """Re-estimates the context and reloads token totals."""
+        session, selection = self._state.session, self._state.selection
+        if session is None or selection is None:
+            return
+        self._worker.call(
+            lambda: self._backend.context_status(session.id, selection), lambda s: self._set(context=s), self._fail
+        )
+        self._worker.call(
+            lambda: self._backend.usage_summary(session.id), lambda u: self._set(usage=u), self._fail
+        )
+
+    def replace_message(self, message: Message) -> None:
+        """Swaps in an updated stored message (after pinning)."""
+        self._messages = [message if m.id == message.id else m for m in self._messages]
+        self._sync_rows()
+
+    def last_user_text(self) -> str | None:
+        """The newest user message's text, for editing after a failure."""
+        return next((m.content for m in reversed(self._messages) if m.type is MessageType.USER), None)

@@ -1,0 +1,142 @@
+"""The chat screen's context verbs: compact now, reset, edit the summary, pin, switch model or agent."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from domain.events import CompactCompleted, ContextStatus
+from domain.models import AgentId, Message, Session
+from ui.backend import ChatBackend, Selection
+from ui.viewmodels.chat_state import ChatState
+from ui.worker import AsyncWorker
+
+
+def compaction_notice(event: CompactCompleted) -> str | None:
+    """The snackbar text for a finished compaction (None when nothing worth telling happened)."""
+    if event.fallback:
+        return "Couldn't summarize older messages this time; the conversation continues and it will retry later."
+    if event.did_compact:
+        return f"Older messages summarized: {event.tokens_before:,} → {event.tokens_after:,} tokens."
+    return event.reason or "Nothing to summarize yet."
+
+
+def over_threshold(status: ContextStatus, ratio: float = 0.85) -> bool:
+    """Whether the estimated context passes the compaction threshold of a known window."""
+    return status.window is not None and status.used > status.window * ratio
+
+
+class ChatContextOps:
+    """Mixed into ChatViewModel; relies on its state, worker and backend."""
+
+    _backend: ChatBackend
+    _worker: AsyncWorker
+    _state: ChatState
+    notice: Any
+
+    def _set(self, **changes: Any) -> None:
+        raise NotImplementedError
+
+    def _fail(self, error: Exception) -> None:
+        raise NotImplementedError
+
+    def reload(self) -> None:
+        raise NotImplementedError
+
+    def refresh_context(self) -> None:
+        raise NotImplementedError
+
+    def replace_message(self, message: Message) -> None:
+        raise NotImplementedError
+
+    def compact_now(self, instructions: str | None = None) -> None:
+        """Summarizes the older part of the conversation now, optionally focused by instructions."""
+        state = self._state
+        if state.session is None or state.selection is None or state.streaming or state.compacting:
+            return
+        session_id, selection = state.session.id, state.selection
+        focus = (instructions or "").strip() or None
+        self._set(compacting=True)
+
+        def done(event: CompactCompleted) -> None:
+            self._set(compacting=False)
+            text = compaction_notice(event)
+            if text:
+                self.notice.emit(text)
+            if event.did_compact:
+                self.reload()
+
+        self._worker.call(lambda: self._backend.compact_now(session_id, selection, focus), done, self._fail)
+
+    def reset_context(self) -> None:
+        """Forgets the summary: every original message is sent again (nothing is deleted)."""
+        session = self._state.session
+        if session is None or self._state.streaming:
+            return
+
+        def done(updated: Session) -> None:
+            self.notice.emit("Context reset: the summary is cleared and all messages will be sent again.")
+            self._set(session=updated)
+            self.reload()
+
+        self._worker.call(lambda: self._backend.reset_context(session.id), done, self._fail)
+
+    def edit_summary(self, summary: str) -> None:
+        """Replaces the compacted summary with the user's text."""
+        session = self._state.session
+        if session is None:
+            return
+
+        def done(updated: Session) -> None:
+            self._set(session=updated)
+            self.notice.emit("Summary saved.")
+            self.refresh_context()
+
+        self._worker.call(lambda: self._backend.edit_summary(session.id, summary), done, self._fail)
+
+    def set_pinned(self, message_id: str, pinned: bool) -> None:
+        """Pins (or unpins) a message so it is always sent verbatim, even behind the boundary."""
+        self._worker.call(
+            lambda: self._backend.set_pinned(message_id, pinned), self._pinned, self._fail
+        )
+
+    def _pinned(self, message: Message) -> None:
+        self.replace_message(message)
+        self.notice.emit("Pinned: always sent verbatim." if message.pinned else "Unpinned.")
+        self.refresh_context()
+
+    def select_model(self, selection: Selection) -> None:
+        """Switches provider/model mid-session; compacts first when the new window is too small."""
+        if selection == self._state.selection:
+            return
+        self._set(selection=selection)
+        session = self._state.session
+        if session is None:
+            return
+        agent = self._state.agent_id
+
+        def switched(updated: Session) -> None:
+            self._set(session=updated)
+            self._worker.call(lambda: self._backend.context_status(updated.id, selection), checked, self._fail)
+
+        def checked(status: ContextStatus) -> None:
+            self._set(context=status)
+            if over_threshold(status):
+                self.notice.emit("This model's window is smaller than the conversation: summarizing older messages.")
+                self.compact_now(None)
+
+        self._worker.call(lambda: self._backend.select(session.id, selection, agent), switched, self._fail)
+
+    def select_agent(self, agent_id: AgentId) -> None:
+        """Switches the session's agent (its system prompt and tools apply from the next message)."""
+        if agent_id == self._state.agent_id:
+            return
+        self._set(agent_id=agent_id)
+        session, selection = self._state.session, self._state.selection
+        if session is None or selection is None:
+            return
+        self._worker.call(
+            lambda: self._backend.select(session.id, selection, agent_id),
+            lambda s: (self._set(session=replace(s)), self.refresh_context()),
+            self._fail,
+        )

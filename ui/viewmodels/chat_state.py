@@ -1,0 +1,55 @@
+"""The chat screen's immutable state and the choices its header offers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.events import ContextStatus
+from domain.models import Agent, AgentId, Session
+from ui.backend import Selection, UsageSummary
+
+
+@dataclass(frozen=True)
+class ModelChoice:
+    """One entry of the provider/model picker."""
+
+    selection: Selection
+    label: str
+    provider_name: str
+    window: int | None = None
+    window_is_guess: bool = False
+
+
+@dataclass(frozen=True)
+class ChatState:
+    """Everything the chat screen shows besides the rows themselves (those live in MessageListModel)."""
+
+    session: Session | None = None
+    loading: bool = False
+    streaming: bool = False
+    compacting: bool = False
+    selection: Selection | None = None
+    agent_id: AgentId | None = None
+    choices: tuple[ModelChoice, ...] = ()
+    agents: tuple[Agent, ...] = ()
+    context: ContextStatus | None = None
+    usage: UsageSummary | None = None
+    error: str | None = None
+    show_originals: bool = False
+    summarized_count: int = 0
+    has_older: bool = False
+
+    @property
+    def can_send(self) -> bool:
+        """Whether the composer accepts a message now."""
+        return not self.streaming and not self.loading and self.selection is not None
+
+    @property
+    def summary(self) -> str | None:
+        """The session's compacted summary, if any."""
+        return self.session.compacted_summary if self.session is not None else None
+
+    @property
+    def selected_choice(self) -> ModelChoice | None:
+        """The picker entry of the current selection."""
+        return next((c for c in self.choices if c.selection == self.selection), None)

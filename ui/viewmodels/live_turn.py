@@ -1,0 +1,95 @@
+"""The rows of a reply while it streams: user text, reply segments, tool calls, errors (no Qt, no I/O)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from domain.events import ChatError, ToolCallStarted, ToolResultStored, ToolRoundLimitReached
+from ui.models.chat_rows import ChatRow, RowKind, format_arguments
+
+
+class LiveTurn:
+    """Accumulates one turn's events into ChatRows; the stored messages replace them when the turn ends."""
+
+    def __init__(self, user_text: str | None, turn: int) -> None:
+        self._turn = turn
+        self._rows: list[ChatRow] = []
+        self._segment = 0
+        self._reply: ChatRow | None = None
+        if user_text is not None:
+            self._rows.append(ChatRow(RowKind.USER, f"live-{turn}-user", text=user_text))
+
+    @property
+    def rows(self) -> list[ChatRow]:
+        """The rows so far, the streaming reply last."""
+        return [*self._rows, *([self._reply] if self._reply is not None else [])]
+
+    @property
+    def reply_text(self) -> str:
+        """The text of the reply segment streaming now."""
+        return self._reply.text if self._reply is not None else ""
+
+    def add_text(self, text: str) -> None:
+        """Appends streamed text to the current reply segment (starting one when needed)."""
+        if self._reply is None:
+            self._segment += 1
+            self._reply = ChatRow(
+                RowKind.ASSISTANT, f"live-{self._turn}-reply-{self._segment}", text=text, streaming=True
+            )
+        else:
+            self._reply = replace(self._reply, text=self._reply.text + text)
+
+    def tool_started(self, event: ToolCallStarted) -> None:
+        """Closes the current reply segment and adds a running tool row."""
+        self._close_segment()
+        self._rows.append(
+            ChatRow(
+                RowKind.TOOL, f"live-{self._turn}-tool-{event.call_id}", tool_name=event.name,
+                tool_input=format_arguments(event.input), tool_running=True,
+            )
+        )
+
+    def tool_finished(self, event: ToolResultStored) -> None:
+        """Marks the tool's row done with its result size and whether it was truncated."""
+        key = f"live-{self._turn}-tool-{event.call_id}"
+        for i, row in enumerate(self._rows):
+            if row.key == key:
+                self._rows[i] = replace(
+                    row, tool_running=False, tool_chars=event.chars, tool_truncated=event.truncated,
+                    tool_error=event.is_error, message_id=event.message_id,
+                )
+                return
+        self._rows.append(
+            ChatRow(
+                RowKind.TOOL, key, tool_name=event.name, tool_chars=event.chars, tool_truncated=event.truncated,
+                tool_error=event.is_error, message_id=event.message_id,
+            )
+        )
+
+    def failed(self, event: ChatError) -> ChatRow:
+        """Adds the error row (with Retry when the error is retryable) and returns it."""
+        self._close_segment(incomplete=True)
+        row = ChatRow(RowKind.ERROR, f"live-{self._turn}-error", text=event.message, retryable=True)
+        self._rows.append(row)
+        return row
+
+    def round_limit(self, event: ToolRoundLimitReached) -> ChatRow:
+        """Adds a notice that the turn stopped after too many tool rounds."""
+        self._close_segment()
+        row = ChatRow(
+            RowKind.ERROR, f"live-{self._turn}-rounds",
+            text=f"Stopped after {event.rounds} tool rounds. Ask again to let the model continue.",
+            retryable=False,
+        )
+        self._rows.append(row)
+        return row
+
+    def finish(self, *, incomplete: bool = False) -> None:
+        """Ends streaming of the current segment."""
+        self._close_segment(incomplete=incomplete)
+
+    def _close_segment(self, *, incomplete: bool = False) -> None:
+        if self._reply is not None:
+            if self._reply.text.strip() or incomplete:
+                self._rows.append(replace(self._reply, streaming=False, incomplete=incomplete))
+            self._reply = None

@@ -1,0 +1,1 @@
+"""Widgets: render the state they are given and call view-model verbs; no storage, no network."""

@@ -1,0 +1,111 @@
+"""The virtualized chat list: a QListView over MessageListModel, sticky to the bottom while replies stream."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QResizeEvent
+from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
+
+from ui.models.chat_rows import ChatRow
+from ui.theme import Theme
+from ui.viewmodels.chat import ChatViewModel
+from ui.widgets.message_delegate import MessageDelegate
+
+
+class ChatView(QListView):
+    """Shows the rows; handles the delegate's actions by calling view-model verbs."""
+
+    summary_requested = Signal(bool)  # True: edit, False: read
+    copied = Signal(str)  # a sentence for the snackbar
+
+    def __init__(self, vm: ChatViewModel, theme: Theme, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._vm = vm
+        self.setObjectName("ChatList")
+        self.setModel(vm.model)
+        self.delegate = MessageDelegate(theme, self)
+        self.setItemDelegate(self.delegate)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.verticalScrollBar().setSingleStep(24)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setMouseTracking(True)
+        self.setResizeMode(QListView.ResizeMode.Adjust)
+        self.setUniformItemSizes(False)
+        self.setSpacing(0)
+        self._stick = True
+        self._prepending = False
+        self._before_prepend = (0, 0)
+        self.verticalScrollBar().valueChanged.connect(self._scrolled)
+        model = vm.model
+        model.rowsInserted.connect(self._rows_inserted)
+        model.rowsAboutToBeInserted.connect(self._about_to_insert)
+        model.dataChanged.connect(lambda *_: self._follow())
+        model.modelReset.connect(lambda: self._follow(force=True))
+        self.delegate.action.connect(self._on_action)
+
+    def set_theme(self, theme: Theme) -> None:
+        """Repaints in new colors."""
+        self.delegate.set_theme(theme)
+        self.scheduleDelayedItemsLayout()
+
+    # --- scrolling ---------------------------------------------------------------------------------
+    def _scrolled(self, value: int) -> None:
+        bar = self.verticalScrollBar()
+        self._stick = value >= bar.maximum() - 40
+
+    def _about_to_insert(self, _parent: QModelIndex, first: int, _last: int) -> None:
+        self._prepending = first == 0 and self.model().rowCount() > 0
+        bar = self.verticalScrollBar()
+        self._before_prepend = (bar.value(), bar.maximum())
+
+    def _rows_inserted(self, _parent: QModelIndex, first: int, _last: int) -> None:
+        if self._prepending:
+            self._prepending = False
+            value, maximum = self._before_prepend
+            QTimer.singleShot(0, lambda: self._keep_position(value, maximum))
+            return
+        self._follow(force=first == 0)
+
+    def _keep_position(self, value: int, maximum: int) -> None:
+        bar = self.verticalScrollBar()
+        bar.setValue(value + bar.maximum() - maximum)
+
+    def _follow(self, force: bool = False) -> None:
+        if self._stick or force:
+            self._stick = True
+            QTimer.singleShot(0, self.scrollToBottom)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._stick:
+            QTimer.singleShot(0, self.scrollToBottom)
+
+    # --- actions -----------------------------------------------------------------------------------
+    def _on_action(self, action: str, row: ChatRow) -> None:
+        vm = self._vm
+        if action == "toggle":
+            vm.model.toggle_expanded(row.key)
+        elif action == "copy":
+            self._copy(row.text, "Message copied.")
+        elif action.startswith("copy-code"):
+            code = self.delegate.code_of(
+                row, action, float(self.viewport().width()), vm.model.is_expanded(row.key), self.font()
+            )
+            if code is not None:
+                self._copy(code, "Code copied.")
+        elif action == "pin" and row.message_id:
+            vm.set_pinned(row.message_id, not row.pinned)
+        elif action == "retry":
+            vm.retry()
+        elif action == "load-older":
+            vm.load_older()
+        elif action == "show-originals":
+            vm.set_show_originals(not vm.state.show_originals)
+        elif action in ("read-summary", "edit-summary"):
+            self.summary_requested.emit(action == "edit-summary")
+
+    def _copy(self, text: str, sentence: str) -> None:
+        QGuiApplication.clipboard().setText(text)
+        self.copied.emit(sentence)

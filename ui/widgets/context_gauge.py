@@ -1,0 +1,106 @@
+"""The context gauge: tokens used against the window, with a tooltip breaking it down, totals and cost."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPaintEvent
+from PySide6.QtWidgets import QWidget
+
+from domain.events import ContextStatus
+from ui.backend import UsageSummary
+from ui.theme import Theme
+
+
+def compact_number(n: int) -> str:
+    """12345 -> 12.3K, 1048576 -> 1.05M."""
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.2f}M".replace(".00M", "M")
+    if n >= 10_000:
+        return f"{n / 1000:.0f}K"
+    if n >= 1000:
+        return f"{n / 1000:.1f}K"
+    return str(n)
+
+
+def gauge_text(status: ContextStatus | None) -> str:
+    """The label beside the bar."""
+    if status is None:
+        return "context —"
+    if status.window is None:
+        return f"{compact_number(status.used)} tokens"
+    percent = 100 * status.used / status.window if status.window else 0
+    guess = "?" if status.window_is_guess else ""
+    return f"{compact_number(status.used)} / {compact_number(status.window)}{guess}  ({percent:.0f}%)"
+
+
+def gauge_tooltip(status: ContextStatus | None, usage: UsageSummary | None, compactions: int) -> str:
+    """The breakdown: system, summary, messages, tool results, tool definitions; totals and cost."""
+    lines = ["<b>Context sent with the next message</b>"]
+    if status is not None:
+        b = status.breakdown
+        rows = [("System prompt", b.system), ("Summary", b.summary), ("Messages", b.messages),
+                ("Tool results", b.tool_results), ("Tool definitions", b.tools)]
+        lines += [f"{name}: {value:,}" for name, value in rows]
+        window = f"{status.window:,}" if status.window else "unknown"
+        lines.append(f"<b>Total: {status.used:,} of {window} tokens</b>")
+        if status.window_is_guess:
+            lines.append("<i>The window of this model is a guess — set it in Settings › Models.</i>")
+    lines.append(f"Compactions so far: {compactions}")
+    if usage is not None:
+        lines.append("<br><b>This conversation</b>")
+        lines.append(f"Input: {usage.input_tokens:,} · output: {usage.output_tokens:,} · "
+                     f"cache reads: {usage.cache_read_tokens:,}")
+        lines.append(f"Cost: ${usage.cost_usd:.4f}" if usage.cost_usd is not None else "Cost: unknown for this model")
+    return "<br>".join(lines)
+
+
+class ContextGauge(QWidget):
+    """A slim bar and a label; green, amber past 70%, red past the compaction threshold."""
+
+    def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._theme = theme
+        self._status: ContextStatus | None = None
+        self._compacting = False
+        self.setMinimumWidth(210)
+        self.setCursor(Qt.CursorShape.WhatsThisCursor)
+
+    def set_theme(self, theme: Theme) -> None:
+        """New colors."""
+        self._theme = theme
+        self.update()
+
+    def render(self, status: ContextStatus | None, usage: UsageSummary | None, compactions: int,
+               compacting: bool) -> None:
+        """Shows a new estimate."""
+        self._status, self._compacting = status, compacting
+        self.setToolTip(gauge_tooltip(status, usage, compactions))
+        self.update()
+
+    def sizeHint(self) -> QSize:
+        return QSize(230, 34)
+
+    def ratio(self) -> float:
+        """Used / window, 0 when unknown."""
+        s = self._status
+        return min(1.0, s.used / s.window) if s is not None and s.window else 0.0
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        t = self._theme
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        ratio = self.ratio()
+        color = t.gauge_ok if ratio < 0.7 else t.gauge_warn if ratio < 0.85 else t.gauge_full
+        track = QRectF(0, self.height() - 9, self.width() - 1, 6)
+        path = QPainterPath()
+        path.addRoundedRect(track, 3, 3)
+        painter.fillPath(path, QColor(t.border))
+        if ratio > 0:
+            fill = QPainterPath()
+            fill.addRoundedRect(QRectF(track.left(), track.top(), max(6.0, track.width() * ratio), 6), 3, 3)
+            painter.fillPath(fill, QColor(color))
+        painter.setPen(QColor(t.muted))
+        label = "Compacting…" if self._compacting else gauge_text(self._status)
+        painter.drawText(QRectF(0, 0, self.width(), self.height() - 12),
+                         int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), label)
+        painter.end()

@@ -1,0 +1,100 @@
+"""The first-run panel: how to connect a provider, shown instead of an empty chat while no key exists."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from ui.backend import StartupInfo
+
+
+def _card(title: str, body: str, button: str | None, parent: QWidget) -> tuple[QFrame, QPushButton | None]:
+    card = QFrame(parent)
+    card.setObjectName("Card")
+    layout = QVBoxLayout(card)
+    layout.setContentsMargins(18, 16, 18, 16)
+    heading = QLabel(title, card)
+    heading.setObjectName("CardTitle")
+    text = QLabel(body, card)
+    text.setWordWrap(True)
+    text.setTextFormat(Qt.TextFormat.RichText)
+    text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    layout.addWidget(heading)
+    layout.addWidget(text, 1)
+    action = None
+    if button:
+        action = QPushButton(button, card)
+        layout.addWidget(action, 0, Qt.AlignmentFlag.AlignLeft)
+    return card, action
+
+
+class FirstRunPanel(QWidget):
+    """Explains the three ways to connect; says plainly when no keychain is usable."""
+
+    open_settings = Signal()
+    add_local = Signal()
+    dismissed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("FirstRun")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        hero = QLabel("Welcome to Palimpsest", self)
+        hero.setObjectName("Hero")
+        intro = QLabel(
+            "Chat with Claude, GPT and Gemini — or a model on your own machine — in conversations that never hit "
+            "the context wall: older turns are summarized, and every original stays on this computer.", self)
+        intro.setWordWrap(True)
+        intro.setObjectName("Muted")
+        self.keychain_card, key_button = _card(
+            "1 · Add an API key",
+            "Paste a key from Anthropic, OpenAI or Google AI Studio. It is stored in your system keychain — "
+            "never in Palimpsest's database or files.", "Add a key…", self)
+        self.env_card, _ = _card(
+            "2 · Or use an environment variable",
+            "Start Palimpsest with <code>ANTHROPIC_API_KEY</code>, <code>OPENAI_API_KEY</code> or "
+            "<code>GEMINI_API_KEY</code> set, and it picks the key up without storing it.", None, self)
+        self.local_card, local_button = _card(
+            "3 · Or a local server",
+            "Ollama, LM Studio, llama.cpp and vLLM speak the OpenAI API. Add the endpoint, e.g. "
+            "<code>http://localhost:11434/v1</code> — no key needed.", "Add a local endpoint…", self)
+        self.keychain_warning = QLabel(self)
+        self.keychain_warning.setObjectName("Warning")
+        self.keychain_warning.setWordWrap(True)
+        self.keychain_warning.hide()
+        later = QPushButton("Continue without a key", self)
+        later.setFlat(True)
+        cards = QHBoxLayout()
+        cards.setSpacing(14)
+        for card in (self.keychain_card, self.env_card, self.local_card):
+            cards.addWidget(card, 1)
+        column = QVBoxLayout()
+        column.setSpacing(14)
+        column.addWidget(hero)
+        column.addWidget(intro)
+        column.addSpacing(8)
+        column.addLayout(cards)
+        column.addWidget(self.keychain_warning)
+        column.addWidget(later, 0, Qt.AlignmentFlag.AlignLeft)
+        frame = QWidget(self)
+        frame.setMaximumWidth(920)
+        frame.setLayout(column)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(40, 40, 40, 40)
+        outer.addStretch(1)
+        outer.addWidget(frame, 0, Qt.AlignmentFlag.AlignHCenter)
+        outer.addStretch(2)
+        if key_button is not None:
+            key_button.clicked.connect(self.open_settings.emit)
+        if local_button is not None:
+            local_button.clicked.connect(self.add_local.emit)
+        later.clicked.connect(self.dismissed.emit)
+
+    def render(self, startup: StartupInfo | None) -> None:
+        """Says plainly when no keychain backend is usable."""
+        problem = startup.keychain_problem if startup is not None else None
+        self.keychain_warning.setVisible(bool(problem))
+        if problem:
+            self.keychain_warning.setText(
+                f"No usable system keychain: {problem} Keys can't be saved here — use an environment variable "
+                "or a local server instead.")

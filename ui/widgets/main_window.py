@@ -1,0 +1,213 @@
+"""The main window: sidebar, header, chat (or the first-run panel), composer, snackbar and keyboard shortcuts."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
+
+from ui.backend import ChatBackend
+from ui.theme import Theme
+from ui.viewmodels.app import AppState, AppViewModel
+from ui.viewmodels.chat import ChatViewModel
+from ui.viewmodels.chat_state import ChatState
+from ui.viewmodels.sessions import SessionsState, SessionsViewModel
+from ui.viewmodels.settings import SettingsViewModel
+from ui.widgets.chat_view import ChatView
+from ui.widgets.composer import Composer
+from ui.widgets.dialogs import CompactDialog, SummaryDialog, confirm_reset
+from ui.widgets.first_run import FirstRunPanel
+from ui.widgets.header import Header
+from ui.widgets.settings_dialog import SettingsDialog
+from ui.widgets.sidebar import Sidebar
+from ui.widgets.snackbar import Snackbar
+from ui.worker import AsyncWorker
+
+
+class MainWindow(QMainWindow):
+    """Composes the view models and widgets; owns nothing but wiring."""
+
+    def __init__(self, backend: ChatBackend, worker: AsyncWorker, theme: Theme) -> None:
+        super().__init__()
+        self.setWindowTitle("Palimpsest")
+        self.resize(1280, 800)
+        self.worker = worker
+        self.app_vm = AppViewModel(backend, worker)
+        self.sessions_vm = SessionsViewModel(backend, worker)
+        self.chat_vm = ChatViewModel(backend, worker)
+        self.settings_vm = SettingsViewModel(backend, worker)
+        self.settings_dialog: SettingsDialog | None = None
+
+        self.sidebar = Sidebar(self.sessions_vm, theme, self)
+        self.header = Header(theme, self)
+        self.chat_view = ChatView(self.chat_vm, theme, self)
+        self.empty_hint = QLabel(
+            "<div style='font-size:20px; font-weight:600'>What shall we work on?</div>"
+            "<div>Conversations here can run for weeks: older turns are summarized automatically, "
+            "and every original stays on this computer.</div>", self)
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setObjectName("Muted")
+        self.chat_stack = QStackedWidget(self)
+        self.chat_stack.addWidget(self.empty_hint)
+        self.chat_stack.addWidget(self.chat_view)
+        self.compacting_bar = QLabel("Compacting… summarizing older messages so the conversation fits.", self)
+        self.compacting_bar.setObjectName("CompactingBar")
+        self.compacting_bar.hide()
+        self.composer = Composer(self)
+        chat_page = QWidget(self)
+        chat_layout = QVBoxLayout(chat_page)
+        chat_layout.setContentsMargins(0, 0, 0, 0)
+        chat_layout.setSpacing(0)
+        chat_layout.addWidget(self.chat_stack, 1)
+        chat_layout.addWidget(self.compacting_bar)
+        chat_layout.addWidget(self.composer)
+        self.first_run = FirstRunPanel(self)
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(chat_page)
+        self.pages.addWidget(self.first_run)
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.setSpacing(0)
+        right_layout.addWidget(self.header)
+        right_layout.addWidget(self.pages, 1)
+        central = QWidget(self)
+        layout = QHBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.sidebar)
+        layout.addWidget(right, 1)
+        self.setCentralWidget(central)
+        self.snackbar = Snackbar(right)
+        self._wire()
+        self._shortcuts()
+
+    # --- wiring ------------------------------------------------------------------------------------
+    def _wire(self) -> None:
+        app, sessions, chat = self.app_vm, self.sessions_vm, self.chat_vm
+        app.state_changed.connect(self._render_app)
+        sessions.state_changed.connect(self._render_sessions)
+        sessions.opened.connect(lambda sid: chat.open(sid) if sid else chat.clear())
+        chat.state_changed.connect(self._render_chat)
+        chat.session_changed.connect(sessions.upsert)
+        chat.notice.connect(lambda text: self.snackbar.show_message(text))
+        self.chat_view.summary_requested.connect(self.show_summary)
+        self.chat_view.copied.connect(lambda text: self.snackbar.show_message(text, ms=1800))
+        self.composer.send.connect(self._send)
+        self.composer.stop.connect(chat.stop)
+        h = self.header
+        h.model_chosen.connect(chat.select_model)
+        h.agent_chosen.connect(chat.select_agent)
+        h.compact_requested.connect(self.compact_now)
+        h.reset_requested.connect(self.reset_context)
+        h.summary_requested.connect(self.show_summary)
+        h.originals_toggled.connect(lambda: chat.set_show_originals(not chat.state.show_originals))
+        h.settings_requested.connect(self.open_settings)
+        self.sidebar.settings_requested.connect(self.open_settings)
+        self.first_run.open_settings.connect(self.open_settings)
+        self.first_run.add_local.connect(lambda: self.open_settings(local=True))
+        self.first_run.dismissed.connect(app.dismiss_first_run)
+        self.settings_vm.catalog_changed.connect(app.load)
+
+    def _shortcuts(self) -> None:
+        bindings = {
+            "Ctrl+N": self.sessions_vm.new_chat,
+            "Ctrl+K": self.sidebar.focus_search,
+            "Ctrl+L": self.focus_composer,
+            "Esc": self.chat_vm.stop,
+            "Ctrl+Shift+C": self.copy_last_reply,
+        }
+        for keys, slot in bindings.items():
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+            shortcut.activated.connect(slot)
+
+    def start(self) -> None:
+        """Loads everything the window shows (all of it on the worker thread)."""
+        self.app_vm.load()
+        self.sessions_vm.refresh()
+        self._render_chat(self.chat_vm.state)
+
+    # --- rendering ---------------------------------------------------------------------------------
+    def _render_app(self, state: AppState) -> None:
+        startup = state.startup
+        self.chat_vm.set_choices(state.choices, state.agents,
+                                 startup.default_selection if startup is not None else None)
+        self.first_run.render(startup)
+        self.pages.setCurrentWidget(self.first_run if state.first_run else self.pages.widget(0))
+        if state.error:
+            self.snackbar.show_message(state.error, ms=10_000)
+
+    def _render_sessions(self, state: SessionsState) -> None:
+        if state.deleted is not None:
+            self.snackbar.show_message(
+                f"Deleted “{state.deleted.title or 'New chat'}”.", action="Undo",
+                on_action=self.sessions_vm.undo_delete, on_expire=self.sessions_vm.forget_undo, ms=7000)
+        elif state.error:
+            self.snackbar.show_message(state.error)
+
+    def _render_chat(self, state: ChatState) -> None:
+        self.header.render(state)
+        self.composer.render(state)
+        self.compacting_bar.setVisible(state.compacting)
+        empty = state.session is None and self.chat_vm.model.rowCount() == 0 and not state.streaming
+        self.chat_stack.setCurrentWidget(self.empty_hint if empty else self.chat_view)
+
+    # --- verbs -------------------------------------------------------------------------------------
+    def _send(self, text: str) -> None:
+        if self.chat_vm.send(text):
+            self.composer.accept_sent()
+            self.chat_stack.setCurrentWidget(self.chat_view)
+
+    def focus_composer(self) -> None:
+        """Ctrl+L."""
+        self.composer.edit.setFocus()
+
+    def copy_last_reply(self) -> None:
+        """Ctrl+Shift+C."""
+        text = self.chat_vm.last_reply()
+        if text:
+            QGuiApplication.clipboard().setText(text)
+            self.snackbar.show_message("Last reply copied.", ms=1800)
+
+    def compact_now(self) -> None:
+        """Asks for focus instructions, then compacts."""
+        dialog = CompactDialog(self)
+        if dialog.exec():
+            self.chat_vm.compact_now(dialog.instructions())
+
+    def reset_context(self) -> None:
+        """Confirms, then forgets the summary."""
+        if confirm_reset(self):
+            self.chat_vm.reset_context()
+
+    def show_summary(self, edit: bool) -> None:
+        """Reads or edits the compacted summary."""
+        state = self.chat_vm.state
+        if not state.summary:
+            self.snackbar.show_message("This conversation has no summary yet.")
+            return
+        dialog = SummaryDialog(state.summary, editable=edit, count=state.summarized_count, parent=self)
+        if dialog.exec() and edit and dialog.summary().strip() != state.summary.strip():
+            self.chat_vm.edit_summary(dialog.summary())
+
+    def open_settings(self, local: bool = False) -> None:
+        """Opens the settings dialog (non-modal so the chat keeps streaming)."""
+        if self.settings_dialog is None:
+            self.settings_dialog = SettingsDialog(self.settings_vm, self)
+        self.settings_vm.load()
+        if local:
+            self.settings_dialog.providers.focus_endpoint()
+        self.settings_dialog.show()
+        self.settings_dialog.raise_()
+
+    def set_theme(self, theme: Theme) -> None:
+        """Applies new colors to the custom-painted parts."""
+        self.chat_view.set_theme(theme)
+        self.sidebar.set_theme(theme)
+        self.header.gauge.set_theme(theme)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.chat_vm.stop()
+        super().closeEvent(event)

@@ -1,0 +1,214 @@
+"""Paints chat rows (bubbles, Markdown, code boxes, tool rows, the compaction divider) and turns clicks into actions."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+
+from ui.models.chat_rows import ChatRow, RowKind
+from ui.models.message_list import EXPANDED_ROLE, ROW_ROLE
+from ui.theme import Theme
+from ui.widgets.row_layout import MARGIN, PAD, LayoutCache, RowLayout, _small
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+class MessageDelegate(QStyledItemDelegate):
+    """Draws one ChatRow per item; emits `action(name, row, code_index)` for clicks on its links."""
+
+    action = Signal(str, object)  # action name (e.g. "copy", "copy-code:0"), ChatRow
+
+    def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._theme = theme
+        self._cache = LayoutCache()
+        self._hover: tuple[str, str] | None = None  # row key, action
+
+    def set_theme(self, theme: Theme) -> None:
+        """Switches colors (system scheme changed)."""
+        self._theme = theme
+        self._cache.clear()
+
+    def layout_for(self, row: ChatRow, width: float, expanded: bool, font: QFont) -> RowLayout:
+        """The (cached) layout of a row."""
+        return self._cache.get(row, width, expanded, self._theme, font)
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        row = index.data(ROW_ROLE)
+        if not isinstance(row, ChatRow):
+            return QSize(0, 0)
+        width = self._width(option)
+        layout = self.layout_for(row, width, bool(index.data(EXPANDED_ROLE)), option.font)  # type: ignore[attr-defined]
+        return QSize(int(width), int(layout.height + 0.999))
+
+    @staticmethod
+    def _width(option: QStyleOptionViewItem) -> float:
+        widget = option.widget  # type: ignore[attr-defined]
+        if isinstance(widget, QAbstractItemView):
+            return float(widget.viewport().width())
+        return float(option.rect.width()) or 800.0  # type: ignore[attr-defined]
+
+    # --- painting --------------------------------------------------------------------------------
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        row = index.data(ROW_ROLE)
+        if not isinstance(row, ChatRow):
+            return
+        rect: QRectF = QRectF(option.rect)  # type: ignore[attr-defined]
+        expanded = bool(index.data(EXPANDED_ROLE))
+        font: QFont = option.font  # type: ignore[attr-defined]
+        layout = self.layout_for(row, self._width(option), expanded, font)
+        hovered = bool(option.state & QStyle.StateFlag.State_MouseOver)  # type: ignore[attr-defined]
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.translate(rect.topLeft())
+        if row.dimmed and row.kind is not RowKind.DIVIDER:
+            painter.setOpacity(0.5)
+        if row.kind is RowKind.DIVIDER:
+            self._paint_divider(painter, row, layout, rect.width(), font)
+        elif row.kind is RowKind.LOAD_OLDER:
+            self._paint_links(painter, row, layout, font, always=True)
+        elif row.kind is RowKind.TOOL:
+            self._paint_tool(painter, row, layout, expanded, font, hovered)
+        else:
+            self._paint_text(painter, row, layout, font, hovered)
+        painter.restore()
+
+    def _paint_text(self, painter: QPainter, row: ChatRow, layout: RowLayout, font: QFont, hovered: bool) -> None:
+        t = self._theme
+        fill = {RowKind.USER: t.user_bubble, RowKind.ERROR: t.error_bg}.get(row.kind, t.assistant_bubble)
+        path = QPainterPath()
+        path.addRoundedRect(layout.bubble, 12, 12)
+        painter.fillPath(path, QColor(fill))
+        if row.kind is RowKind.ASSISTANT:
+            painter.setPen(QPen(QColor(t.border), 1))
+            painter.drawPath(path)
+        if row.pinned:
+            painter.setPen(QPen(QColor(t.accent), 2))
+            painter.drawPath(path)
+        small = _small(font)
+        painter.setFont(small)
+        if layout.caption:
+            painter.setPen(QColor(t.error_text if row.kind is RowKind.ERROR else t.muted))
+            badges = layout.caption
+            if row.pinned:
+                badges += "  ·  pinned"
+            if row.incomplete:
+                badges += "  ·  stopped early (incomplete)"
+            painter.drawText(layout.caption_pos + QPointF(0, QFontMetricsF(small).ascent()), badges)
+        elif row.pinned:
+            painter.setPen(QColor(t.accent))
+            painter.drawText(layout.bubble.topRight() + QPointF(-60, -2), "pinned")
+        if layout.doc is not None:
+            painter.save()
+            painter.translate(layout.doc_pos)
+            layout.doc.drawContents(painter)
+            painter.restore()
+        self._paint_links(painter, row, layout, font, always=hovered or row.kind is RowKind.ERROR)
+
+    def _paint_tool(self, painter: QPainter, row: ChatRow, layout: RowLayout, expanded: bool, font: QFont,
+                    hovered: bool) -> None:
+        t = self._theme
+        path = QPainterPath()
+        path.addRoundedRect(layout.bubble, 8, 8)
+        painter.fillPath(path, QColor(t.code_bg))
+        painter.setPen(QPen(QColor(t.accent if hovered else t.border), 1))
+        painter.drawPath(path)
+        x, y = MARGIN + PAD, layout.bubble.top()
+        metrics = QFontMetricsF(font)
+        baseline = y + 17 + metrics.ascent() / 2 - 2
+        painter.setPen(QColor(t.muted))
+        painter.setFont(font)
+        painter.drawText(QPointF(x, baseline), "▾" if expanded else "▸")
+        bold = QFont(font)
+        bold.setWeight(QFont.Weight.DemiBold)
+        painter.setFont(bold)
+        painter.setPen(QColor(t.text))
+        name = f"Tool · {row.tool_name}"
+        painter.drawText(QPointF(x + 18, baseline), name)
+        status_x = x + 18 + QFontMetricsF(bold).horizontalAdvance(name) + 14
+        painter.setFont(_small(font))
+        if row.tool_running:
+            painter.setPen(QColor(t.accent))
+            status = "running…"
+        else:
+            painter.setPen(QColor(t.error_text if row.tool_error else t.muted))
+            status = f"{row.tool_chars or 0:,} chars"
+            if row.tool_truncated:
+                status += " · truncated when stored (full original kept)"
+            if row.tool_error:
+                status += " · failed"
+        painter.drawText(QPointF(status_x, baseline), status)
+        if layout.doc is not None:
+            painter.save()
+            painter.translate(layout.doc_pos)
+            layout.doc.drawContents(painter)
+            painter.restore()
+            self._paint_links(painter, row, layout, font, always=True, skip=("toggle",))
+
+    def _paint_divider(self, painter: QPainter, row: ChatRow, layout: RowLayout, width: float, font: QFont) -> None:
+        t = self._theme
+        bold = QFont(font)
+        bold.setWeight(QFont.Weight.DemiBold)
+        metrics = QFontMetricsF(bold)
+        text_w = metrics.horizontalAdvance(row.text)
+        mid = width / 2
+        y = 20.0
+        painter.setPen(QPen(QColor(t.divider), 1.2, Qt.PenStyle.DashLine))
+        painter.drawLine(QPointF(MARGIN, y), QPointF(mid - text_w / 2 - 14, y))
+        painter.drawLine(QPointF(mid + text_w / 2 + 14, y), QPointF(width - MARGIN, y))
+        painter.setFont(bold)
+        painter.setPen(QColor(t.divider))
+        painter.drawText(QPointF(mid - text_w / 2, y + metrics.ascent() / 2 - 1), row.text)
+        self._paint_links(painter, row, layout, font, always=True)
+
+    def _paint_links(self, painter: QPainter, row: ChatRow, layout: RowLayout, font: QFont, *, always: bool,
+                     skip: tuple[str, ...] = ()) -> None:
+        small = _small(font)
+        metrics = QFontMetricsF(small)
+        for rect, action, label in layout.hotspots:
+            if not label or action in skip:
+                continue
+            is_code = action.startswith("copy-code")
+            if not (always or is_code):
+                continue
+            hovered = self._hover == (row.key, action)
+            color = self._theme.accent if (hovered or action in ("retry", "load-older")) else self._theme.muted
+            painter.setPen(QColor(color))
+            f = QFont(small)
+            f.setUnderline(hovered)
+            painter.setFont(f)
+            painter.drawText(QPointF(rect.left(), rect.top() + metrics.ascent()), label)
+
+    # --- clicks ------------------------------------------------------------------------------------
+    def editorEvent(self, event: QEvent, model: object, option: QStyleOptionViewItem, index: Index) -> bool:
+        row = index.data(ROW_ROLE)
+        if not isinstance(row, ChatRow) or not isinstance(event, QMouseEvent):
+            return False
+        rect = QRectF(option.rect)  # type: ignore[attr-defined]
+        layout = self.layout_for(row, self._width(option), bool(index.data(EXPANDED_ROLE)), option.font)  # type: ignore[attr-defined]
+        point = event.position() - rect.topLeft()
+        hit = layout.hit(point)
+        if event.type() == QEvent.Type.MouseMove:
+            hover = (row.key, hit) if hit else None
+            if hover != self._hover:
+                self._hover = hover
+                widget = option.widget  # type: ignore[attr-defined]
+                if isinstance(widget, QAbstractItemView):
+                    widget.viewport().setCursor(
+                        Qt.CursorShape.PointingHandCursor if hit else Qt.CursorShape.ArrowCursor
+                    )
+                    widget.viewport().update()
+            return False
+        if event.type() == QEvent.Type.MouseButtonRelease and event.button() == Qt.MouseButton.LeftButton and hit:
+            self.action.emit(hit, row)
+            return True
+        return False
+
+    def code_of(self, row: ChatRow, action: str, width: float, expanded: bool, font: QFont) -> str | None:
+        """The code block text a copy-code action refers to."""
+        layout = self.layout_for(row, width, expanded, font)
+        try:
+            return layout.codes[int(action.split(":", 1)[1])]
+        except (IndexError, ValueError):
+            return None

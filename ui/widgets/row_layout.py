@@ -1,0 +1,193 @@
+"""Geometry of one chat row: bubble, text document, action hotspots; shared by painting, sizing and clicks."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument
+
+from ui.markdown import render_document
+from ui.models.chat_rows import ChatRow, RowKind
+from ui.theme import Theme
+
+MARGIN = 20.0
+PAD = 12.0
+GAP = 8.0
+ACTION_LINE = 20.0
+MAX_ASSISTANT = 880.0
+TOOL_HEADER = 34.0
+PREVIEW_CHARS = 3_000
+
+
+@dataclass
+class RowLayout:
+    """Where everything of one row goes, in row-local coordinates."""
+
+    height: float
+    bubble: QRectF = field(default_factory=QRectF)
+    doc: QTextDocument | None = None
+    doc_pos: QPointF = field(default_factory=QPointF)
+    extra_doc: QTextDocument | None = None
+    extra_pos: QPointF = field(default_factory=QPointF)
+    codes: list[str] = field(default_factory=list)
+    code_rects: list[QRectF] = field(default_factory=list)
+    hotspots: list[tuple[QRectF, str, str]] = field(default_factory=list)  # rect, action, label
+    caption: str = ""
+    caption_pos: QPointF = field(default_factory=QPointF)
+
+    def hit(self, point: QPointF) -> str | None:
+        """The action under a row-local point."""
+        for rect, action, _ in self.hotspots:
+            if rect.adjusted(-3, -3, 3, 3).contains(point):
+                return action
+        return None
+
+
+def _small(font: QFont) -> QFont:
+    small = QFont(font)
+    small.setPointSizeF(max(7.0, font.pointSizeF() * 0.86))
+    return small
+
+
+def _actions(labels: list[tuple[str, str]], font: QFont, x: float, y: float, *, right: float | None = None
+             ) -> list[tuple[QRectF, str, str]]:
+    metrics = QFontMetricsF(_small(font))
+    widths = [metrics.horizontalAdvance(label) for _, label in labels]
+    total = sum(widths) + 14.0 * max(0, len(labels) - 1)
+    cursor = (right - total) if right is not None else x
+    spots = []
+    for (action, label), width in zip(labels, widths, strict=True):
+        spots.append((QRectF(cursor, y, width, metrics.height()), action, label))
+        cursor += width + 14.0
+    return spots
+
+
+def _code_rects(doc: QTextDocument, origin: QPointF) -> list[QRectF]:
+    layout = doc.documentLayout()
+    return [layout.frameBoundingRect(f).translated(origin) for f in doc.rootFrame().childFrames()]
+
+
+def compute_layout(row: ChatRow, width: float, expanded: bool, theme: Theme, font: QFont) -> RowLayout:
+    """Lays out a row for a viewport width."""
+    usable = max(200.0, width - 2 * MARGIN)
+    if row.kind is RowKind.DIVIDER:
+        layout = RowLayout(height=64.0)
+        originals = "Hide originals" if row.dimmed else "Show originals"
+        labels = [("read-summary", "Read summary"), ("edit-summary", "Edit summary"), ("show-originals", originals)]
+        spots = _actions(labels, font, 0, 38.0)
+        total = spots[-1][0].right() - spots[0][0].left()
+        shift = (width - total) / 2 - spots[0][0].left()
+        layout.hotspots = [(r.translated(shift, 0), a, t) for r, a, t in spots]
+        layout.caption = row.text
+        return layout
+    if row.kind is RowKind.LOAD_OLDER:
+        layout = RowLayout(height=36.0)
+        spots = _actions([("load-older", row.text)], font, 0, 10.0)
+        r = spots[0][0]
+        layout.hotspots = [(r.translated((width - r.width()) / 2, 0), "load-older", row.text)]
+        return layout
+    if row.kind is RowKind.TOOL:
+        return _tool_layout(row, usable, expanded, theme, font)
+    return _text_layout(row, width, usable, theme, font)
+
+
+def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: QFont) -> RowLayout:
+    text = row.text + (" ▍" if row.streaming else "")
+    if not text.strip():
+        text = "…" if row.streaming else "(empty reply)"
+    doc, codes = render_document(text, theme, font)
+    user = row.kind is RowKind.USER
+    max_bubble = min(usable * 0.78, 720.0) if user else min(usable, MAX_ASSISTANT)
+    doc.setTextWidth(max_bubble - 2 * PAD)
+    if user and not codes:
+        ideal = doc.idealWidth()
+        doc.setTextWidth(min(max_bubble - 2 * PAD, ideal + 1))
+    inner_w = doc.textWidth()
+    doc_h = doc.size().height()
+    bubble_w = inner_w + 2 * PAD
+    top = GAP
+    caption = ""
+    if row.kind is RowKind.ASSISTANT and row.model_label:
+        caption = row.model_label
+    elif row.kind is RowKind.ERROR:
+        caption = "Error"
+    caption_h = QFontMetricsF(_small(font)).height() + 2 if caption else 0.0
+    x = width - MARGIN - bubble_w if user else MARGIN
+    bubble = QRectF(x, top + caption_h, bubble_w, doc_h + 2 * PAD)
+    layout = RowLayout(height=0.0, bubble=bubble, doc=doc, doc_pos=QPointF(x + PAD, bubble.top() + PAD), codes=codes)
+    layout.caption = caption
+    layout.caption_pos = QPointF(x + 2, top)
+    layout.code_rects = _code_rects(doc, layout.doc_pos)
+    for i, rect in enumerate(layout.code_rects):
+        spot = _actions([(f"copy-code:{i}", "Copy code")], font, 0, 0, right=rect.right() - 8)[0][0]
+        layout.hotspots.append((spot.translated(0, rect.top() + 6), f"copy-code:{i}", "Copy code"))
+    labels: list[tuple[str, str]] = []
+    if row.kind is RowKind.ERROR:
+        if row.retryable:
+            labels.append(("retry", "Retry"))
+    elif not row.streaming and row.message_id:
+        labels = [("copy", "Copy"), ("pin", "Unpin" if row.pinned else "Pin")]
+    line_y = bubble.bottom() + 4
+    if labels:
+        layout.hotspots += _actions(labels, font, bubble.left() + 2, line_y,
+                                    right=(bubble.right() - 2) if user else None)
+    layout.height = line_y + ACTION_LINE + GAP / 2
+    return layout
+
+
+def _tool_layout(row: ChatRow, usable: float, expanded: bool, theme: Theme, font: QFont) -> RowLayout:
+    bubble_w = min(usable, MAX_ASSISTANT)
+    layout = RowLayout(height=0.0)
+    header = QRectF(MARGIN, GAP / 2, bubble_w, TOOL_HEADER)
+    layout.hotspots.append((header, "toggle", ""))
+    height = TOOL_HEADER
+    if expanded:
+        parts = [f"Arguments\n```json\n{row.tool_input or '{}'}\n```"]
+        output = row.tool_output
+        if output is not None:
+            shown = output[:PREVIEW_CHARS]
+            note = f"\n\n_Showing {len(shown):,} of {row.tool_chars or len(output):,} characters._" \
+                if (row.tool_chars or len(output)) > len(shown) else ""
+            fenced = shown.replace("```", "ʼʼʼ")
+            parts.append(f"Result\n```text\n{fenced}\n```{note}")
+        elif row.tool_running:
+            parts.append("_Running…_")
+        doc, codes = render_document("\n\n".join(parts), theme, _small(font))
+        doc.setTextWidth(bubble_w - 2 * PAD)
+        layout.doc, layout.codes = doc, codes
+        layout.doc_pos = QPointF(MARGIN + PAD, header.bottom() + 4)
+        layout.code_rects = _code_rects(doc, layout.doc_pos)
+        for i, rect in enumerate(layout.code_rects):
+            spot = _actions([(f"copy-code:{i}", "Copy")], font, 0, 0, right=rect.right() - 8)[0][0]
+            layout.hotspots.append((spot.translated(0, rect.top() + 6), f"copy-code:{i}", "Copy"))
+        height += doc.size().height() + PAD + 4
+    layout.bubble = QRectF(MARGIN, GAP / 2, bubble_w, height)
+    layout.height = height + GAP
+    return layout
+
+
+class LayoutCache:
+    """Bounded cache of row layouts keyed by content, width, expansion and theme."""
+
+    def __init__(self, capacity: int = 600) -> None:
+        self._items: OrderedDict[tuple[object, ...], RowLayout] = OrderedDict()
+        self._capacity = capacity
+
+    def get(self, row: ChatRow, width: float, expanded: bool, theme: Theme, font: QFont) -> RowLayout:
+        """The cached layout, computed on a miss."""
+        key = (row, round(width), expanded, theme.dark, font.key())
+        layout = self._items.get(key)
+        if layout is None:
+            layout = compute_layout(row, width, expanded, theme, font)
+            self._items[key] = layout
+            if len(self._items) > self._capacity:
+                self._items.popitem(last=False)
+        else:
+            self._items.move_to_end(key)
+        return layout
+
+    def clear(self) -> None:
+        """Drops every layout (theme or font changed)."""
+        self._items.clear()

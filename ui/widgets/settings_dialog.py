@@ -1,0 +1,51 @@
+"""The settings dialog: Providers, Models, Compaction, Agents, Memories; status line at the bottom."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTabWidget, QVBoxLayout, QWidget
+
+from ui.viewmodels.settings import SettingsState, SettingsViewModel
+from ui.widgets.settings_pages import AgentsPage, CompactionPage, MemoriesPage, ModelsPage
+from ui.widgets.settings_providers import ProvidersPage
+
+
+class SettingsDialog(QDialog):
+    """Renders SettingsState across its pages."""
+
+    def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.resize(860, 640)
+        self.vm = vm
+        self.tabs = QTabWidget(self)
+        self.providers = ProvidersPage(vm, self)
+        self.models = ModelsPage(vm, self)
+        self.compaction = CompactionPage(vm, self)
+        self.agents = AgentsPage(vm, self)
+        self.memories = MemoriesPage(vm, self)
+        for page, title in ((self.providers, "Providers"), (self.models, "Models"),
+                            (self.compaction, "Compaction"), (self.agents, "Agents"), (self.memories, "Memories")):
+            self.tabs.addTab(page, title)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.status)
+        layout.addWidget(buttons)
+        vm.state_changed.connect(self.render)
+        self.render(vm.state)
+
+    def render(self, state: SettingsState) -> None:
+        """Updates every page and the status line."""
+        for page in (self.providers, self.models, self.compaction, self.agents, self.memories):
+            page.render(state)
+        if state.error:
+            self.status.setObjectName("ErrorText")
+            self.status.setText(state.error)
+        else:
+            self.status.setObjectName("Muted")
+            self.status.setText("Working…" if state.busy else (state.message or ""))
+        self.status.style().unpolish(self.status)
+        self.status.style().polish(self.status)

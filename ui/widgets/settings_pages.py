@@ -1,0 +1,299 @@
+"""Settings › Models, Compaction, Agents and Memories pages."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from domain.models import Agent
+from ui.viewmodels.settings import SettingsState, SettingsViewModel
+
+
+class ModelsPage(QWidget):
+    """A provider's models with their windows; refresh from the provider; set a window by hand."""
+
+    def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._vm = vm
+        self.provider = QComboBox(self)
+        refresh = QPushButton("Refresh from provider", self)
+        self.table = QTableWidget(0, 4, self)
+        self.table.setHorizontalHeaderLabels(["Model", "Context window", "Max output", "Source"])
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setColumnWidth(0, 280)
+        self.table.setColumnWidth(1, 150)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.window_box = QSpinBox(self)
+        self.window_box.setRange(1024, 10_000_000)
+        self.window_box.setSingleStep(1024)
+        self.window_box.setGroupSeparatorShown(True)
+        set_window = QPushButton("Set window", self)
+        self.warning = QLabel(self)
+        self.warning.setObjectName("Warning")
+        self.warning.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Provider", self))
+        top.addWidget(self.provider, 1)
+        top.addWidget(refresh)
+        edit = QHBoxLayout()
+        edit.addWidget(QLabel("Context window of the selected model", self))
+        edit.addWidget(self.window_box)
+        edit.addWidget(set_window)
+        edit.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.warning)
+        layout.addLayout(edit)
+        self._state = SettingsState()
+        self.provider.currentIndexChanged.connect(lambda _: self.render(self._state))
+        refresh.clicked.connect(lambda: vm.refresh_models(str(self.provider.currentData())))
+        set_window.clicked.connect(self._set_window)
+        self.table.itemSelectionChanged.connect(self._selected)
+
+    def _models(self) -> list:  # type: ignore[type-arg]
+        pid = self.provider.currentData()
+        return [m for m in self._state.models if m.provider_id == pid]
+
+    def _selected(self) -> None:
+        row = self.table.currentRow()
+        models = self._models()
+        if 0 <= row < len(models) and models[row].context_window_size:
+            self.window_box.setValue(models[row].context_window_size)
+
+    def _set_window(self) -> None:
+        row = self.table.currentRow()
+        models = self._models()
+        if 0 <= row < len(models):
+            m = models[row]
+            self._vm.set_window(m.provider_id, m.id, self.window_box.value(), m.max_output_tokens)
+
+    def render(self, state: SettingsState) -> None:
+        """Fills the provider list and the table."""
+        self._state = state
+        ids = [p.provider.id for p in state.providers]
+        if ids != [self.provider.itemData(i) for i in range(self.provider.count())]:
+            self.provider.blockSignals(True)
+            self.provider.clear()
+            for p in state.providers:
+                self.provider.addItem(p.provider.name, p.provider.id)
+            self.provider.blockSignals(False)
+        models = self._models()
+        self.table.setRowCount(len(models))
+        guesses = []
+        for i, m in enumerate(models):
+            window = f"{m.context_window_size:,}" if m.context_window_size else "unknown"
+            if m.window_is_guess:
+                window += "  (guess)"
+                guesses.append(m.id)
+            source = "set by you" if m.user_window else m.source.value
+            cells = [m.display_name or m.id, window, f"{m.max_output_tokens:,}" if m.max_output_tokens else "—",
+                     source]
+            for j, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if j == 1 and m.window_is_guess:
+                    item.setForeground(Qt.GlobalColor.darkYellow)
+                self.table.setItem(i, j, item)
+        self.warning.setText(
+            "Guessed windows: " + ", ".join(guesses) + ". Palimpsest compacts against the window; set the real "
+            "one so it neither overflows nor summarizes too early." if guesses else "")
+
+
+class CompactionPage(QWidget):
+    """Threshold, protected window, compaction model, pruning and memory flush."""
+
+    def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._vm = vm
+        self.threshold = QDoubleSpinBox(self)
+        self.threshold.setRange(30, 98)
+        self.threshold.setSuffix(" % of the window")
+        self.protected = QDoubleSpinBox(self)
+        self.protected.setRange(5, 60)
+        self.protected.setSuffix(" % of the window")
+        self.model = QLineEdit(self)
+        self.model.setPlaceholderText("Automatic: a cheaper sibling (Haiku, mini, Flash), else the chat model")
+        self.summary_tokens = QSpinBox(self)
+        self.summary_tokens.setRange(256, 16_384)
+        self.pruning = QCheckBox("Trim old tool results before each request (never your or the model's text)", self)
+        self.flush = QCheckBox("Let the agent save durable facts to long-term memory before summarizing", self)
+        save = QPushButton("Save", self)
+        form = QFormLayout(self)
+        form.addRow("Compact when context passes", self.threshold)
+        form.addRow("Keep recent messages verbatim", self.protected)
+        form.addRow("Compaction model", self.model)
+        form.addRow("Summary length (tokens)", self.summary_tokens)
+        form.addRow("", self.pruning)
+        form.addRow("", self.flush)
+        form.addRow("", save)
+        save.clicked.connect(self._save)
+        self._state = SettingsState()
+
+    def render(self, state: SettingsState) -> None:
+        """Shows the stored settings (only when they change, so typing is not overwritten)."""
+        if state.context is None or state.context == self._state.context:
+            self._state = state
+            return
+        self._state = state
+        c = state.context
+        self.threshold.setValue(c.compact_threshold_ratio * 100)
+        self.protected.setValue(c.protected_window_ratio * 100)
+        self.model.setText(c.compaction_model_id or "")
+        self.summary_tokens.setValue(c.summary_max_tokens)
+        self.pruning.setChecked(c.pruning_enabled)
+        self.flush.setChecked(c.memory_flush_enabled)
+
+    def _save(self) -> None:
+        if self._state.context is None:
+            return
+        self._vm.save_context_settings(replace(
+            self._state.context,
+            compact_threshold_ratio=round(self.threshold.value() / 100, 4),
+            protected_window_ratio=round(self.protected.value() / 100, 4),
+            compaction_model_id=self.model.text().strip() or None,
+            summary_max_tokens=self.summary_tokens.value(),
+            pruning_enabled=self.pruning.isChecked(),
+            memory_flush_enabled=self.flush.isChecked(),
+        ))
+
+
+class AgentsPage(QWidget):
+    """Agents: name, system prompt, enabled tools."""
+
+    def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._vm = vm
+        self.list = QListWidget(self)
+        self.list.setMaximumWidth(220)
+        self.name = QLineEdit(self)
+        self.prompt = QPlainTextEdit(self)
+        self.prompt.setPlaceholderText("System prompt")
+        self.tools = QListWidget(self)
+        self.tools.setMaximumHeight(130)
+        new, save, delete = QPushButton("New", self), QPushButton("Save", self), QPushButton("Delete", self)
+        form = QFormLayout()
+        form.addRow("Name", self.name)
+        form.addRow("System prompt", self.prompt)
+        form.addRow("Tools", self.tools)
+        buttons = QHBoxLayout()
+        for b in (new, save, delete):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        form.addRow("", buttons)
+        layout = QHBoxLayout(self)
+        layout.addWidget(self.list)
+        layout.addLayout(form, 1)
+        self._agents: tuple[Agent, ...] = ()
+        self._tool_names: tuple[str, ...] = ()
+        self._current: Agent | None = None
+        self.list.currentRowChanged.connect(self._show)
+        new.clicked.connect(lambda: self._edit(None))
+        save.clicked.connect(self._save)
+        delete.clicked.connect(lambda: self._current and vm.delete_agent(self._current.id))
+
+    def render(self, state: SettingsState) -> None:
+        """Lists agents; keeps the one being edited."""
+        if state.agents == self._agents and state.tool_names == self._tool_names:
+            return
+        self._agents, self._tool_names = state.agents, state.tool_names
+        self.list.blockSignals(True)
+        self.list.clear()
+        for a in state.agents:
+            self.list.addItem(a.name)
+        self.list.blockSignals(False)
+        current = self._current.id if self._current else None
+        ids = [a.id for a in state.agents]
+        self.list.setCurrentRow(ids.index(current) if current in ids else (0 if ids else -1))
+
+    def _show(self, row: int) -> None:
+        self._edit(self._agents[row] if 0 <= row < len(self._agents) else None)
+
+    def _edit(self, agent: Agent | None) -> None:
+        self._current = agent
+        self.name.setText(agent.name if agent else "")
+        self.prompt.setPlainText(agent.system_prompt or "" if agent else "")
+        self.tools.clear()
+        for name in self._tool_names:
+            item = QListWidgetItem(name)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            on = agent is None or name in agent.enabled_tools
+            item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
+            self.tools.addItem(item)
+
+    def _save(self) -> None:
+        tools = tuple(self.tools.item(i).text() for i in range(self.tools.count())
+                      if self.tools.item(i).checkState() == Qt.CheckState.Checked)
+        base = self._current or Agent(id="", name="")
+        self._vm.save_agent(replace(base, name=self.name.text().strip(),
+                                    system_prompt=self.prompt.toPlainText().strip() or None, enabled_tools=tools))
+
+
+class MemoriesPage(QWidget):
+    """Long-term memories: list, edit, delete."""
+
+    def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._vm = vm
+        self.list = QListWidget(self)
+        self.text = QPlainTextEdit(self)
+        self.text.setMaximumHeight(110)
+        save, delete = QPushButton("Save", self), QPushButton("Delete", self)
+        self.empty = QLabel("No memories yet. Agents save durable facts here (the save_memory tool), "
+                            "and before a conversation is summarized.", self)
+        self.empty.setObjectName("Muted")
+        self.empty.setWordWrap(True)
+        buttons = QHBoxLayout()
+        buttons.addWidget(save)
+        buttons.addWidget(delete)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.empty)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.text)
+        layout.addLayout(buttons)
+        self._ids: list[str] = []
+        self.list.currentRowChanged.connect(
+            lambda row: self.text.setPlainText(self.list.item(row).data(Qt.ItemDataRole.UserRole + 1)
+                                               if row >= 0 else ""))
+        save.clicked.connect(lambda: self._selected() and vm.update_memory(self._selected(), self.text.toPlainText()))
+        delete.clicked.connect(lambda: self._selected() and vm.delete_memory(self._selected()))
+
+    def _selected(self) -> str:
+        row = self.list.currentRow()
+        return self._ids[row] if 0 <= row < len(self._ids) else ""
+
+    def render(self, state: SettingsState) -> None:
+        """Lists memories newest first."""
+        ids = [m.id for m in state.memories]
+        self.empty.setVisible(not ids)
+        if ids == self._ids and all(
+                self.list.item(i).data(Qt.ItemDataRole.UserRole + 1) == m.content
+                for i, m in enumerate(state.memories)):
+            return
+        self._ids = ids
+        self.list.clear()
+        for m in state.memories:
+            item = QListWidgetItem(f"{m.created_at:%Y-%m-%d}  {m.content[:140]}")
+            item.setData(Qt.ItemDataRole.UserRole + 1, m.content)
+            self.list.addItem(item)

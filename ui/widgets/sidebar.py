@@ -1,0 +1,156 @@
+"""The sessions sidebar: New chat, search (Ctrl+K), the list newest first, rename and delete."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QInputDialog,
+    QLineEdit,
+    QListView,
+    QMenu,
+    QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.models.session_list import ID_ROLE, SUBTITLE_ROLE, WHEN_ROLE, SessionListModel, rows_for
+from ui.theme import Theme
+from ui.viewmodels.sessions import SessionsState, SessionsViewModel
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+class SessionDelegate(QStyledItemDelegate):
+    """Title, time and a one-line preview (or search snippet)."""
+
+    def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.theme = theme
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        metrics = QFontMetrics(option.font)  # type: ignore[attr-defined]
+        return QSize(200, metrics.height() * 2 + 18)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        t = self.theme
+        rect: QRect = option.rect.adjusted(6, 2, -6, -2)  # type: ignore[attr-defined]
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        state = option.state  # type: ignore[attr-defined]
+        if state & QStyle.StateFlag.State_Selected:
+            painter.setBrush(QColor(t.user_bubble))
+        elif state & QStyle.StateFlag.State_MouseOver:
+            painter.setBrush(QColor(t.window))
+        else:
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawRoundedRect(rect, 7, 7)
+        font = QFont(option.font)  # type: ignore[attr-defined]
+        metrics = QFontMetrics(font)
+        inner = rect.adjusted(10, 7, -10, -7)
+        when = str(index.data(WHEN_ROLE) or "")
+        small = QFont(font)
+        small.setPointSizeF(font.pointSizeF() * 0.86)
+        when_w = QFontMetrics(small).horizontalAdvance(when) + 6
+        bold = QFont(font)
+        bold.setWeight(QFont.Weight.DemiBold)
+        painter.setFont(bold)
+        painter.setPen(QColor(t.text))
+        title = QFontMetrics(bold).elidedText(str(index.data() or ""), Qt.TextElideMode.ElideRight,
+                                              inner.width() - when_w)
+        painter.drawText(inner.topLeft() + QPoint(0, metrics.ascent()), title)
+        painter.setFont(small)
+        painter.setPen(QColor(t.muted))
+        painter.drawText(QPoint(inner.right() - when_w + 6, inner.top() + metrics.ascent()), when)
+        subtitle = re.sub(r"\s+", " ", str(index.data(SUBTITLE_ROLE) or ""))
+        subtitle = QFontMetrics(small).elidedText(subtitle, Qt.TextElideMode.ElideRight, inner.width())
+        painter.drawText(inner.topLeft() + QPoint(0, metrics.height() + metrics.ascent() + 2), subtitle)
+        painter.restore()
+
+
+class Sidebar(QWidget):
+    """Renders SessionsState and calls the sessions view model's verbs."""
+
+    settings_requested = Signal()
+
+    def __init__(self, vm: SessionsViewModel, theme: Theme, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("Sidebar")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.setFixedWidth(272)
+        self._vm = vm
+        self.new_button = QPushButton("+  New chat", self)
+        self.new_button.setObjectName("PrimaryButton")
+        self.new_button.setToolTip("New chat (Ctrl+N)")
+        self.search = QLineEdit(self)
+        self.search.setPlaceholderText("Search conversations  (Ctrl+K)")
+        self.search.setClearButtonEnabled(True)
+        self.model = SessionListModel()
+        self.list = QListView(self)
+        self.list.setObjectName("SessionList")
+        self.list.setModel(self.model)
+        self.delegate = SessionDelegate(theme, self.list)
+        self.list.setItemDelegate(self.delegate)
+        self.list.setMouseTracking(True)
+        self.list.setUniformItemSizes(True)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.settings_button = QPushButton("Settings", self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 12, 10, 10)
+        layout.setSpacing(8)
+        layout.addWidget(self.new_button)
+        layout.addWidget(self.search)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.settings_button)
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(180)
+        self._debounce.timeout.connect(lambda: vm.search(self.search.text()))
+        self.search.textChanged.connect(lambda _: self._debounce.start())
+        self.new_button.clicked.connect(vm.new_chat)
+        self.settings_button.clicked.connect(self.settings_requested.emit)
+        self.list.clicked.connect(lambda index: vm.select(str(index.data(ID_ROLE))))
+        self.list.customContextMenuRequested.connect(self._menu)
+        vm.state_changed.connect(self.render)
+
+    def set_theme(self, theme: Theme) -> None:
+        """New colors."""
+        self.delegate.theme = theme
+        self.list.viewport().update()
+
+    def render(self, state: SessionsState) -> None:
+        """Shows sessions (or hits) and the selection."""
+        self.model.set_rows(rows_for(state.sessions, state.hits))
+        row = self.model.row_of(state.selected_id)
+        if row >= 0:
+            self.list.setCurrentIndex(self.model.index(row))
+        else:
+            self.list.clearSelection()
+
+    def focus_search(self) -> None:
+        """Ctrl+K."""
+        self.search.setFocus()
+        self.search.selectAll()
+
+    def _menu(self, point: QPoint) -> None:
+        index = self.list.indexAt(point)
+        if not index.isValid():
+            return
+        session_id, title = str(index.data(ID_ROLE)), str(index.data())
+        menu = QMenu(self)
+        menu.addAction("Rename…", lambda: self._rename(session_id, title))
+        menu.addAction("Delete", lambda: self._vm.delete(session_id))
+        menu.exec(self.list.viewport().mapToGlobal(point))
+
+    def _rename(self, session_id: str, title: str) -> None:
+        text, ok = QInputDialog.getText(self, "Rename conversation", "Title:", QLineEdit.EchoMode.Normal, title)
+        if ok:
+            self._vm.rename(session_id, text)
