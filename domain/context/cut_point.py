@@ -14,7 +14,8 @@ def find_cut_index(messages: Sequence[Message], keep_tokens: int, estimator: Tok
 
     `messages` is a normalized list (see alternation.normalize). The cut snaps forward to the next stored user
     message; when none follows (one long tool-using turn), to the next assistant group that follows complete
-    tool results, so it never falls inside a tool-call/result pair. None when nothing older would remain."""
+    tool results; failing that (the newest turn alone is bigger), back to the start of the newest turn. It never
+    falls inside a tool-call/result pair. None when nothing older would remain."""
     if not messages:
         return None
     accumulated = 0
@@ -29,6 +30,8 @@ def find_cut_index(messages: Sequence[Message], keep_tokens: int, estimator: Tok
     cut = _next_user(messages, start)
     if cut is None:
         cut = _next_group_start(messages, start)
+    if cut is None:  # the newest turn alone is bigger than the kept part: keep it whole, compact what is older
+        cut = _previous_user(messages, start)
     if cut is None or not any(not is_synthetic(m) for m in messages[:cut]):
         return None
     return cut
@@ -36,6 +39,13 @@ def find_cut_index(messages: Sequence[Message], keep_tokens: int, estimator: Tok
 
 def _next_user(messages: Sequence[Message], start: int) -> int | None:
     for j in range(start, len(messages)):
+        if messages[j].type is MessageType.USER and not is_synthetic(messages[j]):
+            return j
+    return None
+
+
+def _previous_user(messages: Sequence[Message], start: int) -> int | None:
+    for j in range(min(start, len(messages) - 1), 0, -1):
         if messages[j].type is MessageType.USER and not is_synthetic(messages[j]):
             return j
     return None

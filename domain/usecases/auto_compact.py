@@ -16,6 +16,7 @@ from domain.context.transcript import render_blocks
 from domain.errors import NotFound
 from domain.models import CompactionRecord, Message, ModelId, ProviderId, Session, SessionId, ToolDefinition
 from domain.ports import Clock, MessageRepository, ModelRepository, SessionRepository, Summarizer
+from domain.settings import ContextSettings
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ class AutoCompactUseCase:
         if not window or window <= 0:
             return CompactResult(False, reason="unknown_window")
         key = calibration_key(provider_id, model_id)
-        built, sent = self._request(session, system_prompt)
+        built, sent = self._request(session, system_prompt, settings)
         before = self._estimator.estimate_request(built.system_prompt, sent, tools, key)
         threshold = int(window * settings.compact_threshold_ratio)
         if not force and before <= threshold:
@@ -110,7 +111,7 @@ class AutoCompactUseCase:
         if _state(current) != _state(session):
             return CompactResult(False, tokens_before=before, reason="stale")
         after_session = replace(current, compacted_summary=summary, compact_boundary=boundary_seq)
-        after_built, after_sent = self._request(after_session, system_prompt)
+        after_built, after_sent = self._request(after_session, system_prompt, settings)
         after = self._estimator.estimate_request(after_built.system_prompt, after_sent, tools, key)
         summary_tokens = self._estimator.estimate_text(summary)
         if after >= before:
@@ -144,11 +145,13 @@ class AutoCompactUseCase:
             raise NotFound("session", session_id)
         return session
 
-    def _request(self, session: Session, system_prompt: str | None) -> tuple[BuiltRequest, list[Message]]:
+    def _request(
+        self, session: Session, system_prompt: str | None, settings: ContextSettings
+    ) -> tuple[BuiltRequest, list[Message]]:
         boundary = session.compact_boundary if session.compacted_summary else None
         stored = self._messages.since(session.id, boundary or 0)
         built = self._builder.build(session, stored, system_prompt, self._messages.pinned(session.id))
-        sent = self._pruner.preview(session.id, built.messages) if self._pruner else built.messages
+        sent = self._pruner.preview(session.id, built.messages, settings) if self._pruner else built.messages
         return built, sent
 
     def _target(

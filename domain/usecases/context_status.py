@@ -8,6 +8,7 @@ from domain.context.builder import CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, calibration_key
 from domain.context.meter import measure_context
 from domain.context.pruner import ToolResultPruner
+from domain.context.settings_source import SettingsProvider
 from domain.errors import NotFound
 from domain.events import ContextStatus
 from domain.models import ModelId, ProviderId, SessionId, ToolDefinition
@@ -24,12 +25,14 @@ class GetContextStatusUseCase:
         models: ModelRepository,
         estimator: TokenEstimator,
         pruner: ToolResultPruner | None = None,
+        settings_provider: SettingsProvider | None = None,
     ) -> None:
         self._sessions = sessions
         self._messages = messages
         self._models = models
         self._estimator = estimator
         self._pruner = pruner
+        self._settings_provider = settings_provider
         self._builder = CompactAwareMessageBuilder()
 
     def __call__(
@@ -56,7 +59,8 @@ class GetContextStatusUseCase:
             key = calibration_key(provider, model)
         stored = self._messages.since(session_id, session.compact_boundary or 0)
         built = self._builder.build(session, stored, None, self._messages.pinned(session_id))
-        sent = self._pruner.preview(session_id, built.messages) if self._pruner else built.messages
+        settings = self._settings_provider(session) if self._settings_provider else None
+        sent = self._pruner.preview(session_id, built.messages, settings) if self._pruner else built.messages
         return measure_context(
             self._estimator,
             system_prompt=system_prompt,

@@ -62,3 +62,12 @@ def test_one_long_tool_turn_is_cut_after_a_complete_tool_round() -> None:
     cut = find_cut_index(msgs, EST.estimate_messages(msgs) // 4, EST)
     assert cut is not None
     assert msgs[cut].type is MessageType.AI_RESPONSE and msgs[cut - 1].type is MessageType.TOOL_RESULT
+
+
+def test_a_newest_turn_bigger_than_the_kept_part_is_kept_whole_and_older_turns_are_cut() -> None:
+    c = long_chat(5)
+    c.user("read the log")
+    c.tool_round("line " * 5_000)
+    msgs = normalize(c.messages)
+    cut = find_cut_index(msgs, 500, EST)
+    assert cut is not None and msgs[cut].content == "read the log"

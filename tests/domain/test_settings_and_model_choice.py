@@ -1,0 +1,63 @@
+"""Settings with agent overrides, and the choice of the model that writes summaries."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.context.compaction_model import choose_compaction_model
+from domain.context.settings_source import AgentContextSettings
+from domain.errors import InvalidInput
+from domain.models import Agent, AiModel
+from domain.settings import ContextSettings
+from tests.fakes import FakeAgentRepository, FakeSettingsRepository, make_session
+
+
+def model(model_id: str, provider: str = "p") -> AiModel:
+    return AiModel(id=model_id, display_name=None, provider_id=provider)
+
+
+def test_agent_overrides_apply_on_top_of_app_settings() -> None:
+    agents = FakeAgentRepository([Agent(id="a", name="A", context_overrides={"compact_threshold_ratio": 0.5})])
+    source = AgentContextSettings(FakeSettingsRepository(ContextSettings(soft_trim_chars=9_000)), agents)
+    settings = source(make_session(current_agent_id="a"))
+    assert settings.compact_threshold_ratio == 0.5 and settings.soft_trim_chars == 9_000
+
+
+def test_sessions_without_an_agent_get_app_settings() -> None:
+    source = AgentContextSettings(FakeSettingsRepository(), FakeAgentRepository())
+    assert source(make_session()) == ContextSettings()
+
+
+def test_an_unknown_override_key_is_a_clear_error() -> None:
+    agents = FakeAgentRepository([Agent(id="a", name="A", context_overrides={"nonsense": 1})])
+    with pytest.raises(InvalidInput, match="nonsense"):
+        AgentContextSettings(FakeSettingsRepository(), agents)(make_session(current_agent_id="a"))
+
+
+@pytest.mark.parametrize(
+    ("session_model", "candidates", "expected"),
+    [
+        ("claude-sonnet-4-5", ["claude-opus-4-1", "claude-haiku-4-5", "claude-3-5-haiku-latest"], "claude-haiku-4-5"),
+        ("gpt-4.1", ["gpt-4o-mini", "gpt-4.1-mini", "gpt-4o-mini-tts"], "gpt-4.1-mini"),
+        ("o3", ["o3-mini", "o4-mini"], "o3-mini"),
+        ("gemini-2.5-pro", ["gemini-2.5-flash", "gemini-2.5-flash-image", "gemini-2.5-flash-lite"], "gemini-2.5-flash"),
+        ("claude-haiku-4-5", ["claude-3-5-haiku-latest"], "claude-haiku-4-5"),
+        ("claude-sonnet-4-5", ["claude-opus-4-1"], "claude-sonnet-4-5"),
+        ("llama3.1:8b", ["phi3:mini", "llama3.1:8b"], "llama3.1:8b"),
+    ],
+)
+def test_compaction_uses_a_cheaper_sibling_on_the_same_provider(
+    session_model: str, candidates: list[str], expected: str
+) -> None:
+    chosen = choose_compaction_model(model(session_model), [model(c) for c in candidates])
+    assert chosen.id == expected
+
+
+def test_siblings_on_other_providers_are_never_chosen() -> None:
+    chosen = choose_compaction_model(model("claude-sonnet-4-5", "anthropic"), [model("claude-haiku-4-5", "other")])
+    assert chosen.id == "claude-sonnet-4-5"
+
+
+def test_the_settings_override_wins() -> None:
+    chosen = choose_compaction_model(model("gpt-4.1"), [model("gpt-4.1-mini")], override="gpt-4.1-nano")
+    assert chosen.id == "gpt-4.1-nano" and chosen.provider_id == "p"
