@@ -1,0 +1,150 @@
+"""Turns stored messages into provider-neutral turns with paired tool calls, before each SDK's own shape."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from domain.errors import InvalidResponse
+from domain.models import Message, MessageType, ToolStatus
+
+INTERRUPTED_RESULT = "Error: tool call was interrupted before it returned a result."
+CONTINUE_PLACEHOLDER = "(continuing the conversation)"
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    """Plain text of a turn."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class CallBlock:
+    """A tool call the assistant made; input is the parsed JSON object."""
+
+    id: str
+    name: str
+    input: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class ResultBlock:
+    """A tool's result, paired with its call by id."""
+
+    id: str
+    name: str
+    output: str
+    is_error: bool
+
+
+Block = TextBlock | CallBlock | ResultBlock
+Role = Literal["user", "assistant"]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One provider-neutral turn: user turns hold text and tool results, assistant turns text and calls."""
+
+    role: Role
+    blocks: tuple[Block, ...]
+
+
+def parse_tool_input(raw: str | None) -> dict[str, Any]:
+    """The stored JSON input of a tool call as a dict; anything else is wrapped so nothing is lost."""
+    if not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return {"input": raw}
+    return value if isinstance(value, dict) else {"input": value}
+
+
+def to_turns(messages: Sequence[Message], *, user_first: bool = True) -> list[Turn]:
+    """Stored messages as alternating turns: every call answered right after its turn, orphans dropped.
+
+    error messages are never sent; a call without a stored result gets a synthesized error result; results
+    whose call is not in the list are dropped; empty texts are dropped; consecutive same-role turns merge.
+    With user_first, a placeholder user turn is put first when the list would start with the assistant
+    (or be empty).
+    """
+    results: dict[str, Message] = {}
+    for message in messages:
+        if message.type is MessageType.TOOL_RESULT and message.tool_call_id and message.tool_call_id not in results:
+            results[message.tool_call_id] = message
+    turns: list[Turn] = []
+    calls: list[CallBlock] = []
+    assistant: list[Block] = []
+
+    def close_assistant() -> None:
+        if assistant:
+            turns.append(Turn("assistant", tuple(assistant)))
+        if calls:
+            turns.append(Turn("user", tuple(_result_for(call, results) for call in calls)))
+        assistant.clear()
+        calls.clear()
+
+    seen_ids: set[str] = set()
+    for message in messages:
+        if message.type is MessageType.USER:
+            close_assistant()
+            if message.content.strip():
+                turns.append(Turn("user", (TextBlock(message.content),)))
+        elif message.type is MessageType.AI_RESPONSE:
+            if calls:
+                close_assistant()
+            if message.content.strip():
+                assistant.append(TextBlock(message.content))
+        elif message.type is MessageType.TOOL_CALL:
+            call_id = message.tool_call_id or f"call_{message.id}"
+            if call_id in seen_ids:
+                continue
+            seen_ids.add(call_id)
+            call = CallBlock(call_id, message.tool_name or "unknown_tool", parse_tool_input(message.tool_input))
+            assistant.append(call)
+            calls.append(call)
+    close_assistant()
+    merged = merge_same_roles(turns)
+    if user_first and (not merged or merged[0].role != "user"):
+        merged.insert(0, Turn("user", (TextBlock(CONTINUE_PLACEHOLDER),)))
+    return merged
+
+
+def _result_for(call: CallBlock, results: Mapping[str, Message]) -> ResultBlock:
+    stored = results.get(call.id)
+    if stored is None:
+        return ResultBlock(call.id, call.name, INTERRUPTED_RESULT, True)
+    output = stored.tool_output if stored.tool_output is not None else stored.content
+    return ResultBlock(call.id, call.name, output or "(no output)", stored.tool_status is ToolStatus.ERROR)
+
+
+def merge_same_roles(turns: Sequence[Turn]) -> list[Turn]:
+    """Merges consecutive turns of one role; tool results stay ahead of text inside a user turn."""
+    merged: list[Turn] = []
+    for turn in turns:
+        if merged and merged[-1].role == turn.role:
+            blocks = merged[-1].blocks + turn.blocks
+            if turn.role == "user":
+                blocks = tuple(b for b in blocks if isinstance(b, ResultBlock)) + tuple(
+                    b for b in blocks if not isinstance(b, ResultBlock)
+                )
+            merged[-1] = Turn(turn.role, blocks)
+        else:
+            merged.append(turn)
+    return merged
+
+
+def parse_tool_arguments(text: str) -> dict[str, Any]:
+    """A streamed tool call's complete JSON arguments as a dict; InvalidResponse when they are not an object."""
+    if not text.strip():
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise InvalidResponse("The provider sent a tool call whose arguments are not valid JSON.") from exc
+    if not isinstance(value, dict):
+        raise InvalidResponse("The provider sent a tool call whose arguments are not a JSON object.")
+    return value

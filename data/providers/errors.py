@@ -1,0 +1,117 @@
+"""Error mapping shared by the adapters: overflow parsing, retry-after, transport failures, key scrubbing."""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import re
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from domain.errors import ContextOverflow, InvalidResponse, NetworkError, ProviderError
+
+_OVERFLOW_PATTERNS: tuple[tuple[re.Pattern[str], tuple[str, str]], ...] = (
+    # Anthropic: "prompt is too long: 208310 tokens > 200000 maximum"
+    (re.compile(r"prompt is too long:\s*(\d+)\s*tokens?\s*>\s*(\d+)", re.I), ("tokens", "limit")),
+    # OpenAI: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens"
+    (re.compile(r"maximum context length is\s*(\d+)\s*tokens?.*?resulted in\s*(\d+)\s*tokens?", re.I | re.S),
+     ("limit", "tokens")),
+    # Gemini: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576)."
+    (re.compile(r"input token count\s*\(?(\d+)\)?\s*exceeds the maximum number of tokens allowed\s*\(?(\d+)", re.I),
+     ("tokens", "limit")),
+    # Anthropic variant: "input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000"
+    (re.compile(r"exceed context limit:\s*(\d+)\s*\+\s*\d+\s*>\s*(\d+)", re.I), ("tokens", "limit")),
+)
+_OVERFLOW_HINTS = (
+    "context_length_exceeded",
+    "prompt is too long",
+    "maximum context length",
+    "exceeds the maximum number of tokens",
+    "exceed context limit",
+    "context window",
+    "context length",
+)
+
+
+def overflow_from_message(message: str, code: str | None = None) -> ContextOverflow | None:
+    """A ContextOverflow (with tokens and limit when the message states them) if the message says so."""
+    for pattern, order in _OVERFLOW_PATTERNS:
+        match = pattern.search(message)
+        if match:
+            values = dict(zip(order, (int(match.group(1)), int(match.group(2))), strict=True))
+            return ContextOverflow(tokens=values["tokens"], limit=values["limit"])
+    lowered = message.lower()
+    if code == "context_length_exceeded" or any(hint in lowered for hint in _OVERFLOW_HINTS):
+        return ContextOverflow()
+    return None
+
+
+def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
+    """Seconds to wait from retry-after-ms / retry-after (seconds or an HTTP date), when present."""
+    if not headers:
+        return None
+    millis = headers.get("retry-after-ms")
+    if millis:
+        try:
+            return max(0.0, float(millis) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        parsed = email.utils.parsedate_to_datetime(value) if value else None
+        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
+
+
+def is_transport_failure(exc: BaseException) -> bool:
+    """True for connection problems from the SDKs' HTTP stacks (httpx, httpx2, httpcore, sockets, timeouts)."""
+    module = type(exc).__module__ or ""
+    if module.split(".")[0] in ("httpx", "httpx2", "httpcore", "httpcore2", "h11"):
+        return True
+    return isinstance(exc, (ConnectionError, TimeoutError))
+
+
+def transport_or_invalid(exc: BaseException) -> ProviderError | None:
+    """NetworkError for a dropped or failed connection, InvalidResponse for unparseable data, else None."""
+    if is_transport_failure(exc):
+        return NetworkError("the connection failed or was cut off")
+    if isinstance(exc, json.JSONDecodeError):
+        return InvalidResponse("The provider sent a malformed response that could not be read.")
+    return None
+
+
+def error_fields(body: Any) -> tuple[str, str, str | None]:
+    """(type, message, code) from a JSON error body of any of the three providers; blanks when absent."""
+    if isinstance(body, Mapping):
+        inner = body.get("error", body)
+        if isinstance(inner, Mapping):
+            kind = str(inner.get("type") or inner.get("status") or "")
+            message = str(inner.get("message") or "")
+            code = inner.get("code")
+            return kind, message, str(code) if code is not None else None
+        if isinstance(inner, str):
+            return "", inner, None
+    if isinstance(body, str):
+        return "", body, None
+    return "", "", None
+
+
+def scrub(error: ProviderError, secret: str | None) -> ProviderError:
+    """The same error with every occurrence of the key removed from its message."""
+    if not secret or len(secret) < 4:
+        return error
+    if secret in error.message or any(secret in str(arg) for arg in error.args):
+        cleaned = error.message.replace(secret, "[redacted]")
+        error.message = cleaned
+        error.args = (cleaned,)
+    return error
+
+
+def short(text: str, limit: int = 300) -> str:
+    """Provider text trimmed for an error message."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,91 @@
+"""Builds the SDK adapter for a provider row: its type, key and base URL (row first, then the environment)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+import anthropic
+import openai
+from google import genai
+from google.genai import types
+
+from data.providers.anthropic_adapter import AnthropicAdapter
+from data.providers.gemini_adapter import GeminiAdapter
+from data.providers.openai_adapter import OpenAIAdapter
+from data.providers.retry import RetryPolicy
+from domain.errors import AuthenticationFailed, InvalidInput
+from domain.models import Provider, ProviderType
+from domain.ports import ModelApiAdapter
+
+BASE_URL_VARIABLES: Mapping[ProviderType, str] = {
+    ProviderType.ANTHROPIC: "ANTHROPIC_BASE_URL",
+    ProviderType.OPENAI: "OPENAI_BASE_URL",
+    ProviderType.GEMINI: "GOOGLE_GEMINI_BASE_URL",
+}
+GEMINI_API_VERSION = "v1beta"
+LOCAL_PLACEHOLDER_KEY = "not-needed"  # local OpenAI-compatible servers (Ollama, LM Studio) ignore the key
+
+
+class SdkAdapterFactory:
+    """Implements ModelApiAdapterFactory over anthropic, openai and google-genai; SDK retries off, ours on."""
+
+    def __init__(
+        self,
+        max_retries: int = 2,
+        timeout: float = 120.0,
+        env: Mapping[str, str] | None = None,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self._retry = retry or RetryPolicy(max_retries=max_retries)
+        self._timeout = timeout
+        self._env = env
+
+    def base_url(self, provider: Provider) -> str | None:
+        """The row's base URL, else the provider type's environment variable, else None (the SDK default)."""
+        if provider.base_url and provider.base_url.strip():
+            return provider.base_url.strip()
+        variable = BASE_URL_VARIABLES.get(provider.type)
+        env = self._env if self._env is not None else os.environ
+        value = env.get(variable, "").strip() if variable else ""
+        return value or None
+
+    def create(self, provider: Provider, api_key: str | None) -> ModelApiAdapter:
+        """The adapter for the provider; raises AuthenticationFailed when a hosted provider has no key."""
+        base_url = self.base_url(provider)
+        key = (api_key or "").strip() or None
+        if provider.type is ProviderType.OPENAI_COMPATIBLE:
+            if not base_url:
+                raise InvalidInput(f"The provider {provider.name!r} needs a base URL (for example http://localhost:11434/v1).")
+            return self._openai(provider, key or LOCAL_PLACEHOLDER_KEY, base_url, compatible=True)
+        if key is None:
+            raise AuthenticationFailed(provider.name)
+        if provider.type is ProviderType.ANTHROPIC:
+            client = anthropic.AsyncAnthropic(
+                api_key=key, base_url=base_url, max_retries=0, timeout=self._timeout
+            )
+            return AnthropicAdapter(
+                client, provider_id=provider.id, provider_name=provider.name, retry=self._retry, secret=key
+            )
+        if provider.type is ProviderType.OPENAI:
+            return self._openai(provider, key, base_url, compatible=False)
+        if provider.type is ProviderType.GEMINI:
+            options = types.HttpOptions(api_version=GEMINI_API_VERSION, timeout=int(self._timeout * 1000))
+            if base_url:
+                options.base_url = base_url
+            gemini = genai.Client(api_key=key, vertexai=False, http_options=options)
+            return GeminiAdapter(
+                gemini, provider_id=provider.id, provider_name=provider.name, retry=self._retry, secret=key
+            )
+        raise InvalidInput(f"Unknown provider type {provider.type!r}.")
+
+    def _openai(self, provider: Provider, key: str, base_url: str | None, *, compatible: bool) -> OpenAIAdapter:
+        client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=self._timeout)
+        return OpenAIAdapter(
+            client,
+            provider_id=provider.id,
+            provider_name=provider.name,
+            retry=self._retry,
+            secret=key,
+            compatible=compatible,
+        )

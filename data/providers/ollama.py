@@ -1,0 +1,43 @@
+"""Reads an Ollama server's context length for a model from /api/show, through the openai SDK client."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import openai
+
+_NUM_CTX = re.compile(r"^\s*num_ctx\s+(\d+)\s*$", re.M)
+
+
+def server_root(base_url: str) -> str:
+    """The server root of an OpenAI-compatible base URL (…/v1 → …)."""
+    root = base_url.rstrip("/")
+    return root[: -len("/v1")] if root.endswith("/v1") else root
+
+
+def context_length_from_show(payload: Any) -> int | None:
+    """The window an /api/show answer states: a configured num_ctx wins over the model's trained context length."""
+    if not isinstance(payload, dict):
+        return None
+    parameters = payload.get("parameters")
+    if isinstance(parameters, str):
+        match = _NUM_CTX.search(parameters)
+        if match:
+            return int(match.group(1))
+    info = payload.get("model_info")
+    if isinstance(info, dict):
+        for key, value in info.items():
+            if key.endswith(".context_length") and isinstance(value, int) and value > 0:
+                return value
+    return None
+
+
+async def ollama_context_window(client: openai.AsyncOpenAI, model_id: str) -> int | None:
+    """The model's context length when the server is Ollama; None for any other server or on any failure."""
+    root_client = client.with_options(base_url=server_root(str(client.base_url)), max_retries=0)
+    try:
+        payload = await root_client.post("/api/show", body={"model": model_id}, cast_to=object)
+    except (openai.APIError, ValueError):
+        return None
+    return context_length_from_show(payload)

@@ -1,0 +1,83 @@
+"""Domain messages and tools in the Chat Completions shape (system message, assistant tool_calls, tool role)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from data.providers.conversation import CallBlock, ResultBlock, TextBlock, to_turns
+from domain.models import Message, ToolDefinition
+
+MAX_ID_LENGTH = 40  # OpenAI rejects longer tool_call ids
+
+
+def safe_call_id(call_id: str) -> str:
+    """The id itself when short enough, else a stable short digest of it (same for call and result)."""
+    if len(call_id) <= MAX_ID_LENGTH:
+        return call_id
+    return "call_" + hashlib.sha1(call_id.encode()).hexdigest()[:32]
+
+
+def openai_messages(system_prompt: str | None, messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """A system message, then user / assistant (with tool_calls) / tool messages, results right after calls."""
+    shaped: list[dict[str, Any]] = []
+    if system_prompt and system_prompt.strip():
+        shaped.append({"role": "system", "content": system_prompt})
+    for turn in to_turns(messages, user_first=True):
+        texts = [b.text for b in turn.blocks if isinstance(b, TextBlock)]
+        if turn.role == "assistant":
+            calls = [b for b in turn.blocks if isinstance(b, CallBlock)]
+            message: dict[str, Any] = {"role": "assistant", "content": "\n\n".join(texts) or None}
+            if calls:
+                message["tool_calls"] = [
+                    {
+                        "id": safe_call_id(call.id),
+                        "type": "function",
+                        "function": {"name": call.name, "arguments": json.dumps(dict(call.input))},
+                    }
+                    for call in calls
+                ]
+            shaped.append(message)
+            continue
+        for block in turn.blocks:
+            if isinstance(block, ResultBlock):
+                output = block.output
+                if block.is_error and not output.lower().startswith("error"):
+                    output = "Error: " + output
+                shaped.append({"role": "tool", "tool_call_id": safe_call_id(block.id), "content": output})
+        if texts:
+            shaped.append({"role": "user", "content": "\n\n".join(texts)})
+    return shaped
+
+
+def openai_tools(tools: Sequence[ToolDefinition]) -> list[dict[str, Any]]:
+    """Function tools."""
+    return [
+        {
+            "type": "function",
+            "function": {"name": t.name, "description": t.description, "parameters": dict(t.parameters)},
+        }
+        for t in tools
+    ]
+
+
+def openai_request(
+    *,
+    model_id: str,
+    system_prompt: str | None,
+    messages: Sequence[Message],
+    tools: Sequence[ToolDefinition],
+    max_output_tokens: int,
+    max_tokens_field: str,
+) -> dict[str, Any]:
+    """Keyword arguments for chat.completions.create (without stream)."""
+    params: dict[str, Any] = {
+        "model": model_id,
+        "messages": openai_messages(system_prompt, messages),
+        max_tokens_field: max_output_tokens,
+    }
+    if tools:
+        params["tools"] = openai_tools(tools)
+    return params

@@ -1,0 +1,65 @@
+"""Retries transient provider errors with capped backoff, never after a stream has yielded anything."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from domain.errors import ProviderError, RateLimited
+from domain.events import StreamEvent
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often and how long to wait: exponential backoff; a provider's retry-after honoured up to max_delay."""
+
+    max_retries: int = 2
+    base_delay: float = 0.5
+    max_delay: float = 20.0
+    sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep)
+
+    def delay(self, attempt: int, error: ProviderError) -> float | None:
+        """Seconds to wait before retry number attempt+1, or None when the error must not be retried."""
+        if not error.transient or attempt >= self.max_retries:
+            return None
+        if isinstance(error, RateLimited) and error.retry_after is not None:
+            return error.retry_after if error.retry_after <= self.max_delay else None
+        return min(self.max_delay, self.base_delay * (2**attempt))
+
+
+async def retrying_stream(
+    open_stream: Callable[[], AsyncIterator[StreamEvent]], policy: RetryPolicy
+) -> AsyncIterator[StreamEvent]:
+    """Yields the stream's events; a transient failure before the first event starts it again."""
+    attempt = 0
+    while True:
+        yielded = False
+        try:
+            async for event in open_stream():
+                yielded = True
+                yield event
+            return
+        except ProviderError as error:
+            wait = None if yielded else policy.delay(attempt, error)
+            if wait is None:
+                raise
+        await policy.sleep(wait)
+        attempt += 1
+
+
+async def retrying_call(call: Callable[[], Awaitable[T]], policy: RetryPolicy) -> T:
+    """Awaits the call, again after a transient failure, within the policy."""
+    attempt = 0
+    while True:
+        try:
+            return await call()
+        except ProviderError as error:
+            wait = policy.delay(attempt, error)
+            if wait is None:
+                raise
+        await policy.sleep(wait)
+        attempt += 1

@@ -1,0 +1,208 @@
+"""A fake Anthropic Messages API: POST /v1/messages (SSE and JSON), GET /v1/models, real error bodies."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+from tests.fakeservers.brain import (
+    ErrorReply,
+    NormalizedMessage,
+    NormalizedRequest,
+    Part,
+    Reply,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+)
+from tests.fakeservers.server import Accounting, FakeProviderServer, HttpResponse, RawRequest, non_stream_error, sse
+
+DEFAULT_MODELS = (
+    {"id": "claude-test-1", "display_name": "Claude Test", "max_input_tokens": 200000, "max_tokens": 64000},
+)
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "".join(b.get("text", "") for b in content or [] if isinstance(b, dict) and b.get("type") == "text")
+
+
+def normalize(body: dict[str, Any], headers: dict[str, str]) -> NormalizedRequest:
+    """Reads a Messages API body into the provider-neutral request."""
+    names: dict[str, str] = {}
+    messages: list[NormalizedMessage] = []
+    for message in body.get("messages", []):
+        content = message.get("content")
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        parts: list[Part] = []
+        for block in blocks:
+            kind = block.get("type")
+            if kind == "text":
+                parts.append(TextPart(block["text"]))
+            elif kind == "tool_use":
+                names[block["id"]] = block["name"]
+                parts.append(ToolCallPart(block["id"], block["name"], block.get("input", {})))
+            elif kind == "tool_result":
+                call_id = block["tool_use_id"]
+                text = _text_of(block.get("content", ""))
+                parts.append(ToolResultPart(call_id, names.get(call_id, ""), text, bool(block.get("is_error"))))
+        messages.append(NormalizedMessage(message["role"], tuple(parts)))
+    return NormalizedRequest(
+        flavour="anthropic",
+        model=body.get("model", ""),
+        system=_text_of(body.get("system", "")),
+        messages=tuple(messages),
+        tool_names=tuple(t["name"] for t in body.get("tools", [])),
+        max_tokens=body.get("max_tokens"),
+        stream=bool(body.get("stream")),
+        raw=body,
+        headers=headers,
+    )
+
+
+def error_body(kind: str, message: str) -> dict[str, Any]:
+    """Anthropic's error envelope."""
+    return {"type": "error", "error": {"type": kind, "message": message}, "request_id": f"req_{uuid.uuid4().hex[:24]}"}
+
+
+def error_response(err: ErrorReply) -> HttpResponse:
+    """The HTTP error Anthropic sends for a directive."""
+    headers = {"request-id": f"req_{uuid.uuid4().hex[:24]}"}
+    if err.kind == "auth":
+        return HttpResponse.of_json(error_body("authentication_error", "invalid x-api-key"), 401, headers)
+    if err.kind == "rate_limit":
+        if err.retry_after is not None:
+            headers["retry-after"] = str(int(err.retry_after))
+        message = err.message or "Number of request tokens has exceeded your per-minute rate limit"
+        return HttpResponse.of_json(error_body("rate_limit_error", message), 429, headers)
+    if err.kind == "overflow":
+        message = f"prompt is too long: {err.tokens} tokens > {err.limit} maximum"
+        return HttpResponse.of_json(error_body("invalid_request_error", message), 400, headers)
+    if err.kind == "overloaded":
+        return HttpResponse.of_json(error_body("overloaded_error", "Overloaded"), 529, headers)
+    if err.kind == "bad_request":
+        message = err.message or "messages: roles must alternate between \"user\" and \"assistant\""
+        return HttpResponse.of_json(error_body("invalid_request_error", message), 400, headers)
+    return HttpResponse.of_json(error_body("api_error", err.message or "Internal server error"), 500, headers)
+
+
+class FakeAnthropicServer(FakeProviderServer):
+    """Speaks the Anthropic Messages API; accepts the key as x-api-key or Authorization: Bearer."""
+
+    def presented_key(self, raw: RawRequest) -> str | None:
+        """x-api-key, else the bearer token."""
+        bearer = raw.headers.get("authorization", "")
+        return raw.headers.get("x-api-key") or (bearer[7:] if bearer.lower().startswith("bearer ") else None)
+
+    def route(self, raw: RawRequest) -> HttpResponse:
+        """Dispatches /v1/messages and /v1/models."""
+        if self.key_rejected(raw):
+            return error_response(ErrorReply("auth"))
+        if raw.method == "GET" and raw.path == "/v1/models":
+            models = self.models or [dict(m) for m in DEFAULT_MODELS]
+            data = [{"type": "model", "created_at": "2025-01-01T00:00:00Z", "lifecycle": "active", **m} for m in models]
+            return HttpResponse.of_json(
+                {"data": data, "has_more": False, "first_id": data[0]["id"] if data else None,
+                 "last_id": data[-1]["id"] if data else None}
+            )
+        if raw.method == "POST" and raw.path == "/v1/messages":
+            started = time.perf_counter()
+            request = normalize(raw.json(), dict(raw.headers))
+            answer, accounting = self.answer(request)
+            if isinstance(answer, ErrorReply) and not request.stream:
+                return non_stream_error(answer, error_response)
+            if isinstance(answer, ErrorReply) and answer.kind not in ("midstream_error", "cut_off", "malformed"):
+                return error_response(answer)
+            usage = self._usage(request, accounting)
+            if not request.stream:
+                assert isinstance(answer, Reply)
+                self.record_stats(request, accounting, time.perf_counter() - started)
+                return HttpResponse.of_json(self._message(request, answer, usage))
+            chunks = self._stream(request, answer, usage, accounting, started)
+            return HttpResponse(headers={"content-type": "text/event-stream"}, chunks=chunks,
+                                cut=isinstance(answer, ErrorReply) and answer.kind == "cut_off")
+        return HttpResponse.of_json(error_body("not_found_error", f"Not found: {raw.path}"), 404)
+
+    def _usage(self, request: NormalizedRequest, accounting: Accounting) -> dict[str, int]:
+        caching = "cache_control" in json.dumps(request.raw)
+        read = accounting.cached_tokens if caching else 0
+        write = accounting.input_tokens - read if caching else 0
+        return {"input_tokens": accounting.input_tokens - read - write, "cache_read_input_tokens": read,
+                "cache_creation_input_tokens": write, "output_tokens": accounting.output_tokens}
+
+    def _message(self, request: NormalizedRequest, reply: Reply, usage: dict[str, int]) -> dict[str, Any]:
+        content: list[dict[str, Any]] = []
+        if reply.thinking:
+            content.append({"type": "thinking", "thinking": "".join(reply.thinking), "signature": "sig"})
+        if reply.text:
+            content.append({"type": "text", "text": reply.text})
+        for call in reply.tool_calls:
+            content.append({"type": "tool_use", "id": call.id or f"toolu_{uuid.uuid4().hex[:20]}",
+                            "name": call.name, "input": dict(call.input)})
+        return {"id": f"msg_{uuid.uuid4().hex[:20]}", "type": "message", "role": "assistant",
+                "model": request.model, "content": content, "stop_reason": reply.effective_stop_reason,
+                "stop_sequence": None, "usage": usage}
+
+    def _stream(self, request: NormalizedRequest, answer: Reply | ErrorReply, usage: dict[str, int],
+                accounting: Accounting, started: float) -> Iterator[bytes]:
+        start_usage = {**usage, "output_tokens": 1}
+        message = {"id": f"msg_{uuid.uuid4().hex[:20]}", "type": "message", "role": "assistant",
+                   "model": request.model, "content": [], "stop_reason": None, "stop_sequence": None,
+                   "usage": start_usage}
+        yield sse({"type": "message_start", "message": message}, "message_start")
+        if isinstance(answer, ErrorReply):
+            yield from self._broken_stream(answer)
+            return
+        index = 0
+        if answer.thinking:
+            yield sse({"type": "content_block_start", "index": index,
+                       "content_block": {"type": "thinking", "thinking": "", "signature": ""}}, "content_block_start")
+            for piece in answer.thinking:
+                yield sse({"type": "content_block_delta", "index": index,
+                           "delta": {"type": "thinking_delta", "thinking": piece}}, "content_block_delta")
+            yield sse({"type": "content_block_delta", "index": index,
+                       "delta": {"type": "signature_delta", "signature": "sig"}}, "content_block_delta")
+            yield sse({"type": "content_block_stop", "index": index}, "content_block_stop")
+            index += 1
+        if answer.text or not answer.tool_calls:
+            yield sse({"type": "content_block_start", "index": index,
+                       "content_block": {"type": "text", "text": ""}}, "content_block_start")
+            yield sse({"type": "ping"}, "ping")
+            for piece in answer.text_chunks:
+                yield sse({"type": "content_block_delta", "index": index,
+                           "delta": {"type": "text_delta", "text": piece}}, "content_block_delta")
+            yield sse({"type": "content_block_stop", "index": index}, "content_block_stop")
+            index += 1
+        for call in answer.tool_calls:
+            block = {"type": "tool_use", "id": call.id or f"toolu_{uuid.uuid4().hex[:20]}", "name": call.name,
+                     "input": {}}
+            yield sse({"type": "content_block_start", "index": index, "content_block": block}, "content_block_start")
+            arguments = json.dumps(dict(call.input))
+            step = max(1, answer.tool_argument_chunk)
+            for i in range(0, len(arguments), step):
+                yield sse({"type": "content_block_delta", "index": index,
+                           "delta": {"type": "input_json_delta", "partial_json": arguments[i : i + step]}},
+                          "content_block_delta")
+            yield sse({"type": "content_block_stop", "index": index}, "content_block_stop")
+            index += 1
+        yield sse({"type": "message_delta", "delta": {"stop_reason": answer.effective_stop_reason,
+                                                       "stop_sequence": None},
+                   "usage": {"output_tokens": usage["output_tokens"]}}, "message_delta")
+        yield sse({"type": "message_stop"}, "message_stop")
+        self.record_stats(request, accounting, time.perf_counter() - started)
+
+    @staticmethod
+    def _broken_stream(err: ErrorReply) -> Iterator[bytes]:
+        yield sse({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+                  "content_block_start")
+        for piece in err.chunks_before:
+            yield sse({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": piece}},
+                      "content_block_delta")
+        if err.kind == "midstream_error":
+            yield sse(error_body("overloaded_error", err.message or "Overloaded"), "error")
+        elif err.kind == "malformed":
+            yield b"event: content_block_delta\ndata: {\"type\": \"content_block_delta\", \"index\": 0, \"delta\n\n"

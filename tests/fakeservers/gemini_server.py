@@ -1,0 +1,199 @@
+"""A fake Gemini API (v1beta): streamGenerateContent (SSE), generateContent, models list, real error bodies."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+from tests.fakeservers.brain import (
+    ErrorReply,
+    NormalizedMessage,
+    NormalizedRequest,
+    Part,
+    Reply,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+)
+from tests.fakeservers.server import Accounting, FakeProviderServer, HttpResponse, RawRequest, non_stream_error, sse
+
+_GENERATE = re.compile(r"^/v1beta/models/([^:/]+):(streamGenerateContent|generateContent)$")
+_FINISH = {"end_turn": "STOP", "tool_use": "STOP", "max_tokens": "MAX_TOKENS", "other": "SAFETY"}
+DEFAULT_MODELS = ({"id": "gemini-test-1", "display_name": "Gemini Test", "input_token_limit": 1048576,
+                   "output_token_limit": 65536},)
+
+
+def _result_text(response: Any) -> tuple[str, bool]:
+    if isinstance(response, dict):
+        if "error" in response:
+            value = response["error"]
+            return (value if isinstance(value, str) else json.dumps(value)), True
+        for key in ("output", "result", "content"):
+            if key in response:
+                value = response[key]
+                return (value if isinstance(value, str) else json.dumps(value)), False
+    return json.dumps(response), False
+
+
+def normalize(model: str, stream: bool, body: dict[str, Any], headers: dict[str, str]) -> NormalizedRequest:
+    """Reads a generateContent body into the provider-neutral request (role 'model' becomes 'assistant')."""
+    messages: list[NormalizedMessage] = []
+    for content in body.get("contents", []):
+        parts: list[Part] = []
+        for part in content.get("parts", []):
+            if part.get("thought"):
+                continue
+            if "text" in part:
+                parts.append(TextPart(part["text"]))
+            elif "functionCall" in part:
+                call = part["functionCall"]
+                parts.append(ToolCallPart(call.get("id", ""), call["name"], call.get("args", {})))
+            elif "functionResponse" in part:
+                result = part["functionResponse"]
+                text, is_error = _result_text(result.get("response"))
+                parts.append(ToolResultPart(result.get("id", ""), result["name"], text, is_error))
+        role = "assistant" if content.get("role") == "model" else "user"
+        messages.append(NormalizedMessage(role, tuple(parts)))
+    system = "".join(p.get("text", "") for p in (body.get("systemInstruction") or {}).get("parts", []))
+    declarations = [d for tool in body.get("tools", []) for d in tool.get("functionDeclarations", [])]
+    return NormalizedRequest(
+        flavour="gemini",
+        model=model,
+        system=system,
+        messages=tuple(messages),
+        tool_names=tuple(d["name"] for d in declarations),
+        max_tokens=(body.get("generationConfig") or {}).get("maxOutputTokens"),
+        stream=stream,
+        raw=body,
+        headers=headers,
+    )
+
+
+def _error(code: int, status: str, message: str, details: list[dict[str, Any]] | None = None) -> HttpResponse:
+    error: dict[str, Any] = {"code": code, "message": message, "status": status}
+    if details:
+        error["details"] = details
+    return HttpResponse.of_json({"error": error}, code)
+
+
+def error_response(err: ErrorReply) -> HttpResponse:
+    """The HTTP error Gemini sends for a directive."""
+    if err.kind == "auth":
+        if err.status == 401:
+            return _error(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.")
+        if err.status == 403:
+            return _error(403, "PERMISSION_DENIED", "Method doesn't allow unregistered callers.")
+        info = {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID",
+                "domain": "googleapis.com", "metadata": {"service": "generativelanguage.googleapis.com"}}
+        return _error(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.", [info])
+    if err.kind == "rate_limit":
+        delay = f"{int(err.retry_after or 0)}s"
+        retry = {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": delay}
+        message = err.message or "You exceeded your current quota, please check your plan and billing details."
+        return _error(429, "RESOURCE_EXHAUSTED", message, [retry])
+    if err.kind == "overflow":
+        message = (f"The input token count ({err.tokens}) exceeds the maximum number of tokens allowed "
+                   f"({err.limit}).")
+        return _error(400, "INVALID_ARGUMENT", message)
+    if err.kind == "overloaded":
+        return _error(503, "UNAVAILABLE", "The model is overloaded. Please try again later.")
+    if err.kind == "bad_request":
+        return _error(400, "INVALID_ARGUMENT", err.message or "Request contains an invalid argument.")
+    return _error(500, "INTERNAL", err.message or "An internal error has occurred. Please retry.")
+
+
+class FakeGeminiServer(FakeProviderServer):
+    """Speaks the Gemini API under /v1beta; the SDK's base URL is the root, with api_version v1beta."""
+
+    def presented_key(self, raw: RawRequest) -> str | None:
+        """x-goog-api-key, else the key query parameter."""
+        return raw.headers.get("x-goog-api-key") or raw.query.get("key")
+
+    def route(self, raw: RawRequest) -> HttpResponse:
+        """Dispatches generation and the models list."""
+        if self.key_rejected(raw):
+            return error_response(ErrorReply("auth"))
+        if raw.method == "GET" and raw.path == "/v1beta/models":
+            models = self.models or [dict(m) for m in DEFAULT_MODELS]
+            return HttpResponse.of_json({"models": [self._model(m) for m in models]})
+        match = _GENERATE.match(raw.path)
+        if raw.method == "POST" and match:
+            return self._generate(raw, match.group(1), match.group(2) == "streamGenerateContent")
+        return _error(404, "NOT_FOUND", f"Requested entity was not found: {raw.path}")
+
+    @staticmethod
+    def _model(model: dict[str, Any]) -> dict[str, Any]:
+        return {"name": f"models/{model['id']}", "version": "001", "displayName": model.get("display_name", ""),
+                "description": "", "inputTokenLimit": model.get("input_token_limit"),
+                "outputTokenLimit": model.get("output_token_limit"),
+                "supportedGenerationMethods": ["generateContent", "countTokens"]}
+
+    def _generate(self, raw: RawRequest, model: str, stream: bool) -> HttpResponse:
+        started = time.perf_counter()
+        request = normalize(model, stream, raw.json(), dict(raw.headers))
+        answer, accounting = self.answer(request)
+        if isinstance(answer, ErrorReply) and not stream:
+            return non_stream_error(answer, error_response)
+        if isinstance(answer, ErrorReply) and answer.kind not in ("midstream_error", "cut_off", "malformed"):
+            return error_response(answer)
+        if not stream:
+            assert isinstance(answer, Reply)
+            self.record_stats(request, accounting, time.perf_counter() - started)
+            parts = self._parts(answer)
+            return HttpResponse.of_json(self._chunk(request, parts, answer, accounting))
+        return HttpResponse(headers={"content-type": "text/event-stream"},
+                            chunks=self._stream(request, answer, accounting, started),
+                            cut=isinstance(answer, ErrorReply) and answer.kind == "cut_off")
+
+    @staticmethod
+    def _parts(reply: Reply) -> list[dict[str, Any]]:
+        parts: list[dict[str, Any]] = [{"text": t, "thought": True} for t in reply.thinking]
+        if reply.text:
+            parts.append({"text": reply.text})
+        parts.extend({"functionCall": {"name": c.name, "args": dict(c.input), **({"id": c.id} if c.id else {})}}
+                     for c in reply.tool_calls)
+        return parts
+
+    def _usage(self, accounting: Accounting) -> dict[str, Any]:
+        usage = {"promptTokenCount": accounting.input_tokens, "candidatesTokenCount": accounting.output_tokens,
+                 "totalTokenCount": accounting.input_tokens + accounting.output_tokens,
+                 "promptTokensDetails": [{"modality": "TEXT", "tokenCount": accounting.input_tokens}]}
+        if accounting.cached_tokens:
+            usage["cachedContentTokenCount"] = accounting.cached_tokens
+        return usage
+
+    def _chunk(self, request: NormalizedRequest, parts: list[dict[str, Any]], reply: Reply | None,
+               accounting: Accounting | None) -> dict[str, Any]:
+        candidate: dict[str, Any] = {"content": {"parts": parts, "role": "model"}, "index": 0}
+        if reply is not None:
+            candidate["finishReason"] = _FINISH[reply.effective_stop_reason]
+        chunk: dict[str, Any] = {"candidates": [candidate], "modelVersion": request.model,
+                                 "responseId": uuid.uuid4().hex[:22]}
+        chunk["usageMetadata"] = self._usage(accounting) if accounting else {"promptTokenCount": 0}
+        return chunk
+
+    def _stream(self, request: NormalizedRequest, answer: Reply | ErrorReply, accounting: Accounting,
+                started: float) -> Iterator[bytes]:
+        if isinstance(answer, ErrorReply):
+            for piece in answer.chunks_before:
+                yield sse(self._chunk(request, [{"text": piece}], None, None))
+            if answer.kind == "midstream_error":
+                yield sse({"error": {"code": 503, "message": "The model is overloaded. Please try again later.",
+                                     "status": "UNAVAILABLE"}})
+            elif answer.kind == "malformed":
+                yield b'data: {"candidates": [{"content": {"parts": [{"text\n\n'
+            return
+        for piece in answer.thinking:
+            yield sse(self._chunk(request, [{"text": piece, "thought": True}], None, None))
+        for piece in answer.text_chunks[:-1] if not answer.tool_calls else answer.text_chunks:
+            yield sse(self._chunk(request, [{"text": piece}], None, None))
+        last: list[dict[str, Any]] = []
+        if answer.text_chunks and not answer.tool_calls:
+            last.append({"text": answer.text_chunks[-1]})
+        last.extend(self._parts(Reply(tool_calls=answer.tool_calls)))
+        yield sse(self._chunk(request, last, answer, accounting))
+        self.record_stats(request, accounting, time.perf_counter() - started)

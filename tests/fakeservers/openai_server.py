@@ -1,0 +1,208 @@
+"""A fake OpenAI Chat Completions API (optionally with Ollama's /api/show), with real error bodies."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from tests.fakeservers.brain import (
+    Brain,
+    ErrorReply,
+    NormalizedMessage,
+    NormalizedRequest,
+    Part,
+    Reply,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+)
+from tests.fakeservers.server import FakeProviderServer, HttpResponse, RawRequest, non_stream_error, sse
+from tests.fakeservers.tokens import TokenCounter, approx_counter
+
+_FINISH = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length", "other": "content_filter"}
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "".join(p.get("text", "") for p in content or [] if isinstance(p, dict))
+
+
+def normalize(body: dict[str, Any], headers: dict[str, str]) -> NormalizedRequest:
+    """Reads a Chat Completions body into the provider-neutral request (tool messages keep role 'tool')."""
+    names: dict[str, str] = {}
+    system: list[str] = []
+    messages: list[NormalizedMessage] = []
+    for message in body.get("messages", []):
+        role = message.get("role")
+        if role in ("system", "developer"):
+            system.append(_text_of(message.get("content")))
+            continue
+        parts: list[Part] = []
+        text = _text_of(message.get("content"))
+        if role == "tool":
+            call_id = message.get("tool_call_id", "")
+            parts.append(ToolResultPart(call_id, names.get(call_id, ""), text, False))
+        else:
+            if text:
+                parts.append(TextPart(text))
+            for call in message.get("tool_calls") or []:
+                names[call["id"]] = call["function"]["name"]
+                arguments = json.loads(call["function"].get("arguments") or "{}")
+                parts.append(ToolCallPart(call["id"], call["function"]["name"], arguments))
+        messages.append(NormalizedMessage(role, tuple(parts)))
+    return NormalizedRequest(
+        flavour="openai",
+        model=body.get("model", ""),
+        system="\n".join(system),
+        messages=tuple(messages),
+        tool_names=tuple(t["function"]["name"] for t in body.get("tools", [])),
+        max_tokens=body.get("max_completion_tokens", body.get("max_tokens")),
+        stream=bool(body.get("stream")),
+        raw=body,
+        headers=headers,
+    )
+
+
+def _error(message: str, kind: str, code: str | None, status: int, param: str | None = None,
+           headers: Mapping[str, str] | None = None) -> HttpResponse:
+    body = {"error": {"message": message, "type": kind, "param": param, "code": code}}
+    return HttpResponse.of_json(body, status, {"x-request-id": f"req_{uuid.uuid4().hex[:24]}", **(headers or {})})
+
+
+def error_response(err: ErrorReply) -> HttpResponse:
+    """The HTTP error OpenAI sends for a directive."""
+    if err.kind == "auth":
+        return _error("Incorrect API key provided: sk-wr***ng. You can find your API key at "
+                      "https://platform.openai.com/account/api-keys.", "invalid_request_error", "invalid_api_key", 401)
+    if err.kind == "rate_limit":
+        wait = err.retry_after if err.retry_after is not None else 1
+        message = err.message or (f"Rate limit reached for requests on tokens per min (TPM): Limit 30000, "
+                                  f"Used 30000, Requested 1000. Please try again in {wait:g}s.")
+        return _error(message, "tokens", "rate_limit_exceeded", 429, headers={"retry-after": f"{wait:g}"})
+    if err.kind == "overflow":
+        message = (f"This model's maximum context length is {err.limit} tokens. However, your messages resulted in "
+                   f"{err.tokens} tokens. Please reduce the length of the messages.")
+        return _error(message, "invalid_request_error", "context_length_exceeded", 400, "messages")
+    if err.kind == "overloaded":
+        return _error("The server is overloaded or not ready yet.", "server_error", None, 503)
+    if err.kind == "bad_request":
+        return _error(err.message or "Invalid value for 'messages'.", "invalid_request_error", None, 400, "messages")
+    return _error(err.message or "The server had an error while processing your request. Sorry about that!",
+                  "server_error", None, 500)
+
+
+class FakeOpenAIServer(FakeProviderServer):
+    """Speaks Chat Completions under /v1; with ollama=True also answers Ollama's POST /api/show."""
+
+    def __init__(self, brain: Brain | None = None, *, counter: TokenCounter = approx_counter,
+                 context_windows: Mapping[str, int] | None = None, models: Iterable[Mapping[str, Any]] | None = None,
+                 api_key: str | None = None, ollama: bool = False) -> None:
+        super().__init__(brain, counter=counter, context_windows=context_windows, models=models, api_key=api_key)
+        self.ollama = ollama
+
+    @property
+    def base_url(self) -> str:
+        """The root URL plus /v1, as the openai SDK needs it."""
+        return self.root_url + "/v1"
+
+    def presented_key(self, raw: RawRequest) -> str | None:
+        """The bearer token."""
+        bearer = raw.headers.get("authorization", "")
+        return bearer[7:] if bearer.lower().startswith("bearer ") else None
+
+    def route(self, raw: RawRequest) -> HttpResponse:
+        """Dispatches /v1/chat/completions, /v1/models and (Ollama mode) /api/show."""
+        if self.ollama and raw.method == "POST" and raw.path == "/api/show":
+            return self._show(raw.json())
+        if self.key_rejected(raw):
+            return error_response(ErrorReply("auth"))
+        if raw.method == "GET" and raw.path == "/v1/models":
+            models = self.models or [{"id": "gpt-test-1"}]
+            owner = "library" if self.ollama else "openai"
+            data = [{"object": "model", "created": 1700000000, "owned_by": owner, **m} for m in models]
+            return HttpResponse.of_json({"object": "list", "data": data})
+        if raw.method == "POST" and raw.path == "/v1/chat/completions":
+            return self._complete(raw)
+        return _error(f"Unknown request URL: {raw.method} {raw.path}.", "invalid_request_error", "unknown_url", 404)
+
+    def _show(self, body: Mapping[str, Any]) -> HttpResponse:
+        name = str(body.get("model") or body.get("name") or "")
+        window = self.context_windows.get(name)
+        if window is None and not any(m.get("id") == name for m in self.models):
+            return HttpResponse.of_json({"error": f"model '{name}' not found"}, 404)
+        info: dict[str, Any] = {"general.architecture": "llama", "general.parameter_count": 8030261248}
+        if window is not None:
+            info["llama.context_length"] = window
+        return HttpResponse.of_json({"modelfile": "", "parameters": "", "template": "{{ .Prompt }}",
+                                     "details": {"family": "llama", "format": "gguf"}, "model_info": info,
+                                     "capabilities": ["completion", "tools"]})
+
+    def _complete(self, raw: RawRequest) -> HttpResponse:
+        started = time.perf_counter()
+        request = normalize(raw.json(), dict(raw.headers))
+        answer, accounting = self.answer(request)
+        if isinstance(answer, ErrorReply) and not request.stream:
+            return non_stream_error(answer, error_response)
+        if isinstance(answer, ErrorReply) and answer.kind not in ("midstream_error", "cut_off", "malformed"):
+            return error_response(answer)
+        usage = {"prompt_tokens": accounting.input_tokens, "completion_tokens": accounting.output_tokens,
+                 "total_tokens": accounting.input_tokens + accounting.output_tokens,
+                 "prompt_tokens_details": {"cached_tokens": accounting.cached_tokens, "audio_tokens": 0},
+                 "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0,
+                                               "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0}}
+        head = {"id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "created": int(time.time()), "model": request.model,
+                "system_fingerprint": "fp_fake"}
+        if not request.stream:
+            assert isinstance(answer, Reply)
+            self.record_stats(request, accounting, time.perf_counter() - started)
+            message: dict[str, Any] = {"role": "assistant", "content": answer.text or None, "refusal": None}
+            if answer.tool_calls:
+                message["tool_calls"] = [self._call(i, c) for i, c in enumerate(answer.tool_calls)]
+            choice = {"index": 0, "message": message, "logprobs": None,
+                      "finish_reason": _FINISH[answer.effective_stop_reason]}
+            return HttpResponse.of_json({**head, "object": "chat.completion", "choices": [choice], "usage": usage})
+        include_usage = bool((request.raw.get("stream_options") or {}).get("include_usage"))
+
+        def chunks() -> Iterator[bytes]:
+            def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+                choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
+                return sse({**head, "object": "chat.completion.chunk", "choices": [choice], "usage": None})
+
+            yield chunk({"role": "assistant", "content": "", "refusal": None})
+            if isinstance(answer, ErrorReply):
+                yield from (chunk({"content": piece}) for piece in answer.chunks_before)
+                if answer.kind == "midstream_error":
+                    yield sse({"error": {"message": answer.message or "The server had an error while processing "
+                                         "your request. Sorry about that!", "type": "server_error", "param": None,
+                                         "code": None}})
+                elif answer.kind == "malformed":
+                    yield b'data: {"id": "chatcmpl-broken", "choices": [{"delta": {"content\n\n'
+                return
+            yield from (chunk({"reasoning_content": piece}) for piece in answer.thinking)
+            yield from (chunk({"content": piece}) for piece in answer.text_chunks)
+            for index, call in enumerate(answer.tool_calls):
+                opening = self._call(index, call)
+                arguments = opening["function"]["arguments"]
+                opening["function"]["arguments"] = ""
+                yield chunk({"tool_calls": [opening]})
+                step = max(1, answer.tool_argument_chunk)
+                for i in range(0, len(arguments), step):
+                    piece = {"index": index, "function": {"arguments": arguments[i : i + step]}}
+                    yield chunk({"tool_calls": [piece]})
+            yield chunk({}, _FINISH[answer.effective_stop_reason])
+            if include_usage:
+                yield sse({**head, "object": "chat.completion.chunk", "choices": [], "usage": usage})
+            yield sse("[DONE]")
+            self.record_stats(request, accounting, time.perf_counter() - started)
+
+        return HttpResponse(headers={"content-type": "text/event-stream"}, chunks=chunks(),
+                            cut=isinstance(answer, ErrorReply) and answer.kind == "cut_off")
+
+    @staticmethod
+    def _call(index: int, call: Any) -> dict[str, Any]:
+        return {"index": index, "id": call.id or f"call_{uuid.uuid4().hex[:24]}", "type": "function",
+                "function": {"name": call.name, "arguments": json.dumps(dict(call.input))}}

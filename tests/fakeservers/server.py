@@ -1,0 +1,258 @@
+"""The shared HTTP machinery of the fake provider servers: a threaded 127.0.0.1 server, recording, accounting."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from tests.fakeservers.brain import Answer, Brain, ErrorReply, NormalizedRequest, Reply, ScriptedBrain
+from tests.fakeservers.tokens import TokenCounter, approx_counter, common_prefix_length
+
+
+@dataclass(frozen=True)
+class RawRequest:
+    """One HTTP request exactly as received."""
+
+    method: str
+    path: str
+    query: Mapping[str, str]
+    headers: Mapping[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        """The body parsed as JSON (an empty dict for an empty body)."""
+        return json.loads(self.body) if self.body else {}
+
+
+@dataclass
+class HttpResponse:
+    """What to send back: a whole body, or chunks streamed with chunked encoding (`cut` drops the connection)."""
+
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    chunks: Iterable[bytes] | None = None
+    cut: bool = False
+
+    @classmethod
+    def of_json(cls, payload: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> HttpResponse:
+        """A JSON response."""
+        merged = {"content-type": "application/json", **(headers or {})}
+        return cls(status=status, headers=merged, body=json.dumps(payload).encode())
+
+
+@dataclass(frozen=True)
+class RequestStats:
+    """Accounting of one generation request, readable by tests and benchmarks."""
+
+    model: str
+    input_tokens: int
+    cached_tokens: int
+    output_tokens: int
+    server_seconds: float
+    stream: bool
+
+
+@dataclass(frozen=True)
+class Accounting:
+    """Tokens the server bills for one request: prompt total, its cached prefix, output."""
+
+    input_tokens: int
+    cached_tokens: int
+    output_tokens: int
+
+
+class FakeProviderServer:
+    """Base of the three flavours: start/stop as a context manager, record requests, compute usage."""
+
+    def __init__(
+        self,
+        brain: Brain | None = None,
+        *,
+        counter: TokenCounter = approx_counter,
+        context_windows: Mapping[str, int] | None = None,
+        models: Iterable[Mapping[str, Any]] | None = None,
+        api_key: str | None = None,
+    ) -> None:
+        self.brain: Brain = brain if brain is not None else ScriptedBrain()
+        self.counter = counter
+        self.context_windows = dict(context_windows or {})
+        self.models = [dict(m) for m in (models or [])]
+        self.api_key = api_key
+        self.log: list[RawRequest] = []
+        self.requests: list[NormalizedRequest] = []
+        self.stats: list[RequestStats] = []
+        self._previous_prompt = ""
+        self._lock = threading.Lock()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # --- lifecycle -------------------------------------------------------------------------------
+    def __enter__(self) -> FakeProviderServer:
+        self.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        """Listens on 127.0.0.1 on a free port, serving from a daemon thread."""
+        handler = _make_handler(self)
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, name=type(self).__name__, daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stops serving and frees the port."""
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    @property
+    def root_url(self) -> str:
+        """http://127.0.0.1:PORT (no path)."""
+        if self._httpd is None:
+            raise RuntimeError("the fake server is not running; use it as a context manager")
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+
+    @property
+    def base_url(self) -> str:
+        """The base URL to give the SDK."""
+        return self.root_url
+
+    # --- flavour hooks ---------------------------------------------------------------------------
+    def route(self, raw: RawRequest) -> HttpResponse:
+        """Answers one request; flavours override."""
+        raise NotImplementedError
+
+    def presented_key(self, raw: RawRequest) -> str | None:
+        """The API key the client sent; flavours override."""
+        return None
+
+    # --- shared logic ----------------------------------------------------------------------------
+    def key_rejected(self, raw: RawRequest) -> bool:
+        """True when the server has a key and the client did not present it."""
+        return self.api_key is not None and self.presented_key(raw) != self.api_key
+
+    def answer(self, request: NormalizedRequest) -> tuple[Answer, Accounting]:
+        """Enforces the model's window, asks the brain, and bills tokens with prefix caching."""
+        with self._lock:
+            self.requests.append(request)
+        prompt = request.serialized()
+        input_tokens = self.counter(prompt)
+        window = self.context_windows.get(request.model)
+        if window is not None and input_tokens > window:
+            return ErrorReply("overflow", tokens=input_tokens, limit=window), Accounting(input_tokens, 0, 0)
+        answer = self.brain.respond(request)
+        if isinstance(answer, ErrorReply) and answer.kind not in ("midstream_error", "cut_off", "malformed"):
+            return answer, Accounting(input_tokens, 0, 0)
+        with self._lock:
+            prefix = common_prefix_length(prompt, self._previous_prompt)
+            self._previous_prompt = prompt
+        cached = min(self.counter(prompt[:prefix]) if prefix else 0, input_tokens)
+        return answer, Accounting(input_tokens, cached, self._output_tokens(answer))
+
+    def _output_tokens(self, answer: Answer) -> int:
+        if not isinstance(answer, Reply):
+            return 1
+        calls = "".join(c.name + json.dumps(dict(c.input)) for c in answer.tool_calls)
+        return max(1, self.counter(answer.text + "".join(answer.thinking) + calls))
+
+    def record_stats(self, request: NormalizedRequest, accounting: Accounting, seconds: float) -> None:
+        """Keeps the accounting of one finished generation request."""
+        with self._lock:
+            self.stats.append(
+                RequestStats(
+                    model=request.model,
+                    input_tokens=accounting.input_tokens,
+                    cached_tokens=accounting.cached_tokens,
+                    output_tokens=accounting.output_tokens,
+                    server_seconds=seconds,
+                    stream=request.stream,
+                )
+            )
+
+    def _dispatch(self, raw: RawRequest) -> HttpResponse:
+        with self._lock:
+            self.log.append(raw)
+        return self.route(raw)
+
+
+def sse(data: Any, event: str | None = None) -> bytes:
+    """One server-sent event (data as JSON unless already a string)."""
+    text = data if isinstance(data, str) else json.dumps(data)
+    head = f"event: {event}\n" if event else ""
+    return f"{head}data: {text}\n\n".encode()
+
+
+def non_stream_error(err: ErrorReply, render: Callable[[ErrorReply], HttpResponse]) -> HttpResponse:
+    """A stream-only directive on a non-streaming request: a midstream error becomes 'overloaded', a cut or
+    malformed stream becomes a truncated JSON body; everything else renders as the flavour's error response."""
+    if err.kind == "midstream_error":
+        return render(ErrorReply("overloaded", message=err.message))
+    if err.kind in ("cut_off", "malformed"):
+        return HttpResponse(headers={"content-type": "application/json"}, body=b'{"id": "broken", "choi')
+    return render(err)
+
+
+def _make_handler(server: FakeProviderServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet
+            return
+
+        def _handle(self) -> None:
+            split = urlsplit(self.path)
+            length = int(self.headers.get("content-length") or 0)
+            body = self.rfile.read(length) if length else b""
+            raw = RawRequest(
+                method=self.command,
+                path=split.path,
+                query={k: v[0] for k, v in parse_qs(split.query).items()},
+                headers={k.lower(): v for k, v in self.headers.items()},
+                body=body,
+            )
+            try:
+                response = server._dispatch(raw)
+            except Exception as exc:  # a brain or flavour bug: answer 500 with the reason, loudly
+                response = HttpResponse.of_json({"error": {"message": f"fake server failure: {exc!r}"}}, 500)
+            self._send(response)
+
+        def _send(self, response: HttpResponse) -> None:
+            self.send_response(response.status)
+            for name, value in response.headers.items():
+                self.send_header(name, value)
+            if response.chunks is None:
+                self.send_header("content-length", str(len(response.body)))
+                self.end_headers()
+                self.wfile.write(response.body)
+                return
+            self.send_header("transfer-encoding", "chunked")
+            self.send_header("cache-control", "no-cache")
+            self.end_headers()
+            for chunk in response.chunks:
+                self.wfile.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+                self.wfile.flush()
+            if response.cut:
+                self.close_connection = True
+                return
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+
+        do_GET = _handle
+        do_POST = _handle
+
+    return Handler
