@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,12 +37,12 @@ ScriptStep = StreamEvent | Exception | Hang
 Script = list[ScriptStep] | Exception
 
 
-def reply(text: str, *, input_tokens: int = 100, output_tokens: int = 10, stop: str = "end_turn") -> list[ScriptStep]:
+def reply(text: str, *, input_tokens: int = 0, output_tokens: int = 10, stop: str = "end_turn") -> list[ScriptStep]:
     """A script for a plain text answer with usage."""
     return [TextDelta(text), UsageReported(Usage(input_tokens, output_tokens)), StreamDone(stop)]  # type: ignore[arg-type]
 
 
-def tool_round(*calls: tuple[str, str, Mapping[str, Any]], text: str = "", input_tokens: int = 100) -> list[ScriptStep]:
+def tool_round(*calls: tuple[str, str, Mapping[str, Any]], text: str = "", input_tokens: int = 0) -> list[ScriptStep]:
     """A script for an answer that calls tools: (call_id, name, input) each."""
     steps: list[ScriptStep] = [TextDelta(text)] if text else []
     steps += [ToolCallRequested(cid, name, dict(args)) for cid, name, args in calls]
@@ -52,10 +53,11 @@ def tool_round(*calls: tuple[str, str, Mapping[str, Any]], text: str = "", input
 class FakeModelApiAdapter:
     """Plays queued scripts, one per streaming request, and records every request and completion prompt."""
 
-    def __init__(self) -> None:
+    def __init__(self, default_completion: str | None = None) -> None:
         self.scripts: deque[Script] = deque()
         self.requests: list[SentRequest] = []
         self.completions: deque[str | Exception] = deque()
+        self.default_completion = default_completion
         self.completion_prompts: list[tuple[ModelId, str, str | None, int]] = []
         self.models: list[AiModel] = []
 
@@ -89,6 +91,8 @@ class FakeModelApiAdapter:
         self, model_id: ModelId, prompt: str, system: str | None = None, max_tokens: int = 2048
     ) -> str:
         self.completion_prompts.append((model_id, prompt, system, max_tokens))
+        if not self.completions and self.default_completion is not None:
+            return self.default_completion
         if not self.completions:
             raise AssertionError("FakeModelApiAdapter: a completion was requested but none is queued")
         item = self.completions.popleft()
@@ -103,12 +107,13 @@ class FakeModelApiAdapter:
 class FakeAdapterFactory:
     """Hands out one fake adapter per provider id and records the keys it was given."""
 
-    def __init__(self) -> None:
+    def __init__(self, default_completion: str | None = None) -> None:
         self.adapters: dict[str, FakeModelApiAdapter] = {}
         self.keys_seen: list[tuple[str, str | None]] = []
+        self.default_completion = default_completion
 
     def adapter(self, provider_id: str) -> FakeModelApiAdapter:
-        return self.adapters.setdefault(provider_id, FakeModelApiAdapter())
+        return self.adapters.setdefault(provider_id, FakeModelApiAdapter(self.default_completion))
 
     def create(self, provider: Provider, api_key: str | None) -> FakeModelApiAdapter:
         self.keys_seen.append((provider.id, api_key))
@@ -136,3 +141,130 @@ class FakeToolExecutor:
             return ToolOutcome(f"Unknown tool {name!r}.", is_error=True)
         result = handler(arguments, context)
         return ToolOutcome(result) if isinstance(result, str) else result
+
+
+# --- a whole turn machinery wired with fakes ----------------------------------------------------
+
+@dataclass
+class TurnWorld:
+    """Every port of SendMessageUseCase as a fake, the real context engine, and the use case itself."""
+
+    sessions: Any
+    messages: Any
+    agents: Any
+    providers: Any
+    models: Any
+    keys: Any
+    adapters: FakeAdapterFactory
+    tools: FakeToolExecutor
+    memories: Any
+    settings: Any
+    calibration: Any
+    estimator: Any
+    pruner: Any
+    summarizer: Any
+    clock: Any
+    send: Any
+
+    def adapter(self, provider_id: str = "anthropic") -> FakeModelApiAdapter:
+        return self.adapters.adapter(provider_id)
+
+    def stored(self, session_id: str = "s1") -> list[Message]:
+        return list(self.messages.snapshot(session_id))
+
+    async def turn(self, text: str, session_id: str = "s1", **choice: Any) -> list[Any]:
+        """Runs one turn to its end and returns every event."""
+        return [event async for event in self.send(session_id, text, **choice)]
+
+
+def save_memory_handler(memories: Any, clock: Any) -> ToolHandler:
+    """A save_memory tool that really stores the memory in the given (fake) repository."""
+    from domain.models import Memory
+
+    def handle(arguments: Mapping[str, Any], context: ToolContext) -> ToolOutcome | str:
+        content = arguments.get("content")
+        if not isinstance(content, str) or not content.strip():
+            return ToolOutcome("save_memory needs a non-empty 'content' string.", is_error=True)
+        memory = Memory(f"mem{len(memories.memories) + 1}", content, clock.now(), context.agent_id, context.session_id)
+        memories.add(memory)
+        return f"Saved (id {memory.id})."
+
+    return handle
+
+
+def make_world(
+    *,
+    window: int | None = 200_000,
+    small_window: int = 8_000,
+    settings: Any = None,
+    summaries: tuple[str | Exception, ...] = (),
+    handlers: dict[str, ToolHandler] | None = None,
+    session: Any = None,
+) -> TurnWorld:
+    """Two providers: anthropic (claude-big, default; claude-haiku) and openai (gpt-small, a small window)."""
+    from domain.context.builder import CompactAwareMessageBuilder
+    from domain.context.estimator import TokenEstimator
+    from domain.context.pruner import ToolResultPruner
+    from domain.context.settings_source import AgentContextSettings
+    from domain.models import Agent, ProviderType
+    from domain.settings import ContextSettings
+    from domain.usecases.auto_compact import AutoCompactUseCase
+    from domain.usecases.generate_title import GenerateTitleUseCase
+    from domain.usecases.memory_flush import MemoryFlushUseCase
+    from domain.usecases.send_message import SendMessageUseCase
+    from tests.fakes import (
+        FakeAgentRepository,
+        FakeApiKeyStorage,
+        FakeCalibrationStore,
+        FakeClock,
+        FakeMemoryRepository,
+        FakeMessageRepository,
+        FakeModelRepository,
+        FakeProviderRepository,
+        FakeSessionRepository,
+        FakeSettingsRepository,
+        FakeSummarizer,
+        make_session,
+    )
+
+    clock = FakeClock()
+    sessions = FakeSessionRepository()
+    sessions.create(session or make_session("s1"))
+    messages = FakeMessageRepository()
+    agents = FakeAgentRepository([Agent(id="default", name="Default", system_prompt="You are helpful.")])
+    providers = FakeProviderRepository([
+        Provider("anthropic", "Anthropic", ProviderType.ANTHROPIC),
+        Provider("openai", "OpenAI", ProviderType.OPENAI),
+    ])
+    models = FakeModelRepository([
+        AiModel("claude-big", "Claude Big", "anthropic", is_default=True, context_window_size=window,
+                max_output_tokens=8_192),
+        AiModel("claude-haiku", "Claude Haiku", "anthropic", context_window_size=window),
+        AiModel("gpt-small", "GPT Small", "openai", is_default=True, context_window_size=small_window),
+    ])
+    keys = FakeApiKeyStorage()
+    keys.set("anthropic", "sk-ant-test")
+    keys.set("openai", "sk-openai-test")
+    adapters = FakeAdapterFactory(default_completion="Untitled test chat")
+    memories = FakeMemoryRepository()
+    tools = FakeToolExecutor(dict(handlers or {}))
+    tools.handlers.setdefault("save_memory", save_memory_handler(memories, clock))
+    settings_repo = FakeSettingsRepository(settings or ContextSettings())
+    calibration = FakeCalibrationStore()
+    estimator = TokenEstimator(calibration)
+    pruner = ToolResultPruner(settings_repo.settings)
+    summarizer = FakeSummarizer(*summaries)
+    settings_provider = AgentContextSettings(settings_repo, agents)
+    auto_compact = AutoCompactUseCase(sessions, messages, models, summarizer, estimator, clock, settings_provider,
+                                      pruner)
+    flush = MemoryFlushUseCase(sessions, providers, keys, adapters, tools, clock)
+    title = GenerateTitleUseCase(sessions, providers, keys, adapters)
+    ids = itertools.count(1)
+    send = SendMessageUseCase(
+        sessions=sessions, messages=messages, agents=agents, providers=providers, models=models, keys=keys,
+        adapters=adapters, tools=tools, memories=memories, settings=settings_repo, estimator=estimator,
+        pruner=pruner, auto_compact=auto_compact, memory_flush=flush, title=title, clock=clock,
+        builder=CompactAwareMessageBuilder(), new_id=lambda: f"id{next(ids)}",
+    )
+    return TurnWorld(sessions, messages, agents, providers, models, keys, adapters, tools, memories, settings_repo,
+                     calibration, estimator, pruner, summarizer, clock, send)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from domain.chat.request import PlannedRequest, RequestPlanner, fit_budget
 from domain.chat.stream import RoundState, stream_round
+from domain.context.estimator import TokenEstimator, calibration_key
 from domain.errors import ContextOverflow
 from domain.events import CompactCompleted, CompactStarted, TextDelta, ThinkingDelta
 from domain.models import AiModel, SessionId, ToolDefinition
@@ -43,10 +44,17 @@ class RoundSender:
     error: learn the limit, force a compaction, retry once; still too long: the summary plus the newest turns
     that fit. Only an overflow before any output is recovered; later failures propagate."""
 
-    def __init__(self, planner: RequestPlanner, models: ModelRepository, auto_compact: AutoCompactUseCase) -> None:
+    def __init__(
+        self,
+        planner: RequestPlanner,
+        models: ModelRepository,
+        auto_compact: AutoCompactUseCase,
+        estimator: TokenEstimator,
+    ) -> None:
         self._planner = planner
         self._models = models
         self._auto_compact = auto_compact
+        self._estimator = estimator
 
     async def send(
         self,
@@ -92,8 +100,9 @@ class RoundSender:
             except ContextOverflow as err:
                 if attempt.state.has_output() or fitted:
                     raise
-                attempt.model = self._learn_limit(attempt.model, err)
+                attempt.model = self._learn(attempt.model, err, planned)
                 window = attempt.model.context_window_size or err.limit or _shrunk(planned.estimate, err)
+                undercount = planned.estimate / err.tokens if err.tokens and err.tokens > planned.estimate else 1.0
             if not overflowed:
                 overflowed = True
                 async for event in self._compact(session_id, attempt.model, system_prompt, tools, "overflow"):
@@ -101,7 +110,7 @@ class RoundSender:
                 planned = plan()
                 if planned.estimate <= window:
                     continue
-            planned, fitted = plan(fit_budget(window, settings)), True
+            planned, fitted = plan(max(1, int(fit_budget(window, settings) * undercount))), True
 
     async def _compact(
         self,
@@ -118,7 +127,10 @@ class RoundSender:
         )
         yield compact_event(result)
 
-    def _learn_limit(self, model: AiModel, err: ContextOverflow) -> AiModel:
+    def _learn(self, model: AiModel, err: ContextOverflow, planned: PlannedRequest) -> AiModel:
+        """Feeds the calibration with the refused request's real size and records the limit the error named."""
+        if err.tokens and err.tokens > 0:
+            self._estimator.calibrate(calibration_key(model.provider_id, model.id), err.tokens, planned.raw_estimate)
         if err.limit and err.limit > 0:
             self._models.record_limit(model.provider_id, model.id, err.limit)
             return self._models.resolve(model.provider_id, model.id)

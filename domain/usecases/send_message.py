@@ -84,7 +84,7 @@ class SendMessageUseCase:
         self._settings_for = AgentContextSettings(settings, agents)
         self._truncator, self._new_id = truncator, new_id
         self._planner = RequestPlanner(sessions, messages, builder or CompactAwareMessageBuilder(), pruner, estimator)
-        self._sender = RoundSender(self._planner, models, auto_compact)
+        self._sender = RoundSender(self._planner, models, auto_compact, estimator)
 
     async def __call__(
         self,

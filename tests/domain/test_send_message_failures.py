@@ -1,0 +1,205 @@
+"""SendMessageUseCase when things go wrong: cancellation, failures midway, provider errors, context overflow."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from domain.errors import AuthenticationFailed, ContextOverflow, NetworkError, RateLimited
+from domain.events import (
+    ChatError,
+    CompactCompleted,
+    CompactStarted,
+    ResponseComplete,
+    TextDelta,
+    ToolCallStarted,
+)
+from domain.models import Message, MessageType, ToolStatus
+from domain.settings import ContextSettings
+from tests.fakes_turn import Hang, TurnWorld, make_world, reply, tool_round
+
+SUMMARY = "Goal: keep chatting. Critical Context: the user's cat is called Miso."
+
+
+def seed_history(world: TurnWorld, turns: int, chars: int = 8_000) -> None:
+    """Stored earlier turns of about chars/4 tokens per message (so no title is generated)."""
+    filler = "lorem ipsum " * (chars // 12)
+    for i in range(turns):
+        world.messages.add(Message(f"u{i}", "s1", MessageType.USER, f"Question {i}: {filler}"))
+        world.messages.add(Message(f"a{i}", "s1", MessageType.AI_RESPONSE, f"Answer {i}: {filler}"))
+
+
+async def test_cancelling_midstream_keeps_the_partial_reply_marked_incomplete() -> None:
+    world = make_world()
+    hang = Hang()
+    world.adapter().scripts.append([TextDelta("Once upon a "), TextDelta("time"), hang])
+    events: list[object] = []
+
+    async def consume() -> None:
+        async for event in world.send("s1", "Tell me a story"):
+            events.append(event)
+
+    task = asyncio.create_task(consume())
+    await hang.reached.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    stored = world.stored()
+    assert [m.type for m in stored] == [MessageType.USER, MessageType.AI_RESPONSE]
+    assert stored[0].content == "Tell me a story"
+    assert stored[1].content == "Once upon a time" and stored[1].incomplete
+    assert world.sessions.get("s1").message_count == 2
+    assert not any(isinstance(e, ResponseComplete) for e in events)
+
+
+async def test_closing_the_generator_keeps_the_partial_reply() -> None:
+    world = make_world()
+    world.adapter().scripts.append([TextDelta("Half an answer"), Hang()])
+    turn = world.send("s1", "Question")
+    first = await turn.__anext__()
+    assert first == TextDelta("Half an answer")
+    await turn.aclose()
+    last = world.stored()[-1]
+    assert last.type is MessageType.AI_RESPONSE and last.content == "Half an answer" and last.incomplete
+
+
+async def test_stopping_while_a_tool_is_pending_answers_the_call_so_history_stays_valid() -> None:
+    world = make_world(handlers={"http_request": lambda a, c: "never read"})
+    world.adapter().scripts.append(tool_round(("c1", "http_request", {"url": "https://x"}), text="Fetching"))
+    turn = world.send("s1", "Fetch x")
+    async for event in turn:
+        if isinstance(event, ToolCallStarted):
+            break
+    await turn.aclose()
+    stored = world.stored()
+    assert [m.type for m in stored] == [
+        MessageType.USER, MessageType.AI_RESPONSE, MessageType.TOOL_CALL, MessageType.TOOL_RESULT,
+    ]
+    assert stored[3].tool_call_id == "c1" and stored[3].tool_status is ToolStatus.ERROR
+    assert world.tools.calls == []
+
+
+async def test_a_stream_failing_midway_keeps_the_partial_reply_and_reports_the_error() -> None:
+    world = make_world()
+    world.adapter().scripts.append([TextDelta("The first half"), NetworkError("connection reset")])
+    events = await world.turn("Explain")
+    assert isinstance(events[-1], ChatError)
+    assert events[-1].kind == "network" and events[-1].retryable
+    last = world.stored()[-1]
+    assert last.content == "The first half" and last.incomplete
+
+
+async def test_a_provider_error_before_any_output_keeps_the_users_message() -> None:
+    world = make_world()
+    world.adapter().scripts.append(AuthenticationFailed("Anthropic"))
+    events = await world.turn("Are you there?")
+    assert [type(e) for e in events] == [ChatError]
+    assert events[0].kind == "authentication" and "Anthropic" in events[0].message and not events[0].retryable
+    assert [m.content for m in world.stored()] == ["Are you there?"]
+
+
+async def test_rate_limiting_is_reported_as_retryable() -> None:
+    world = make_world()
+    world.adapter().scripts.append(RateLimited(retry_after=3))
+    events = await world.turn("hi")
+    assert events[-1] == ChatError("rate_limited", "The provider is rate limiting requests. Try again in 3 s.", True)
+
+
+async def test_overflow_records_the_limit_compacts_and_retries_once_to_an_answer() -> None:
+    world = make_world(summaries=(SUMMARY,))
+    seed_history(world, 6)
+    adapter = world.adapter()
+    adapter.scripts.extend([ContextOverflow(tokens=26_000, limit=12_000), reply("Recovered answer")])
+    events = await world.turn("What is my cat called?")
+    assert not any(isinstance(e, ChatError) for e in events)
+    assert world.models.recorded_limits == [("anthropic", "claude-big", 12_000)]
+    assert world.models.get("anthropic", "claude-big").context_window_size == 12_000
+    started = [e for e in events if isinstance(e, CompactStarted)]
+    assert started[0].trigger == "overflow"
+    done = next(e for e in events if isinstance(e, CompactCompleted))
+    assert done.did_compact and done.tokens_after < done.tokens_before
+    assert len(adapter.requests) == 2
+    retry = adapter.requests[1]
+    assert SUMMARY in (retry.system_prompt or "")
+    assert len(retry.messages) < len(adapter.requests[0].messages)
+    assert retry.messages[-1].content == "What is my cat called?"
+    assert world.stored()[-1].content == "Recovered answer"
+    assert [r.trigger for r in world.sessions.compactions("s1")] == ["overflow"]
+
+
+async def test_second_overflow_sends_the_summary_and_the_newest_turns_that_fit() -> None:
+    world = make_world(summaries=(SUMMARY,))
+    seed_history(world, 6)
+    adapter = world.adapter()
+    adapter.scripts.extend([
+        ContextOverflow(tokens=26_000, limit=12_000),
+        ContextOverflow(tokens=14_000, limit=12_000),
+        reply("Answer from a fitted request"),
+    ])
+    events = await world.turn("Newest question")
+    assert not any(isinstance(e, ChatError) for e in events)
+    assert len(adapter.requests) == 3
+    second, third = adapter.requests[1], adapter.requests[2]
+    assert SUMMARY in (third.system_prompt or "")
+    assert len(third.messages) < len(second.messages)
+    assert third.messages[-1].content == "Newest question"
+    assert world.stored()[-1].content == "Answer from a fitted request"
+
+
+async def test_a_third_overflow_is_reported_and_nothing_is_lost() -> None:
+    world = make_world(summaries=(SUMMARY,))
+    seed_history(world, 6)
+    world.adapter().scripts.extend([ContextOverflow(tokens=26_000, limit=12_000)] * 3)
+    events = await world.turn("Still too long?")
+    assert isinstance(events[-1], ChatError) and events[-1].kind == "context_overflow"
+    assert len(world.adapter().requests) == 3
+    assert world.stored()[-1].content == "Still too long?"
+    assert world.messages.count("s1") == 13
+
+
+async def test_switching_to_a_smaller_window_compacts_before_sending() -> None:
+    world = make_world()
+    world.summarizer.default = SUMMARY
+    seed_history(world, 5)  # about 20,000 tokens, far over gpt-small's 8,000
+    world.adapter("openai").scripts.append(reply("Small model answer"))
+    events = await world.turn("Continue on the small model", provider_id="openai")
+    names = [type(e).__name__ for e in events]
+    assert names.index("CompactStarted") < names.index("TextDelta")
+    assert next(e for e in events if isinstance(e, CompactStarted)).trigger == "model_switch"
+    request = world.adapter("openai").requests[0]
+    assert SUMMARY in (request.system_prompt or "")
+    assert world.estimator.estimate_request(request.system_prompt, request.messages, request.tools) < 8_000
+    assert request.messages[-1].content == "Continue on the small model"
+    assert world.models.recorded_limits == []
+    assert not any(isinstance(e, ChatError) for e in events)
+
+
+async def test_max_tokens_stop_on_a_nearly_full_window_forces_a_compaction() -> None:
+    world = make_world(window=12_000)
+    world.summarizer.default = SUMMARY
+    seed_history(world, 3, chars=5_600)  # about 8,400 of 12,000 tokens: less room than max_output_tokens
+    world.adapter().scripts.extend([reply("cut off mid", stop="max_tokens"), reply("NO_REPLY")])  # answer, flush
+    events = await world.turn("Write a long essay")
+    started = [e for e in events if isinstance(e, CompactStarted)]
+    assert [s.trigger for s in started] == ["overflow"]
+    done = next(e for e in events if isinstance(e, CompactCompleted))
+    assert done.did_compact
+
+
+async def test_a_max_tokens_stop_with_room_left_does_not_force_compaction() -> None:
+    world = make_world(settings=ContextSettings(max_output_tokens=1_000))
+    world.adapter().scripts.append(reply("long", stop="max_tokens"))
+    events = await world.turn("Write")
+    assert [e.trigger for e in events if isinstance(e, CompactStarted)] == ["auto"]
+    assert not next(e for e in events if isinstance(e, CompactCompleted)).did_compact
+
+
+async def test_output_tokens_requested_never_exceed_the_room_left_in_the_window() -> None:
+    world = make_world(window=12_000)
+    seed_history(world, 2)
+    world.adapter().scripts.extend([reply("ok"), reply("NO_REPLY")])  # the answer, then the memory flush
+    await world.turn("go")
+    request = world.adapter().requests[0]
+    used = world.estimator.estimate_request(request.system_prompt, request.messages, request.tools)
+    assert request.max_output_tokens <= 12_000 - used
