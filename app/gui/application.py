@@ -1,0 +1,158 @@
+"""Starts the desktop app: QApplication, theme, the worker loop, the Container built on it, the main window."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QEventLoop, Qt
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app.container import Container
+from app.gui.bridge import ContainerBackend
+from domain.errors import PalimpsestError
+from ui.backend import ChatBackend
+from ui.theme import current_theme, palette_for, stylesheet_for
+from ui.widgets.main_window import MainWindow
+from ui.worker import AsyncWorker
+
+log = logging.getLogger(__name__)
+
+
+def ensure_application(argv: list[str]) -> QApplication:
+    """The QApplication (created once), styled with Fusion and the system's light or dark theme."""
+    existing = QCoreApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(argv)
+    app.setApplicationName("Palimpsest")
+    app.setOrganizationName("Palimpsest")
+    app.setStyle("Fusion")
+    apply_theme(app)
+    return app
+
+
+def apply_theme(app: QApplication, window: MainWindow | None = None) -> None:
+    """Applies the theme matching the system's color scheme."""
+    theme = current_theme()
+    app.setPalette(palette_for(theme))
+    app.setStyleSheet(stylesheet_for(theme))
+    if window is not None:
+        window.set_theme(theme)
+
+
+@dataclass
+class Running:
+    """A built window with what must be closed after it."""
+
+    window: MainWindow
+    worker: AsyncWorker
+    container: Container | None
+
+    def close(self) -> None:
+        """Stops the worker and releases the database (on the worker thread that used it)."""
+        self.window.chat_vm.stop()
+        container = self.container
+        if container is not None:
+            async def close_container() -> None:
+                container.close()
+
+            try:
+                self.worker.run_sync(close_container, timeout=10)
+            except Exception:  # shutting down; the OS reclaims the file handles
+                log.warning("could not close the database cleanly", exc_info=True)
+        self.worker.shutdown()
+
+
+def build_window(app: QApplication, make_backend: Callable[[], tuple[ChatBackend, Container | None]] | None = None
+                 ) -> Running:
+    """Builds the Container on the worker thread (all disk I/O stays off the GUI thread) and the window."""
+    worker = AsyncWorker()
+    holder: dict[str, tuple[ChatBackend, Container | None]] = {}
+
+    async def build() -> None:
+        if make_backend is not None:
+            holder["made"] = make_backend()
+        else:
+            container = Container.build()
+            holder["made"] = (ContainerBackend(container), container)
+
+    try:
+        worker.run_sync(build, timeout=60)
+    except BaseException:
+        worker.shutdown()
+        raise
+    backend, container = holder["made"]
+    window = MainWindow(backend, worker, current_theme())
+    app.styleHints().colorSchemeChanged.connect(lambda _scheme: apply_theme(app, window))
+    return Running(window, worker, container)
+
+
+def run_gui(argv: list[str]) -> int:
+    """Runs the desktop app until its window closes; returns the exit status."""
+    app = ensure_application(argv)
+    try:
+        running = build_window(app)
+    except PalimpsestError as error:
+        QMessageBox.critical(None, "Palimpsest cannot start", error.message)
+        return 1
+    running.window.show()
+    running.window.start()
+    try:
+        return int(app.exec())
+    finally:
+        running.close()
+
+
+def wait_until(app: QApplication, ready: Callable[[], bool], timeout: float = 20.0) -> bool:
+    """Processes events until ready() or the timeout."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+        if ready():
+            return True
+        time.sleep(0.005)
+    return ready()
+
+
+def render_screenshot(path: str, session_id: str | None) -> int:
+    """Renders the main window (1280x800, offscreen) with the real data under PALIMPSEST_HOME into a PNG."""
+    if not os.environ.get("QT_QPA_PLATFORM") and sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    app = ensure_application([sys.argv[0] if sys.argv else "palimpsest"])
+    try:
+        running = build_window(app)
+    except PalimpsestError as error:
+        print(error.message, file=sys.stderr)
+        return 1
+    window = running.window
+    try:
+        window.resize(1280, 800)
+        window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+        window.show()
+        window.start()
+        ok = wait_until(app, lambda: not window.app_vm.state.loading and not window.sessions_vm.state.loading)
+        if session_id:
+            known = any(s.id == session_id for s in window.sessions_vm.state.sessions)
+            if not known:
+                print(f"No session named {session_id!r}. List them with: palimpsest sessions list", file=sys.stderr)
+                return 1
+            window.sessions_vm.select(session_id)
+            ok = wait_until(app, lambda: window.chat_vm.state.session is not None
+                            and not window.chat_vm.state.loading and window.chat_vm.state.context is not None)
+        wait_until(app, lambda: False, timeout=0.3)  # let layouts and scrolling settle
+        target = Path(path)
+        if target.parent and not target.parent.exists():
+            print(f"The folder {target.parent} does not exist.", file=sys.stderr)
+            return 1
+        if not window.grab().save(str(target)):
+            print(f"Could not write the PNG to {target}.", file=sys.stderr)
+            return 1
+        if not ok:
+            print("Warning: the window had not finished loading when it was captured.", file=sys.stderr)
+        return 0
+    finally:
+        running.close()
