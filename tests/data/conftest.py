@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -14,10 +15,21 @@ from domain.models import Message, MessageType, Session
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
+@pytest.fixture(scope="session")
+def head_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One database migrated to head and seeded, made once; tests get copies (migrating is the slow part)."""
+    home = tmp_path_factory.mktemp("template")
+    Storage.open(home).close()
+    return home / "palimpsest.db"
+
+
 @pytest.fixture
-def storage(tmp_path: Path) -> Iterator[Storage]:
-    """A freshly created, migrated and seeded store."""
-    opened = Storage.open(tmp_path / "home")
+def storage(tmp_path: Path, head_database: Path) -> Iterator[Storage]:
+    """A fresh store at head, seeded, on a SQLite file of its own."""
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copyfile(head_database, home / "palimpsest.db")
+    opened = Storage.open(home)
     yield opened
     opened.close()
 
