@@ -6,7 +6,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from data.keys import KeyringApiKeyStorage
-from data.providers.factory import SdkAdapterFactory
 from data.storage import Storage
 from data.tools import BuiltinTools
 from data.tools.executor import TOOL_NAMES
@@ -15,7 +14,8 @@ from domain.context.estimator import TokenEstimator
 from domain.context.pruner import ToolResultPruner
 from domain.context.settings_source import AgentContextSettings
 from domain.context.truncator import ToolResultTruncator
-from domain.ports import ApiKeyStorage, ModelApiAdapterFactory
+from domain.models import Provider
+from domain.ports import ApiKeyStorage, ModelApiAdapter, ModelApiAdapterFactory
 from domain.services.summarizer import AdapterSummarizer
 from domain.usecases.add_model import AddModelUseCase
 from domain.usecases.add_provider import AddProviderUseCase
@@ -56,6 +56,21 @@ class SystemClock:
     def now(self) -> datetime:
         """Now, timezone-aware UTC."""
         return datetime.now(UTC)
+
+
+class LazyAdapterFactory:
+    """The SDK adapter factory, imported on first use so that commands that never call a provider start fast."""
+
+    def __init__(self) -> None:
+        self._factory: ModelApiAdapterFactory | None = None
+
+    def create(self, provider: Provider, api_key: str | None) -> ModelApiAdapter:
+        """The adapter for the provider (see data.providers.factory.SdkAdapterFactory)."""
+        if self._factory is None:
+            from data.providers.factory import SdkAdapterFactory
+
+            self._factory = SdkAdapterFactory()
+        return self._factory.create(provider, api_key)
 
 
 class Container:
@@ -103,7 +118,13 @@ class Container:
         self.memory_flush = MemoryFlushUseCase(
             self.sessions, self.providers, self.keys, self.adapters, self.tools, self.clock
         )
-        self.send_message = SendMessageUseCase()
+        self.send_message = SendMessageUseCase(
+            sessions=self.sessions, messages=self.messages, agents=self.agents, providers=self.providers,
+            models=self.models, keys=self.keys, adapters=self.adapters, tools=self.tools, memories=self.memories,
+            settings=self.settings, estimator=self.estimator, pruner=self.pruner, auto_compact=self.auto_compact,
+            memory_flush=self.memory_flush, title=self.generate_title, clock=self.clock, builder=self.builder,
+            truncator=self.truncator,
+        )
 
     def _build_management(self) -> None:
         self.create_session = CreateSessionUseCase(self.sessions, self.agents, self.clock)
@@ -141,7 +162,7 @@ class Container:
         """Opens the store under `home` (default: $PALIMPSEST_HOME or the platform folder) and wires everything."""
         storage = Storage.open(home)
         try:
-            return cls(storage, keys or KeyringApiKeyStorage(), adapter_factory or SdkAdapterFactory())
+            return cls(storage, keys or KeyringApiKeyStorage(), adapter_factory or LazyAdapterFactory())
         except BaseException:
             storage.close()
             raise

@@ -9,7 +9,6 @@ from domain.events import (
     ChatError,
     ChatEvent,
     CompactCompleted,
-    CompactStarted,
     MemoryFlushed,
     ResponseComplete,
     TextDelta,
@@ -65,8 +64,6 @@ class TextChatPrinter:
             case ToolResultStored(name=name, chars=chars, truncated=truncated, is_error=is_error):
                 what = "failed" if is_error else f"{chars} characters" + (", truncated" if truncated else "")
                 self._notice(f"[tool {name}: {what}]")
-            case CompactStarted():
-                self._notice("[compacting context…]")
             case CompactCompleted(did_compact=True, tokens_before=before, tokens_after=after):
                 self._notice(f"[context compacted: {before} → {after} tokens]")
             case CompactCompleted(fallback=True):

@@ -70,6 +70,14 @@ def test_text_mode_streams_the_reply_to_stdout_and_notices_to_stderr() -> None:
     assert notices.rstrip().endswith("palimpsest: Too long.")
 
 
+def test_text_mode_says_nothing_about_a_compaction_check_that_did_nothing() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    printer = TextChatPrinter(out, err)
+    for event in (TextDelta("ok"), ResponseComplete("m1", Usage()), CompactStarted(), CompactCompleted(False)):
+        printer.event(event)
+    assert (out.getvalue(), err.getvalue()) == ("ok\n", "")
+
+
 def test_an_interrupted_reply_ends_its_line_and_says_it_was_kept() -> None:
     out, err = io.StringIO(), io.StringIO()
     printer = TextChatPrinter(out, err)
