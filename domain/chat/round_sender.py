@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass, field
 
 from domain.chat.request import PlannedRequest, RequestPlanner, fit_budget
@@ -65,7 +66,8 @@ class RoundSender:
         system_prompt: str | None,
         tools: Sequence[ToolDefinition],
         settings: ContextSettings,
-    ) -> AsyncIterator[RoundEvent]:
+        proactive_trigger: str = "model_switch",
+    ) -> AsyncGenerator[RoundEvent, None]:
         """Streams the reply's deltas (and any compaction events); `attempt` holds the result when done."""
 
         def plan(budget: int | None = None) -> PlannedRequest:
@@ -78,7 +80,7 @@ class RoundSender:
         fitted = False
         window = attempt.model.context_window_size
         if window and planned.estimate > window:
-            async for event in self._compact(session_id, attempt.model, system_prompt, tools, "model_switch"):
+            async for event in self._compact(session_id, attempt.model, system_prompt, tools, proactive_trigger):
                 yield event
             planned = plan()
             if planned.estimate > window:
@@ -94,8 +96,9 @@ class RoundSender:
                     tools=tools,
                     max_output_tokens=planned.max_output_tokens,
                 )
-                async for delta in stream_round(stream, attempt.state):
-                    yield delta
+                async with aclosing(stream_round(stream, attempt.state)) as deltas:
+                    async for delta in deltas:
+                        yield delta
                 return
             except ContextOverflow as err:
                 if attempt.state.has_output() or fitted:
@@ -141,3 +144,14 @@ def _shrunk(estimate: int, err: ContextOverflow) -> int:
     """A window to aim for when the provider named no limit and none is known: below what was refused."""
     refused = err.tokens or estimate
     return max(1, int(refused * 0.75))
+
+
+def max_tokens_signal(attempt: RoundAttempt, settings: ContextSettings) -> bool:
+    """A reply cut by max_tokens while the window was nearly full (or left too little room to answer)."""
+    planned, window = attempt.planned, attempt.model.context_window_size
+    if attempt.state.stop_reason != "max_tokens" or planned is None or not window:
+        return False
+    room_capped = planned.max_output_tokens < min(
+        settings.max_output_tokens, attempt.model.max_output_tokens or settings.max_output_tokens
+    )
+    return room_capped or planned.estimate >= window * settings.compact_threshold_ratio

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 
 from domain.events import (
@@ -42,7 +42,7 @@ class RoundState:
 
 async def stream_round(
     stream: AsyncIterator[StreamEvent], state: RoundState
-) -> AsyncIterator[TextDelta | ThinkingDelta]:
+) -> AsyncGenerator[TextDelta | ThinkingDelta, None]:
     """Yields text and reasoning deltas as they come; everything is also recorded in `state`."""
     try:
         async for event in stream:

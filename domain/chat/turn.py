@@ -8,6 +8,8 @@ from domain.chat.records import MessageFactory
 from domain.chat.round_sender import RoundAttempt
 from domain.chat.target import TurnTarget
 from domain.chat.tool_runner import INTERRUPTED_OUTPUT
+from domain.errors import PalimpsestError
+from domain.events import ChatError
 from domain.ports import MessageRepository
 
 PREVIEW_CHARS = 120
@@ -50,3 +52,8 @@ def preview_of(text: str) -> str:
     """A one-line preview of a message for the session list."""
     flat = " ".join(text.split())
     return flat if len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1] + "…"
+
+
+def chat_error(err: PalimpsestError) -> ChatError:
+    """The ChatError event for a known error."""
+    return ChatError(err.kind, err.message, retryable=bool(getattr(err, "transient", False)))

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from contextlib import aclosing
 from dataclasses import replace
 
 from domain.chat.records import IdFactory, MessageFactory, new_uuid
 from domain.chat.request import RequestPlanner
-from domain.chat.round_sender import RoundAttempt, RoundSender, compact_event
+from domain.chat.round_sender import RoundAttempt, RoundSender, compact_event, max_tokens_signal
 from domain.chat.stream import RoundState, add_usage
 from domain.chat.target import TurnTarget, resolve_target
 from domain.chat.tool_runner import NOT_RUN_OUTPUT, ToolRunner
-from domain.chat.turn import TurnProgress, preview_of
+from domain.chat.turn import TurnProgress, chat_error, preview_of
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, calibration_key
 from domain.context.flush import should_flush
@@ -21,7 +22,6 @@ from domain.context.settings_source import AgentContextSettings
 from domain.context.truncator import ToolResultTruncator
 from domain.errors import InvalidInput, NotFound, PalimpsestError
 from domain.events import (
-    ChatError,
     ChatEvent,
     CompactStarted,
     ContextStatusChanged,
@@ -30,7 +30,7 @@ from domain.events import (
     TitleGenerated,
     ToolRoundLimitReached,
 )
-from domain.models import AgentId, Message, ModelId, ProviderId, Session, SessionId, ToolDefinition, Usage
+from domain.models import AgentId, Message, MessageType, ModelId, ProviderId, Session, SessionId, ToolDefinition, Usage
 from domain.ports import (
     AgentRepository,
     ApiKeyStorage,
@@ -49,6 +49,8 @@ from domain.settings import ContextSettings
 from domain.usecases.auto_compact import AutoCompactUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
 from domain.usecases.memory_flush import MemoryFlushUseCase
+
+TITLE_LOOKBACK = 12
 
 
 class SendMessageUseCase:
@@ -98,21 +100,22 @@ class SendMessageUseCase:
         """Runs the turn; known failures end it with ChatError, cancellation keeps the partial reply and re-raises."""
         session = self._sessions.get(session_id)
         if session is None:
-            yield _error(NotFound("session", session_id))
+            yield chat_error(NotFound("session", session_id))
             return
         if not text.strip():
-            yield _error(InvalidInput("The message is empty; type something to send."))
+            yield chat_error(InvalidInput("The message is empty; type something to send."))
             return
-        first_exchange = self._messages.count(session_id) == 0
+        first_exchange = self._needs_title(session_id)
         turn = TurnProgress(MessageFactory(session_id, self._clock, self._new_id), preview_of(text))
         self._messages.add(turn.factory.user(text))
         try:
-            async for event in self._run(turn, text, first_exchange, provider_id, model_id, agent_id):
-                yield event
+            async with aclosing(self._run(turn, text, first_exchange, provider_id, model_id, agent_id)) as events:
+                async for event in events:  # closing `events` closes the provider's stream at once
+                    yield event
         except PalimpsestError as err:
             turn.keep_partial(self._messages)
             self._touch(session_id, turn.preview)
-            yield _error(err)
+            yield chat_error(err)
         except BaseException:  # cancelled, closed, or a bug: keep what arrived, then let it propagate
             turn.keep_partial(self._messages)
             self._touch(session_id, turn.preview)
@@ -126,9 +129,10 @@ class SendMessageUseCase:
         provider_id: ProviderId | None,
         model_id: ModelId | None,
         agent_id: AgentId | None,
-    ) -> AsyncIterator[ChatEvent]:
+    ) -> AsyncGenerator[ChatEvent, None]:
         session_id = turn.factory.session_id
-        target = self._choose(session_id, provider_id, model_id, agent_id)
+        target, switched = self._choose(session_id, provider_id, model_id, agent_id)
+        proactive_trigger = "model_switch" if switched else "overflow"
         turn.target = target
         settings = self._settings_for(self._require(session_id))
         system = with_memory(
@@ -145,10 +149,13 @@ class SendMessageUseCase:
         attempt = RoundAttempt(target.model)
         for round_no in range(1, rounds + 1):
             turn.attempt = attempt
-            async for event in self._sender.send(
-                adapter, session_id, attempt, system_prompt=system, tools=tools, settings=settings
-            ):
-                yield event
+            sending = self._sender.send(
+                adapter, session_id, attempt, system_prompt=system, tools=tools, settings=settings,
+                proactive_trigger=proactive_trigger,
+            )
+            async with aclosing(sending) as round_events:
+                async for event in round_events:
+                    yield event
             reply = self._save_round(turn, attempt)
             total = add_usage(total, attempt.state.usage)
             calls = attempt.state.calls
@@ -178,8 +185,9 @@ class SendMessageUseCase:
 
     def _choose(
         self, session_id: SessionId, provider_id: ProviderId | None, model_id: ModelId | None, agent_id: AgentId | None
-    ) -> TurnTarget:
-        """Resolves agent, provider and model and stores them on the session, so a switch sticks."""
+    ) -> tuple[TurnTarget, bool]:
+        """Resolves agent, provider and model and stores them on the session, so a switch sticks; True when the
+        session had another model before."""
         session = self._require(session_id)
         target = resolve_target(
             session, agents=self._agents, providers=self._providers, models=self._models,
@@ -191,7 +199,19 @@ class SendMessageUseCase:
                 current_model_id=target.model.id,
             )
         )
-        return target
+        before = (session.current_provider_id, session.current_model_id)
+        return target, before[1] is not None and before != (target.provider.id, target.model.id)
+
+    def _needs_title(self, session_id: SessionId) -> bool:
+        """True until the session has a complete reply (looked up only while it is short)."""
+        count = self._messages.count(session_id)
+        if count == 0:
+            return True
+        if count > TITLE_LOOKBACK:
+            return False
+        return not any(
+            m.type is MessageType.AI_RESPONSE and not m.incomplete for m in self._messages.snapshot(session_id)
+        )
 
     def _save_round(self, turn: TurnProgress, attempt: RoundAttempt) -> Message:
         """Stores the reply and its tool calls, adds the usage to the session and feeds the calibration."""
@@ -239,7 +259,7 @@ class SendMessageUseCase:
                 request=self._flush_request(session_id, system, settings),
             )
             yield MemoryFlushed(saved)
-        forced = _max_tokens_signal(attempt, settings)
+        forced = max_tokens_signal(attempt, settings)
         trigger = "overflow" if forced else "auto"
         yield CompactStarted(trigger)
         result = await self._auto_compact(
@@ -271,18 +291,3 @@ class SendMessageUseCase:
                     updated_at=self._clock.now(),
                 )
             )
-
-
-def _max_tokens_signal(attempt: RoundAttempt, settings: ContextSettings) -> bool:
-    """A reply cut by max_tokens while the window was nearly full (or left too little room to answer)."""
-    planned, window = attempt.planned, attempt.model.context_window_size
-    if attempt.state.stop_reason != "max_tokens" or planned is None or not window:
-        return False
-    room_capped = planned.max_output_tokens < min(
-        settings.max_output_tokens, attempt.model.max_output_tokens or settings.max_output_tokens
-    )
-    return room_capped or planned.estimate >= window * settings.compact_threshold_ratio
-
-
-def _error(err: PalimpsestError) -> ChatError:
-    return ChatError(err.kind, err.message, retryable=bool(getattr(err, "transient", False)))

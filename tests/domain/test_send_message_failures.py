@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 
@@ -162,6 +163,8 @@ async def test_switching_to_a_smaller_window_compacts_before_sending() -> None:
     world = make_world()
     world.summarizer.default = SUMMARY
     seed_history(world, 5)  # about 20,000 tokens, far over gpt-small's 8,000
+    world.sessions.update(replace(world.sessions.get("s1"), current_provider_id="anthropic",
+                                  current_model_id="claude-big"))
     world.adapter("openai").scripts.append(reply("Small model answer"))
     events = await world.turn("Continue on the small model", provider_id="openai")
     names = [type(e).__name__ for e in events]
@@ -203,3 +206,23 @@ async def test_output_tokens_requested_never_exceed_the_room_left_in_the_window(
     request = world.adapter().requests[0]
     used = world.estimator.estimate_request(request.system_prompt, request.messages, request.tools)
     assert request.max_output_tokens <= 12_000 - used
+
+
+async def test_a_request_grown_past_the_window_without_a_switch_is_compacted_as_overflow() -> None:
+    world = make_world(window=12_000)
+    world.summarizer.default = SUMMARY
+    seed_history(world, 4)  # about 16,000 tokens of history on a 12,000-token model
+    world.adapter().scripts.append(reply("fine"))
+    events = await world.turn("next")
+    assert next(e.trigger for e in events if isinstance(e, CompactStarted)) == "overflow"
+    assert not any(isinstance(e, ChatError) for e in events)
+
+
+async def test_a_session_whose_first_turn_failed_still_gets_a_title_later() -> None:
+    from domain.events import TitleGenerated
+
+    world = make_world()
+    world.adapter().scripts.extend([NetworkError("down"), reply("Now it works")])
+    await world.turn("first try")
+    events = await world.turn("second try")
+    assert any(isinstance(e, TitleGenerated) for e in events)
