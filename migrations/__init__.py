@@ -25,7 +25,7 @@ def _config(connection: Connection | None = None) -> Config:
 
 
 def migration_engine(url: str) -> Engine:
-    """An engine for migrating: foreign keys OFF (batch table copies must not cascade), real BEGIN/COMMIT."""
+    """An engine for migrating: foreign keys OFF (batch table copies must not cascade), one locked transaction."""
     engine = create_engine(url, connect_args={"timeout": 30})
 
     @event.listens_for(engine, "connect")
@@ -37,7 +37,7 @@ def migration_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN")
+        conn.exec_driver_sql("BEGIN IMMEDIATE")  # a second instance waits, then finds the work done
 
     return engine
 

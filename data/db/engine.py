@@ -32,7 +32,7 @@ def inspect_file(path: Path, known_revisions: frozenset[str]) -> str | None:
     if header != SQLITE_HEADER:
         raise DatabaseUnreadable(str(path), "it is not an SQLite database")
     try:
-        with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as conn:
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if not tables:
                 return None

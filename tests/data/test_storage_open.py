@@ -180,3 +180,14 @@ def test_a_directory_at_the_database_path_is_refused(tmp_path: Path) -> None:
     (tmp_path / "palimpsest.db").mkdir()
     with pytest.raises(DatabaseUnreadable, match="not a regular file"):
         Storage.open(tmp_path)
+
+
+def test_a_relative_home_is_opened_and_reopened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Storage.open(Path("relative-home")).close()
+    reopened = Storage.open(Path("relative-home"))
+    try:
+        assert (tmp_path / "relative-home" / "palimpsest.db").is_file()
+        assert len(reopened.providers.list()) == 3
+    finally:
+        reopened.close()
