@@ -4,20 +4,29 @@ from __future__ import annotations
 
 import json
 import re
+import string
 from collections.abc import Sequence
 
 from domain.models import Message, ToolDefinition
 from domain.ports import CalibrationStore
 
-# Characters that tokenizers almost never merge with neighbours: punctuation and symbols of code/JSON.
-_PUNCT = re.compile(r"[^\w\s]")
-# CJK ideographs, kana, hangul and full-width forms: about one token per character or more.
-_CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
-# Long runs without spaces: base64, hashes, minified data; tokenizers split these finely.
-_DENSE = re.compile(r"[A-Za-z0-9+/=_\-]{24,}")
-_DIGIT = re.compile(r"\d")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
-_WS_RUN = re.compile(r"[ \t]{2,}|\n")
+# Per-character token weights, fitted (least squares on relative error) against o200k_base on bench/corpus.py
+# (prose, code, JSON, logs, CJK, base64) plus real stdlib code and license text, then rounded. Counting runs on
+# UTF-8 bytes with C-speed translate/count; the base64 scan only runs on capital-heavy, space-poor text.
+_PUNCT = string.punctuation.encode()
+_DIGITS = string.digits.encode()
+_UPPER = string.ascii_uppercase.encode()
+_DENSE = re.compile(r"[A-Za-z0-9+/=]{32,}")  # base64, keys, hashes: long runs without separators
+W_LOWER = 0.065  # lowercase letters and other ASCII: common words merge into few tokens
+W_UPPER = 0.2
+W_SPACE = 0.75  # about one word per space
+W_PUNCT = 0.55  # code and JSON punctuation seldom merges
+W_DIGIT = 0.75
+W_NEWLINE = 1.4
+W_DOUBLE_SPACE = -1.3  # runs of spaces (indentation) are one token
+W_EXTRA_BYTE = 0.33  # each UTF-8 byte beyond the first: CJK ~0.75 token per character
+W_DENSE = 0.7
+SAFETY = 1.06
 
 MESSAGE_OVERHEAD = 4
 TOOL_OVERHEAD = 8
@@ -48,15 +57,13 @@ class TokenEstimator:
         """Tokens of a piece of text; 0 for the empty string, else at least characters/4."""
         if not text:
             return 0
-        n = len(text)
-        cjk = len(_CJK.findall(text)) if _NON_ASCII.search(text) else 0
-        dense_chars = sum(len(m) for m in _DENSE.findall(text))
-        punct = len(_PUNCT.findall(text)) - cjk_punct(text, cjk)
-        digits = len(_DIGIT.findall(text))
-        spaces = len(_WS_RUN.findall(text))
-        rest = max(0, n - cjk - dense_chars - punct - digits)
-        estimate = cjk * 1.0 + dense_chars / 2.4 + punct * 0.75 + digits * 0.5 + spaces * 0.5 + rest / 4.6
-        return max(chars_over_four(text), int(estimate + 0.999))
+        estimate = _weighted(text)
+        if estimate[1] * 4 > estimate[2]:  # capital-heavy and space-poor: look for base64-like runs
+            dense = "".join(_DENSE.findall(text))
+            if dense:
+                estimate = [a - b for a, b in zip(estimate, _weighted(dense), strict=True)]
+                estimate[0] += len(dense) * W_DENSE
+        return max(chars_over_four(text), int(estimate[0] * SAFETY + 0.999))
 
     def estimate_message(self, message: Message) -> int:
         """Tokens of one message as sent (content, tool call input or tool output), cached per id and size."""
@@ -129,8 +136,20 @@ class TokenEstimator:
             self._calibration.put(model_key, ratio)
 
 
-def cjk_punct(text: str, cjk: int) -> int:
-    """CJK punctuation counted by both the CJK and the punctuation patterns (subtracted once)."""
-    if not cjk:
-        return 0
-    return sum(1 for c in _CJK.findall(text) if not c.isalnum())
+def _weighted(text: str) -> list[float]:
+    """[weighted token sum, capitals, spaces] of a text."""
+    data = text.encode("utf-8", errors="replace")
+    size = len(data)
+    punct = size - len(data.translate(None, _PUNCT))
+    digits = size - len(data.translate(None, _DIGITS))
+    upper = size - len(data.translate(None, _UPPER))
+    spaces = data.count(b" ")
+    newlines = data.count(b"\n")
+    doubles = data.count(b"  ")
+    extra = size - len(text)
+    lower = len(text) - punct - digits - upper - spaces - newlines
+    total = (
+        lower * W_LOWER + upper * W_UPPER + spaces * W_SPACE + punct * W_PUNCT + digits * W_DIGIT
+        + newlines * W_NEWLINE + doubles * W_DOUBLE_SPACE + extra * W_EXTRA_BYTE
+    )
+    return [total, float(upper), float(spaces)]
