@@ -37,7 +37,7 @@ def normalize(body: dict[str, Any], headers: dict[str, str]) -> NormalizedReques
     messages: list[NormalizedMessage] = []
     for message in body.get("messages", []):
         content = message.get("content")
-        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        blocks: list[dict[str, Any]] = [{"type": "text", "text": content}] if isinstance(content, str) else content
         parts: list[Part] = []
         for block in blocks:
             kind = block.get("type")
@@ -45,7 +45,7 @@ def normalize(body: dict[str, Any], headers: dict[str, str]) -> NormalizedReques
                 parts.append(TextPart(block["text"]))
             elif kind == "tool_use":
                 names[block["id"]] = block["name"]
-                parts.append(ToolCallPart(block["id"], block["name"], block.get("input", {})))
+                parts.append(ToolCallPart(block["id"], block["name"], dict(block.get("input") or {})))
             elif kind == "tool_result":
                 call_id = block["tool_use_id"]
                 text = _text_of(block.get("content", ""))
@@ -150,7 +150,7 @@ class FakeAnthropicServer(FakeProviderServer):
     def _stream(self, request: NormalizedRequest, answer: Reply | ErrorReply, usage: dict[str, int],
                 accounting: Accounting, started: float) -> Iterator[bytes]:
         start_usage = {**usage, "output_tokens": 1}
-        message = {"id": f"msg_{uuid.uuid4().hex[:20]}", "type": "message", "role": "assistant",
+        message: dict[str, Any] = {"id": f"msg_{uuid.uuid4().hex[:20]}", "type": "message", "role": "assistant",
                    "model": request.model, "content": [], "stop_reason": None, "stop_sequence": None,
                    "usage": start_usage}
         yield sse({"type": "message_start", "message": message}, "message_start")

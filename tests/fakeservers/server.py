@@ -88,6 +88,7 @@ class FakeProviderServer:
         self.log: list[RawRequest] = []
         self.requests: list[NormalizedRequest] = []
         self.stats: list[RequestStats] = []
+        self.failures: list[BaseException] = []  # exceptions raised by the brain or flavour (answered as HTTP 500)
         self._previous_prompt = ""
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
@@ -228,6 +229,7 @@ def _make_handler(server: FakeProviderServer) -> type[BaseHTTPRequestHandler]:
             try:
                 response = server._dispatch(raw)
             except Exception as exc:  # a brain or flavour bug: answer 500 with the reason, loudly
+                server.failures.append(exc)
                 response = HttpResponse.of_json({"error": {"message": f"fake server failure: {exc!r}"}}, 500)
             self._send(response)
 

@@ -173,7 +173,9 @@ async def test_a_malformed_sse_line_is_an_invalid_response(kind, server, brain):
 async def test_simple_completion_returns_the_whole_text(kind, server, brain):
     brain.push("A short title")
     adapter = adapter_for(kind, server.base_url)
-    text = await adapter.generate_simple_completion("test-model", "Title this", system="You write titles.", max_tokens=20)
+    text = await adapter.generate_simple_completion(
+        "test-model", "Title this", system="You write titles.", max_tokens=20
+    )
     assert text == "A short title"
     assert server.requests[-1].system == "You write titles." and server.requests[-1].stream is False
     assert server.requests[-1].max_tokens == 20

@@ -1,0 +1,51 @@
+"""The fake servers themselves: window enforcement, token counters, prefix-cache stats, loud scripted brains."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.errors import ContextOverflow, ProviderUnavailable
+from domain.models import ProviderType
+from tests.fakeservers import FakeAnthropicServer, FakeOpenAIServer, ScriptedBrain, approx_counter, o200k_counter
+from tests.fakeservers.tokens import common_prefix_length
+from tests.providers.helpers import History, adapter_for, collect, stream
+
+
+def test_counters_count_tokens():
+    assert approx_counter("abcdefgh") == 2
+    assert 0 < o200k_counter("Hello there, general Kenobi.") < 12
+
+
+def test_common_prefix_length_finds_the_shared_start():
+    assert common_prefix_length("abcdef", "abcxyz") == 3
+    assert common_prefix_length("", "abc") == 0
+    assert common_prefix_length("same", "same") == 4
+
+
+async def test_a_context_window_is_enforced_with_the_real_overflow_body_and_the_brain_is_not_asked():
+    brain = ScriptedBrain(["should not be used"])
+    with FakeOpenAIServer(brain, context_windows={"small": 50}, counter=o200k_counter) as fake:
+        adapter = adapter_for(ProviderType.OPENAI, fake.base_url)
+        with pytest.raises(ContextOverflow) as caught:
+            await collect(stream(adapter, History().user("word " * 200), model="small"))
+    assert caught.value.limit == 50 and caught.value.tokens > 50
+    assert brain.seen == [] and fake.stats == []
+
+
+async def test_stats_record_input_cached_output_tokens_and_time_per_request():
+    with FakeAnthropicServer(ScriptedBrain(["a", "b"])) as fake:
+        adapter = adapter_for(ProviderType.ANTHROPIC, fake.base_url)
+        history = History().user("x " * 100)
+        await collect(stream(adapter, history))
+        await collect(stream(adapter, history.ai("a").user("y")))
+    first, second = fake.stats
+    assert first.cached_tokens == 0 and second.cached_tokens > 0
+    assert second.input_tokens > first.input_tokens and first.output_tokens >= 1
+    assert first.server_seconds >= 0 and first.stream
+
+
+async def test_an_exhausted_scripted_brain_fails_loudly_as_a_server_error():
+    with FakeAnthropicServer(ScriptedBrain()) as fake, pytest.raises(ProviderUnavailable):
+        await collect(stream(adapter_for(ProviderType.ANTHROPIC, fake.base_url), History().user("hi")))
+    assert len(fake.requests) == 1
+    assert [type(f).__name__ for f in fake.failures] == ["BrainExhausted"]
