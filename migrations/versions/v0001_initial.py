@@ -2,6 +2,8 @@
 
 Revision ID: 0001
 Revises:
+
+Timestamps are INTEGER microseconds since the Unix epoch, UTC (see data.db.rows.UtcTimestamp).
 """
 
 from __future__ import annotations

@@ -133,3 +133,19 @@ def test_blank_database_downgrades_to_0001_and_upgrades_again(tmp_path: Path) ->
 def test_every_revision_is_known_and_head_is_the_last_one() -> None:
     assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 10)}
     assert migrations.head_revision() == "0009"
+
+
+def test_storage_opens_a_version_one_database_with_every_conversation_intact(tmp_path: Path) -> None:
+    from data.storage import Storage
+
+    _build_version_one(tmp_path / "palimpsest.db")
+    storage = Storage.open(tmp_path)
+    try:
+        assert {s.id for s in storage.sessions.list()} == {"s1", "s2"}
+        assert [m.id for m in storage.messages.snapshot("s1")] == ["m1", "m2", "m3"]
+        assert storage.agents.find("Helper") is not None
+        assert storage.agents.default().name == "General assistant"
+        assert storage.models.get("openai", "gpt-4o").max_output_tokens == 16384  # type: ignore[union-attr]
+        assert [h.session_id for h in storage.sessions.search("n2")] == ["s2"]
+    finally:
+        storage.close()
