@@ -71,3 +71,43 @@ def test_status_reflects_pruning_of_old_tool_results() -> None:
 def test_status_of_an_unknown_session_is_not_found() -> None:
     with pytest.raises(NotFound):
         status_use_case(Engine())("nope")
+
+
+class ListedTools:
+    """A ToolExecutor that only lists definitions."""
+
+    def __init__(self, *tools: ToolDefinition) -> None:
+        self.tools = tools
+        self.asked: list[object] = []
+
+    def definitions(self, enabled=None):
+        self.asked.append(enabled)
+        return [t for t in self.tools if enabled is None or t.name in enabled]
+
+    async def execute(self, name, arguments, context):
+        raise AssertionError("status never runs tools")
+
+
+def test_status_derives_prompt_memories_and_tools_from_the_sessions_agent() -> None:
+    from dataclasses import replace
+    from datetime import UTC, datetime
+
+    from domain.models import Agent, Memory
+    from tests.fakes import FakeAgentRepository, FakeMemoryRepository
+
+    engine = Engine()
+    engine.chat(2)
+    session = engine.sessions.get("s1")
+    assert session is not None
+    engine.sessions.update(replace(session, current_agent_id="a"))
+    agents = FakeAgentRepository([Agent(id="a", name="A", system_prompt="persona " * 100, enabled_tools=("t",))])
+    memories = FakeMemoryRepository()
+    memories.add(Memory(id="x", content="likes tea " * 30, created_at=datetime(2026, 1, 1, tzinfo=UTC), agent_id="a"))
+    tools = ListedTools(ToolDefinition("t", "describes " * 50, {"type": "object"}),
+                        ToolDefinition("other", "unused " * 500, {}))
+    bare = status_use_case(engine)("s1")
+    full = GetContextStatusUseCase(engine.sessions, engine.messages, engine.models, engine.estimator,
+                                   agents=agents, memories=memories, tools=tools)("s1")
+    assert full.breakdown.system > bare.breakdown.system + 100 + 30
+    assert 40 < full.breakdown.tools < 200
+    assert tools.asked == [["t"]]
