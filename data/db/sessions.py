@@ -53,7 +53,9 @@ class SqlSessionRepository:
             return session_to_domain(row) if row else None
 
     def list(self, *, include_deleted: bool = False) -> Sequence[Session]:
-        query = select(SessionRow).order_by(SessionRow.updated_at.desc(), SessionRow.created_at.desc())
+        query = select(SessionRow).order_by(
+            SessionRow.updated_at.desc(), SessionRow.created_at.desc(), SessionRow.id
+        )
         if not include_deleted:
             query = query.where(SessionRow.deleted_at.is_(None))
         with self._db.read() as s:
