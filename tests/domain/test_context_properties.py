@@ -120,3 +120,25 @@ def test_after_a_compaction_the_summary_is_present_in_the_request(sizes: list[in
         assert built.messages and built.messages[0].type is MessageType.USER
     else:
         assert session.compacted_summary is None
+
+
+@settings(deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 12_000), st.booleans()), min_size=1, max_size=25))
+def test_pruned_prefix_only_changes_in_batches_that_free_at_least_the_minimum(rounds: list[tuple[int, bool]]) -> None:
+    minimum = 20_000
+    pruner = ToolResultPruner(ContextSettings(prune_min_clear_chars=minimum))
+    c = Conversation()
+    c.user("start")
+    previous: list[Message] = []
+    for size, new_user_turn in rounds:
+        if new_user_turn:
+            c.assistant("ok")
+            c.user("next")
+        c.tool_round("x" * size)
+        current = pruner.prune("s1", c.messages)
+        if current[: len(previous)] != previous:
+            freed = sum(len(m.tool_output or "") for m in previous) - sum(
+                len(m.tool_output or "") for m in current[: len(previous)]
+            )
+            assert freed >= minimum, "the prefix changed for a small gain"
+        previous = current
