@@ -99,7 +99,7 @@ class StartupInfo:
     @property
     def any_key(self) -> bool:
         """Whether at least one provider can be used (a key, or a local OpenAI-compatible server)."""
-        return any(p.has_key or p.provider.base_url and _is_local(p.provider.base_url) for p in self.providers)
+        return any(p.has_key or (p.provider.base_url and _is_local(p.provider.base_url)) for p in self.providers)
 
 
 def _is_local(url: str) -> bool:

@@ -7,11 +7,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PySide6.QtGui import QColor, QFont, QTextCursor, QTextDocument, QTextFrameFormat
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name, guess_lexer
 from pygments.util import ClassNotFound
+from PySide6.QtGui import QColor, QFont, QTextCursor, QTextDocument, QTextFrameFormat
 
 from ui.theme import Theme
 
@@ -60,7 +60,9 @@ def highlight_html(code: str, language: str, style: str) -> str:
     return highlight(code, lexer, _formatter(style)).rstrip("\n")
 
 
-def render_document(text: str, theme: Theme, base_font: QFont, *, code_only: bool = False) -> tuple[QTextDocument, list[str]]:
+def render_document(
+    text: str, theme: Theme, base_font: QFont, *, code_only: bool = False
+) -> tuple[QTextDocument, list[str]]:
     """A document for the text, and the code of each block in order (for the copy buttons)."""
     doc = QTextDocument()
     doc.setDefaultFont(base_font)

@@ -11,6 +11,8 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
+from ui.signals import emit
+
 T = TypeVar("T")
 E = TypeVar("E")
 log = logging.getLogger(__name__)
@@ -62,7 +64,7 @@ class AsyncWorker:
 
     def _post(self, fn: Callable[[], None]) -> None:
         if not self._closed:
-            self._relay.posted.emit(fn)
+            emit(self._relay.posted, fn)
 
     def call(
         self,

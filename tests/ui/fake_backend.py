@@ -16,6 +16,7 @@ from domain.events import (
     ContextStatus,
     ResponseComplete,
     TextDelta,
+    TitleGenerated,
 )
 from domain.models import (
     Agent,
@@ -196,6 +197,8 @@ class FakeChatBackend(ChatBackend):
                 else:
                     if isinstance(item, TextDelta):
                         text += item.text
+                    if isinstance(item, TitleGenerated):
+                        self.sessions[session_id] = replace(self.sessions[session_id], title=item.title)
                     yield item
         except asyncio.CancelledError:
             self._store(session_id, MessageType.AI_RESPONSE, text, incomplete=True)

@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
 from ui.models.chat_rows import ChatRow
+from ui.signals import emit
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 EXPANDED_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -26,7 +27,7 @@ class MessageListModel(QAbstractListModel):
         self._expanded: set[str] = set()
 
     # --- Qt interface --------------------------------------------------------------------------
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -103,7 +104,7 @@ class MessageListModel(QAbstractListModel):
         kept += [(len(new) - tail + j, old_tail[j]) for j in range(tail)]
         for i, before in kept:
             if before != new[i]:
-                self.dataChanged.emit(self.index(i), self.index(i))
+                emit(self.dataChanged, self.index(i), self.index(i))
         self._expanded &= set(self._index)
 
     def append(self, row: ChatRow) -> None:
@@ -120,7 +121,7 @@ class MessageListModel(QAbstractListModel):
         if at is None:
             return False
         self._rows[at] = row
-        self.dataChanged.emit(self.index(at), self.index(at))
+        emit(self.dataChanged, self.index(at), self.index(at))
         return True
 
     def toggle_expanded(self, key: str) -> None:
@@ -129,7 +130,7 @@ class MessageListModel(QAbstractListModel):
         if at is None:
             return
         self._expanded ^= {key}
-        self.dataChanged.emit(self.index(at), self.index(at), [EXPANDED_ROLE])
+        emit(self.dataChanged, self.index(at), self.index(at), [EXPANDED_ROLE])
 
     def _reindex(self) -> None:
         self._index = {row.key: i for i, row in enumerate(self._rows)}

@@ -74,7 +74,7 @@ class SessionListModel(QAbstractListModel):
         super().__init__()
         self._rows: list[SessionRow] = []
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

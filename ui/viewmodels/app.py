@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Signal
 
 from domain.models import Agent, AiModel
 from ui.backend import ChatBackend, ProviderInfo, Selection, StartupInfo
+from ui.signals import emit
 from ui.viewmodels.chat_state import ModelChoice
 from ui.worker import AsyncWorker, describe_error
 
@@ -68,7 +69,7 @@ class AppViewModel(QObject):
 
     def _set(self, **changes: Any) -> None:
         self._state = replace(self._state, **changes)
-        self.state_changed.emit(self._state)
+        emit(self.state_changed, self._state)
 
     def load(self) -> None:
         """Reads providers, keys, models and agents."""

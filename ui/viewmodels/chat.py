@@ -26,6 +26,7 @@ from domain.models import Message, MessageType, SessionId
 from ui.backend import ChatBackend, ConversationPage, Selection
 from ui.models.chat_rows import ChatRow, RowKind, rows_from_messages
 from ui.models.message_list import MessageListModel
+from ui.signals import emit
 from ui.viewmodels.chat_context import ChatContextOps, compaction_notice
 from ui.viewmodels.chat_state import ChatState, ModelChoice
 from ui.viewmodels.live_turn import LiveTurn
@@ -67,11 +68,11 @@ class ChatViewModel(ChatContextOps, QObject):
 
     def _set(self, **changes: Any) -> None:
         self._state = replace(self._state, **changes)
-        self.state_changed.emit(self._state)
+        emit(self.state_changed, self._state)
 
     def _fail(self, error: Exception) -> None:
         self._set(loading=False, compacting=False, error=describe_error(error))
-        self.notice.emit(describe_error(error))
+        emit(self.notice, describe_error(error))
 
     # --- header choices ----------------------------------------------------------------------------
     def set_choices(self, choices: Sequence[ModelChoice], agents: Sequence[Any], default: Selection | None) -> None:
@@ -169,7 +170,7 @@ class ChatViewModel(ChatContextOps, QObject):
 
             def created(session: Any) -> None:
                 self._set(session=session)
-                self.session_changed.emit(session)
+                emit(self.session_changed, session)
                 self._page = ConversationPage(session=session, messages=(), total_count=0)
                 self._run(lambda: self._backend.send(session.id, text, selection))
 
@@ -231,11 +232,11 @@ class ChatViewModel(ChatContextOps, QObject):
         elif isinstance(event, ContextStatusChanged):
             self._set(context=event.status)
         elif isinstance(event, MemoryFlushed) and event.saved_count:
-            self.notice.emit(f"Saved {event.saved_count} fact(s) to long-term memory before summarizing.")
+            emit(self.notice, f"Saved {event.saved_count} fact(s) to long-term memory before summarizing.")
         elif isinstance(event, TitleGenerated) and self._state.session is not None:
             session = replace(self._state.session, title=event.title)
             self._set(session=session)
-            self.session_changed.emit(session)
+            emit(self.session_changed, session)
         self._sync_rows()
 
     def _compacted(self, event: CompactCompleted) -> None:
@@ -243,7 +244,7 @@ class ChatViewModel(ChatContextOps, QObject):
         self._reload_after_turn = self._reload_after_turn or event.did_compact
         text = compaction_notice(event)
         if text and (event.fallback or event.did_compact):
-            self.notice.emit(text)
+            emit(self.notice, text)
 
     def _turn_done(self, cancelled: bool) -> None:
         if self._live is not None:
@@ -273,7 +274,7 @@ class ChatViewModel(ChatContextOps, QObject):
         def loaded(page: ConversationPage) -> None:
             self._live = None
             self._opened(page)
-            self.session_changed.emit(page.session)
+            emit(self.session_changed, page.session)
 
         self._worker.call(lambda: self._backend.load_conversation(session.id, PAGE), loaded, self._fail)
 

@@ -8,6 +8,7 @@ from typing import Any
 from domain.events import CompactCompleted, ContextStatus
 from domain.models import AgentId, Message, Session
 from ui.backend import ChatBackend, Selection
+from ui.signals import emit
 from ui.viewmodels.chat_state import ChatState
 from ui.worker import AsyncWorker
 
@@ -62,7 +63,7 @@ class ChatContextOps:
             self._set(compacting=False)
             text = compaction_notice(event)
             if text:
-                self.notice.emit(text)
+                emit(self.notice, text)
             if event.did_compact:
                 self.reload()
 
@@ -75,7 +76,7 @@ class ChatContextOps:
             return
 
         def done(updated: Session) -> None:
-            self.notice.emit("Context reset: the summary is cleared and all messages will be sent again.")
+            emit(self.notice, "Context reset: the summary is cleared and all messages will be sent again.")
             self._set(session=updated)
             self.reload()
 
@@ -89,7 +90,7 @@ class ChatContextOps:
 
         def done(updated: Session) -> None:
             self._set(session=updated)
-            self.notice.emit("Summary saved.")
+            emit(self.notice, "Summary saved.")
             self.refresh_context()
 
         self._worker.call(lambda: self._backend.edit_summary(session.id, summary), done, self._fail)
@@ -102,7 +103,7 @@ class ChatContextOps:
 
     def _pinned(self, message: Message) -> None:
         self.replace_message(message)
-        self.notice.emit("Pinned: always sent verbatim." if message.pinned else "Unpinned.")
+        emit(self.notice, "Pinned: always sent verbatim." if message.pinned else "Unpinned.")
         self.refresh_context()
 
     def select_model(self, selection: Selection) -> None:
@@ -122,7 +123,7 @@ class ChatContextOps:
         def checked(status: ContextStatus) -> None:
             self._set(context=status)
             if over_threshold(status):
-                self.notice.emit("This model's window is smaller than the conversation: summarizing older messages.")
+                emit(self.notice, "This model's window is smaller than the conversation: summarizing older messages.")
                 self.compact_now(None)
 
         self._worker.call(lambda: self._backend.select(session.id, selection, agent), switched, self._fail)

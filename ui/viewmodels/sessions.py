@@ -12,6 +12,7 @@ from domain.errors import InvalidInput
 from domain.models import Session, SessionId
 from domain.ports import SessionSearchHit
 from ui.backend import ChatBackend
+from ui.signals import emit
 from ui.worker import AsyncWorker, describe_error
 
 
@@ -48,7 +49,7 @@ class SessionsViewModel(QObject):
 
     def _set(self, **changes: Any) -> None:
         self._state = replace(self._state, **changes)
-        self.state_changed.emit(self._state)
+        emit(self.state_changed, self._state)
 
     def _fail(self, error: Exception) -> None:
         self._set(loading=False, error=describe_error(error))
@@ -82,12 +83,12 @@ class SessionsViewModel(QObject):
     def select(self, session_id: SessionId) -> None:
         """Opens a session."""
         self._set(selected_id=session_id)
-        self.opened.emit(session_id)
+        emit(self.opened, session_id)
 
     def new_chat(self) -> None:
         """Starts a new chat; the session is stored when its first message is sent."""
         self._set(selected_id=None)
-        self.opened.emit(None)
+        emit(self.opened, None)
 
     def upsert(self, session: Session) -> None:
         """Shows a created or changed session (new title, new message) at the top."""
@@ -120,7 +121,7 @@ class SessionsViewModel(QObject):
             self._set(sessions=remaining, hits=hits, deleted=victim,
                       selected_id=None if was_open else self._state.selected_id)
             if was_open:
-                self.opened.emit(None)
+                emit(self.opened, None)
 
         self._worker.call(lambda: self._backend.delete_session(session_id), deleted, self._fail)
 

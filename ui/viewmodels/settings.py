@@ -12,6 +12,7 @@ from domain.errors import InvalidInput
 from domain.models import Agent, AgentId, AiModel, Memory, MemoryId, ModelId, ProviderId
 from domain.settings import ContextSettings
 from ui.backend import ChatBackend, ConnectionResult, ProviderInfo
+from ui.signals import emit
 from ui.worker import AsyncWorker, describe_error
 
 T = TypeVar("T")
@@ -66,7 +67,7 @@ class SettingsViewModel(QObject):
 
     def _set(self, **changes: Any) -> None:
         self._state = replace(self._state, **changes)
-        self.state_changed.emit(self._state)
+        emit(self.state_changed, self._state)
 
     def _run(self, tag: str, make: Callable[[], Any], then: Callable[[Any], None], *, catalog: bool = False) -> None:
         self._set(busy=self._state.busy | {tag}, error=None)
@@ -75,7 +76,7 @@ class SettingsViewModel(QObject):
             self._set(busy=self._state.busy - {tag})
             then(result)
             if catalog:
-                self.catalog_changed.emit()
+                emit(self.catalog_changed)
 
         def failed(error: Exception) -> None:
             self._set(busy=self._state.busy - {tag}, error=describe_error(error), message=None)

@@ -7,6 +7,7 @@ from PySide6.QtGui import QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
 from ui.models.chat_rows import ChatRow
+from ui.signals import emit
 from ui.theme import Theme
 from ui.viewmodels.chat import ChatViewModel
 from ui.widgets.message_delegate import MessageDelegate
@@ -104,8 +105,8 @@ class ChatView(QListView):
         elif action == "show-originals":
             vm.set_show_originals(not vm.state.show_originals)
         elif action in ("read-summary", "edit-summary"):
-            self.summary_requested.emit(action == "edit-summary")
+            emit(self.summary_requested, action == "edit-summary")
 
     def _copy(self, text: str, sentence: str) -> None:
         QGuiApplication.clipboard().setText(text)
-        self.copied.emit(sentence)
+        emit(self.copied, sentence)

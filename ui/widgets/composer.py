@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QWidget
 
+from ui.signals import emit
 from ui.viewmodels.chat_state import ChatState
 
 
@@ -25,7 +26,7 @@ class ComposerEdit(QPlainTextEdit):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
         if enter and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
-            self.submitted.emit()
+            emit(self.submitted)
             return
         super().keyPressEvent(event)
 
@@ -77,11 +78,11 @@ class Composer(QWidget):
             return
         text = self.edit.toPlainText()
         if text.strip():
-            self.send.emit(text)
+            emit(self.send, text)
 
     def _clicked(self) -> None:
         if self._streaming:
-            self.stop.emit()
+            emit(self.stop)
         else:
             self._submit()
 

@@ -97,10 +97,10 @@ class FirstRunPanel(QWidget):
         outer.addStretch(2)
         if key_button is not None:
             key_button.setObjectName("PrimaryButton")
-            key_button.clicked.connect(self.open_settings.emit)
+            key_button.clicked.connect(self.open_settings)
         if local_button is not None:
-            local_button.clicked.connect(self.add_local.emit)
-        later.clicked.connect(self.dismissed.emit)
+            local_button.clicked.connect(self.add_local)
+        later.clicked.connect(self.dismissed)
 
     def render(self, startup: StartupInfo | None) -> None:
         """Says plainly when no keychain backend is usable."""

@@ -7,6 +7,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
 
 from ui.backend import Selection
+from ui.signals import emit
 from ui.theme import Theme
 from ui.viewmodels.chat_state import ChatState
 from ui.widgets.context_gauge import ContextGauge
@@ -42,14 +43,14 @@ class Header(QWidget):
         self.menu_button.setText("Context ▾")
         self.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.menu = QMenu(self.menu_button)
-        self.compact_action = self._add("Compact now…", self.compact_requested.emit, "Ctrl+Shift+K")
-        self.read_action = self._add("Read summary", lambda: self.summary_requested.emit(False))
-        self.edit_action = self._add("Edit summary…", lambda: self.summary_requested.emit(True))
-        self.originals_action = self._add("Show originals", self.originals_toggled.emit)
+        self.compact_action = self._add("Compact now…", self.compact_requested, "Ctrl+Shift+K")
+        self.read_action = self._add("Read summary", lambda: emit(self.summary_requested, False))
+        self.edit_action = self._add("Edit summary…", lambda: emit(self.summary_requested, True))
+        self.originals_action = self._add("Show originals", self.originals_toggled)
         self.menu.addSeparator()
-        self.reset_action = self._add("Reset context…", self.reset_requested.emit)
+        self.reset_action = self._add("Reset context…", self.reset_requested)
         self.menu.addSeparator()
-        self._add("Settings…", self.settings_requested.emit, "Ctrl+,")
+        self._add("Settings…", self.settings_requested, "Ctrl+,")
         self.menu_button.setMenu(self.menu)
 
         titles = QVBoxLayout()
@@ -123,9 +124,9 @@ class Header(QWidget):
     def _model_activated(self, index: int) -> None:
         selection = self.model.itemData(index)
         if isinstance(selection, Selection):
-            self.model_chosen.emit(selection)
+            emit(self.model_chosen, selection)
 
     def _agent_activated(self, index: int) -> None:
         agent_id = self.agent.itemData(index)
         if isinstance(agent_id, str):
-            self.agent_chosen.emit(agent_id)
+            emit(self.agent_chosen, agent_id)

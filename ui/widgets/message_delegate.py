@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QS
 
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.models.message_list import EXPANDED_ROLE, ROW_ROLE
+from ui.signals import emit
 from ui.theme import Theme
 from ui.widgets.row_layout import MARGIN, PAD, LayoutCache, RowLayout, _small
 
@@ -201,7 +202,7 @@ class MessageDelegate(QStyledItemDelegate):
                     widget.viewport().update()
             return False
         if event.type() == QEvent.Type.MouseButtonRelease and event.button() == Qt.MouseButton.LeftButton and hit:
-            self.action.emit(hit, row)
+            emit(self.action, hit, row)
             return True
         return False
 

@@ -116,7 +116,7 @@ class Sidebar(QWidget):
         self._debounce.timeout.connect(lambda: vm.search(self.search.text()))
         self.search.textChanged.connect(lambda _: self._debounce.start())
         self.new_button.clicked.connect(vm.new_chat)
-        self.settings_button.clicked.connect(self.settings_requested.emit)
+        self.settings_button.clicked.connect(self.settings_requested)
         self.list.clicked.connect(lambda index: vm.select(str(index.data(ID_ROLE))))
         self.list.customContextMenuRequested.connect(self._menu)
         vm.state_changed.connect(self.render)
