@@ -50,7 +50,7 @@ class TokenEstimator:
 
     def __init__(self, calibration: CalibrationStore | None = None) -> None:
         self._calibration = calibration
-        self._cache: dict[str, tuple[tuple[int, int, int, int], int]] = {}
+        self._cache: dict[tuple[str, int, int, int], int] = {}
         self._ratios: dict[str, float] = {}
 
     def estimate_text(self, text: str) -> int:
@@ -66,22 +66,19 @@ class TokenEstimator:
         return max(chars_over_four(text), int(estimate[0] * SAFETY + 0.999))
 
     def estimate_message(self, message: Message) -> int:
-        """Tokens of one message as sent (content, tool call input or tool output), cached per id and size."""
-        shape = (
-            len(message.content),
-            len(message.tool_input or ""),
-            len(message.tool_output or ""),
-            len(message.thinking_content or ""),
-        )
-        hit = self._cache.get(message.id)
-        if hit is not None and hit[0] == shape:
-            return hit[1]
+        """Tokens of one message as sent (content, tool call input or tool output), cached per id and sizes.
+
+        A pruned copy of a message (same id, shorter output) gets its own entry, so the original stays cached."""
+        key = (message.id, len(message.content), len(message.tool_input or ""), len(message.tool_output or ""))
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
         tokens = MESSAGE_OVERHEAD + self.estimate_text(message.content)
         if message.tool_input:
             tokens += self.estimate_text(message.tool_input) + self.estimate_text(message.tool_name or "")
         if message.tool_output:
             tokens += self.estimate_text(message.tool_output)
-        self._cache[message.id] = (shape, tokens)
+        self._cache[key] = tokens
         return tokens
 
     def estimate_messages(self, messages: Sequence[Message]) -> int:
