@@ -92,6 +92,8 @@ class AutoCompactUseCase:
             return CompactResult(False, tokens_before=before, reason="loop_guard")
         keep = int(window * settings.protected_window_ratio)
         cut = find_cut_index(sent, keep, self._estimator)
+        if cut is None and force:  # asked for explicitly: keep only the newest turn
+            cut = find_cut_index(sent, 1, self._estimator)
         if cut is None:
             return CompactResult(False, tokens_before=before, reason="nothing_to_compact")
         boundary_seq = built.messages[cut].seq

@@ -79,3 +79,21 @@ def test_reset_of_an_unknown_session_is_not_found() -> None:
     engine = Engine()
     with pytest.raises(NotFound):
         ResetContextUseCase(engine.sessions, engine.clock)("nope")
+
+
+async def test_compact_now_on_a_short_conversation_keeps_only_the_newest_turn() -> None:
+    engine = Engine()
+    engine.chat(3)
+    result = await CompactNowUseCase(engine.sessions, engine.compact)("s1")
+    session = engine.sessions.get("s1")
+    assert result.did_compact and session is not None
+    assert [m.content[:10] for m in engine.messages.since("s1", session.compact_boundary or 0)] == [
+        "question 2", "answer 2: "
+    ]
+
+
+async def test_compact_now_with_a_single_turn_has_nothing_to_compact() -> None:
+    engine = Engine()
+    engine.chat(1)
+    result = await CompactNowUseCase(engine.sessions, engine.compact)("s1")
+    assert not result.did_compact and result.reason == "nothing_to_compact"
