@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from typing import Any
 
 from google import genai
@@ -110,15 +110,22 @@ class GeminiAdapter:
         config = gemini_config(system_prompt, tools, max_output_tokens)
         return retrying_stream(lambda: self._stream_once(model_id, contents, config), self._retry)
 
-    async def _stream_once(self, model_id: str, contents: Any, config: Any) -> AsyncIterator[StreamEvent]:
+    async def _stream_once(
+        self, model_id: str, contents: Any, config: Any
+    ) -> AsyncGenerator[StreamEvent, None]:
         usage: Usage | None = None
         finish: str | None = None
         called = False
+        stream: Any = None
         try:
             stream = await self._client.aio.models.generate_content_stream(
                 model=model_id, contents=contents, config=config
             )
             async for chunk in stream:
+                blocked = getattr(chunk.prompt_feedback, "block_reason", None) if chunk.prompt_feedback else None
+                if blocked is not None:
+                    reason = str(getattr(blocked, "value", blocked))
+                    raise InvalidResponse(f"{self._name} refused the prompt ({reason}).")
                 if chunk.usage_metadata is not None:
                     usage = _usage(chunk.usage_metadata) or usage
                 for candidate in (chunk.candidates or [])[:1]:
@@ -137,6 +144,9 @@ class GeminiAdapter:
             raise
         except Exception as exc:
             raise self._error(exc) from exc
+        finally:
+            if stream is not None and hasattr(stream, "aclose"):
+                await stream.aclose()
         if finish is None:
             raise NetworkError("the response stream ended early")
         if usage is not None:

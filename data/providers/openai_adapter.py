@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from typing import Any
 
 import openai
@@ -132,7 +132,7 @@ class OpenAIAdapter:
         )
         return retrying_stream(lambda: self._stream_once(params), self._retry)
 
-    async def _stream_once(self, params: dict[str, Any]) -> AsyncIterator[StreamEvent]:
+    async def _stream_once(self, params: dict[str, Any]) -> AsyncGenerator[StreamEvent, None]:
         try:
             stream = await self._client.chat.completions.create(
                 **params, stream=True, stream_options={"include_usage": True}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -32,14 +32,18 @@ class RetryPolicy:
 
 
 async def retrying_stream(
-    open_stream: Callable[[], AsyncIterator[StreamEvent]], policy: RetryPolicy
+    open_stream: Callable[[], AsyncGenerator[StreamEvent, None]], policy: RetryPolicy
 ) -> AsyncIterator[StreamEvent]:
-    """Yields the stream's events; a transient failure before the first event starts it again."""
+    """Yields the stream's events; a transient failure before the first event starts it again.
+
+    Closing this stream early (the user pressed stop) closes the attempt under way, and with it the connection.
+    """
     attempt = 0
     while True:
         yielded = False
+        inner = open_stream()
         try:
-            async for event in open_stream():
+            async for event in inner:
                 yielded = True
                 yield event
             return
@@ -47,6 +51,8 @@ async def retrying_stream(
             wait = None if yielded else policy.delay(attempt, error)
             if wait is None:
                 raise
+        finally:
+            await inner.aclose()
         await policy.sleep(wait)
         attempt += 1
 

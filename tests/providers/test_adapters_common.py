@@ -193,3 +193,21 @@ async def test_an_unreachable_server_is_a_network_error(kind):
     with pytest.raises(NetworkError) as caught:
         await collect(stream(adapter_for(kind, url), History().user("hi")))
     assert isinstance(caught.value, ProviderError) and KEY not in str(caught.value)
+
+
+async def test_closing_a_stream_early_releases_it_and_the_adapter_keeps_working(kind, server, brain):
+    brain.push(Reply(text_chunks=("a", "b", "c", "d")), "again")
+    adapter = adapter_for(kind, server.base_url)
+    events = stream(adapter, History().user("hi"))
+    first = await anext(events)
+    await events.aclose()  # type: ignore[attr-defined]
+    assert first == TextDelta("a")
+    after = await collect(stream(adapter, History().user("hi")))
+    assert "".join(e.text for e in after if isinstance(e, TextDelta)) == "again"
+
+
+async def test_a_provider_message_echoing_the_key_is_redacted(kind, server, brain):
+    brain.push(ErrorReply("bad_request", message=f"invalid header value {KEY} for field"))
+    with pytest.raises(InvalidResponse) as caught:
+        await collect(stream(adapter_for(kind, server.base_url), History().user("hi")))
+    assert KEY not in str(caught.value) and "[redacted]" in str(caught.value)
