@@ -84,12 +84,26 @@ class RequestPlanner:
         return PlannedRequest(request, estimate, raw, output_budget(model, settings, estimate))
 
     def preview(
-        self, session_id: SessionId, *, system_prompt: str | None, settings: ContextSettings
+        self,
+        session_id: SessionId,
+        *,
+        system_prompt: str | None,
+        settings: ContextSettings,
+        model: AiModel,
+        reserve_tokens: int = 0,
     ) -> BuiltRequest:
-        """The next request as it would be sent now, without advancing the pruner's state."""
+        """The next request as it would be sent now (the pruner's state is not advanced), cut to the newest turns
+        that leave `reserve_tokens` of the model's window free (estimated never below the raw estimate)."""
         session = self._session(session_id)
         built = self._build(session, system_prompt)
-        return BuiltRequest(built.system_prompt, self._pruner.preview(session_id, built.messages, settings))
+        request = BuiltRequest(built.system_prompt, self._pruner.preview(session_id, built.messages, settings))
+        window = model.context_window_size
+        if window and reserve_tokens:
+            key: str | None = calibration_key(model.provider_id, model.id)
+            if self._estimator.ratio(key) < 1.0:  # stay on the safe side: never scale this estimate down
+                key = None
+            request = self._builder.fit_to_budget(request, max(1, window - reserve_tokens), self._estimator, (), key)
+        return request
 
     def status(
         self,

@@ -15,7 +15,7 @@ from domain.chat.tool_runner import NOT_RUN_OUTPUT, ToolRunner
 from domain.chat.turn import TurnProgress, chat_error, preview_of
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, calibration_key
-from domain.context.flush import should_flush
+from domain.context.flush import FLUSH_PROMPT, should_flush
 from domain.context.memory_section import with_memory
 from domain.context.pruner import ToolResultPruner
 from domain.context.settings_source import AgentContextSettings
@@ -30,7 +30,18 @@ from domain.events import (
     TitleGenerated,
     ToolRoundLimitReached,
 )
-from domain.models import AgentId, Message, MessageType, ModelId, ProviderId, Session, SessionId, ToolDefinition, Usage
+from domain.models import (
+    AgentId,
+    AiModel,
+    Message,
+    MessageType,
+    ModelId,
+    ProviderId,
+    Session,
+    SessionId,
+    ToolDefinition,
+    Usage,
+)
 from domain.ports import (
     AgentRepository,
     ApiKeyStorage,
@@ -48,9 +59,10 @@ from domain.ports import (
 from domain.settings import ContextSettings
 from domain.usecases.auto_compact import AutoCompactUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
-from domain.usecases.memory_flush import MemoryFlushUseCase
+from domain.usecases.memory_flush import FLUSH_MAX_OUTPUT_TOKENS, MemoryFlushUseCase
 
 TITLE_LOOKBACK = 12
+FLUSH_TOOL_RESERVE = 256
 
 
 class SendMessageUseCase:
@@ -256,7 +268,7 @@ class SendMessageUseCase:
             saved = await self._flush(
                 session_id, provider_id=model.provider_id, model_id=model.id,
                 agent_id=turn.target.agent.id if turn.target else None,
-                request=self._flush_request(session_id, system, settings),
+                request=self._flush_request(session_id, system, settings, model),
             )
             yield MemoryFlushed(saved)
         forced = max_tokens_signal(attempt, settings)
@@ -272,8 +284,14 @@ class SendMessageUseCase:
                 self._planner.status(session_id, system_prompt=system, tools=tools, model=model, settings=settings)
             )
 
-    def _flush_request(self, session_id: SessionId, system: str | None, settings: ContextSettings) -> BuiltRequest:
-        return self._planner.preview(session_id, system_prompt=system, settings=settings)
+    def _flush_request(
+        self, session_id: SessionId, system: str | None, settings: ContextSettings, model: AiModel
+    ) -> BuiltRequest:
+        """The session as the flush turn sees it, leaving room for its instruction, tool and answer."""
+        reserve = FLUSH_MAX_OUTPUT_TOKENS + self._estimator.estimate_text(FLUSH_PROMPT) + FLUSH_TOOL_RESERVE
+        return self._planner.preview(
+            session_id, system_prompt=system, settings=settings, model=model, reserve_tokens=reserve
+        )
 
     def _require(self, session_id: SessionId) -> Session:
         session = self._sessions.get(session_id)
