@@ -22,6 +22,7 @@ from tests.fakeservers.gemini_server import FakeGeminiServer
 from tests.fakeservers.openai_server import FakeOpenAIServer
 from tests.fakeservers.server import FakeProviderServer, RawRequest, RequestStats
 from tests.fakeservers.tokens import approx_counter, o200k_counter
+from tests.fakeservers.trio import FakeServers, fake_provider_servers
 
 __all__ = [
     "Answer",
@@ -32,6 +33,7 @@ __all__ = [
     "FakeGeminiServer",
     "FakeOpenAIServer",
     "FakeProviderServer",
+    "FakeServers",
     "NormalizedMessage",
     "NormalizedRequest",
     "RawRequest",
@@ -43,5 +45,6 @@ __all__ = [
     "ToolCallPart",
     "ToolResultPart",
     "approx_counter",
+    "fake_provider_servers",
     "o200k_counter",
 ]

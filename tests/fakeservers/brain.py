@@ -159,7 +159,20 @@ Answer = Reply | ErrorReply
 
 
 class Brain(Protocol):
-    """Decides the answer to one request. Called on the server's thread; must not block for long."""
+    """Decides the answer to one request: the one thing a test or benchmark writes to drive a fake server.
+
+    `respond` gets the request as the SDK sent it, normalized across flavours (system text, messages as
+    (role, parts) with text / tool calls / tool results, tool names, max_tokens, stream flag, raw JSON), and
+    returns a Reply (text chunks, tool calls, thinking, stop reason) or an ErrorReply (the failure to act out).
+    Non-streamed requests (generate_simple_completion: titles, summaries) come with stream=False. The server
+    computes usage itself. It is called on a server thread, one call per request; keep it quick and, when
+    several requests may run at once, thread-safe. An exception in it is answered as HTTP 500 and kept in
+    the server's `failures`.
+
+        class Echo:
+            def respond(self, request: NormalizedRequest) -> Answer:
+                return Reply.of_text("You said: " + request.last_user_text)
+    """
 
     def respond(self, request: NormalizedRequest) -> Answer: ...
 

@@ -49,3 +49,23 @@ async def test_an_exhausted_scripted_brain_fails_loudly_as_a_server_error():
         await collect(stream(adapter_for(ProviderType.ANTHROPIC, fake.base_url), History().user("hi")))
     assert len(fake.requests) == 1
     assert [type(f).__name__ for f in fake.failures] == ["BrainExhausted"]
+
+
+async def test_three_fakes_share_one_brain_and_the_environment_points_the_factory_at_them():
+    from data.providers.factory import SdkAdapterFactory
+    from domain.events import TextDelta
+    from domain.models import Provider
+    from tests.fakeservers import fake_provider_servers
+
+    brain = ScriptedBrain(["from anthropic", "from openai", "from gemini"])
+    texts = []
+    with fake_provider_servers(brain) as fakes:
+        env = fakes.env()
+        factory = SdkAdapterFactory(max_retries=0, env=env)
+        for kind, variable in ((ProviderType.ANTHROPIC, "ANTHROPIC_API_KEY"), (ProviderType.OPENAI, "OPENAI_API_KEY"),
+                               (ProviderType.GEMINI, "GEMINI_API_KEY")):
+            adapter = factory.create(Provider(id=kind.value, name=kind.value, type=kind), env[variable])
+            events = await collect(stream(adapter, History().user("hi")))
+            texts.append("".join(e.text for e in events if isinstance(e, TextDelta)))
+    assert texts == ["from anthropic", "from openai", "from gemini"]
+    assert [r.flavour for r in brain.seen] == ["anthropic", "openai", "gemini"]
