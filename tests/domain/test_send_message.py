@@ -277,3 +277,15 @@ async def test_compaction_check_is_announced_even_when_nothing_is_due() -> None:
     assert any(isinstance(e, CompactStarted) for e in events)
     done = next(e for e in events if isinstance(e, CompactCompleted))
     assert not done.did_compact and done.reason == "unknown_window"
+
+
+async def test_reasoning_is_streamed_and_stored_beside_the_reply() -> None:
+    from domain.events import StreamDone, ThinkingDelta
+
+    world = make_world()
+    world.adapter().scripts.append([ThinkingDelta("Let me think. "), ThinkingDelta("Done."), TextDelta("42"),
+                                    StreamDone("end_turn")])
+    events = await world.turn("Answer?")
+    assert [e.text for e in events if isinstance(e, ThinkingDelta)] == ["Let me think. ", "Done."]
+    reply_message = world.stored()[-1]
+    assert reply_message.content == "42" and reply_message.thinking_content == "Let me think. Done."
