@@ -127,6 +127,8 @@ async def test_overflow_records_the_limit_compacts_and_retries_once_to_an_answer
     assert retry.messages[-1].content == "What is my cat called?"
     assert world.stored()[-1].content == "Recovered answer"
     assert [r.trigger for r in world.sessions.compactions("s1")] == ["overflow"]
+    ratio = world.calibration.get("anthropic/claude-big")  # the refused size taught the estimator
+    assert ratio is not None and ratio > 1.0
 
 
 async def test_second_overflow_sends_the_summary_and_the_newest_turns_that_fit() -> None:
