@@ -1,0 +1,147 @@
+"""Runs `palimpsest` for tests: in a subprocess (the real thing) or in-process through app.main.main."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import keyring
+
+from tests.file_keyring import ENV_VAR as KEYRING_FILE_VAR
+from tests.file_keyring import FileKeyring
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class CliResult:
+    """Exit status and both output streams of one command."""
+
+    code: int
+    out: str
+    err: str
+
+
+class Cli:
+    """Runs commands against one PALIMPSEST_HOME with the file keyring; `subprocess=False` runs in-process."""
+
+    def __init__(self, home: Path, keyring_file: Path, extra_env: Mapping[str, str] | None = None) -> None:
+        self.home = home
+        self.keyring_file = keyring_file
+        self.env = {
+            **os.environ,
+            "PALIMPSEST_HOME": str(home),
+            "PYTHON_KEYRING_BACKEND": "tests.file_keyring.FileKeyring",
+            KEYRING_FILE_VAR: str(keyring_file),
+            "PYTHONIOENCODING": "utf-8",
+            **(extra_env or {}),
+        }
+
+    def run(self, *args: str, stdin: str = "", subprocess_run: bool = True) -> CliResult:
+        """Runs `palimpsest ARGS`; standard input is `stdin`."""
+        if subprocess_run:
+            done = subprocess.run(
+                [sys.executable, "-m", "app", *args], env=self.env, cwd=ROOT, input=stdin,
+                capture_output=True, text=True, encoding="utf-8", timeout=120,
+            )
+            return CliResult(done.returncode, done.stdout, done.stderr)
+        return self._in_process(args, stdin)
+
+    def _in_process(self, args: tuple[str, ...], stdin: str) -> CliResult:
+        from app.main import main
+
+        out, err = io.StringIO(), io.StringIO()
+        saved_env = {k: os.environ.get(k) for k in self.env}
+        previous = keyring.get_keyring()
+        os.environ.update(self.env)
+        keyring.set_keyring(FileKeyring())
+        saved_stdin = sys.stdin
+        sys.stdin = io.StringIO(stdin)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = main(list(args))
+        finally:
+            sys.stdin = saved_stdin
+            keyring.set_keyring(previous)
+            for key, value in saved_env.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
+        return CliResult(code, out.getvalue(), err.getvalue())
+
+
+class PageServer:
+    """Serves generated pages on 127.0.0.1: /text/N (100 KB of text) and /html/N (100 KB of HTML)."""
+
+    PAGE_BYTES = 100 * 1024
+
+    def __init__(self) -> None:
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _page_handler(self.PAGE_BYTES))
+        self._httpd.daemon_threads = True
+
+    @property
+    def url(self) -> str:
+        """http://127.0.0.1:PORT"""
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[PageServer]:
+        """Serves from a daemon thread until the block ends."""
+        thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+
+
+def page_text(n: int, size: int) -> str:
+    """A deterministic page of readings, `size` characters long."""
+    lines = []
+    total = 0
+    i = 0
+    while total < size:
+        line = f"page {n} reading {i:05d}: tide level {(i * 37 % 500) / 100:.2f} m at berth {i % 12}\n"
+        lines.append(line)
+        total += len(line)
+        i += 1
+    return "".join(lines)[:size]
+
+
+def _page_handler(size: int) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            return
+
+        def do_GET(self) -> None:
+            kind, _, number = self.path.strip("/").partition("/")
+            n = int(number or 0)
+            if kind == "html":
+                row = "<tr><td>{i}</td><td>tide {i}</td></tr>"
+                head = f"<html><head><title>Page {n}</title><script>var x = {n};</script></head><body><table>"
+                rows, i = [], 0
+                while len(head) + sum(map(len, rows)) < size:
+                    rows.append(row.format(i=i))
+                    i += 1
+                body = (head + "".join(rows) + "</table></body></html>").encode()
+                content_type = "text/html; charset=utf-8"
+            else:
+                body = page_text(n, size).encode()
+                content_type = "text/plain; charset=utf-8"
+            self.send_response(200)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    return Handler
