@@ -10,7 +10,7 @@ from keyring.backend import KeyringBackend
 class MemoryKeyring(KeyringBackend):
     """Stores passwords in a dict shared by the process; never touches the user's keychain."""
 
-    priority = 1  # type: ignore[assignment]
+    priority = 1
     _store: ClassVar[dict[tuple[str, str], str]] = {}
 
     def get_password(self, service: str, username: str) -> str | None:
