@@ -32,7 +32,12 @@ MESSAGE_OVERHEAD = 4
 TOOL_OVERHEAD = 8
 REQUEST_OVERHEAD = 3
 CALIBRATION_SMOOTHING = 0.3
-CALIBRATION_MIN, CALIBRATION_MAX = 0.5, 2.5
+# Learned ratios stay within these bounds: the estimate runs a little high on purpose, so a ratio somewhat under 1
+# is normal, but a much lower one would make overflows likely. Reports outside the plausible range (a usage
+# figure that left out cached tokens, say) are ignored, as are tiny requests dominated by provider overhead.
+CALIBRATION_MIN, CALIBRATION_MAX = 0.7, 2.5
+PLAUSIBLE_MIN, PLAUSIBLE_MAX = 0.25, 4.0
+CALIBRATION_MIN_TOKENS = 500
 
 
 def calibration_key(provider_id: str, model_id: str) -> str:
@@ -123,9 +128,12 @@ class TokenEstimator:
 
     def calibrate(self, model_key: str, reported_input_tokens: int, estimated_tokens: int) -> None:
         """Learns reported/estimated (smoothed, persisted); pass the RAW estimate, i.e. estimate_request(..., None)."""
-        if reported_input_tokens <= 0 or estimated_tokens <= 0:
+        if reported_input_tokens <= 0 or estimated_tokens < CALIBRATION_MIN_TOKENS:
             return
-        observed = min(CALIBRATION_MAX, max(CALIBRATION_MIN, reported_input_tokens / estimated_tokens))
+        observed = reported_input_tokens / estimated_tokens
+        if not PLAUSIBLE_MIN <= observed <= PLAUSIBLE_MAX:
+            return
+        observed = min(CALIBRATION_MAX, max(CALIBRATION_MIN, observed))
         previous = self._calibration.get(model_key) if self._calibration is not None else self._ratios.get(model_key)
         ratio = observed if previous is None else previous + CALIBRATION_SMOOTHING * (observed - previous)
         self._ratios[model_key] = ratio

@@ -88,7 +88,7 @@ def test_calibration_scales_later_estimates_and_is_persisted() -> None:
     store = FakeCalibrationStore()
     est = TokenEstimator(store)
     key = calibration_key("anthropic", "claude-sonnet-4-5")
-    msgs = [Message(id="m", session_id="s", type=MessageType.USER, content="hello there " * 100)]
+    msgs = [Message(id="m", session_id="s", type=MessageType.USER, content="hello there " * 400)]
     raw = est.estimate_request("system", msgs)
     est.calibrate(key, reported_input_tokens=int(raw * 1.5), estimated_tokens=raw)
     assert store.get(key) == pytest.approx(1.5, abs=0.01)
@@ -99,20 +99,28 @@ def test_calibration_scales_later_estimates_and_is_persisted() -> None:
 def test_calibration_is_smoothed_across_reports() -> None:
     store = FakeCalibrationStore()
     est = TokenEstimator(store)
-    est.calibrate("p/m", 100, 100)
-    est.calibrate("p/m", 200, 100)
+    est.calibrate("p/m", 1_000, 1_000)
+    est.calibrate("p/m", 2_000, 1_000)
     ratio = store.get("p/m")
     assert ratio is not None and 1.0 < ratio < 2.0
 
 
-def test_calibration_ignores_nonsense_reports_and_clamps_outliers() -> None:
+def test_calibration_ignores_implausible_reports_and_tiny_requests() -> None:
     store = FakeCalibrationStore()
     est = TokenEstimator(store)
-    est.calibrate("p/m", 0, 100)
+    est.calibrate("p/m", 0, 1_000)
+    est.calibrate("p/m", 100, 10_000)  # a usage figure that left out cached tokens
+    est.calibrate("p/m", 900, 90)  # provider overhead dominates a tiny request
     assert store.get("p/m") is None
-    est.calibrate("p/m", 100_000, 10)
-    ratio = store.get("p/m")
-    assert ratio is not None and ratio <= 2.5
+
+
+def test_calibration_is_clamped_so_estimates_never_shrink_by_more_than_thirty_percent() -> None:
+    store = FakeCalibrationStore()
+    est = TokenEstimator(store)
+    est.calibrate("p/m", 3_000, 10_000)
+    assert store.get("p/m") == 0.7
+    est.calibrate("q/m", 30_000, 10_000)
+    assert store.get("q/m") == 2.5
 
 
 def test_unknown_model_has_no_calibration() -> None:
