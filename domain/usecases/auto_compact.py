@@ -21,7 +21,12 @@ from domain.settings import ContextSettings
 
 @dataclass(frozen=True)
 class CompactResult:
-    """What a compaction attempt did; `reason` is a short tag when nothing was compacted or it fell back."""
+    """What a compaction attempt did; `reason` is a short tag when nothing was compacted or it fell back.
+
+    Reasons: "" (compacted), "loop_guard" (compacted, but freed too little: no automatic retry until new messages),
+    "unknown_window", "below_threshold", "nothing_to_compact", "no_gain" (the summary was not smaller), "stale"
+    (the session's summary changed meanwhile), and with fallback=True "summarizer_blank",
+    "summarizer_failed: <error>" or "summarizer_overflow"."""
 
     did_compact: bool
     fallback: bool = False

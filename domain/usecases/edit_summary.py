@@ -8,7 +8,7 @@ from domain.errors import InvalidInput, NotFound
 from domain.models import Session, SessionId
 from domain.ports import Clock, SessionRepository
 
-MAX_SUMMARY_CHARS = 200_000
+MAX_SUMMARY_CHARS = 50_000  # about 12K tokens: the summary rides in every request's system prompt
 
 
 class EditSummaryUseCase:

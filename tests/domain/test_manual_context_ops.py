@@ -97,3 +97,13 @@ async def test_compact_now_with_a_single_turn_has_nothing_to_compact() -> None:
     engine.chat(1)
     result = await CompactNowUseCase(engine.sessions, engine.compact)("s1")
     assert not result.did_compact and result.reason == "nothing_to_compact"
+
+
+async def test_edit_summary_rejects_a_summary_too_big_to_send_every_time() -> None:
+    engine = Engine()
+    engine.chat(45)
+    await engine.compact("s1", provider_id="anthropic", model_id="claude-sonnet-4-5")
+    with pytest.raises(InvalidInput, match="too long"):
+        EditSummaryUseCase(engine.sessions, engine.clock)("s1", "x" * 60_000)
+    session = engine.sessions.get("s1")
+    assert session is not None and session.compacted_summary == "## Goal\nSummary."
