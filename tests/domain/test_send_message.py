@@ -163,11 +163,12 @@ async def test_usage_of_every_round_accumulates_on_the_session() -> None:
 
 async def test_reported_input_tokens_feed_the_model_calibration() -> None:
     world = make_world()
-    world.adapter().scripts.append(reply("ok", input_tokens=5_000))
-    await world.turn("Calibrate me, please. " * 20)
-    key = calibration_key("anthropic", "claude-big")
-    ratio = world.calibration.get(key)
-    assert ratio is not None and ratio > 1.0  # 5,000 reported is far above the estimate of a short request
+    text = "Calibrate me, please. " * 200
+    reported = 2 * world.estimator.estimate_text(text)  # the provider counts about twice what we estimate
+    world.adapter().scripts.append(reply("ok", input_tokens=reported))
+    await world.turn(text)
+    ratio = world.calibration.get(calibration_key("anthropic", "claude-big"))
+    assert ratio is not None and 1.5 < ratio <= 2.0
 
 
 async def test_first_exchange_gets_a_title_and_later_ones_do_not() -> None:
