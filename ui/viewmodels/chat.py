@@ -226,6 +226,7 @@ class ChatViewModel(ChatContextOps, QObject):
         elif isinstance(event, ToolRoundLimitReached):
             self._error_row = live.round_limit(event)
         elif isinstance(event, CompactStarted):
+            live.finish()
             self._set(compacting=True)
         elif isinstance(event, CompactCompleted):
             self._compacted(event)

@@ -62,7 +62,7 @@ class ContextGauge(QWidget):
         self._theme = theme
         self._status: ContextStatus | None = None
         self._compacting = False
-        self.setMinimumWidth(210)
+        self.setMinimumWidth(170)
         self.setCursor(Qt.CursorShape.WhatsThisCursor)
 
     def set_theme(self, theme: Theme) -> None:
@@ -78,7 +78,7 @@ class ContextGauge(QWidget):
         self.update()
 
     def sizeHint(self) -> QSize:
-        return QSize(230, 34)
+        return QSize(200, 34)
 
     def ratio(self) -> float:
         """Used / window, 0 when unknown."""

@@ -174,7 +174,8 @@ class MessageDelegate(QStyledItemDelegate):
             if not (always or is_code):
                 continue
             hovered = self._hover == (row.key, action)
-            color = self._theme.accent if (hovered or action in ("retry", "load-older")) else self._theme.muted
+            prominent = row.kind in (RowKind.DIVIDER, RowKind.LOAD_OLDER, RowKind.ERROR)
+            color = self._theme.accent if (hovered or prominent) else self._theme.muted
             painter.setPen(QColor(color))
             f = QFont(small)
             f.setUnderline(hovered)
