@@ -211,6 +211,7 @@ def non_stream_error(err: ErrorReply, render: Callable[[ErrorReply], HttpRespons
 def _make_handler(server: FakeProviderServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # small SSE writes must not wait for the client's delayed ACK
 
         def log_message(self, format: str, *args: Any) -> None:  # quiet
             return
