@@ -20,6 +20,7 @@ from data.providers.errors import (
 from data.providers.retry import RetryPolicy, retrying_call, retrying_stream
 from domain.errors import (
     AuthenticationFailed,
+    ContextOverflow,
     InvalidResponse,
     NetworkError,
     ProviderError,
@@ -61,6 +62,8 @@ def map_anthropic_error(exc: BaseException, provider_name: str = "Anthropic") ->
         overflow = overflow_from_message(message) if status in (400, 413) or kind == "invalid_request_error" else None
         if overflow is not None:
             return overflow
+        if status == 413:  # the request body itself is too large: too much context, compaction helps
+            return ContextOverflow()
         if status >= 500 or kind == "api_error":
             return ProviderUnavailable(f"{provider_name} answered HTTP {status}")
         if status == 404 or kind == "not_found_error":

@@ -22,6 +22,16 @@ _OVERFLOW_PATTERNS: tuple[tuple[re.Pattern[str], tuple[str, str]], ...] = (
      ("tokens", "limit")),
     # Anthropic variant: "input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000"
     (re.compile(r"exceed context limit:\s*(\d+)\s*\+\s*\d+\s*>\s*(\d+)", re.I), ("tokens", "limit")),
+    # vLLM: "maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, ..."
+    (re.compile(r"maximum context length is\s*(\d+)\s*tokens?.*?\((\d+) in the messages", re.I | re.S),
+     ("limit", "tokens")),
+    # OpenRouter and others: "maximum context length is M tokens. However, you requested about N tokens"
+    (re.compile(r"maximum context length is\s*(\d+)\s*tokens?.*?requested (?:about )?(\d+)\s*tokens?", re.I | re.S),
+     ("limit", "tokens")),
+    # LM Studio: "Trying to keep the first N tokens when context the overflows. However, the model is loaded with
+    # context length of only M tokens"
+    (re.compile(r"keep the first\s*(\d+)\s*tokens.*?context length of only\s*(\d+)", re.I | re.S),
+     ("tokens", "limit")),
 )
 _OVERFLOW_HINTS = (
     "context_length_exceeded",
@@ -31,18 +41,24 @@ _OVERFLOW_HINTS = (
     "exceed context limit",
     "context window",
     "context length",
+    "context size",  # llama.cpp: "the request exceeds the available context size"
+    "exceed_context_size_error",
 )
 
 
 def overflow_from_message(message: str, code: str | None = None) -> ContextOverflow | None:
-    """A ContextOverflow (with tokens and limit when the message states them) if the message says so."""
+    """A ContextOverflow (with tokens and limit when the message states them) if the message says so.
+
+    Knows the three providers' messages and those of common OpenAI-compatible servers (vLLM, OpenRouter,
+    LM Studio, llama.cpp)."""
     for pattern, order in _OVERFLOW_PATTERNS:
         match = pattern.search(message)
         if match:
             values = dict(zip(order, (int(match.group(1)), int(match.group(2))), strict=True))
             return ContextOverflow(tokens=values["tokens"], limit=values["limit"])
     lowered = message.lower()
-    if code == "context_length_exceeded" or any(hint in lowered for hint in _OVERFLOW_HINTS):
+    overflow_code = code in ("context_length_exceeded", "exceed_context_size_error")
+    if overflow_code or any(hint in lowered for hint in _OVERFLOW_HINTS):
         return ContextOverflow()
     return None
 

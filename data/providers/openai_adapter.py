@@ -21,6 +21,7 @@ from data.providers.openai_shape import openai_request
 from data.providers.retry import RetryPolicy, retrying_call, retrying_stream
 from domain.errors import (
     AuthenticationFailed,
+    ContextOverflow,
     InvalidResponse,
     NetworkError,
     ProviderError,
@@ -62,6 +63,8 @@ def map_openai_error(exc: BaseException, provider_name: str = "OpenAI") -> Provi
         overflow = overflow_from_message(message, code) if status in (400, 413) else None
         if overflow is not None:
             return overflow
+        if status == 413:  # the request body itself is too large: too much context, compaction helps
+            return ContextOverflow()
         if status >= 500:
             return ProviderUnavailable(f"{provider_name} answered HTTP {status}")
         if status == 404:

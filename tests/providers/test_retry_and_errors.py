@@ -93,3 +93,33 @@ async def test_retries_give_up_after_max_retries_with_the_last_error():
         with pytest.raises(ProviderUnavailable):
             await adapter.generate_simple_completion("m", "hi")
     assert len(fake.requests) == 3 and sleep.delays == [0.5, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("This model's maximum context length is 4096 tokens. However, you requested 5000 tokens "
+         "(4000 in the messages, 1000 in the completion). Please reduce the length.", (4000, 4096)),
+        ("This endpoint's maximum context length is 131072 tokens. However, you requested about 140000 tokens "
+         "(139000 of text input, 1000 in the output).", (140000, 131072)),
+        ("Trying to keep the first 9000 tokens when context the overflows. However, the model is loaded with "
+         "context length of only 8192 tokens, which is not enough.", (9000, 8192)),
+        ("the request exceeds the available context size, try increasing it", (None, None)),
+        ("input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000", (188240, 200000)),
+    ],
+)
+def test_overflow_messages_of_compatible_servers_are_recognized(message, expected):
+    assert vars_of(overflow_from_message(message)) == expected
+
+
+async def test_a_request_too_large_is_treated_as_a_context_overflow():
+    from tests.fakeservers import FakeAnthropicServer as Server
+    from tests.fakeservers.server import HttpResponse
+
+    class TooLarge(Server):
+        def route(self, raw):
+            return HttpResponse.of_json({"type": "error", "error": {"type": "request_too_large",
+                                         "message": "Request exceeds the maximum allowed number of bytes."}}, 413)
+
+    with TooLarge() as fake, pytest.raises(ContextOverflow):
+        await collect(stream(adapter_for(ProviderType.ANTHROPIC, fake.base_url), History().user("hi")))
