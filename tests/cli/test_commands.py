@@ -1,0 +1,194 @@
+"""Every CLI command against a real store and the fake Anthropic server (in-process through app.main.main)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.cli.brain import SimulatedBrain
+from tests.cli.harness import Cli, CliResult
+from tests.fakeservers.anthropic_server import FakeAnthropicServer
+
+KEY = "sk-ant-cmd-test-91bd"
+MODEL = "claude-cmd-8k"
+
+
+@dataclass
+class Env:
+    """A configured CLI with a fake Anthropic server behind it."""
+
+    cli: Cli
+    server: FakeAnthropicServer
+    brain: SimulatedBrain
+
+    def run(self, *args: str, stdin: str = "") -> CliResult:
+        return self.cli.run(*args, stdin=stdin, subprocess_run=False)
+
+    def chat(self, *args: str) -> tuple[CliResult, list[dict[str, object]]]:
+        result = self.run("chat", "--jsonl", *args)
+        return result, [json.loads(line) for line in result.out.splitlines()]
+
+
+@pytest.fixture()
+def env(tmp_path: Path) -> Iterator[Env]:
+    (tmp_path / "keychain").mkdir()
+    brain = SimulatedBrain()
+    with FakeAnthropicServer(brain, api_key=KEY) as server:
+        e = Env(Cli(tmp_path / "home", tmp_path / "keychain" / "keys.json"), server, brain)
+        assert e.run("providers", "set", "anthropic", "--base-url", server.base_url).code == 0
+        assert e.run("models", "add", "anthropic", MODEL, "--context-window", "8192").code == 0
+        assert e.run("keys", "set", "anthropic", stdin=KEY + "\n").code == 0
+        yield e
+
+
+def new_session(env: Env, text: str = "Hello FACT: the buoy is red.") -> str:
+    result, lines = env.chat("-p", "anthropic", "-m", MODEL, text)
+    assert result.code == 0, result.err
+    return str(lines[0]["session_id"])
+
+
+def test_chat_streams_the_reply_as_text_and_names_the_new_session(env: Env) -> None:
+    result = env.run("chat", "-p", "Anthropic", "-m", MODEL, "hello there")
+    assert result.code == 0
+    assert result.out.startswith("Noted;")
+    assert result.err.startswith("session: ")
+
+
+def test_chat_reads_the_message_from_standard_input_with_a_dash(env: Env) -> None:
+    result = env.run("chat", "-p", "anthropic", "-m", MODEL, "-", stdin="piped 潮 message")
+    assert result.code == 0
+    assert env.brain.chat_requests[-1].last_user_text == "piped 潮 message"
+
+
+def test_chat_continues_a_session_and_the_jsonl_starts_with_it(env: Env) -> None:
+    session = new_session(env)
+    result, lines = env.chat("-s", session, "and again")
+    assert lines[0] == {"type": "session", "session_id": session}
+    assert "session:" not in result.err
+    assert [line["type"] for line in lines][-1] != "error"
+    assert any(line["type"] == "response_complete" for line in lines)
+
+
+def test_sessions_list_shows_sessions_as_text_and_json(env: Env) -> None:
+    empty = env.run("sessions", "list")
+    assert empty.code == 0 and "No sessions yet" in empty.err
+    session = new_session(env)
+    assert session in env.run("sessions", "list").out
+    [row] = json.loads(env.run("sessions", "list", "--json").out)
+    assert row["id"] == session and row["message_count"] >= 2 and row["model_id"] == MODEL
+
+
+def test_sessions_show_lists_every_message_with_its_fields(env: Env) -> None:
+    session = new_session(env)
+    text = env.run("sessions", "show", session).out
+    assert "Hello FACT: the buoy is red." in text and "#2 ai_response" in text
+    data = json.loads(env.run("sessions", "show", session, "--json").out)
+    assert data["compaction_count"] == 0 and data["compacted_summary"] is None
+    first = data["messages"][0]
+    assert {"type", "content", "tool_name", "tool_output", "created_at", "behind_boundary"} <= set(first)
+    assert (first["type"], first["behind_boundary"]) == ("user", False)
+    assert data["total_input_tokens"] > 0
+
+
+def test_compact_summarizes_and_show_marks_the_summarized_messages(env: Env) -> None:
+    session = new_session(env, "First FACT: the pier is number 9. " + "padding words " * 400)
+    for i in range(3):
+        env.chat("-s", session, f"turn {i} " + "more words " * 400)
+    result = env.run("sessions", "compact", session, "--instructions", "keep the pier number")
+    assert result.code == 0, result.err
+    assert result.out.startswith("Compacted:")
+    data = json.loads(env.run("sessions", "show", session, "--json").out)
+    assert "FACT: the pier is number 9." in data["compacted_summary"]
+    assert data["compaction_count"] == 1
+    assert data["messages"][0]["behind_boundary"] is True
+    assert "keep the pier number" in env.brain.summary_requests[-1].messages[-1].text
+    reset = env.run("sessions", "reset-context", session)
+    assert reset.code == 0 and "Context reset" in reset.out
+    after = json.loads(env.run("sessions", "show", session, "--json").out)
+    assert after["compacted_summary"] is None
+    assert not any(m["behind_boundary"] for m in after["messages"])
+    assert len(after["messages"]) == len(data["messages"])
+
+
+def test_export_writes_markdown_or_json_to_stdout_or_a_file(env: Env, tmp_path: Path) -> None:
+    session = new_session(env)
+    markdown = env.run("sessions", "export", session)
+    assert markdown.out.startswith("# ") and "Hello FACT: the buoy is red." in markdown.out
+    target = tmp_path / "out.json"
+    written = env.run("sessions", "export", session, "--format", "json", "-o", str(target))
+    assert written.code == 0 and written.out == ""
+    assert json.loads(target.read_text(encoding="utf-8"))["id"] == session
+    bad = env.run("sessions", "export", session, "-o", str(tmp_path / "missing" / "dir" / "x.md"))
+    assert bad.code == 1 and bad.err.startswith("palimpsest: Cannot write")
+
+
+def test_search_finds_sessions_by_message_text(env: Env) -> None:
+    session = new_session(env, "Where is the lighthouse keeper?")
+    assert session in env.run("sessions", "search", "lighthouse").out
+    none = env.run("sessions", "search", "zeppelin")
+    assert none.code == 0 and "No sessions match" in none.err
+
+
+def test_delete_hides_the_session_and_later_commands_say_it_is_unknown(env: Env) -> None:
+    session = new_session(env)
+    assert env.run("sessions", "delete", session).code == 0
+    assert session not in env.run("sessions", "list").out
+    shown = env.run("sessions", "show", session)
+    assert (shown.code, shown.err) == (1, f"palimpsest: No session named {session!r}.\n")
+
+
+def test_providers_list_set_and_add(env: Env) -> None:
+    listed = env.run("providers", "list").out
+    assert env.server.base_url in listed and "keychain" in listed
+    added = env.run("providers", "add", "Local LLM", "--type", "openai_compatible", "--base-url",
+                    "http://127.0.0.1:9/v1")
+    assert added.code == 0 and "id local-llm" in added.out
+    assert "local-llm" in env.run("providers", "list").out
+    cleared = env.run("providers", "set", "anthropic", "--base-url", "")
+    assert cleared.code == 0 and "reset to the default" in cleared.out
+    bad = env.run("providers", "set", "anthropic", "--base-url", "ftp://x")
+    assert bad.code == 1 and "not a base URL" in bad.err
+
+
+def test_models_list_add_and_refresh(env: Env) -> None:
+    listed = env.run("models", "list", "-p", "anthropic").out
+    assert MODEL in listed and "user window" in listed
+    assert "gpt-4o" in env.run("models", "list").out
+    added = env.run("models", "add", "anthropic", "claude-sonnet-4-5-20250929", "--context-window", "50000",
+                    "--max-output", "4000")
+    assert added.out.startswith("anthropic/claude-sonnet-4-5-20250929: context window 50000 tokens")
+    refreshed = env.run("models", "list", "-p", "anthropic", "--refresh")
+    assert refreshed.code == 0 and "claude-test-1" in refreshed.out and "fetched" in refreshed.out
+    bad = env.run("models", "add", "anthropic", "x", "--context-window", "12")
+    assert bad.code == 1 and "context window must be between" in bad.err
+
+
+def test_keys_set_status_and_delete_never_print_the_key(env: Env) -> None:
+    status = env.run("keys", "status")
+    assert "anthropic" in status.out and "keychain" in status.out
+    deleted = env.run("keys", "delete", "anthropic")
+    assert deleted.code == 0
+    assert "none" in env.run("keys", "status").out.splitlines()[1]
+    blank = env.run("keys", "set", "openai", stdin="\n")
+    assert blank.code == 1 and "No key was given" in blank.err
+    for result in (status, deleted, blank):
+        assert KEY not in result.out + result.err
+
+
+def test_a_turn_without_a_key_fails_with_one_plain_line(env: Env) -> None:
+    env.run("keys", "delete", "anthropic")
+    result, lines = env.chat("-p", "anthropic", "-m", MODEL, "hello")
+    assert result.code == 1
+    assert lines[-1]["type"] == "error" and lines[-1]["kind"] == "authentication"
+
+
+def test_an_unknown_provider_or_agent_is_one_plain_line(env: Env) -> None:
+    result = env.run("chat", "-p", "mistral", "hi")
+    assert result.code == 1
+    assert result.err == "palimpsest: No provider named 'mistral'. Known providers: anthropic, openai, gemini.\n"
+    agent = env.run("chat", "--agent", "Nobody", "hi")
+    assert (agent.code, agent.err) == (1, "palimpsest: No agent named 'Nobody'.\n")
