@@ -132,11 +132,13 @@ class FakeMessageRepository:
     def __init__(self) -> None:
         self.messages: dict[SessionId, list[Message]] = {}
         self.full_outputs: dict[MessageId, str] = {}
+        self._ids: set[MessageId] = set()
 
     def add(self, message: Message, *, full_output: str | None = None) -> Message:
         rows = self.messages.setdefault(message.session_id, [])
-        if any(m.id == message.id for rows_ in self.messages.values() for m in rows_):
+        if message.id in self._ids:
             raise InvalidInput(f"Message {message.id!r} already exists.")
+        self._ids.add(message.id)
         stored = replace(message, seq=(rows[-1].seq + 1) if rows else 1)
         rows.append(stored)
         if full_output is not None:
