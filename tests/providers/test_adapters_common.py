@@ -211,3 +211,14 @@ async def test_a_provider_message_echoing_the_key_is_redacted(kind, server, brai
     with pytest.raises(InvalidResponse) as caught:
         await collect(stream(adapter_for(kind, server.base_url), History().user("hi")))
     assert KEY not in str(caught.value) and "[redacted]" in str(caught.value)
+
+
+async def test_a_truncated_json_body_of_a_simple_completion_is_an_invalid_response(kind, server, brain):
+    brain.push(ErrorReply("malformed"))
+    with pytest.raises(InvalidResponse):
+        await adapter_for(kind, server.base_url).generate_simple_completion("test-model", "x")
+
+
+async def test_listing_models_with_a_wrong_key_is_an_authentication_error(kind, server):
+    with pytest.raises(AuthenticationFailed):
+        await adapter_for(kind, server.base_url, key="sk-wrong-key-xyz").list_models()
