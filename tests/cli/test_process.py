@@ -102,3 +102,16 @@ def test_ctrl_c_during_chat_exits_130_and_keeps_what_the_user_typed(tmp_path: Pa
     session_id = err.split("session: ", 1)[1].split()[0]
     shown = cli.run("sessions", "show", session_id, "--json", subprocess_run=False)
     assert '"content": "keep this 潮 message"' in shown.out
+
+
+def test_screenshot_renders_the_main_window_into_a_png(tmp_path: Path) -> None:
+    cli = make_cli(tmp_path)
+    target = tmp_path / "window.png"
+    result = cli.run("--screenshot", str(target))
+    assert result.code == 0, result.err
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_session_without_screenshot_is_a_usage_error(tmp_path: Path) -> None:
+    result = make_cli(tmp_path).run("--session", "abc", "sessions", "list")
+    assert result.code == 2 and "--session is only used with --screenshot" in result.err
