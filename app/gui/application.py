@@ -122,6 +122,10 @@ def render_screenshot(path: str, session_id: str | None) -> int:
     """Renders the main window (1280x800, offscreen) with the real data under PALIMPSEST_HOME into a PNG."""
     if not os.environ.get("QT_QPA_PLATFORM") and sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    target = Path(path)
+    if not target.parent.exists():
+        print(f"The folder {target.parent} does not exist.", file=sys.stderr)
+        return 1
     app = ensure_application([sys.argv[0] if sys.argv else "palimpsest"])
     try:
         running = build_window(app)
@@ -144,10 +148,6 @@ def render_screenshot(path: str, session_id: str | None) -> int:
             ok = wait_until(app, lambda: window.chat_vm.state.session is not None
                             and not window.chat_vm.state.loading and window.chat_vm.state.context is not None)
         wait_until(app, lambda: False, timeout=0.3)  # let layouts and scrolling settle
-        target = Path(path)
-        if target.parent and not target.parent.exists():
-            print(f"The folder {target.parent} does not exist.", file=sys.stderr)
-            return 1
         if not window.grab().save(str(target)):
             print(f"Could not write the PNG to {target}.", file=sys.stderr)
             return 1

@@ -51,12 +51,13 @@ def format_arguments(arguments: Mapping[str, Any] | str | None) -> str:
     """Tool arguments as pretty JSON (or the raw text when it is not JSON)."""
     if arguments is None:
         return ""
+    value: Any = arguments
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments)
+            value = json.loads(arguments)
         except ValueError:
             return arguments
-    return json.dumps(arguments, indent=2, ensure_ascii=False)
+    return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 def is_truncated(result: Message) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QPersistentModelIndex, Qt
 
 from ui.models.chat_rows import ChatRow
 from ui.signals import emit
@@ -51,9 +51,10 @@ class MessageListModel(QAbstractListModel):
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
-    def roleNames(self) -> dict[int, bytes]:
+    def roleNames(self) -> dict[int, QByteArray]:
         names = dict(super().roleNames())
-        names.update({ROW_ROLE: b"row", EXPANDED_ROLE: b"expanded", KIND_ROLE: b"kind"})
+        names.update({ROW_ROLE: QByteArray(b"row"), EXPANDED_ROLE: QByteArray(b"expanded"),
+                      KIND_ROLE: QByteArray(b"kind")})
         return names
 
     # --- reading ---------------------------------------------------------------------------------

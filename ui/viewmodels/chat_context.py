@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from domain.events import CompactCompleted, ContextStatus
@@ -136,8 +135,8 @@ class ChatContextOps:
         session, selection = self._state.session, self._state.selection
         if session is None or selection is None:
             return
-        self._worker.call(
-            lambda: self._backend.select(session.id, selection, agent_id),
-            lambda s: (self._set(session=replace(s)), self.refresh_context()),
-            self._fail,
-        )
+        def switched(updated: Session) -> None:
+            self._set(session=updated)
+            self.refresh_context()
+
+        self._worker.call(lambda: self._backend.select(session.id, selection, agent_id), switched, self._fail)

@@ -58,7 +58,7 @@ class Composer(QWidget):
         self.edit.submitted.connect(self._submit)
         self.button.clicked.connect(self._clicked)
 
-    def render(self, state: ChatState) -> None:
+    def show_state(self, state: ChatState) -> None:
         """Disables typing while a reply streams; the button turns into Stop."""
         self._streaming = state.streaming
         self.edit.setReadOnly(state.streaming)

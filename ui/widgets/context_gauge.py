@@ -70,7 +70,7 @@ class ContextGauge(QWidget):
         self._theme = theme
         self.update()
 
-    def render(self, status: ContextStatus | None, usage: UsageSummary | None, compactions: int,
+    def show_state(self, status: ContextStatus | None, usage: UsageSummary | None, compactions: int,
                compacting: bool) -> None:
         """Shows a new estimate."""
         self._status, self._compacting = status, compacting

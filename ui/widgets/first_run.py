@@ -102,7 +102,7 @@ class FirstRunPanel(QWidget):
             local_button.clicked.connect(self.add_local)
         later.clicked.connect(self.dismissed)
 
-    def render(self, startup: StartupInfo | None) -> None:
+    def show_state(self, startup: StartupInfo | None) -> None:
         """Says plainly when no keychain backend is usable."""
         problem = startup.keychain_problem if startup is not None else None
         self.keychain_warning.setVisible(bool(problem))

@@ -78,7 +78,7 @@ class Header(QWidget):
             action.setShortcut(shortcut)
         return action
 
-    def render(self, state: ChatState) -> None:
+    def show_state(self, state: ChatState) -> None:
         """Shows the state's title, pickers, gauge and which actions apply."""
         session = state.session
         self.title.setText(session.title if session is not None and session.title else "New chat")
@@ -120,7 +120,7 @@ class Header(QWidget):
         self.edit_action.setEnabled(has_summary and not busy)
         self.originals_action.setEnabled(state.summarized_count > 0)
         self.originals_action.setText("Hide originals" if state.show_originals else "Show originals")
-        self.gauge.render(state.context, state.usage, session.compaction_count if session else 0, state.compacting)
+        self.gauge.show_state(state.context, state.usage, session.compaction_count if session else 0, state.compacting)
 
     def _model_activated(self, index: int) -> None:
         selection = self.model.itemData(index)

@@ -134,8 +134,8 @@ class MainWindow(QMainWindow):
         startup = state.startup
         self.chat_vm.set_choices(state.choices, state.agents,
                                  startup.default_selection if startup is not None else None)
-        self.first_run.render(startup)
-        self.pages.setCurrentWidget(self.first_run if state.first_run else self.pages.widget(0))
+        self.first_run.show_state(startup)
+        self.pages.setCurrentIndex(1 if state.first_run else 0)
         if state.error:
             self.snackbar.show_message(state.error, ms=10_000)
 
@@ -148,8 +148,8 @@ class MainWindow(QMainWindow):
             self.snackbar.show_message(state.error)
 
     def _render_chat(self, state: ChatState) -> None:
-        self.header.render(state)
-        self.composer.render(state)
+        self.header.show_state(state)
+        self.composer.show_state(state)
         self.compacting_bar.setVisible(state.compacting)
         empty = state.session is None and self.chat_vm.model.rowCount() == 0 and not state.streaming
         self.chat_stack.setCurrentWidget(self.empty_hint if empty else self.chat_view)

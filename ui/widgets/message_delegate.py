@@ -40,26 +40,26 @@ class MessageDelegate(QStyledItemDelegate):
         if not isinstance(row, ChatRow):
             return QSize(0, 0)
         width = self._width(option)
-        layout = self.layout_for(row, width, bool(index.data(EXPANDED_ROLE)), option.font)  # type: ignore[attr-defined]
+        layout = self.layout_for(row, width, bool(index.data(EXPANDED_ROLE)), option.font)
         return QSize(int(width), int(layout.height + 0.999))
 
     @staticmethod
     def _width(option: QStyleOptionViewItem) -> float:
-        widget = option.widget  # type: ignore[attr-defined]
+        widget = option.widget
         if isinstance(widget, QAbstractItemView):
             return float(widget.viewport().width())
-        return float(option.rect.width()) or 800.0  # type: ignore[attr-defined]
+        return float(option.rect.width()) or 800.0
 
     # --- painting --------------------------------------------------------------------------------
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         row = index.data(ROW_ROLE)
         if not isinstance(row, ChatRow):
             return
-        rect: QRectF = QRectF(option.rect)  # type: ignore[attr-defined]
+        rect: QRectF = QRectF(option.rect)
         expanded = bool(index.data(EXPANDED_ROLE))
-        font: QFont = option.font  # type: ignore[attr-defined]
+        font: QFont = option.font
         layout = self.layout_for(row, self._width(option), expanded, font)
-        hovered = bool(option.state & QStyle.StateFlag.State_MouseOver)  # type: ignore[attr-defined]
+        hovered = bool(option.state & QStyle.StateFlag.State_MouseOver)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.translate(rect.topLeft())
@@ -187,15 +187,15 @@ class MessageDelegate(QStyledItemDelegate):
         row = index.data(ROW_ROLE)
         if not isinstance(row, ChatRow) or not isinstance(event, QMouseEvent):
             return False
-        rect = QRectF(option.rect)  # type: ignore[attr-defined]
-        layout = self.layout_for(row, self._width(option), bool(index.data(EXPANDED_ROLE)), option.font)  # type: ignore[attr-defined]
+        rect = QRectF(option.rect)
+        layout = self.layout_for(row, self._width(option), bool(index.data(EXPANDED_ROLE)), option.font)
         point = event.position() - rect.topLeft()
         hit = layout.hit(point)
         if event.type() == QEvent.Type.MouseMove:
             hover = (row.key, hit) if hit else None
             if hover != self._hover:
                 self._hover = hover
-                widget = option.widget  # type: ignore[attr-defined]
+                widget = option.widget
                 if isinstance(widget, QAbstractItemView):
                     widget.viewport().setCursor(
                         Qt.CursorShape.PointingHandCursor if hit else Qt.CursorShape.ArrowCursor

@@ -34,13 +34,13 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.tabs, 1)
         layout.addWidget(self.status)
         layout.addWidget(buttons)
-        vm.state_changed.connect(self.render)
-        self.render(vm.state)
+        vm.state_changed.connect(self.show_state)
+        self.show_state(vm.state)
 
-    def render(self, state: SettingsState) -> None:
+    def show_state(self, state: SettingsState) -> None:
         """Updates every page and the status line."""
         for page in (self.providers, self.models, self.compaction, self.agents, self.memories):
-            page.render(state)
+            page.show_state(state)
         if state.error:
             self.status.setObjectName("ErrorText")
             self.status.setText(state.error)

@@ -67,12 +67,12 @@ class ModelsPage(QWidget):
         layout.addWidget(self.warning)
         layout.addLayout(edit)
         self._state = SettingsState()
-        self.provider.currentIndexChanged.connect(lambda _: self.render(self._state))
+        self.provider.currentIndexChanged.connect(lambda _: self.show_state(self._state))
         refresh.clicked.connect(lambda: vm.refresh_models(str(self.provider.currentData())))
         set_window.clicked.connect(self._set_window)
         self.table.itemSelectionChanged.connect(self._selected)
 
-    def _models(self) -> list:  # type: ignore[type-arg]
+    def _models(self) -> list:
         pid = self.provider.currentData()
         return [m for m in self._state.models if m.provider_id == pid]
 
@@ -89,7 +89,7 @@ class ModelsPage(QWidget):
             m = models[row]
             self._vm.set_window(m.provider_id, m.id, self.window_box.value(), m.max_output_tokens)
 
-    def render(self, state: SettingsState) -> None:
+    def show_state(self, state: SettingsState) -> None:
         """Fills the provider list and the table."""
         self._state = state
         ids = [p.provider.id for p in state.providers]
@@ -150,7 +150,7 @@ class CompactionPage(QWidget):
         save.clicked.connect(self._save)
         self._state = SettingsState()
 
-    def render(self, state: SettingsState) -> None:
+    def show_state(self, state: SettingsState) -> None:
         """Shows the stored settings (only when they change, so typing is not overwritten)."""
         if state.context is None or state.context == self._state.context:
             self._state = state
@@ -212,7 +212,7 @@ class AgentsPage(QWidget):
         save.clicked.connect(self._save)
         delete.clicked.connect(lambda: self._current and vm.delete_agent(self._current.id))
 
-    def render(self, state: SettingsState) -> None:
+    def show_state(self, state: SettingsState) -> None:
         """Lists agents; keeps the one being edited."""
         if state.agents == self._agents and state.tool_names == self._tool_names:
             return
@@ -276,14 +276,22 @@ class MemoriesPage(QWidget):
         self.list.currentRowChanged.connect(
             lambda row: self.text.setPlainText(self.list.item(row).data(Qt.ItemDataRole.UserRole + 1)
                                                if row >= 0 else ""))
-        save.clicked.connect(lambda: self._selected() and vm.update_memory(self._selected(), self.text.toPlainText()))
-        delete.clicked.connect(lambda: self._selected() and vm.delete_memory(self._selected()))
+        save.clicked.connect(self._save)
+        delete.clicked.connect(self._delete)
+
+    def _save(self) -> None:
+        if self._selected():
+            self._vm.update_memory(self._selected(), self.text.toPlainText())
+
+    def _delete(self) -> None:
+        if self._selected():
+            self._vm.delete_memory(self._selected())
 
     def _selected(self) -> str:
         row = self.list.currentRow()
         return self._ids[row] if 0 <= row < len(self._ids) else ""
 
-    def render(self, state: SettingsState) -> None:
+    def show_state(self, state: SettingsState) -> None:
         """Lists memories newest first."""
         ids = [m.id for m in state.memories]
         self.empty.setVisible(not ids)

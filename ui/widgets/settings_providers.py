@@ -80,7 +80,7 @@ class ProviderCard(QGroupBox):
         self.key.clear()  # the key leaves the widget at once; only the keychain keeps it
         self._vm.set_key(self.provider_id, text)
 
-    def render(self, info: ProviderInfo, state: SettingsState) -> None:
+    def show_state(self, info: ProviderInfo, state: SettingsState) -> None:
         """Shows the key source, the URL (once) and the last test result."""
         self.key_label.setText(key_status(info))
         self.remove_key.setEnabled(info.key_source == "keychain")
@@ -139,7 +139,7 @@ class ProvidersPage(QScrollArea):
             self.endpoint_name.setText("Ollama")
             self.endpoint_url.setText("http://localhost:11434/v1")
 
-    def render(self, state: SettingsState) -> None:
+    def show_state(self, state: SettingsState) -> None:
         """Adds cards for new providers and refreshes each."""
         self.keychain_warning.setVisible(bool(state.keychain_problem))
         self.keychain_warning.setText(
@@ -151,7 +151,7 @@ class ProvidersPage(QScrollArea):
                 card = ProviderCard(info, self._vm, self)
                 self._cards[info.provider.id] = card
                 self._cards_box.addWidget(card)
-            card.render(info, state)
+            card.show_state(info, state)
         if "add-endpoint" not in state.busy and state.error is None and state.message and \
                 state.message.startswith("Added"):
             self.endpoint_name.clear()

@@ -35,15 +35,15 @@ class SessionDelegate(QStyledItemDelegate):
         self.theme = theme
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
-        metrics = QFontMetrics(option.font)  # type: ignore[attr-defined]
+        metrics = QFontMetrics(option.font)
         return QSize(200, metrics.height() * 2 + 18)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         t = self.theme
-        rect: QRect = option.rect.adjusted(6, 2, -6, -2)  # type: ignore[attr-defined]
+        rect: QRect = option.rect.adjusted(6, 2, -6, -2)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        state = option.state  # type: ignore[attr-defined]
+        state = option.state
         if state & QStyle.StateFlag.State_Selected:
             painter.setBrush(QColor(t.user_bubble))
         elif state & QStyle.StateFlag.State_MouseOver:
@@ -52,7 +52,7 @@ class SessionDelegate(QStyledItemDelegate):
             painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.drawRoundedRect(rect, 7, 7)
-        font = QFont(option.font)  # type: ignore[attr-defined]
+        font = QFont(option.font)
         metrics = QFontMetrics(font)
         inner = rect.adjusted(10, 7, -10, -7)
         when = str(index.data(WHEN_ROLE) or "")
@@ -119,14 +119,14 @@ class Sidebar(QWidget):
         self.settings_button.clicked.connect(self.settings_requested)
         self.list.clicked.connect(lambda index: vm.select(str(index.data(ID_ROLE))))
         self.list.customContextMenuRequested.connect(self._menu)
-        vm.state_changed.connect(self.render)
+        vm.state_changed.connect(self.show_state)
 
     def set_theme(self, theme: Theme) -> None:
         """New colors."""
         self.delegate.theme = theme
         self.list.viewport().update()
 
-    def render(self, state: SessionsState) -> None:
+    def show_state(self, state: SessionsState) -> None:
         """Shows sessions (or hits) and the selection."""
         self.model.set_rows(rows_for(state.sessions, state.hits))
         row = self.model.row_of(state.selected_id)

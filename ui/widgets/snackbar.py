@@ -64,6 +64,8 @@ class Snackbar(QWidget):
 
     def _place(self) -> None:
         parent = self.parentWidget()
+        if parent is None:
+            return
         width = min(560, parent.width() - 40)
         self.setFixedWidth(max(200, width))
         self.adjustSize()
