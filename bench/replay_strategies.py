@@ -1,0 +1,223 @@
+"""The four context strategies of the replay benchmark, wired by composition around the real use cases."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from app.container import SystemClock
+from data.providers.factory import SdkAdapterFactory
+from data.storage import Storage
+from data.tools import BuiltinTools
+from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
+from domain.context.estimator import TokenEstimator, chars_over_four
+from domain.context.pruner import ToolResultPruner
+from domain.context.settings_source import AgentContextSettings
+from domain.context.truncator import ToolResultTruncator
+from domain.models import ModelId, Provider, ProviderId, SessionId, ToolDefinition
+from domain.ports import KeySource, ModelApiAdapter, ModelApiAdapterFactory
+from domain.services.summarizer import AdapterSummarizer
+from domain.settings import ContextSettings
+from domain.usecases.auto_compact import AutoCompactUseCase, CompactResult
+from domain.usecases.create_session import CreateSessionUseCase
+from domain.usecases.generate_title import GenerateTitleUseCase
+from domain.usecases.memory_flush import MemoryFlushUseCase
+from domain.usecases.send_message import SendMessageUseCase
+
+NO_TRUNCATION = 10**12
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """One way of managing the context: which settings and which engine parts are switched on."""
+
+    name: str
+    settings: ContextSettings
+    compaction: bool  # summarize after responses (the RFC's auto-compaction)
+    reactive: bool  # Palimpsest's proactive/overflow recovery: forced compaction, retry, fit to the window
+    content_aware: bool  # content-aware estimator with per-model calibration (else the seeds' characters/4)
+    unlimited: bool = False  # the server enforces no window (the cost counterfactual)
+    cache_adapters: bool = False  # diagnostic: reuse SDK clients instead of building one per call
+
+
+def strategies() -> list[Strategy]:
+    """naive, its unlimited-window counterfactual, truncate+compact, +pruning, full (Palimpsest's defaults)."""
+    off = ContextSettings(tool_result_max_chars=NO_TRUNCATION, pruning_enabled=False, memory_flush_enabled=False)
+    rfc = ContextSettings(pruning_enabled=False, memory_flush_enabled=False)
+    pruning = ContextSettings(memory_flush_enabled=False, prune_min_clear_chars=0)
+    return [
+        Strategy("naive", off, compaction=False, reactive=False, content_aware=False),
+        Strategy("naive (unlimited window)", off, compaction=False, reactive=False, content_aware=False,
+                 unlimited=True),
+        Strategy("truncate+compact", rfc, compaction=True, reactive=False, content_aware=False),
+        Strategy("+pruning", pruning, compaction=True, reactive=False, content_aware=False),
+        Strategy("full", ContextSettings(), compaction=True, reactive=True, content_aware=True),
+        Strategy("full, SDK clients reused (diagnostic)", ContextSettings(), compaction=True, reactive=True,
+                 content_aware=True, cache_adapters=True),
+    ]
+
+
+class ReusingAdapterFactory:
+    """Diagnostic wrapper: builds each provider's adapter once (per key and base URL) and hands it out again."""
+
+    def __init__(self, inner: SdkAdapterFactory) -> None:
+        self._inner = inner
+        self._built: dict[tuple[str, str | None, str | None], ModelApiAdapter] = {}
+
+    def create(self, provider: Provider, api_key: str | None) -> ModelApiAdapter:
+        """The cached adapter, built on first use."""
+        key = (provider.id, provider.base_url, api_key)
+        if key not in self._built:
+            self._built[key] = self._inner.create(provider, api_key)
+        return self._built[key]
+
+
+class CharsOverFourEstimator(TokenEstimator):
+    """The seeds' estimator: characters/4 for every text, never calibrated."""
+
+    def estimate_text(self, text: str) -> int:
+        """One token per four characters."""
+        return chars_over_four(text)
+
+    def calibrate(self, model_key: str, reported_input_tokens: int, estimated_tokens: int) -> None:
+        """Learns nothing."""
+
+
+class NoFitBuilder(CompactAwareMessageBuilder):
+    """A builder that never cuts a request down to a budget (no reactive fallback)."""
+
+    def fit_to_budget(
+        self,
+        request: BuiltRequest,
+        budget_tokens: int,
+        estimator: TokenEstimator,
+        tools: Sequence[ToolDefinition] = (),
+        model_key: str | None = None,
+    ) -> BuiltRequest:
+        """The request unchanged."""
+        return request
+
+
+class AfterResponseOnly(AutoCompactUseCase):
+    """Compaction only as the RFC has it: after a response; the forced (overflow / oversized) paths do nothing."""
+
+    async def __call__(
+        self,
+        session_id: SessionId,
+        *,
+        provider_id: ProviderId,
+        model_id: ModelId,
+        system_prompt: str | None = None,
+        tools: Sequence[ToolDefinition] = (),
+        force: bool = False,
+        instructions: str | None = None,
+        trigger: str = "auto",
+    ) -> CompactResult:
+        """Delegates for trigger="auto" only."""
+        if trigger != "auto":
+            return CompactResult(False, reason="disabled_in_strategy")
+        return await super().__call__(
+            session_id, provider_id=provider_id, model_id=model_id, system_prompt=system_prompt, tools=tools,
+            force=force, instructions=instructions, trigger=trigger,
+        )
+
+
+class NeverCompact(AutoCompactUseCase):
+    """No compaction at all (naive)."""
+
+    async def __call__(
+        self,
+        session_id: SessionId,
+        *,
+        provider_id: ProviderId,
+        model_id: ModelId,
+        system_prompt: str | None = None,
+        tools: Sequence[ToolDefinition] = (),
+        force: bool = False,
+        instructions: str | None = None,
+        trigger: str = "auto",
+    ) -> CompactResult:
+        """Does nothing."""
+        return CompactResult(False, reason="disabled_in_strategy")
+
+
+class BenchKeys:
+    """An in-memory ApiKeyStorage with one made-up key per provider (the fake servers check it)."""
+
+    def __init__(self, keys: dict[str, str]) -> None:
+        self._keys = dict(keys)
+
+    def get(self, provider_id: ProviderId) -> str | None:
+        """The key, if set."""
+        return self._keys.get(provider_id)
+
+    def source(self, provider_id: ProviderId) -> KeySource | None:
+        """Always the keychain, for a set key."""
+        return "keychain" if provider_id in self._keys else None
+
+    def set(self, provider_id: ProviderId, key: str) -> None:
+        """Stores a key."""
+        self._keys[provider_id] = key
+
+    def delete(self, provider_id: ProviderId) -> None:
+        """Forgets a key."""
+        self._keys.pop(provider_id, None)
+
+    def keychain_problem(self) -> str | None:
+        """None: this storage always works."""
+        return None
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where a provider's fake server listens and which models it serves."""
+
+    provider_id: ProviderId
+    base_url: str
+    model_id: ModelId
+    window: int
+
+
+class StrategyEnv:
+    """One strategy's app: its own store under `home`, the real SDK adapters, the engine parts it switches on."""
+
+    def __init__(self, strategy: Strategy, home: Path, endpoints: Sequence[Endpoint], keys: BenchKeys) -> None:
+        self.strategy = strategy
+        self.storage = Storage.open(home)
+        self.clock = SystemClock()
+        s = self.storage
+        settings = strategy.settings
+        s.settings.save_context_settings(settings)
+        for endpoint in endpoints:
+            provider = s.providers.get(endpoint.provider_id)
+            assert provider is not None, endpoint.provider_id
+            s.providers.update(replace(provider, base_url=endpoint.base_url))
+            s.models.set_user_window(endpoint.provider_id, endpoint.model_id, endpoint.window)
+        adapters: ModelApiAdapterFactory = SdkAdapterFactory()
+        if strategy.cache_adapters:
+            adapters = ReusingAdapterFactory(SdkAdapterFactory())
+        settings_source = AgentContextSettings(s.settings, s.agents)
+        estimator = TokenEstimator(s.calibration) if strategy.content_aware else CharsOverFourEstimator()
+        pruner = ToolResultPruner(settings)
+        summarizer = AdapterSummarizer(s.providers, keys, adapters)
+        compact_class = AutoCompactUseCase if strategy.reactive else AfterResponseOnly
+        if not strategy.compaction:
+            compact_class = NeverCompact
+        auto_compact = compact_class(s.sessions, s.messages, s.models, summarizer, estimator, self.clock,
+                                     settings_source, pruner)
+        tools = BuiltinTools(s.memories, s.messages, self.clock)
+        self.create_session = CreateSessionUseCase(s.sessions, s.agents, self.clock)
+        self.send_message = SendMessageUseCase(
+            sessions=s.sessions, messages=s.messages, agents=s.agents, providers=s.providers, models=s.models,
+            keys=keys, adapters=adapters, tools=tools, memories=s.memories, settings=s.settings,
+            estimator=estimator, pruner=pruner, auto_compact=auto_compact,
+            memory_flush=MemoryFlushUseCase(s.sessions, s.providers, keys, adapters, tools, self.clock),
+            title=GenerateTitleUseCase(s.sessions, s.providers, keys, adapters), clock=self.clock,
+            builder=CompactAwareMessageBuilder() if strategy.reactive else NoFitBuilder(),
+            truncator=ToolResultTruncator(settings),
+        )
+
+    def close(self) -> None:
+        """Releases the store."""
+        self.storage.close()
