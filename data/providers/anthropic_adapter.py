@@ -2,30 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator
 from typing import Any
 
 import anthropic
 
 from data.providers.anthropic_shape import anthropic_request
+from data.providers.base import SdkAdapter, StreamCall
 from data.providers.conversation import parse_tool_arguments
 from data.providers.errors import (
     error_fields,
-    overflow_from_message,
     retry_after_seconds,
-    scrub,
-    short,
+    status_error,
     transport_or_invalid,
 )
-from data.providers.retry import RetryPolicy, retrying_call, retrying_stream
+from data.providers.retry import RetryPolicy
 from domain.errors import (
-    AuthenticationFailed,
-    ContextOverflow,
     InvalidResponse,
     NetworkError,
     ProviderError,
     ProviderUnavailable,
-    RateLimited,
 )
 from domain.events import (
     StopReason,
@@ -36,7 +32,7 @@ from domain.events import (
     ToolCallRequested,
     UsageReported,
 )
-from domain.models import AiModel, Message, ModelId, ModelSource, ToolDefinition, Usage
+from domain.models import AiModel, ModelId, ModelSource, Usage
 
 _STOP_REASONS: dict[str, StopReason] = {
     "end_turn": "end_turn",
@@ -53,22 +49,17 @@ def map_anthropic_error(exc: BaseException, provider_name: str = "Anthropic") ->
     if isinstance(exc, anthropic.APIStatusError):
         kind, message, _ = error_fields(exc.body)
         status = exc.status_code
-        if kind == "overloaded_error" or status == 529:
-            return ProviderUnavailable(f"{provider_name} is overloaded")
-        if kind in ("authentication_error", "permission_error") or status in (401, 403):
-            return AuthenticationFailed(provider_name)
-        if kind == "rate_limit_error" or status == 429:
-            return RateLimited(retry_after_seconds(exc.response.headers))
-        overflow = overflow_from_message(message) if status in (400, 413) or kind == "invalid_request_error" else None
-        if overflow is not None:
-            return overflow
-        if status == 413:  # the request body itself is too large: too much context, compaction helps
-            return ContextOverflow()
-        if status >= 500 or kind == "api_error":
-            return ProviderUnavailable(f"{provider_name} answered HTTP {status}")
-        if status == 404 or kind == "not_found_error":
-            return InvalidResponse(f"{provider_name} does not know that model or endpoint: {short(message)}")
-        return InvalidResponse(f"{provider_name} refused the request: {short(message or str(status))}")
+        if status == 200 and kind == "api_error":  # an `event: error` in the middle of a stream
+            return ProviderUnavailable(f"{provider_name} failed mid-response")
+        return status_error(
+            provider_name,
+            status,
+            message,
+            auth=kind in ("authentication_error", "permission_error"),
+            overloaded=kind == "overloaded_error" or status == 529,
+            rate_limited=kind == "rate_limit_error",
+            retry_after=retry_after_seconds(exc.response.headers),
+        )
     if isinstance(exc, anthropic.APITimeoutError):
         return NetworkError("the request timed out")
     if isinstance(exc, anthropic.APIConnectionError):
@@ -81,7 +72,7 @@ def map_anthropic_error(exc: BaseException, provider_name: str = "Anthropic") ->
     raise exc
 
 
-class AnthropicAdapter:
+class AnthropicAdapter(SdkAdapter):
     """Streams Claude replies, runs simple completions and lists models; no SDK type leaves this class."""
 
     def __init__(
@@ -93,48 +84,27 @@ class AnthropicAdapter:
         retry: RetryPolicy | None = None,
         secret: str | None = None,
     ) -> None:
+        super().__init__(provider_id=provider_id, provider_name=provider_name, retry=retry, secret=secret)
         self._client = client
-        self._provider_id = provider_id
-        self._name = provider_name
-        self._retry = retry or RetryPolicy()
-        self._secret = secret
 
-    def _error(self, exc: BaseException) -> ProviderError:
-        return scrub(map_anthropic_error(exc, self._name), self._secret)
+    def map_error(self, exc: BaseException) -> ProviderError:
+        """See map_anthropic_error."""
+        return map_anthropic_error(exc, self._name)
 
-    def send_message_stream(
-        self,
-        *,
-        model_id: ModelId,
-        system_prompt: str | None,
-        messages: Sequence[Message],
-        tools: Sequence[ToolDefinition],
-        max_output_tokens: int,
-    ) -> AsyncIterator[StreamEvent]:
-        """Events of one reply; transient failures before the first event are retried."""
-        params = anthropic_request(
-            model_id=model_id,
-            system_prompt=system_prompt,
-            messages=messages,
-            tools=tools,
-            max_output_tokens=max_output_tokens,
+    async def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
+        request = anthropic_request(
+            model_id=call.model_id,
+            system_prompt=call.system_prompt,
+            messages=call.messages,
+            tools=call.tools,
+            max_output_tokens=call.max_output_tokens,
         )
-        return retrying_stream(lambda: self._stream_once(params), self._retry)
-
-    async def _stream_once(self, params: dict[str, Any]) -> AsyncGenerator[StreamEvent, None]:
-        try:
-            stream = await self._client.messages.create(**params, stream=True)
-        except Exception as exc:
-            raise self._error(exc) from exc
+        stream = await self._client.messages.create(**request, stream=True)
         state = _StreamState()
         try:
             async for event in stream:
                 for out in state.feed(event):
                     yield out
-        except ProviderError:
-            raise
-        except Exception as exc:
-            raise self._error(exc) from exc
         finally:
             await stream.close()
         if not state.finished:
@@ -142,10 +112,7 @@ class AnthropicAdapter:
         yield UsageReported(state.usage())
         yield StreamDone(state.stop_reason)
 
-    async def generate_simple_completion(
-        self, model_id: ModelId, prompt: str, system: str | None = None, max_tokens: int = 2048
-    ) -> str:
-        """The text of one non-streamed reply to a single user prompt."""
+    async def _complete(self, model_id: ModelId, prompt: str, system: str | None, max_tokens: int) -> str:
         params: dict[str, Any] = {
             "model": model_id,
             "max_tokens": max_tokens,
@@ -153,36 +120,21 @@ class AnthropicAdapter:
         }
         if system:
             params["system"] = system
+        response = await self._client.messages.create(**params)
+        return "".join(getattr(block, "text", "") for block in response.content if block.type == "text")
 
-        async def call() -> str:
-            try:
-                response = await self._client.messages.create(**params)
-            except Exception as exc:
-                raise self._error(exc) from exc
-            return "".join(getattr(block, "text", "") for block in response.content if block.type == "text")
-
-        return await retrying_call(call, self._retry)
-
-    async def list_models(self) -> list[AiModel]:
-        """The provider's models with their input windows and output limits."""
-
-        async def call() -> list[AiModel]:
-            try:
-                return [
-                    AiModel(
-                        id=info.id,
-                        display_name=info.display_name,
-                        provider_id=self._provider_id,
-                        source=ModelSource.FETCHED,
-                        context_window_size=getattr(info, "max_input_tokens", None),
-                        max_output_tokens=getattr(info, "max_tokens", None),
-                    )
-                    async for info in self._client.models.list()
-                ]
-            except Exception as exc:
-                raise self._error(exc) from exc
-
-        return await retrying_call(call, self._retry)
+    async def _models(self) -> list[AiModel]:
+        return [
+            AiModel(
+                id=info.id,
+                display_name=info.display_name,
+                provider_id=self._provider_id,
+                source=ModelSource.FETCHED,
+                context_window_size=getattr(info, "max_input_tokens", None),
+                max_output_tokens=getattr(info, "max_tokens", None),
+            )
+            async for info in self._client.models.list()
+        ]
 
 
 class _StreamState:

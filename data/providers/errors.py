@@ -9,7 +9,15 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from domain.errors import ContextOverflow, InvalidResponse, NetworkError, ProviderError
+from domain.errors import (
+    AuthenticationFailed,
+    ContextOverflow,
+    InvalidResponse,
+    NetworkError,
+    ProviderError,
+    ProviderUnavailable,
+    RateLimited,
+)
 
 _OVERFLOW_PATTERNS: tuple[tuple[re.Pattern[str], tuple[str, str]], ...] = (
     # Anthropic: "prompt is too long: 208310 tokens > 200000 maximum"
@@ -131,3 +139,33 @@ def short(text: str, limit: int = 300) -> str:
     """Provider text trimmed for an error message."""
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def status_error(
+    provider_name: str,
+    status: int,
+    message: str,
+    *,
+    code: str | None = None,
+    auth: bool = False,
+    overloaded: bool = False,
+    rate_limited: bool = False,
+    retry_after: float | None = None,
+) -> ProviderError:
+    """The domain error for an HTTP error answer, once the adapter has read its provider's flags from the body."""
+    if overloaded:
+        return ProviderUnavailable(f"{provider_name} is overloaded")
+    if auth or status in (401, 403):
+        return AuthenticationFailed(provider_name)
+    if rate_limited or status == 429:
+        return RateLimited(retry_after)
+    overflow = overflow_from_message(message, code) if status in (200, 400, 413) else None
+    if overflow is not None:
+        return overflow
+    if status == 413:  # the request body itself is too large: too much context, compaction helps
+        return ContextOverflow()
+    if status >= 500:
+        return ProviderUnavailable(f"{provider_name} answered HTTP {status}")
+    if status == 404:
+        return InvalidResponse(f"{provider_name} does not know that model or endpoint: {short(message)}")
+    return InvalidResponse(f"{provider_name} refused the request: {short(message or str(status))}")

@@ -1,0 +1,103 @@
+"""What the three SDK adapters share: the port's entry points, retries, and error mapping with the key scrubbed."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from data.providers.errors import scrub
+from data.providers.retry import RetryPolicy, retrying_call, retrying_stream
+from domain.errors import ProviderError
+from domain.events import StreamEvent
+from domain.models import AiModel, Message, ModelId, ToolDefinition
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class StreamCall:
+    """The arguments of one send_message_stream call."""
+
+    model_id: ModelId
+    system_prompt: str | None
+    messages: Sequence[Message]
+    tools: Sequence[ToolDefinition]
+    max_output_tokens: int
+
+
+class SdkAdapter:
+    """A ModelApiAdapter skeleton: subclasses shape requests and read one SDK; this class retries and maps errors."""
+
+    def __init__(
+        self, *, provider_id: str, provider_name: str, retry: RetryPolicy | None = None, secret: str | None = None
+    ) -> None:
+        self._provider_id = provider_id
+        self._name = provider_name
+        self._retry = retry or RetryPolicy()
+        self._secret = secret
+
+    # --- the port ---------------------------------------------------------------------------------
+    def send_message_stream(
+        self,
+        *,
+        model_id: ModelId,
+        system_prompt: str | None,
+        messages: Sequence[Message],
+        tools: Sequence[ToolDefinition],
+        max_output_tokens: int,
+    ) -> AsyncIterator[StreamEvent]:
+        """Events of one reply; a transient failure before the first event is retried, never after."""
+        call = StreamCall(model_id, system_prompt, messages, tools, max_output_tokens)
+        return retrying_stream(lambda: self._mapped(self._stream_once(call)), self._retry)
+
+    async def generate_simple_completion(
+        self, model_id: ModelId, prompt: str, system: str | None = None, max_tokens: int = 2048
+    ) -> str:
+        """The text of one non-streamed reply to a single user prompt (titles, summaries)."""
+        return await self._call(lambda: self._complete(model_id, prompt, system, max_tokens))
+
+    async def list_models(self) -> list[AiModel]:
+        """The provider's models, with context windows wherever the provider reports them."""
+        return await self._call(self._models)
+
+    # --- for subclasses ---------------------------------------------------------------------------
+    def map_error(self, exc: BaseException) -> ProviderError:
+        """The domain error for an exception of this SDK (re-raise what is not one: bugs are not hidden)."""
+        raise NotImplementedError
+
+    def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
+        """One attempt: shape the request, stream it, yield domain events (usage, then done, last)."""
+        raise NotImplementedError
+
+    async def _complete(self, model_id: ModelId, prompt: str, system: str | None, max_tokens: int) -> str:
+        raise NotImplementedError
+
+    async def _models(self) -> list[AiModel]:
+        raise NotImplementedError
+
+    # --- plumbing ---------------------------------------------------------------------------------
+    def _error(self, exc: BaseException) -> ProviderError:
+        return scrub(self.map_error(exc), self._secret)
+
+    async def _mapped(self, events: AsyncGenerator[StreamEvent, None]) -> AsyncGenerator[StreamEvent, None]:
+        try:
+            async for event in events:
+                yield event
+        except ProviderError:
+            raise
+        except Exception as exc:
+            raise self._error(exc) from exc
+        finally:
+            await events.aclose()
+
+    async def _call(self, call: Callable[[], Awaitable[T]]) -> T:
+        async def attempt() -> T:
+            try:
+                return await call()
+            except ProviderError:
+                raise
+            except Exception as exc:
+                raise self._error(exc) from exc
+
+        return await retrying_call(attempt, self._retry)
