@@ -127,14 +127,19 @@ def test_sixty_turns_across_three_providers_never_error_and_keep_every_fact(
     # facts of the first turns reach the model after the compactions, through the summary in the system prompt
     last_requests = brain.chat_requests[-5:]
     for request in last_requests:
+        assert "Previous conversation summary:" in request.system
+        assert not any("Please keep this for the log." in m.text for m in request.messages)
         for fact in FACTS:
             assert fact in request.system, f"{fact!r} missing from a late {request.flavour} request"
+    # before compacting, the agent got its silent turn and saved a memory
+    assert any(e["type"] == "memory_flush" and e["saved"] >= 1 for e in events)
     assert {r.flavour for r in brain.chat_requests} == {"anthropic", "openai", "gemini"}
 
     storage = Storage.open(home)
     try:
         stored = storage.messages.snapshot(session_id)
         session = storage.sessions.get(session_id)
+        memories = storage.memories.list()
     finally:
         storage.close()
     assert session is not None and session.compaction_count >= 2
@@ -145,6 +150,9 @@ def test_sixty_turns_across_three_providers_never_error_and_keep_every_fact(
     for m in results:
         limit = 30_000 + len(truncation_marker(30_000, m.tool_output_original_chars or 0, m.id))
         assert len(m.tool_output or "") <= limit
+    pages_read = [m.tool_output or "" for m in results if m.tool_name == "read_tool_result"]
+    assert pages_read and all("characters 30000-32000 of" in text for text in pages_read)
+    assert memories and all(m.source_session_id == session_id for m in memories)
 
     for path in home.rglob("*"):
         if path.is_file():

@@ -99,6 +99,7 @@ def test_ctrl_c_during_chat_exits_130_and_keeps_what_the_user_typed(tmp_path: Pa
                 process.kill()
     assert process.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
+    assert "too late" not in out
     session_id = err.split("session: ", 1)[1].split()[0]
     shown = cli.run("sessions", "show", session_id, "--json", subprocess_run=False)
     assert '"content": "keep this 潮 message"' in shown.out
