@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 
 import pytest
 
@@ -222,3 +223,15 @@ async def test_a_truncated_json_body_of_a_simple_completion_is_an_invalid_respon
 async def test_listing_models_with_a_wrong_key_is_an_authentication_error(kind, server):
     with pytest.raises(AuthenticationFailed):
         await adapter_for(kind, server.base_url, key="sk-wrong-key-xyz").list_models()
+
+
+async def test_an_interrupted_call_and_a_leading_assistant_message_still_make_a_valid_request(kind, server, brain):
+    brain.push("fine")
+    history = History().ai("Summary so far.").user("go on").ai().call("call_x", "get_weather", {}).user("stop that")
+    await collect(stream(adapter_for(kind, server.base_url), history))
+    received = server.requests[-1]
+    assert received.messages[0].role == "user"
+    results = [p for m in received.messages for p in m.parts if hasattr(p, "is_error")]
+    assert [(r.id, r.is_error or "interrupted" in r.text.lower()) for r in results] == [("call_x", True)]
+    roles = [m.role for m in received.messages if m.role != "tool"]
+    assert all(a != b for a, b in pairwise(roles))
