@@ -42,3 +42,25 @@ def emit(signal: Any, *args: Any) -> None:
     result = signal.emit(*args)
     if EMIT_STEALS and isinstance(result, bool):
         _incref(result)
+
+
+def binding_problem() -> str | None:
+    """None when the Qt binding keeps reference counts straight, else a sentence saying how to fix the install.
+
+    PySide6 6.12.0 returns None from void methods without taking a reference; on Python 3.11 the interpreter then
+    aborts after a few thousand calls ("none_dealloc"), so the app refuses to start on it instead of crashing later.
+    """
+    import PySide6
+
+    probe = _Probe()
+    before = sys.getrefcount(None)
+    for _ in range(16):
+        probe.setObjectName("probe")  # a void method
+    lost = before - sys.getrefcount(None)
+    for _ in range(max(0, lost)):
+        _incref(None)
+    if lost >= 16:
+        return (f"PySide6 {PySide6.__version__} has a reference-counting bug on Python "
+                f"{sys.version_info.major}.{sys.version_info.minor} that crashes the app. "
+                "Install a working version with: pip install 'pyside6-essentials>=6.7,<6.12'")
+    return None

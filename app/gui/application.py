@@ -17,6 +17,7 @@ from app.container import Container
 from app.gui.bridge import ContainerBackend
 from domain.errors import PalimpsestError
 from ui.backend import ChatBackend
+from ui.signals import binding_problem
 from ui.theme import current_theme, palette_for, stylesheet_for
 from ui.widgets.main_window import MainWindow
 from ui.worker import AsyncWorker
@@ -93,6 +94,10 @@ def build_window(app: QApplication, make_backend: Callable[[], tuple[ChatBackend
 
 def run_gui(argv: list[str]) -> int:
     """Runs the desktop app until its window closes; returns the exit status."""
+    problem = binding_problem()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
     app = ensure_application(argv)
     try:
         running = build_window(app)
@@ -122,6 +127,10 @@ def render_screenshot(path: str, session_id: str | None) -> int:
     """Renders the main window (1280x800, offscreen) with the real data under PALIMPSEST_HOME into a PNG."""
     if not os.environ.get("QT_QPA_PLATFORM") and sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    problem = binding_problem()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
     target = Path(path)
     if not target.parent.exists():
         print(f"The folder {target.parent} does not exist.", file=sys.stderr)

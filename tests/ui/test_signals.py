@@ -22,3 +22,17 @@ def test_emitting_many_times_leaves_the_refcount_of_true_unchanged(qapp) -> None
         emit(source.changed, i)
     assert len(received) == 20_000
     assert abs(sys.getrefcount(True) - before) < 50
+
+
+def test_the_installed_qt_binding_keeps_reference_counts_straight(qapp) -> None:
+    from ui.signals import binding_problem
+
+    assert binding_problem() is None
+
+
+def test_void_qt_calls_do_not_release_none(qapp) -> None:
+    source = Source()
+    before = sys.getrefcount(None)
+    for _ in range(5_000):
+        source.setObjectName("x")
+    assert abs(sys.getrefcount(None) - before) < 50
