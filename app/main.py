@@ -9,7 +9,7 @@ import traceback
 from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from domain.errors import PalimpsestError
+from domain.errors import NotFound, PalimpsestError
 
 if TYPE_CHECKING:
     from app.container import Container
@@ -17,6 +17,12 @@ if TYPE_CHECKING:
 EXIT_FAILED = 1
 EXIT_BUG = 2
 EXIT_INTERRUPTED = 130
+
+HINTS = {
+    "session": "See the sessions with: palimpsest sessions list",
+    "agent": "Leave out --agent to use the default agent.",
+    "message": "See the message ids with: palimpsest sessions show SESSION --json",
+}
 
 Command = Callable[["Container", argparse.Namespace, TextIO, TextIO], Coroutine[Any, Any, int]]
 
@@ -59,6 +65,13 @@ def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         container.close()
 
 
+def error_line(error: PalimpsestError) -> str:
+    """The one line printed for a known error: what happened and, where it helps, what to do."""
+    line = f"palimpsest: {error.message}"
+    hint = HINTS.get(error.what) if isinstance(error, NotFound) else None
+    return f"{line} {hint}" if hint and hint not in line else line
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs `palimpsest` with `argv` (default: the process arguments) and returns the exit status."""
     from app.cli.parser import build_parser
@@ -79,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PalimpsestError as error:
         if args.debug:
             traceback.print_exc()
-        print(f"palimpsest: {error.message}", file=sys.stderr)
+        print(error_line(error), file=sys.stderr)
         return EXIT_FAILED
     except Exception as error:  # a bug: one plain line, the traceback only with --debug
         if args.debug:

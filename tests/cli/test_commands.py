@@ -138,7 +138,8 @@ def test_delete_hides_the_session_and_later_commands_say_it_is_unknown(env: Env)
     assert env.run("sessions", "delete", session).code == 0
     assert session not in env.run("sessions", "list").out
     shown = env.run("sessions", "show", session)
-    assert (shown.code, shown.err) == (1, f"palimpsest: No session named {session!r}.\n")
+    assert (shown.code, shown.err) == (
+        1, f"palimpsest: No session named {session!r}. See the sessions with: palimpsest sessions list\n")
 
 
 def test_providers_list_set_and_add(env: Env) -> None:
@@ -167,6 +168,12 @@ def test_models_list_add_and_refresh(env: Env) -> None:
     assert bad.code == 1 and "context window must be between" in bad.err
 
 
+def test_models_refresh_without_a_provider_refreshes_every_provider_with_a_key(env: Env) -> None:
+    refreshed = env.run("models", "list", "--refresh")
+    assert refreshed.code == 0, refreshed.err
+    assert "claude-test-1" in refreshed.out and "gpt-4o" in refreshed.out
+
+
 def test_keys_set_status_and_delete_never_print_the_key(env: Env) -> None:
     status = env.run("keys", "status")
     assert "anthropic" in status.out and "keychain" in status.out
@@ -191,4 +198,5 @@ def test_an_unknown_provider_or_agent_is_one_plain_line(env: Env) -> None:
     assert result.code == 1
     assert result.err == "palimpsest: No provider named 'mistral'. Known providers: anthropic, openai, gemini.\n"
     agent = env.run("chat", "--agent", "Nobody", "hi")
-    assert (agent.code, agent.err) == (1, "palimpsest: No agent named 'Nobody'.\n")
+    assert (agent.code, agent.err) == (
+        1, "palimpsest: No agent named 'Nobody'. Leave out --agent to use the default agent.\n")

@@ -35,10 +35,11 @@ def test_a_corrupt_database_is_one_plain_line_naming_the_file_and_is_left_untouc
 def test_an_unknown_session_is_one_line_and_debug_adds_the_traceback(tmp_path: Path) -> None:
     cli = make_cli(tmp_path)
     plain = cli.run("sessions", "show", "no-such-id")
-    assert (plain.code, plain.out, plain.err) == (1, "", "palimpsest: No session named 'no-such-id'.\n")
+    line = "palimpsest: No session named 'no-such-id'. See the sessions with: palimpsest sessions list"
+    assert (plain.code, plain.out, plain.err) == (1, "", line + "\n")
     debug = cli.run("--debug", "sessions", "show", "no-such-id")
     assert debug.code == 1 and "Traceback" in debug.err
-    assert debug.err.rstrip().endswith("palimpsest: No session named 'no-such-id'.")
+    assert debug.err.rstrip().endswith(line)
 
 
 def test_bad_arguments_print_the_usage_and_exit_2(tmp_path: Path) -> None:
