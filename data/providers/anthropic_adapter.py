@@ -32,7 +32,7 @@ from domain.events import (
     ToolCallRequested,
     UsageReported,
 )
-from domain.models import AiModel, ModelId, ModelSource, Usage
+from domain.models import AiModel, ModelSource, Usage
 
 _STOP_REASONS: dict[str, StopReason] = {
     "end_turn": "end_turn",
@@ -98,6 +98,7 @@ class AnthropicAdapter(SdkAdapter):
             messages=call.messages,
             tools=call.tools,
             max_output_tokens=call.max_output_tokens,
+            cache=call.cache,
         )
         stream = await self._client.messages.create(**request, stream=True)
         state = _StreamState()
@@ -111,17 +112,6 @@ class AnthropicAdapter(SdkAdapter):
             raise NetworkError("the response stream ended early")
         yield UsageReported(state.usage())
         yield StreamDone(state.stop_reason)
-
-    async def _complete(self, model_id: ModelId, prompt: str, system: str | None, max_tokens: int) -> str:
-        params: dict[str, Any] = {
-            "model": model_id,
-            "max_tokens": max_tokens,
-            "messages": [{"role": "user", "content": prompt}],
-        }
-        if system:
-            params["system"] = system
-        response = await self._client.messages.create(**params)
-        return "".join(getattr(block, "text", "") for block in response.content if block.type == "text")
 
     async def _models(self) -> list[AiModel]:
         return [

@@ -18,7 +18,7 @@ def safe_tool_id(call_id: str) -> str:
     return _ID_UNSAFE.sub("_", call_id) or "call"
 
 
-def anthropic_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
+def anthropic_messages(messages: Sequence[Message], *, cache: bool = True) -> list[dict[str, Any]]:
     """User/assistant alternation with tool_result blocks in the user turn right after their tool_use turn."""
     shaped: list[dict[str, Any]] = []
     for turn in to_turns(messages, user_first=True):
@@ -40,16 +40,19 @@ def anthropic_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
                     result["is_error"] = True
                 content.append(result)
         shaped.append({"role": turn.role, "content": content})
-    if shaped and shaped[-1]["content"]:
+    if cache and shaped and shaped[-1]["content"]:
         shaped[-1]["content"][-1]["cache_control"] = dict(EPHEMERAL)
     return shaped
 
 
-def anthropic_system(system_prompt: str | None) -> list[dict[str, Any]] | None:
-    """The system prompt as one cached text block (None when there is none)."""
+def anthropic_system(system_prompt: str | None, *, cache: bool = True) -> list[dict[str, Any]] | None:
+    """The system prompt as one text block, cached unless told otherwise (None when there is none)."""
     if not system_prompt or not system_prompt.strip():
         return None
-    return [{"type": "text", "text": system_prompt, "cache_control": dict(EPHEMERAL)}]
+    block: dict[str, Any] = {"type": "text", "text": system_prompt}
+    if cache:
+        block["cache_control"] = dict(EPHEMERAL)
+    return [block]
 
 
 def anthropic_tools(tools: Sequence[ToolDefinition]) -> list[dict[str, Any]]:
@@ -66,14 +69,16 @@ def anthropic_request(
     messages: Sequence[Message],
     tools: Sequence[ToolDefinition],
     max_output_tokens: int,
+    cache: bool = True,
 ) -> dict[str, Any]:
-    """Keyword arguments for messages.create (without stream)."""
+    """Keyword arguments for messages.create (without stream); cache=False for one-off prompts (a cache write
+    costs more than plain input and would never be read)."""
     params: dict[str, Any] = {
         "model": model_id,
         "max_tokens": max_output_tokens,
-        "messages": anthropic_messages(messages),
+        "messages": anthropic_messages(messages, cache=cache),
     }
-    system = anthropic_system(system_prompt)
+    system = anthropic_system(system_prompt, cache=cache)
     if system:
         params["system"] = system
     if tools:

@@ -9,8 +9,8 @@ from typing import TypeVar
 from data.providers.errors import scrub
 from data.providers.retry import RetryPolicy, retrying_call, retrying_stream
 from domain.errors import ProviderError
-from domain.events import StreamEvent
-from domain.models import AiModel, Message, ModelId, ToolDefinition
+from domain.events import StreamEvent, TextDelta
+from domain.models import AiModel, Message, MessageType, ModelId, ToolDefinition
 
 T = TypeVar("T")
 
@@ -24,6 +24,7 @@ class StreamCall:
     messages: Sequence[Message]
     tools: Sequence[ToolDefinition]
     max_output_tokens: int
+    cache: bool = True  # prompt caching where the provider needs it asked for (Anthropic)
 
 
 class SdkAdapter:
@@ -71,7 +72,12 @@ class SdkAdapter:
         raise NotImplementedError
 
     async def _complete(self, model_id: ModelId, prompt: str, system: str | None, max_tokens: int) -> str:
-        raise NotImplementedError
+        # streamed, so a long summary never waits on one read timeout; a failure anywhere retries the whole
+        # attempt (nothing of it reached the user)
+        message = Message(id="prompt", session_id="", type=MessageType.USER, content=prompt)
+        call = StreamCall(model_id, system, (message,), (), max_tokens, cache=False)
+        pieces = [e.text async for e in self._mapped(self._stream_once(call)) if isinstance(e, TextDelta)]
+        return "".join(pieces)
 
     async def _models(self) -> list[AiModel]:
         raise NotImplementedError

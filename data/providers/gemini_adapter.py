@@ -28,7 +28,7 @@ from domain.events import (
     ToolCallRequested,
     UsageReported,
 )
-from domain.models import AiModel, ModelId, ModelSource, Usage
+from domain.models import AiModel, ModelSource, Usage
 
 _STOP_REASONS: dict[str, StopReason] = {"STOP": "end_turn", "MAX_TOKENS": "max_tokens"}
 _DELAY = re.compile(r"^\s*([\d.]+)s\s*$")
@@ -126,13 +126,6 @@ class GeminiAdapter(SdkAdapter):
             yield UsageReported(usage)
         stop = _STOP_REASONS.get(finish, "other")
         yield StreamDone("tool_use" if called and stop == "end_turn" else stop)
-
-    async def _complete(self, model_id: ModelId, prompt: str, system: str | None, max_tokens: int) -> str:
-        config = gemini_config(system, (), max_tokens)
-        response = await self._client.aio.models.generate_content(model=model_id, contents=prompt, config=config)
-        content = response.candidates[0].content if response.candidates else None
-        parts = content.parts if content is not None else None
-        return "".join(p.text for p in parts or [] if p.text and not p.thought)
 
     async def _models(self) -> list[AiModel]:
         pager = await self._client.aio.models.list(config={"query_base": True})

@@ -35,7 +35,7 @@ from domain.events import (
     ToolCallRequested,
     UsageReported,
 )
-from domain.models import AiModel, ModelId, ModelSource, Usage
+from domain.models import AiModel, ModelSource, Usage
 
 _STOP_REASONS: dict[str, StopReason] = {
     "stop": "end_turn",
@@ -149,15 +149,6 @@ class OpenAIAdapter(SdkAdapter):
             yield UsageReported(usage)
         stop = _STOP_REASONS.get(finish, "other")
         yield StreamDone("tool_use" if calls and stop == "end_turn" else stop)
-
-    async def _complete(self, model_id: ModelId, prompt: str, system: str | None, max_tokens: int) -> str:
-        messages: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
-        messages.append({"role": "user", "content": prompt})
-        params: dict[str, Any] = {"model": model_id, "messages": messages, self._max_tokens_field: max_tokens}
-        response = await self._client.chat.completions.create(**params)
-        if not response.choices:
-            raise InvalidResponse(f"{self._name} returned no answer.")
-        return response.choices[0].message.content or ""
 
     async def _models(self) -> list[AiModel]:
         ids = [model.id async for model in self._client.models.list()]

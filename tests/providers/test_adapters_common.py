@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from itertools import pairwise
 
@@ -171,15 +172,16 @@ async def test_a_malformed_sse_line_is_an_invalid_response(kind, server, brain):
         await collect(stream(adapter_for(kind, server.base_url), History().user("hi")))
 
 
-async def test_simple_completion_returns_the_whole_text(kind, server, brain):
+async def test_simple_completion_returns_the_whole_streamed_text_without_cache_markers(kind, server, brain):
     brain.push("A short title")
     adapter = adapter_for(kind, server.base_url)
     text = await adapter.generate_simple_completion(
         "test-model", "Title this", system="You write titles.", max_tokens=20
     )
     assert text == "A short title"
-    assert server.requests[-1].system == "You write titles." and server.requests[-1].stream is False
-    assert server.requests[-1].max_tokens == 20
+    assert server.requests[-1].system == "You write titles." and server.requests[-1].max_tokens == 20
+    assert server.requests[-1].last_user_text == "Title this"
+    assert "cache_control" not in json.dumps(server.requests[-1].raw)
 
 
 async def test_simple_completion_errors_are_domain_errors(kind, server, brain):
@@ -214,7 +216,7 @@ async def test_a_provider_message_echoing_the_key_is_redacted(kind, server, brai
     assert KEY not in str(caught.value) and "[redacted]" in str(caught.value)
 
 
-async def test_a_truncated_json_body_of_a_simple_completion_is_an_invalid_response(kind, server, brain):
+async def test_a_malformed_stream_of_a_simple_completion_is_an_invalid_response(kind, server, brain):
     brain.push(ErrorReply("malformed"))
     with pytest.raises(InvalidResponse):
         await adapter_for(kind, server.base_url).generate_simple_completion("test-model", "x")

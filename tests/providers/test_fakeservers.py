@@ -6,7 +6,14 @@ import pytest
 
 from domain.errors import ContextOverflow, ProviderUnavailable
 from domain.models import ProviderType
-from tests.fakeservers import FakeAnthropicServer, FakeOpenAIServer, ScriptedBrain, approx_counter, o200k_counter
+from tests.fakeservers import (
+    FakeAnthropicServer,
+    FakeGeminiServer,
+    FakeOpenAIServer,
+    ScriptedBrain,
+    approx_counter,
+    o200k_counter,
+)
 from tests.fakeservers.tokens import common_prefix_length
 from tests.providers.helpers import History, adapter_for, collect, stream
 
@@ -69,3 +76,24 @@ async def test_three_fakes_share_one_brain_and_the_environment_points_the_factor
             texts.append("".join(e.text for e in events if isinstance(e, TextDelta)))
     assert texts == ["from anthropic", "from openai", "from gemini"]
     assert [r.flavour for r in brain.seen] == ["anthropic", "openai", "gemini"]
+
+
+async def test_each_fake_also_answers_non_streamed_requests_the_sdks_can_read():
+    import anthropic
+    import openai
+    from google import genai
+    from google.genai import types
+
+    brain = ScriptedBrain(["plain one", "plain two", "plain three"])
+    with FakeAnthropicServer(brain) as a, FakeOpenAIServer(brain) as o, FakeGeminiServer(brain) as g:
+        claude = anthropic.AsyncAnthropic(api_key="k", base_url=a.base_url, max_retries=0)
+        message = await claude.messages.create(model="m", max_tokens=10, messages=[{"role": "user", "content": "q"}])
+        gpt = openai.AsyncOpenAI(api_key="k", base_url=o.base_url, max_retries=0)
+        completion = await gpt.chat.completions.create(model="m", messages=[{"role": "user", "content": "q"}])
+        options = types.HttpOptions(base_url=g.base_url, api_version="v1beta")
+        gemini = genai.Client(api_key="k", vertexai=False, http_options=options)
+        response = await gemini.aio.models.generate_content(model="m", contents="q")
+    assert message.content[0].text == "plain one"  # type: ignore[union-attr]
+    assert completion.choices[0].message.content == "plain two"
+    assert response.text == "plain three"
+    assert [s.stream for s in a.stats + o.stats + g.stats] == [False, False, False]

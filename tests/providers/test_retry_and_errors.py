@@ -123,3 +123,11 @@ async def test_a_request_too_large_is_treated_as_a_context_overflow():
 
     with TooLarge() as fake, pytest.raises(ContextOverflow):
         await collect(stream(adapter_for(ProviderType.ANTHROPIC, fake.base_url), History().user("hi")))
+
+
+async def test_a_simple_completion_cut_off_after_some_text_is_retried_whole():
+    sleep = RecordingSleep()
+    with FakeGeminiServer(ScriptedBrain([ErrorReply("cut_off"), "complete summary"])) as fake:
+        adapter = adapter_for(ProviderType.GEMINI, fake.base_url, retries=1, sleep=sleep)
+        assert await adapter.generate_simple_completion("m", "summarize") == "complete summary"
+    assert len(fake.requests) == 2 and len(sleep.delays) == 1
