@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import Iterator
 from itertools import pairwise
 
@@ -191,10 +192,12 @@ async def test_simple_completion_errors_are_domain_errors(kind, server, brain):
 
 
 async def test_an_unreachable_server_is_a_network_error(kind):
-    with FLAVOURS[kind]() as fake:
-        url = fake.base_url
-    with pytest.raises(NetworkError) as caught:
-        await collect(stream(adapter_for(kind, url), History().user("hi")))
+    with socket.socket() as bound_not_listening:  # holds the port so nothing else can answer on it
+        bound_not_listening.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{bound_not_listening.getsockname()[1]}"
+        url += "/v1" if kind is ProviderType.OPENAI else ""
+        with pytest.raises(NetworkError) as caught:
+            await collect(stream(adapter_for(kind, url), History().user("hi")))
     assert isinstance(caught.value, ProviderError) and KEY not in str(caught.value)
 
 
