@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import traceback
 from collections.abc import Callable, Coroutine, Sequence
@@ -89,6 +90,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run_cli(args, sys.stdout, sys.stderr)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader went away (`palimpsest sessions export ID | head`): stop quietly
+        _silence_stdout()
+        return EXIT_FAILED
     except PalimpsestError as error:
         if args.debug:
             traceback.print_exc()
@@ -103,6 +107,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_BUG
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":

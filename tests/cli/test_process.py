@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import signal
 import subprocess
 import sys
@@ -9,6 +11,8 @@ import threading
 import time
 import tomllib
 from pathlib import Path
+
+import pytest
 
 from tests.cli.harness import ROOT, Cli
 from tests.fakeservers.anthropic_server import FakeAnthropicServer
@@ -117,3 +121,16 @@ def test_screenshot_renders_the_main_window_into_a_png(tmp_path: Path) -> None:
 def test_session_without_screenshot_is_a_usage_error(tmp_path: Path) -> None:
     result = make_cli(tmp_path).run("--session", "abc", "sessions", "list")
     assert result.code == 2 and "--session is only used with --screenshot" in result.err
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(capsys: pytest.CaptureFixture[str]) -> None:
+    from app.main import main
+
+    class ClosedPipe(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    with contextlib.redirect_stdout(ClosedPipe()):
+        code = main(["providers", "list"])  # like `palimpsest providers list | head -0`
+    assert code == 1
+    assert capsys.readouterr().err == ""
