@@ -18,10 +18,12 @@ def safe_tool_id(call_id: str) -> str:
     return _ID_UNSAFE.sub("_", call_id) or "call"
 
 
-def anthropic_messages(messages: Sequence[Message], *, cache: bool = True) -> list[dict[str, Any]]:
+def anthropic_messages(
+    messages: Sequence[Message], *, cache: bool = True, tool_blocks: bool = True
+) -> list[dict[str, Any]]:
     """User/assistant alternation with tool_result blocks in the user turn right after their tool_use turn."""
     shaped: list[dict[str, Any]] = []
-    for turn in to_turns(messages, user_first=True):
+    for turn in to_turns(messages, user_first=True, tool_blocks=tool_blocks):
         content: list[dict[str, Any]] = []
         for block in turn.blocks:
             if isinstance(block, TextBlock):
@@ -76,7 +78,7 @@ def anthropic_request(
     params: dict[str, Any] = {
         "model": model_id,
         "max_tokens": max_output_tokens,
-        "messages": anthropic_messages(messages, cache=cache),
+        "messages": anthropic_messages(messages, cache=cache, tool_blocks=bool(tools)),
     }
     system = anthropic_system(system_prompt, cache=cache)
     if system:

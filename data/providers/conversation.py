@@ -63,13 +63,14 @@ def parse_tool_input(raw: str | None) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"input": value}
 
 
-def to_turns(messages: Sequence[Message], *, user_first: bool = True) -> list[Turn]:
+def to_turns(messages: Sequence[Message], *, user_first: bool = True, tool_blocks: bool = True) -> list[Turn]:
     """Stored messages as alternating turns: every call answered right after its turn, orphans dropped.
 
     error messages are never sent; a call without a stored result gets a synthesized error result; results
     whose call is not in the list are dropped; empty texts are dropped; consecutive same-role turns merge.
     With user_first, a placeholder user turn is put first when the list would start with the assistant
-    (or be empty).
+    (or be empty). Without tool_blocks (no tools offered in this request, which Anthropic refuses alongside
+    tool blocks), calls and results are kept as plain text instead.
     """
     results: dict[str, Message] = {}
     for message in messages:
@@ -107,7 +108,7 @@ def to_turns(messages: Sequence[Message], *, user_first: bool = True) -> list[Tu
             assistant.append(call)
             calls.append(call)
     close_assistant()
-    merged = merge_same_roles(turns)
+    merged = merge_same_roles(turns if tool_blocks else [as_text(turn) for turn in turns])
     if user_first and (not merged or merged[0].role != "user"):
         merged.insert(0, Turn("user", (TextBlock(CONTINUE_PLACEHOLDER),)))
     return merged
@@ -119,6 +120,20 @@ def _result_for(call: CallBlock, results: Mapping[str, Message]) -> ResultBlock:
         return ResultBlock(call.id, call.name, INTERRUPTED_RESULT, True)
     output = stored.tool_output if stored.tool_output is not None else stored.content
     return ResultBlock(call.id, call.name, output or "(no output)", stored.tool_status is ToolStatus.ERROR)
+
+
+def as_text(turn: Turn) -> Turn:
+    """The turn with its tool calls and results written out as text."""
+    blocks: list[Block] = []
+    for block in turn.blocks:
+        if isinstance(block, CallBlock):
+            blocks.append(TextBlock(f"[called tool {block.name} with {json.dumps(dict(block.input))}]"))
+        elif isinstance(block, ResultBlock):
+            label = "error from" if block.is_error else "result of"
+            blocks.append(TextBlock(f"[{label} tool {block.name}: {block.output}]"))
+        else:
+            blocks.append(block)
+    return Turn(turn.role, tuple(blocks))
 
 
 def merge_same_roles(turns: Sequence[Turn]) -> list[Turn]:

@@ -89,7 +89,7 @@ class GeminiAdapter(SdkAdapter):
         return map_gemini_error(exc, self._name)
 
     async def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
-        contents = gemini_contents(call.messages)
+        contents = gemini_contents(call.messages, tool_blocks=bool(call.tools))
         config = gemini_config(call.system_prompt, call.tools, call.max_output_tokens)
         usage: Usage | None = None
         finish: str | None = None

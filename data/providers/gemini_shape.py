@@ -21,10 +21,10 @@ def _sentinel_bytes() -> bytes:
     return base64.urlsafe_b64decode(SKIP_SIGNATURE + "=" * (-len(SKIP_SIGNATURE) % 4))
 
 
-def gemini_contents(messages: Sequence[Message]) -> list[types.Content]:
+def gemini_contents(messages: Sequence[Message], *, tool_blocks: bool = True) -> list[types.Content]:
     """Alternating user/model contents; each function response answers its call in the next user content."""
     contents: list[types.Content] = []
-    for turn in to_turns(messages, user_first=True):
+    for turn in to_turns(messages, user_first=True, tool_blocks=tool_blocks):
         parts: list[types.Part] = []
         signed = False
         for block in turn.blocks:

@@ -20,12 +20,14 @@ def safe_call_id(call_id: str) -> str:
     return "call_" + hashlib.sha1(call_id.encode()).hexdigest()[:32]
 
 
-def openai_messages(system_prompt: str | None, messages: Sequence[Message]) -> list[dict[str, Any]]:
+def openai_messages(
+    system_prompt: str | None, messages: Sequence[Message], *, tool_blocks: bool = True
+) -> list[dict[str, Any]]:
     """A system message, then user / assistant (with tool_calls) / tool messages, results right after calls."""
     shaped: list[dict[str, Any]] = []
     if system_prompt and system_prompt.strip():
         shaped.append({"role": "system", "content": system_prompt})
-    for turn in to_turns(messages, user_first=True):
+    for turn in to_turns(messages, user_first=True, tool_blocks=tool_blocks):
         texts = [b.text for b in turn.blocks if isinstance(b, TextBlock)]
         if turn.role == "assistant":
             calls = [b for b in turn.blocks if isinstance(b, CallBlock)]
@@ -75,7 +77,7 @@ def openai_request(
     """Keyword arguments for chat.completions.create (without stream)."""
     params: dict[str, Any] = {
         "model": model_id,
-        "messages": openai_messages(system_prompt, messages),
+        "messages": openai_messages(system_prompt, messages, tool_blocks=bool(tools)),
         max_tokens_field: max_output_tokens,
     }
     if tools:

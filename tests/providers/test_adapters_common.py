@@ -240,3 +240,13 @@ async def test_an_interrupted_call_and_a_leading_assistant_message_still_make_a_
     assert [(r.id, r.is_error or "interrupted" in r.text.lower()) for r in results] == [("call_x", True)]
     roles = [m.role for m in received.messages if m.role != "tool"]
     assert all(a != b for a, b in pairwise(roles))
+
+
+async def test_a_request_without_tools_sends_earlier_tool_rounds_as_text(kind, server, brain):
+    brain.push("ok")
+    history = History().user("q").ai().call("c1", "get_weather", {"city": "Oslo"}).result("c1", "get_weather", "sun")
+    await collect(stream(adapter_for(kind, server.base_url), history.user("and now?"), tools=()))
+    received = server.requests[-1]
+    assert received.tool_names == ()
+    assert all(not hasattr(p, "id") for m in received.messages for p in m.parts)
+    assert "sun" in "".join(m.text for m in received.messages)

@@ -116,3 +116,13 @@ def test_the_gemini_signature_sentinel_is_sent_verbatim_by_the_sdk():
     part = gemini_contents(History().user("q").ai().call("a", "t", {}).result("a", "t", "r").messages)[1].parts
     dumped = types.Part.model_validate(part[0]).model_dump(mode="json", exclude_none=True) if part else {}
     assert dumped["thought_signature"] == SKIP_SIGNATURE
+
+
+def test_without_tools_offered_calls_and_results_are_sent_as_text():
+    history = History().user("q").ai("checking").call("a", "t", {"k": 1}).result("a", "t", "boom", error=True)
+    turns = to_turns(history.user("thanks").messages, tool_blocks=False)
+    assert [t.role for t in turns] == ["user", "assistant", "user"]
+    assert turns[1].blocks == (TextBlock("checking"), TextBlock('[called tool t with {"k": 1}]'))
+    assert turns[2].blocks == (TextBlock("[error from tool t: boom]"), TextBlock("thanks"))
+    shaped = anthropic_messages(history.messages, tool_blocks=False)
+    assert all(block["type"] == "text" for message in shaped for block in message["content"])
