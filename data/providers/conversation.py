@@ -69,8 +69,8 @@ def to_turns(messages: Sequence[Message], *, user_first: bool = True, tool_block
     error messages are never sent; a call without a stored result gets a synthesized error result; results
     whose call is not in the list are dropped; empty texts are dropped; consecutive same-role turns merge.
     With user_first, a placeholder user turn is put first when the list would start with the assistant
-    (or be empty). Without tool_blocks (no tools offered in this request, which Anthropic refuses alongside
-    tool blocks), calls and results are kept as plain text instead.
+    (or be empty). Without tool_blocks (no tools offered in this request; some endpoints, e.g. Bedrock-backed
+    ones, refuse tool blocks without tool definitions), calls and results are kept as plain text instead.
     """
     results: dict[str, Message] = {}
     for message in messages:
