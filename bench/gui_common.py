@@ -16,7 +16,8 @@ OUT = Path(__file__).resolve().parent / "out"
 PARAGRAPHS = [
     "Here is how the compaction boundary works: every message keeps its sequence number, and the summary stands in "
     "for everything before the boundary. Nothing is deleted.",
-    "```python\ndef fit(messages, budget):\n    kept = []\n    for m in reversed(messages):\n        budget -= cost(m)\n"
+    "```python\ndef fit(messages, budget):\n    kept = []\n    for m in reversed(messages):\n"
+    "        budget -= cost(m)\n"
     "        if budget < 0:\n            break\n        kept.append(m)\n    return kept[::-1]\n```",
     "- estimate the request\n- prune old tool results\n- summarize when the estimate passes **85%** of the window",
     "The request failed with `429 Too Many Requests`; the client retried after 2 s and succeeded.",

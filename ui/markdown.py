@@ -47,6 +47,13 @@ def _formatter(style: str) -> HtmlFormatter:
     return HtmlFormatter(style=style, nowrap=True, noclasses=True)
 
 
+def warm_up() -> None:
+    """Compiles the common lexers once (off the GUI thread) so the first code block paints quickly."""
+    for language in ("python", "json", "bash", "javascript"):
+        highlight_html("x = 1", language, "friendly")
+
+
+@lru_cache(maxsize=512)
 def highlight_html(code: str, language: str, style: str) -> str:
     """Code as HTML spans with inline colors (plain escaped text for unknown languages or huge blocks)."""
     if len(code) > MAX_HIGHLIGHT_CHARS:

@@ -32,7 +32,7 @@ from ui.viewmodels.chat_state import ChatState, ModelChoice
 from ui.viewmodels.live_turn import LiveTurn
 from ui.worker import AsyncWorker, StreamHandle, describe_error
 
-PAGE = 200
+PAGE = 120
 FLUSH_MS = 33
 
 

@@ -39,6 +39,7 @@ class ChatView(QListView):
         self._prepending = False
         self._before_prepend = (0, 0)
         self.verticalScrollBar().valueChanged.connect(self._scrolled)
+        self.verticalScrollBar().rangeChanged.connect(self._range_changed)
         model = vm.model
         model.rowsInserted.connect(self._rows_inserted)
         model.rowsAboutToBeInserted.connect(self._about_to_insert)
@@ -55,6 +56,10 @@ class ChatView(QListView):
     def _scrolled(self, value: int) -> None:
         bar = self.verticalScrollBar()
         self._stick = value >= bar.maximum() - 40
+
+    def _range_changed(self, _minimum: int, maximum: int) -> None:
+        if self._stick and not self._prepending:
+            self.verticalScrollBar().setValue(maximum)
 
     def _about_to_insert(self, _parent: QModelIndex, first: int, _last: int) -> None:
         self._prepending = first == 0 and self.model().rowCount() > 0

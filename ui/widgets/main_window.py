@@ -7,6 +7,7 @@ from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
 from ui.backend import ChatBackend
+from ui.markdown import warm_up
 from ui.theme import Theme
 from ui.viewmodels.app import AppState, AppViewModel
 from ui.viewmodels.chat import ChatViewModel
@@ -22,6 +23,10 @@ from ui.widgets.settings_dialog import SettingsDialog
 from ui.widgets.sidebar import Sidebar
 from ui.widgets.snackbar import Snackbar
 from ui.worker import AsyncWorker
+
+
+async def _warm_up() -> None:
+    warm_up()
 
 
 class MainWindow(QMainWindow):
@@ -125,6 +130,7 @@ class MainWindow(QMainWindow):
 
     def start(self) -> None:
         """Loads everything the window shows (all of it on the worker thread)."""
+        self.worker.call(_warm_up, lambda _: None, lambda _: None)
         self.app_vm.load()
         self.sessions_vm.refresh()
         self._render_chat(self.chat_vm.state)

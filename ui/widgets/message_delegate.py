@@ -11,6 +11,7 @@ from ui.models.message_list import EXPANDED_ROLE, ROW_ROLE
 from ui.signals import emit
 from ui.theme import Theme
 from ui.widgets.row_layout import MARGIN, PAD, LayoutCache, RowLayout, _small
+from ui.widgets.row_sizer import RowSizer
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -25,6 +26,7 @@ class MessageDelegate(QStyledItemDelegate):
         self._theme = theme
         self._cache = LayoutCache()
         self._hover: tuple[str, str] | None = None  # row key, action
+        self.sizer = RowSizer(self._cache, self, lambda: self._theme)
 
     def set_theme(self, theme: Theme) -> None:
         """Switches colors (system scheme changed)."""
@@ -40,8 +42,8 @@ class MessageDelegate(QStyledItemDelegate):
         if not isinstance(row, ChatRow):
             return QSize(0, 0)
         width = self._width(option)
-        layout = self.layout_for(row, width, bool(index.data(EXPANDED_ROLE)), option.font)
-        return QSize(int(width), int(layout.height + 0.999))
+        height = self.sizer.height(row, width, bool(index.data(EXPANDED_ROLE)), option.font, index)
+        return QSize(int(width), height)
 
     @staticmethod
     def _width(option: QStyleOptionViewItem) -> float:
@@ -58,7 +60,9 @@ class MessageDelegate(QStyledItemDelegate):
         rect: QRectF = QRectF(option.rect)
         expanded = bool(index.data(EXPANDED_ROLE))
         font: QFont = option.font
-        layout = self.layout_for(row, self._width(option), expanded, font)
+        width = self._width(option)
+        layout = self.layout_for(row, width, expanded, font)
+        self.sizer.settled(row, width, expanded, font, int(rect.height()), index)
         hovered = bool(option.state & QStyle.StateFlag.State_MouseOver)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)

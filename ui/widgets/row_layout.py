@@ -175,9 +175,18 @@ class LayoutCache:
         self._items: OrderedDict[tuple[object, ...], RowLayout] = OrderedDict()
         self._capacity = capacity
 
+    @staticmethod
+    def key(row: ChatRow, width: float, expanded: bool, theme: Theme, font: QFont) -> tuple[object, ...]:
+        """The cache key of a row's layout."""
+        return (row, round(width), expanded, theme.dark, font.key())
+
+    def peek(self, row: ChatRow, width: float, expanded: bool, theme: Theme, font: QFont) -> RowLayout | None:
+        """The cached layout, or None (never computes)."""
+        return self._items.get(self.key(row, width, expanded, theme, font))
+
     def get(self, row: ChatRow, width: float, expanded: bool, theme: Theme, font: QFont) -> RowLayout:
         """The cached layout, computed on a miss."""
-        key = (row, round(width), expanded, theme.dark, font.key())
+        key = self.key(row, width, expanded, theme, font)
         layout = self._items.get(key)
         if layout is None:
             layout = compute_layout(row, width, expanded, theme, font)
