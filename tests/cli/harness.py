@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import os
 import subprocess
@@ -69,6 +70,9 @@ class Cli:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 code = main(list(args))
         finally:
+            # SDK clients left from this run must be collected now, with no loop running (as at a process's
+            # exit); collected during a later run's loop, they would schedule their aclose on that loop.
+            gc.collect()
             sys.stdin = saved_stdin
             keyring.set_keyring(previous)
             for key, value in saved_env.items():
