@@ -12,6 +12,7 @@ import pytest
 from tests.cli.brain import SimulatedBrain
 from tests.cli.harness import Cli, CliResult
 from tests.fakeservers.anthropic_server import FakeAnthropicServer
+from tests.fakeservers.brain import Answer, ErrorReply, NormalizedRequest
 
 KEY = "sk-ant-cmd-test-91bd"
 MODEL = "claude-cmd-8k"
@@ -114,6 +115,23 @@ def test_compact_summarizes_and_show_marks_the_summarized_messages(env: Env) -> 
     assert len(after["messages"]) == len(data["messages"])
 
 
+def test_compact_with_a_failing_summarizer_leaves_the_session_unchanged_and_exits_1(env: Env) -> None:
+    session = new_session(env, "First " + "padding words " * 400)
+    for i in range(3):
+        env.chat("-s", session, f"turn {i} " + "more words " * 400)
+
+    class FailingSummaries(SimulatedBrain):
+        def _summarize(self, request: NormalizedRequest) -> Answer:
+            return ErrorReply("bad_request", message="summaries are broken today")
+
+    env.server.brain = FailingSummaries()
+    result = env.run("sessions", "compact", session)
+    assert result.code == 1
+    assert result.err.startswith("palimpsest: the summarizer failed") and result.err.count("\n") == 1
+    data = json.loads(env.run("sessions", "show", session, "--json").out)
+    assert data["compaction_count"] == 0 and data["compacted_summary"] is None
+
+
 def test_export_writes_markdown_or_json_to_stdout_or_a_file(env: Env, tmp_path: Path) -> None:
     session = new_session(env)
     markdown = env.run("sessions", "export", session)
@@ -197,6 +215,8 @@ def test_an_unknown_provider_or_agent_is_one_plain_line(env: Env) -> None:
     result = env.run("chat", "-p", "mistral", "hi")
     assert result.code == 1
     assert result.err == "palimpsest: No provider named 'mistral'. Known providers: anthropic, openai, gemini.\n"
+    known = env.run("chat", "--agent", "General assistant", "-p", "anthropic", "-m", MODEL, "hi")
+    assert known.code == 0, known.err
     agent = env.run("chat", "--agent", "Nobody", "hi")
     assert (agent.code, agent.err) == (
         1, "palimpsest: No agent named 'Nobody'. Leave out --agent to use the default agent.\n")
