@@ -52,11 +52,21 @@ def render_detail(detail: SessionDetail) -> str:
         if m.type.value == "tool_call":
             body = m.tool_input or ""
         elif m.type.value == "tool_result":
-            body = m.tool_output or ""
+            body = _clip(m.tool_output or "")
         lines += ["    " + line for line in body.splitlines()] or ["    "]
     if any(v.behind_boundary for v in detail.messages):
         lines += ["", "~ = summarized: kept in the database, sent only through the summary"]
     return "\n".join(lines)
+
+
+TEXT_TOOL_OUTPUT_CHARS = 2_000
+
+
+def _clip(text: str) -> str:
+    if len(text) <= TEXT_TOOL_OUTPUT_CHARS:
+        return text
+    rest = len(text) - TEXT_TOOL_OUTPUT_CHARS
+    return f"{text[:TEXT_TOOL_OUTPUT_CHARS]}\n… {rest} more characters (all of them: sessions show ID --json)"
 
 
 async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

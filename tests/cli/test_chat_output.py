@@ -92,3 +92,22 @@ def test_a_dash_reads_the_message_from_standard_input_and_blank_messages_are_ref
     assert read_message("hello", io.StringIO("ignored")) == "hello"
     with pytest.raises(InvalidInput, match="empty"):
         read_message("-", io.StringIO("  \n"))
+
+
+def test_sessions_show_text_clips_long_tool_output_but_json_keeps_it_whole() -> None:
+    from datetime import UTC, datetime
+
+    from app.cli.sessions_cmd import render_detail
+    from domain.models import Message, MessageType, Session
+    from domain.usecases.export_session import detail_to_dict
+    from domain.usecases.show_session import MessageView, SessionDetail
+
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    session = Session(id="s1", title="T", current_agent_id=None, created_at=at, updated_at=at)
+    result = Message(id="r", session_id="s1", type=MessageType.TOOL_RESULT, tool_name="http_request",
+                     tool_output="x" * 5_000, seq=1)
+    detail = SessionDetail(session, (MessageView(result, False),), ())
+    text = render_detail(detail)
+    assert "x" * 2_000 in text and "x" * 2_001 not in text
+    assert "3000 more characters" in text
+    assert detail_to_dict(detail)["messages"][0]["tool_output"] == "x" * 5_000
