@@ -134,3 +134,13 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(capsys: pytest.Capture
         code = main(["providers", "list"])  # like `palimpsest providers list | head -0`
     assert code == 1
     assert capsys.readouterr().err == ""
+
+
+def test_without_a_keychain_keys_set_says_to_use_the_environment_variable(tmp_path: Path) -> None:
+    cli = make_cli(tmp_path)
+    cli.env["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
+    result = cli.run("keys", "set", "openai", stdin="sk-never-stored\n")
+    assert result.code == 1 and result.err.count("\n") == 1
+    assert "OPENAI_API_KEY" in result.err and "sk-never-stored" not in result.err
+    status = cli.run("keys", "status")
+    assert status.code == 0 and "Note: No system keychain" in status.err
