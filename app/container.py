@@ -123,8 +123,7 @@ class Container:
             models=self.models, keys=self.keys, adapters=self.adapters, tools=self.tools, memories=self.memories,
             settings=self.settings, estimator=self.estimator, pruner=self.pruner, auto_compact=self.auto_compact,
             memory_flush=self.memory_flush, title=self.generate_title, clock=self.clock, builder=self.builder,
-            truncator=self.truncator,
-        )
+        )  # no truncator: the use case makes one per turn from the session's (agent-overridden) settings
 
     def _build_management(self) -> None:
         self.create_session = CreateSessionUseCase(self.sessions, self.agents, self.clock)

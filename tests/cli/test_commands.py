@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.brain import SimulatedBrain
-from tests.cli.harness import Cli, CliResult
+from tests.cli.harness import Cli, CliResult, PageServer
 from tests.fakeservers.anthropic_server import FakeAnthropicServer
 from tests.fakeservers.brain import Answer, ErrorReply, NormalizedRequest
 
@@ -130,6 +130,23 @@ def test_compact_with_a_failing_summarizer_leaves_the_session_unchanged_and_exit
     assert result.err.startswith("palimpsest: the summarizer failed") and result.err.count("\n") == 1
     data = json.loads(env.run("sessions", "show", session, "--json").out)
     assert data["compaction_count"] == 0 and data["compacted_summary"] is None
+
+
+def test_an_agents_context_overrides_apply_to_its_turns(env: Env) -> None:
+    from app.container import Container
+    from domain.models import Agent
+
+    container = Container.build(env.cli.home)
+    try:
+        container.save_agent(Agent(id="terse", name="Terse", context_overrides={"tool_result_max_chars": 5_000}))
+    finally:
+        container.close()
+    with PageServer().running() as pages:
+        result, lines = env.chat("--agent", "Terse", "-p", "anthropic", "-m", MODEL, f"FETCH {pages.url}/text/1")
+    assert result.code == 0, result.err
+    [stored] = [line for line in lines if line["type"] == "tool_result"]
+    assert stored["truncated"] is True
+    assert 5_000 < int(str(stored["chars"])) < 5_600
 
 
 def test_export_writes_markdown_or_json_to_stdout_or_a_file(env: Env, tmp_path: Path) -> None:
