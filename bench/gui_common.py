@@ -6,6 +6,7 @@ import json
 import os
 import random
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from app.container import Container
@@ -85,7 +86,7 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[rank]
 
 
-def write_result(name: str, result: dict[str, object]) -> Path:
+def write_result(name: str, result: Mapping[str, object]) -> Path:
     """Writes bench/out/<name>.json and returns its path."""
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{name}.json"

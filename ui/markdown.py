@@ -67,37 +67,48 @@ def highlight_html(code: str, language: str, style: str) -> str:
     return highlight(code, lexer, _formatter(style)).rstrip("\n")
 
 
-def render_document(
-    text: str, theme: Theme, base_font: QFont, *, code_only: bool = False
-) -> tuple[QTextDocument, list[str]]:
-    """A document for the text, and the code of each block in order (for the copy buttons)."""
+def new_document(theme: Theme, base_font: QFont) -> QTextDocument:
+    """An empty document styled for chat text."""
     doc = QTextDocument()
     doc.setDefaultFont(base_font)
     doc.setDocumentMargin(0)
     doc.setDefaultStyleSheet(f"a {{ color: {theme.accent}; }} code {{ background: {theme.code_bg}; }}")
+    return doc
+
+
+def insert_segment(cursor: QTextCursor, segment: Segment, theme: Theme, *, first: bool, after_prose: bool) -> None:
+    """Appends one segment at the cursor (a framed, highlighted box for code) and leaves the cursor at the end."""
+    if segment.code:
+        frame = QTextFrameFormat()
+        frame.setBackground(QColor(theme.code_bg))
+        frame.setPadding(10)
+        frame.setTopMargin(0 if first else 4)
+        frame.setBottomMargin(4)
+        frame.setBorder(1)
+        frame.setBorderBrush(QColor(theme.border))
+        frame.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
+        cursor.insertFrame(frame)
+        body = highlight_html(segment.text, segment.language, theme.pygments_style)
+        cursor.insertHtml(f'<pre style="font-family:{_mono_family()}; color:{theme.text};">{body}</pre>')
+    else:
+        if after_prose:
+            cursor.insertBlock()
+        cursor.insertMarkdown(segment.text.strip("\n"))
+    cursor.movePosition(QTextCursor.MoveOperation.End)
+
+
+def render_document(
+    text: str, theme: Theme, base_font: QFont, *, code_only: bool = False
+) -> tuple[QTextDocument, list[str]]:
+    """A document for the text, and the code of each block in order (for the copy buttons)."""
+    doc = new_document(theme, base_font)
     cursor = QTextCursor(doc)
-    codes: list[str] = []
     segments = [Segment(text, code=True)] if code_only else split_segments(text)
-    mono = _mono_family()
+    previous_prose = False
     for i, segment in enumerate(segments):
-        if segment.code:
-            frame = QTextFrameFormat()
-            frame.setBackground(QColor(theme.code_bg))
-            frame.setPadding(10)
-            frame.setTopMargin(4 if i else 0)
-            frame.setBottomMargin(4)
-            frame.setBorder(1)
-            frame.setBorderBrush(QColor(theme.border))
-            frame.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
-            cursor.insertFrame(frame)
-            body = highlight_html(segment.text, segment.language, theme.pygments_style)
-            cursor.insertHtml(f'<pre style="font-family:{mono}; color:{theme.text};">{body}</pre>')
-            cursor.movePosition(QTextCursor.MoveOperation.End)
-            codes.append(segment.text)
-        else:
-            cursor.insertMarkdown(segment.text.strip("\n"))
-            cursor.movePosition(QTextCursor.MoveOperation.End)
-    return doc, codes
+        insert_segment(cursor, segment, theme, first=i == 0, after_prose=previous_prose)
+        previous_prose = not segment.code
+    return doc, [s.text for s in segments if s.code]
 
 
 @lru_cache(maxsize=1)

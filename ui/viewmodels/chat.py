@@ -56,6 +56,8 @@ class ChatViewModel(ChatContextOps, QObject):
         self._handle: StreamHandle | None = None
         self._turns = 0
         self._reload_after_turn = False
+        self._stored_rows: list[ChatRow] = []
+        self._stored_inputs: tuple[object, ...] = ()
         self._flush = QTimer(self)
         self._flush.setSingleShot(True)
         self._flush.setInterval(FLUSH_MS)
@@ -143,13 +145,19 @@ class ChatViewModel(ChatContextOps, QObject):
 
     def _sync_rows(self) -> None:
         page = self._page
-        rows = rows_from_messages(
-            self._messages,
-            boundary_seq=page.boundary_seq if page else None,
-            summarized_count=self._state.summarized_count,
-            show_originals=self._state.show_originals,
-            has_older=self._state.has_older,
-        )
+        inputs = (id(page), len(self._messages), self._messages[-1] if self._messages else None,
+                  self._messages[0] if self._messages else None, self._state.summarized_count,
+                  self._state.show_originals, self._state.has_older)
+        if inputs != self._stored_inputs:  # rebuilt only when the stored messages or their view changed
+            self._stored_rows = rows_from_messages(
+                self._messages,
+                boundary_seq=page.boundary_seq if page else None,
+                summarized_count=self._state.summarized_count,
+                show_originals=self._state.show_originals,
+                has_older=self._state.has_older,
+            )
+            self._stored_inputs = inputs
+        rows = list(self._stored_rows)
         if self._live is not None:
             rows += self._live.rows
         elif self._error_row is not None:
@@ -311,6 +319,7 @@ class ChatViewModel(ChatContextOps, QObject):
     def replace_message(self, message: Message) -> None:
         """Swaps in an updated stored message (after pinning)."""
         self._messages = [message if m.id == message.id else m for m in self._messages]
+        self._stored_inputs = ()
         self._sync_rows()
 
     def last_user_text(self) -> str | None:

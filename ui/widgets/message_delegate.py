@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, Q
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from ui.models.chat_rows import ChatRow, RowKind
-from ui.models.message_list import EXPANDED_ROLE, ROW_ROLE
+from ui.models.message_list import EXPANDED_ROLE, ROW_ROLE, MessageListModel
 from ui.signals import emit
 from ui.theme import Theme
 from ui.widgets.row_layout import MARGIN, PAD, LayoutCache, RowLayout, _small
@@ -27,22 +27,37 @@ class MessageDelegate(QStyledItemDelegate):
         self._cache = LayoutCache()
         self._hover: tuple[str, str] | None = None  # row key, action
         self.sizer = RowSizer(self._cache, self, lambda: self._theme)
+        self._hints: dict[str, tuple[ChatRow, float, bool, int]] = {}  # key -> (row, width, expanded, height)
 
     def set_theme(self, theme: Theme) -> None:
         """Switches colors (system scheme changed)."""
         self._theme = theme
         self._cache.clear()
+        self._hints.clear()
 
     def layout_for(self, row: ChatRow, width: float, expanded: bool, font: QFont) -> RowLayout:
         """The (cached) layout of a row."""
         return self._cache.get(row, width, expanded, self._theme, font)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
-        row = index.data(ROW_ROLE)
+        model = index.model()
+        if isinstance(model, MessageListModel):  # fast path: no QVariant round trips (called for every row)
+            row, expanded = model.row_at(index.row()), False
+            if row is not None:
+                expanded = model.is_expanded(row.key)
+        else:
+            row, expanded = index.data(ROW_ROLE), bool(index.data(EXPANDED_ROLE))
         if not isinstance(row, ChatRow):
             return QSize(0, 0)
         width = self._width(option)
-        height = self.sizer.height(row, width, bool(index.data(EXPANDED_ROLE)), option.font, index)
+        hint = self._hints.get(row.key)
+        if hint is not None and hint[0] is row and hint[1] == width and hint[2] == expanded:
+            return QSize(int(width), hint[3])
+        height = self.sizer.height(row, width, expanded, option.font, index)
+        if self.sizer.is_exact(row, width, expanded, option.font):
+            if len(self._hints) > 4000:
+                self._hints.clear()
+            self._hints[row.key] = (row, width, expanded, height)
         return QSize(int(width), height)
 
     @staticmethod
@@ -107,9 +122,19 @@ class MessageDelegate(QStyledItemDelegate):
         if layout.doc is not None:
             painter.save()
             painter.translate(layout.doc_pos)
-            layout.doc.drawContents(painter)
+            layout.doc.drawContents(painter, self._visible(painter))
             painter.restore()
         self._paint_links(painter, row, layout, font, always=hovered or row.kind is RowKind.ERROR)
+
+    @staticmethod
+    def _visible(painter: QPainter) -> QRectF:
+        """The part of the (translated) document inside the viewport, so long documents draw only what shows."""
+        clip = painter.clipBoundingRect()
+        if clip.isEmpty():
+            device = painter.device()
+            size = QRectF(0, 0, device.width(), device.height()) if device is not None else QRectF()
+            return painter.transform().inverted()[0].mapRect(size)
+        return clip
 
     def _paint_tool(self, painter: QPainter, row: ChatRow, layout: RowLayout, expanded: bool, font: QFont,
                     hovered: bool) -> None:
@@ -147,7 +172,7 @@ class MessageDelegate(QStyledItemDelegate):
         if layout.doc is not None:
             painter.save()
             painter.translate(layout.doc_pos)
-            layout.doc.drawContents(painter)
+            layout.doc.drawContents(painter, self._visible(painter))
             painter.restore()
             self._paint_links(painter, row, layout, font, always=True, skip=("toggle",))
 

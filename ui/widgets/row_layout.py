@@ -9,6 +9,7 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument
 
 from ui.markdown import render_document
+from ui.markdown_stream import StreamingDocument
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.theme import Theme
 
@@ -69,8 +70,9 @@ def _code_rects(doc: QTextDocument, origin: QPointF) -> list[QRectF]:
     return [layout.frameBoundingRect(f).translated(origin) for f in doc.rootFrame().childFrames()]
 
 
-def compute_layout(row: ChatRow, width: float, expanded: bool, theme: Theme, font: QFont) -> RowLayout:
-    """Lays out a row for a viewport width."""
+def compute_layout(row: ChatRow, width: float, expanded: bool, theme: Theme, font: QFont,
+                   stream: StreamingDocument | None = None) -> RowLayout:
+    """Lays out a row for a viewport width (a streaming reply reuses its incrementally built document)."""
     usable = max(200.0, width - 2 * MARGIN)
     if row.kind is RowKind.DIVIDER:
         layout = RowLayout(height=64.0)
@@ -90,17 +92,23 @@ def compute_layout(row: ChatRow, width: float, expanded: bool, theme: Theme, fon
         return layout
     if row.kind is RowKind.TOOL:
         return _tool_layout(row, usable, expanded, theme, font)
-    return _text_layout(row, width, usable, theme, font)
+    return _text_layout(row, width, usable, theme, font, stream)
 
 
-def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: QFont) -> RowLayout:
+def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: QFont,
+                 stream: StreamingDocument | None) -> RowLayout:
     text = row.text + (" ▍" if row.streaming else "")
     if not text.strip():
         text = "…" if row.streaming else "(empty reply)"
-    doc, codes = render_document(text, theme, font)
     user = row.kind is RowKind.USER
     max_bubble = min(usable * 0.78, 720.0) if user else min(usable, MAX_ASSISTANT)
-    doc.setTextWidth(max_bubble - 2 * PAD)
+    if stream is not None:
+        if stream.doc.textWidth() != max_bubble - 2 * PAD:  # an unchanged width must not re-lay the document out
+            stream.doc.setTextWidth(max_bubble - 2 * PAD)
+        doc, codes = stream.update(text), stream.codes
+    else:
+        doc, codes = render_document(text, theme, font)
+        doc.setTextWidth(max_bubble - 2 * PAD)
     if user and not codes:
         ideal = doc.idealWidth()
         doc.setTextWidth(min(max_bubble - 2 * PAD, ideal + 1))
@@ -174,6 +182,7 @@ class LayoutCache:
     def __init__(self, capacity: int = 600) -> None:
         self._items: OrderedDict[tuple[object, ...], RowLayout] = OrderedDict()
         self._capacity = capacity
+        self._streams: dict[str, StreamingDocument] = {}
 
     @staticmethod
     def key(row: ChatRow, width: float, expanded: bool, theme: Theme, font: QFont) -> tuple[object, ...]:
@@ -189,7 +198,7 @@ class LayoutCache:
         key = self.key(row, width, expanded, theme, font)
         layout = self._items.get(key)
         if layout is None:
-            layout = compute_layout(row, width, expanded, theme, font)
+            layout = compute_layout(row, width, expanded, theme, font, self._stream_for(row, theme, font))
             self._items[key] = layout
             if len(self._items) > self._capacity:
                 self._items.popitem(last=False)
@@ -197,6 +206,17 @@ class LayoutCache:
             self._items.move_to_end(key)
         return layout
 
+    def _stream_for(self, row: ChatRow, theme: Theme, font: QFont) -> StreamingDocument | None:
+        if not row.streaming:
+            self._streams.pop(row.key, None)
+            return None
+        stream = self._streams.get(row.key)
+        if stream is None or not stream.fits(theme, font):
+            self._streams.clear()  # one reply streams at a time
+            stream = self._streams[row.key] = StreamingDocument(theme, font)
+        return stream
+
     def clear(self) -> None:
         """Drops every layout (theme or font changed)."""
         self._items.clear()
+        self._streams.clear()

@@ -81,6 +81,10 @@ class RowSizer(QObject):
             self._timer.start()
         return estimate
 
+    def is_exact(self, row: ChatRow, width: float, expanded: bool, font: QFont) -> bool:
+        """Whether the row's exact layout is known (its height will not change)."""
+        return self._cache.peek(row, width, expanded, self._theme(), font) is not None
+
     def settled(self, row: ChatRow, width: float, expanded: bool, font: QFont, painted_height: int,
                 index: QModelIndex | QPersistentModelIndex) -> None:
         """Called after painting a row with its exact layout: a wrong estimate is corrected at once."""
