@@ -209,13 +209,17 @@ async def main_async(o: Options, command: str) -> tuple[str, list[Row]]:
         "# Long-session replay benchmark",
         f"Command: `{command}`  \nMachine: {machine()}  \nRun time: {elapsed:.0f} s",
         describe(o, bench.script, provider),
-        markdown_table(rows, baseline),
+        markdown_table(rows, baseline, o.preload_messages),
         "Targets for full:\n\n" + targets_markdown(targets(full, baseline)),
-        "Notes: requests include summaries, memory-flush turns and the title; refused requests are counted but not "
-        f"billed. Overhead = turn wall time minus the local servers' own time. At 10,000 msgs: a "
+        "Notes: requests count every request sent (chat rounds, compaction summaries, memory-flush turns, the "
+        "title), refused ones included; refused requests are not billed as input. App overhead per turn = the "
+        "turn's wall time minus the local servers' own time (they run in this process, on other threads); in "
+        "brackets the CPU time of the app's event-loop thread (robust on a busy machine) and the part spent in "
+        "the engine's estimate/prune/build calls. The 10,000-message column: a "
         f"{o.preload_messages:,}-message session preloaded through the repositories with a compaction summary and "
-        f"boundary, {o.preload_turns} turns measured; naive strategies have no summary there and send the whole "
-        "history (the naive row runs against the enforced window and fails; the unlimited row shows its cost).",
+        f"boundary, {o.preload_turns} ordinary turns measured; the naive strategies have no summary and send the "
+        "whole history there (against the enforced window it is refused every time). The diagnostic row is full "
+        "with one change outside the engine: SDK clients built once instead of once per call.",
         "By request kind:\n\n" + breakdown_table(results),
     ])
     o.out.mkdir(parents=True, exist_ok=True)

@@ -33,6 +33,7 @@ class TurnStats:
     context_tokens: int
     overhead_ms: float
     cpu_ms: float
+    engine_ms: float
     reply: str
 
 
@@ -52,6 +53,7 @@ class RunResult:
     recall_total: int = 0
     preload_overhead_ms: list[float] = field(default_factory=list)
     preload_cpu_ms: list[float] = field(default_factory=list)
+    preload_engine_ms: list[float] = field(default_factory=list)
     preload_errors: int = 0
     preload_note: str = ""
 
@@ -91,6 +93,7 @@ class TurnDriver:
         """One turn; events tallied into `result`, records of the requests appended to it."""
         marks = [len(r.server.records) for r in self.routes]
         server_before = self.clock.seconds
+        engine_before = self.env.engine_timer.seconds
         started, cpu_started = time.perf_counter(), time.thread_time()
         error: str | None = None
         text: list[str] = []
@@ -113,7 +116,9 @@ class TurnDriver:
             new.extend(r.server.records[mark:])
         result.records.extend(new)
         context = max((rec.input_tokens for rec in new if rec.kind == "chat"), default=0)
-        return TurnStats(turn.index, error, context, max(0.0, wall - server) * 1000, cpu * 1000, "".join(text))
+        engine = self.env.engine_timer.seconds - engine_before
+        return TurnStats(turn.index, error, context, max(0.0, wall - server) * 1000, cpu * 1000, engine * 1000,
+                         "".join(text))
 
 
 async def run_script(driver: TurnDriver, name: str, window: int, turns: Sequence[Turn]) -> RunResult:
@@ -140,4 +145,5 @@ async def run_preloaded(driver: TurnDriver, result: RunResult, session_id: Sessi
         stats = await driver.run_turn(session_id, turn, driver.route_for(position, len(turns)), scratch)
         result.preload_overhead_ms.append(stats.overhead_ms)
         result.preload_cpu_ms.append(stats.cpu_ms)
+        result.preload_engine_ms.append(stats.engine_ms)
         result.preload_errors += int(stats.error is not None)

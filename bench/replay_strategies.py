@@ -7,12 +7,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from app.container import SystemClock
+from bench.replay_timing import EngineTimer, TimedPruner, timed_builder, timed_estimator
 from data.providers.factory import SdkAdapterFactory
 from data.storage import Storage
 from data.tools import BuiltinTools
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, chars_over_four
-from domain.context.pruner import ToolResultPruner
 from domain.context.settings_source import AgentContextSettings
 from domain.context.truncator import ToolResultTruncator
 from domain.models import ModelId, Provider, ProviderId, SessionId, ToolDefinition
@@ -198,8 +198,12 @@ class StrategyEnv:
         if strategy.cache_adapters:
             adapters = ReusingAdapterFactory(SdkAdapterFactory())
         settings_source = AgentContextSettings(s.settings, s.agents)
-        estimator = TokenEstimator(s.calibration) if strategy.content_aware else CharsOverFourEstimator()
-        pruner = ToolResultPruner(settings)
+        self.engine_timer = EngineTimer()
+        if strategy.content_aware:
+            estimator = timed_estimator(TokenEstimator, self.engine_timer)(s.calibration)
+        else:
+            estimator = timed_estimator(CharsOverFourEstimator, self.engine_timer)()
+        pruner = TimedPruner(settings, self.engine_timer)
         summarizer = AdapterSummarizer(s.providers, keys, adapters)
         compact_class = AutoCompactUseCase if strategy.reactive else AfterResponseOnly
         if not strategy.compaction:
@@ -207,6 +211,7 @@ class StrategyEnv:
         auto_compact = compact_class(s.sessions, s.messages, s.models, summarizer, estimator, self.clock,
                                      settings_source, pruner)
         tools = BuiltinTools(s.memories, s.messages, self.clock)
+        builder_class = CompactAwareMessageBuilder if strategy.reactive else NoFitBuilder
         self.create_session = CreateSessionUseCase(s.sessions, s.agents, self.clock)
         self.send_message = SendMessageUseCase(
             sessions=s.sessions, messages=s.messages, agents=s.agents, providers=s.providers, models=s.models,
@@ -214,7 +219,7 @@ class StrategyEnv:
             estimator=estimator, pruner=pruner, auto_compact=auto_compact,
             memory_flush=MemoryFlushUseCase(s.sessions, s.providers, keys, adapters, tools, self.clock),
             title=GenerateTitleUseCase(s.sessions, s.providers, keys, adapters), clock=self.clock,
-            builder=CompactAwareMessageBuilder() if strategy.reactive else NoFitBuilder(),
+            builder=timed_builder(builder_class, self.engine_timer)(),
             truncator=ToolResultTruncator(settings),
         )
 
