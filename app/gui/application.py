@@ -9,18 +9,21 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from app.container import Container
-from app.gui.bridge import ContainerBackend
+from app.gui.deferred import DeferredBackend
 from domain.errors import PalimpsestError
 from ui.backend import ChatBackend
 from ui.signals import binding_problem
 from ui.theme import current_theme, palette_for, stylesheet_for
 from ui.widgets.main_window import MainWindow
 from ui.worker import AsyncWorker
+
+if TYPE_CHECKING:
+    from app.container import Container
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +55,12 @@ class Running:
     window: MainWindow
     worker: AsyncWorker
     container: Container | None
+    holder: dict[str, Any] | None = None
 
     def close(self) -> None:
         """Stops the worker and releases the database (on the worker thread that used it)."""
         self.window.chat_vm.stop()
-        container = self.container
+        container = self.container or (self.holder or {}).get("container")
         if container is not None:
             async def close_container() -> None:
                 container.close()
@@ -78,6 +82,9 @@ def build_window(app: QApplication, make_backend: Callable[[], tuple[ChatBackend
         if make_backend is not None:
             holder["made"] = make_backend()
         else:
+            from app.container import Container
+            from app.gui.bridge import ContainerBackend
+
             container = Container.build()
             holder["made"] = (ContainerBackend(container), container)
 
@@ -92,6 +99,37 @@ def build_window(app: QApplication, make_backend: Callable[[], tuple[ChatBackend
     return Running(window, worker, container)
 
 
+def build_window_deferred(app: QApplication) -> Running:
+    """Shows the window at once; the worker's first task builds the Container (SDK imports, database, migrations)."""
+    worker = AsyncWorker()
+    backend = DeferredBackend()
+    holder: dict[str, Any] = {}
+
+    async def build() -> None:
+        from app.container import Container
+        from app.gui.bridge import ContainerBackend
+
+        try:
+            container = Container.build()
+        except BaseException as error:
+            backend.fail(error)
+            raise
+        holder["container"] = container
+        backend.set(ContainerBackend(container))
+
+    window = MainWindow(cast(ChatBackend, backend), worker, current_theme())
+    app.styleHints().colorSchemeChanged.connect(lambda _scheme: apply_theme(app, window))
+    running = Running(window, worker, None, holder)
+
+    def failed(error: Exception) -> None:
+        message = error.message if isinstance(error, PalimpsestError) else f"{type(error).__name__}: {error}"
+        QMessageBox.critical(window, "Palimpsest cannot open its data", message)
+        app.exit(1)
+
+    worker.call(build, lambda _: None, failed)
+    return running
+
+
 def run_gui(argv: list[str]) -> int:
     """Runs the desktop app until its window closes; returns the exit status."""
     problem = binding_problem()
@@ -99,11 +137,7 @@ def run_gui(argv: list[str]) -> int:
         print(problem, file=sys.stderr)
         return 1
     app = ensure_application(argv)
-    try:
-        running = build_window(app)
-    except PalimpsestError as error:
-        QMessageBox.critical(None, "Palimpsest cannot start", error.message)
-        return 1
+    running = build_window_deferred(app)
     running.window.show()
     running.window.start()
     try:
