@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 import threading
 
-from domain.context.flush import SILENT_TOKEN
+from domain.context.flush import FLUSH_PROMPT, SILENT_TOKEN
 from domain.context.prompts import SUMMARIZER_SYSTEM
+from domain.usecases.generate_title import TITLE_SYSTEM
 from tests.fakeservers.brain import (
     Answer,
     NormalizedRequest,
@@ -24,7 +25,7 @@ from tests.fakeservers.brain import (
 
 FACT = re.compile(r"FACT: [^.\n]*\.")
 MARKER_ID = re.compile(r'message_id="([^"]+)"')
-FLUSH_NOTICE = "[System notice — not from the user]"
+FLUSH_NOTICE = FLUSH_PROMPT[:40]
 
 
 def facts_in(text: str) -> list[str]:
@@ -46,7 +47,7 @@ class SimulatedBrain:
         """The answer for one request of any flavour."""
         if SUMMARIZER_SYSTEM[:40] in request.system:
             return self._summarize(request)
-        if "short titles" in request.system:
+        if TITLE_SYSTEM in request.system:
             self._record(self.title_requests, request)
             return Reply.of_text("Harbour log")
         user_text, results = _last_turn(request)
