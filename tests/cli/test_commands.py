@@ -12,7 +12,7 @@ import pytest
 from tests.cli.brain import SimulatedBrain
 from tests.cli.harness import Cli, CliResult, PageServer
 from tests.fakeservers.anthropic_server import FakeAnthropicServer
-from tests.fakeservers.brain import Answer, ErrorReply, NormalizedRequest
+from tests.fakeservers.brain import Answer, ErrorReply, NormalizedRequest, Reply, ToolCall
 
 KEY = "sk-ant-cmd-test-91bd"
 MODEL = "claude-cmd-8k"
@@ -226,6 +226,17 @@ def test_a_turn_without_a_key_fails_with_one_plain_line(env: Env) -> None:
     result, lines = env.chat("-p", "anthropic", "-m", MODEL, "hello")
     assert result.code == 1
     assert lines[-1]["type"] == "error" and lines[-1]["kind"] == "authentication"
+
+
+def test_a_model_that_never_stops_calling_tools_ends_the_turn_with_a_notice_and_status_1(env: Env) -> None:
+    class ToolLoop:
+        def respond(self, request: NormalizedRequest) -> Answer:
+            return Reply(tool_calls=(ToolCall("search_memory", {"query": "anything"}),))
+
+    env.server.brain = ToolLoop()
+    result = env.run("chat", "-p", "anthropic", "-m", MODEL, "loop please")
+    assert result.code == 1
+    assert "[stopped after 10 tool rounds; send another message to continue]" in result.err
 
 
 def test_an_unknown_provider_or_agent_is_one_plain_line(env: Env) -> None:
