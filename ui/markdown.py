@@ -11,7 +11,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name, guess_lexer
 from pygments.util import ClassNotFound
-from PySide6.QtGui import QColor, QFont, QTextCursor, QTextDocument, QTextFrameFormat
+from PySide6.QtGui import QColor, QFont, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument, QTextFrameFormat
 
 from ui.theme import Theme
 
@@ -97,6 +97,21 @@ def insert_segment(cursor: QTextCursor, segment: Segment, theme: Theme, *, first
     cursor.movePosition(QTextCursor.MoveOperation.End)
 
 
+def shrink_trailing_block(doc: QTextDocument) -> None:
+    """After a closing code box Qt keeps an empty paragraph; make it take no height."""
+    block = doc.lastBlock()
+    if block.length() <= 1 and block.previous().isValid():
+        cursor = QTextCursor(block)
+        fmt = QTextBlockFormat()
+        fmt.setLineHeight(0.0, QTextBlockFormat.LineHeightTypes.FixedHeight.value)
+        fmt.setTopMargin(0)
+        fmt.setBottomMargin(0)
+        cursor.setBlockFormat(fmt)
+        char = QTextCharFormat()
+        char.setFontPointSize(1.0)
+        cursor.setBlockCharFormat(char)
+
+
 def render_document(
     text: str, theme: Theme, base_font: QFont, *, code_only: bool = False
 ) -> tuple[QTextDocument, list[str]]:
@@ -108,6 +123,8 @@ def render_document(
     for i, segment in enumerate(segments):
         insert_segment(cursor, segment, theme, first=i == 0, after_prose=previous_prose)
         previous_prose = not segment.code
+    if segments and segments[-1].code:
+        shrink_trailing_block(doc)
     return doc, [s.text for s in segments if s.code]
 
 

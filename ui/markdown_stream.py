@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QFont, QTextCursor, QTextDocument
 
-from ui.markdown import Segment, insert_segment, new_document, split_segments
+from ui.markdown import Segment, insert_segment, new_document, shrink_trailing_block, split_segments
 from ui.theme import Theme
 
 
@@ -56,6 +56,8 @@ class StreamingDocument:
                 self._tail_start = cursor.position()
             insert_segment(cursor, segment, self.theme, first=done + i == 0, after_prose=previous_prose)
             previous_prose = not segment.code
+        if segments[-1].code:
+            shrink_trailing_block(self.doc)
         self._stable = stable
         self.codes = [s.text for s in segments if s.code]
         return self.doc

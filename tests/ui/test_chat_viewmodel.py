@@ -267,3 +267,18 @@ def test_opening_an_unknown_session_reports_a_clear_error(qtbot, worker) -> None
     vm.open("nope")
     qtbot.waitUntil(lambda: vm.state.error is not None)
     assert vm.state.error == "No session named 'nope'."
+
+
+def test_older_messages_page_in_on_demand_without_duplicates(qtbot, backend, worker) -> None:
+    s = backend.add_session("Long", [f"m{i}" for i in range(300)])
+    vm = make_vm(backend, worker)
+    opened(qtbot, vm, s.id)
+    assert vm.state.has_older and vm.model.rows()[0].kind is RowKind.LOAD_OLDER
+    assert len([r for r in vm.model.rows() if r.message_id]) == 120
+    vm.load_older()
+    vm.load_older()  # a second request while the first runs is ignored
+    qtbot.waitUntil(lambda: len([r for r in vm.model.rows() if r.message_id]) == 240)
+    vm.load_older()
+    qtbot.waitUntil(lambda: len([r for r in vm.model.rows() if r.message_id]) == 300)
+    assert not vm.state.has_older
+    assert [r.text for r in vm.model.rows()[:2]] == ["m0", "m1"]

@@ -56,6 +56,7 @@ class ChatViewModel(ChatContextOps, QObject):
         self._handle: StreamHandle | None = None
         self._turns = 0
         self._reload_after_turn = False
+        self._loading_older = False
         self._stored_rows: list[ChatRow] = []
         self._stored_inputs: tuple[object, ...] = ()
         self._flush = QTimer(self)
@@ -73,6 +74,7 @@ class ChatViewModel(ChatContextOps, QObject):
         emit(self.state_changed, self._state)
 
     def _fail(self, error: Exception) -> None:
+        self._loading_older = False
         self._set(loading=False, compacting=False, error=describe_error(error))
         emit(self.notice, describe_error(error))
 
@@ -127,13 +129,16 @@ class ChatViewModel(ChatContextOps, QObject):
     def load_older(self) -> None:
         """Prepends the previous page of messages."""
         session = self._state.session
-        if session is None or not self._messages:
+        if session is None or not self._messages or self._loading_older:
             return
         first = self._messages[0].seq
+        self._loading_older = True
         self._worker.call(lambda: self._backend.load_older(session.id, first, PAGE), self._prepend, self._fail)
 
     def _prepend(self, older: Sequence[Message]) -> None:
-        self._messages[:0] = list(older)
+        self._loading_older = False
+        known = {m.id for m in self._messages}
+        self._messages[:0] = [m for m in older if m.id not in known]
         total = self._page.total_count if self._page is not None else len(self._messages)
         self._set(has_older=len(self._messages) < total and bool(older))
         self._sync_rows()

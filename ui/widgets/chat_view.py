@@ -56,6 +56,8 @@ class ChatView(QListView):
     def _scrolled(self, value: int) -> None:
         bar = self.verticalScrollBar()
         self._stick = value >= bar.maximum() - 40
+        if value <= 200 and bar.maximum() > 0 and self._vm.state.has_older:
+            self._vm.load_older()  # the previous page arrives before the user reaches the top
 
     def _range_changed(self, _minimum: int, maximum: int) -> None:
         if self._stick and not self._prepending:

@@ -154,6 +154,8 @@ class MainWindow(QMainWindow):
             self.snackbar.show_message(state.error)
 
     def _render_chat(self, state: ChatState) -> None:
+        title = state.session.title if state.session is not None else ""
+        self.setWindowTitle(f"{title} — Palimpsest" if title else "Palimpsest")
         self.header.show_state(state)
         self.composer.show_state(state)
         self.compacting_bar.setVisible(state.compacting)
