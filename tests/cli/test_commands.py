@@ -12,7 +12,7 @@ import pytest
 from tests.cli.brain import SimulatedBrain
 from tests.cli.harness import Cli, CliResult, PageServer
 from tests.fakeservers.anthropic_server import FakeAnthropicServer
-from tests.fakeservers.brain import Answer, ErrorReply, NormalizedRequest, Reply, ToolCall
+from tests.fakeservers.brain import Answer, ErrorReply, NormalizedRequest, Reply, ScriptedBrain, ToolCall
 
 KEY = "sk-ant-cmd-test-91bd"
 MODEL = "claude-cmd-8k"
@@ -237,6 +237,18 @@ def test_a_model_that_never_stops_calling_tools_ends_the_turn_with_a_notice_and_
     result = env.run("chat", "-p", "anthropic", "-m", MODEL, "loop please")
     assert result.code == 1
     assert "[stopped after 10 tool rounds; send another message to continue]" in result.err
+
+
+def test_a_stream_that_breaks_midway_keeps_the_partial_reply_and_exits_1(env: Env) -> None:
+    session = new_session(env)
+    env.server.brain = ScriptedBrain(default=ErrorReply("cut_off", chunks_before=("The tide tables say ",)))
+    result, lines = env.chat("-s", session, "what do the tables say?")
+    assert result.code == 1
+    assert lines[-1]["type"] == "error"
+    data = json.loads(env.run("sessions", "show", session, "--json").out)
+    user, reply = data["messages"][-2:]
+    assert user["content"] == "what do the tables say?"
+    assert reply["incomplete"] is True and reply["content"].startswith("The tide tables say")
 
 
 def test_an_unknown_provider_or_agent_is_one_plain_line(env: Env) -> None:
