@@ -118,7 +118,7 @@ def stylesheet_for(t: Theme) -> str:
     #Warning {{ color: {t.warning}; }}
     #ErrorText {{ color: {t.error_text}; }}
     #Hero {{ font-size: 22px; font-weight: 700; }}
-    QLineEdit, QPlainTextEdit, QComboBox, QSpinBox, QDoubleSpinBox {{
+    QLineEdit, QPlainTextEdit, QComboBox {{
         border: 1px solid {t.border}; border-radius: 6px; padding: 4px 6px; background: {t.surface}; }}
     QComboBox::drop-down {{ border: none; width: 22px; }}
     QToolButton {{ border: 1px solid {t.border}; border-radius: 6px; padding: 5px 10px; background: {t.surface}; }}

@@ -79,3 +79,7 @@ def test_relative_time_reads_like_a_person_would_say_it() -> None:
     assert relative_time(datetime(2026, 3, 12, 11, 55, tzinfo=UTC), now) == "5 min"
     assert relative_time(datetime(2026, 3, 11, 10, 0, tzinfo=UTC), now) == "yesterday"
     assert relative_time(datetime(2026, 3, 1, tzinfo=UTC), now) == "01 Mar"
+
+
+def test_sidebar_preview_keeps_underscores_in_identifiers() -> None:
+    assert plain_preview("Done — `with_retries` now sleeps") == "Done — with_retries now sleeps"

@@ -52,7 +52,7 @@ def relative_time(moment: datetime | None, now: datetime | None = None) -> str:
 def plain_preview(text: str | None) -> str:
     """A one-line preview without Markdown punctuation."""
     text = re.sub(r"```[\w+-]*", " ", text or "")
-    text = re.sub(r"[*_`#>]+", "", text)
+    text = re.sub(r"[*`#>]+", "", text)
     return re.sub(r"\s+", " ", text).strip()[:120]
 
 
