@@ -77,6 +77,10 @@ class AsyncWorker:
         async def run() -> T:
             return await make()
 
+        if self._closed:  # the window is closing: nothing runs, nothing is delivered
+            cancelled: Future[T] = Future()
+            cancelled.cancel()
+            return cancelled
         future = asyncio.run_coroutine_threadsafe(run(), self._loop)
         self._pending.add(future)
 
@@ -115,6 +119,9 @@ class AsyncWorker:
                 if closer is not None:
                     await asyncio.shield(closer())
 
+        if self._closed:
+            handle.cancelled = True
+            return handle
         future = asyncio.run_coroutine_threadsafe(run(), self._loop)
         handle._future = future
         self._pending.add(future)

@@ -282,3 +282,14 @@ def test_older_messages_page_in_on_demand_without_duplicates(qtbot, backend, wor
     qtbot.waitUntil(lambda: len([r for r in vm.model.rows() if r.message_id]) == 300)
     assert not vm.state.has_older
     assert [r.text for r in vm.model.rows()[:2]] == ["m0", "m1"]
+
+
+def test_calls_after_the_worker_shut_down_are_dropped_quietly(qtbot, backend) -> None:
+    worker = AsyncWorker()
+    vm = make_vm(backend, worker)
+    worker.shutdown()
+    assert vm.send("late") is True  # the window is closing: nothing runs and nothing raises
+    vm.stop()
+    vm.open("s1")
+    qtbot.wait(50)
+    assert backend.calls == []

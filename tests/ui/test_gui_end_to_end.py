@@ -1,0 +1,47 @@
+"""The desktop app end to end: real Container, real SDK adapters, the local fake provider servers, offscreen Qt."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.gui.application import build_window_deferred, ensure_application, wait_until
+from tests.fakeservers.brain import NormalizedRequest, Reply
+from tests.fakeservers.trio import fake_provider_servers
+from ui.models.chat_rows import RowKind
+
+
+class Echo:
+    """Answers every streamed request with the user's last text; titles and summaries get a short text."""
+
+    def respond(self, request: NormalizedRequest) -> Reply:
+        if "title" in request.last_user_text.lower():
+            return Reply.of_text("Echo chat")
+        return Reply.of_text("You said: " + request.last_user_text)
+
+
+def test_one_conversation_switches_between_all_three_providers(qapp, monkeypatch: pytest.MonkeyPatch) -> None:
+    with fake_provider_servers(Echo()) as servers:
+        for name, value in servers.env().items():
+            monkeypatch.setenv(name, value)
+        app = ensure_application([])
+        running = build_window_deferred(app)
+        window, vm = running.window, running.window.chat_vm
+        try:
+            window.show()
+            window.start()
+            assert wait_until(app, lambda: not window.app_vm.state.loading and bool(vm.state.choices))
+            assert not window.app_vm.state.first_run  # keys come from the environment
+            for provider in ("anthropic", "openai", "gemini"):
+                choice = next(c for c in vm.state.choices if c.selection.provider_id == provider)
+                vm.select_model(choice.selection)
+                assert vm.send(f"hello {provider}")
+                assert wait_until(app, lambda: not vm.state.streaming and vm.model.rowCount() > 0, timeout=30)
+                assert wait_until(app, lambda p=provider: vm.last_reply() == f"You said: hello {p}", timeout=30), (
+                    vm.state.error)
+            rows = vm.model.rows()
+            assert [r.text for r in rows if r.kind is RowKind.USER] == [
+                "hello anthropic", "hello openai", "hello gemini"]
+            assert not any(r.kind is RowKind.ERROR for r in rows)
+            assert wait_until(app, lambda: window.sessions_vm.state.sessions[0].title == "Echo chat")
+        finally:
+            running.close()
