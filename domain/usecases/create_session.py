@@ -35,7 +35,10 @@ class CreateSessionUseCase:
         model_id: ModelId | None = None,
         title: str = DEFAULT_TITLE,
     ) -> Session:
-        """The stored session; `agent` is an agent id or name (NotFound when unknown)."""
+        """The stored session; `agent` is an agent id or name (NotFound when unknown).
+
+        The agent's preferred model is taken only with its preferred provider: another provider gets its default.
+        """
         if agent is None:
             chosen = self._agents.default()
         else:
@@ -43,6 +46,8 @@ class CreateSessionUseCase:
             if found is None:
                 raise NotFound("agent", agent)
             chosen = found
+        provider = provider_id or chosen.preferred_provider_id
+        preferred_model = chosen.preferred_model_id if provider == chosen.preferred_provider_id else None
         now = self._clock.now()
         session = Session(
             id=self._new_id(),
@@ -50,7 +55,7 @@ class CreateSessionUseCase:
             current_agent_id=chosen.id,
             created_at=now,
             updated_at=now,
-            current_provider_id=provider_id or chosen.preferred_provider_id,
-            current_model_id=model_id or chosen.preferred_model_id,
+            current_provider_id=provider,
+            current_model_id=model_id or preferred_model,
         )
         return self._sessions.create(session)

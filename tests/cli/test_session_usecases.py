@@ -110,11 +110,13 @@ def test_create_session_uses_the_default_agent_and_its_preferred_model() -> None
     sessions = FakeSessionRepository()
     agents = FakeAgentRepository([Agent(id="a1", name="General", preferred_provider_id="anthropic",
                                         preferred_model_id="claude-x")])
-    ids = iter(["new1", "new2"])
+    ids = iter(["new1", "new2", "new3"])
     create = CreateSessionUseCase(sessions, agents, FakeClock(), new_id=lambda: next(ids))
     session = create()
     assert (session.id, session.current_agent_id, session.current_provider_id) == ("new1", "a1", "anthropic")
     assert create(provider_id="openai", model_id="gpt-x").current_model_id == "gpt-x"
+    other = create(provider_id="gemini")
+    assert (other.current_provider_id, other.current_model_id) == ("gemini", None)
     with pytest.raises(NotFound):
         create(agent="nobody")
 
