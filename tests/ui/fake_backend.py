@@ -71,6 +71,7 @@ class FakeChatBackend(ChatBackend):
         self.scripts: deque[Script] = deque()
         self.compact_results: deque[CompactCompleted] = deque()
         self.calls: list[tuple[object, ...]] = []
+        self.full_outputs: dict[str, str] = {}
         self.context = ContextStatus(12_400, 200_000, ContextBreakdown(900, 0, 9_000, 2_000, 500))
         self._n = 0
         self.cancelled = asyncio.Event()
@@ -245,7 +246,7 @@ class FakeChatBackend(ChatBackend):
         return UsageSummary(48_200, 3_900, 30_000, 0.21)
 
     async def full_tool_output(self, message_id: str) -> str | None:
-        return None
+        return self.full_outputs.get(message_id)
 
     async def list_providers(self) -> Sequence[ProviderInfo]:
         return [ProviderInfo(p, "keychain" if p.id in self.keys else None) for p in self.providers.values()]

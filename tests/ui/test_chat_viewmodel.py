@@ -293,3 +293,20 @@ def test_calls_after_the_worker_shut_down_are_dropped_quietly(qtbot, backend) ->
     vm.open("s1")
     qtbot.wait(50)
     assert backend.calls == []
+
+
+def test_the_full_original_of_a_truncated_tool_result_opens_in_a_reader(qtbot, backend, worker) -> None:
+    s = backend.add_session("Chat", ["fetch it", "ok"])
+    backend.add_tool_round(s.id, "http_request", "{}", "x" * 100, 5000)
+    result_id = backend.messages[s.id][-1].id
+    backend.full_outputs[result_id] = "y" * 5000
+    vm = make_vm(backend, worker)
+    opened(qtbot, vm, s.id)
+    tool = next(r for r in vm.model.rows() if r.kind is RowKind.TOOL)
+    assert tool.tool_truncated and tool.message_id == result_id
+    with qtbot.waitSignal(vm.text_ready, timeout=3000) as got:
+        vm.open_full_output(result_id, "http_request")
+    assert got.args == ["http_request — full original (5,000 characters)", "y" * 5000]
+    with qtbot.waitSignal(vm.notice, timeout=3000) as said:
+        vm.open_full_output("unknown", "http_request")
+    assert "was not kept" in said.args[0]

@@ -22,7 +22,7 @@ from domain.events import (
     ToolResultStored,
     ToolRoundLimitReached,
 )
-from domain.models import Message, MessageType, SessionId
+from domain.models import Message, SessionId
 from ui.backend import ChatBackend, ConversationPage, Selection
 from ui.models.chat_rows import ChatRow, RowKind, rows_from_messages
 from ui.models.message_list import MessageListModel
@@ -41,6 +41,7 @@ class ChatViewModel(ChatContextOps, QObject):
 
     state_changed = Signal(object)  # ChatState
     notice = Signal(str)  # a non-blocking message for the snackbar
+    text_ready = Signal(str, str)  # title, text: a long text to show in a reader (a tool's full output)
     session_changed = Signal(object)  # Session: title or totals changed, the sidebar refreshes
 
     def __init__(self, backend: ChatBackend, worker: AsyncWorker) -> None:
@@ -304,29 +305,3 @@ class ChatViewModel(ChatContextOps, QObject):
             if row.kind is RowKind.ASSISTANT and row.text:
                 return row.text
         return None
-
-    def message(self, message_id: str) -> Message | None:
-        """A loaded message by id."""
-        return next((m for m in self._messages if m.id == message_id), None)
-
-    def refresh_context(self) -> None:
-        """Re-estimates the context and reloads token totals."""
-        session, selection = self._state.session, self._state.selection
-        if session is None or selection is None:
-            return
-        self._worker.call(
-            lambda: self._backend.context_status(session.id, selection), lambda s: self._set(context=s), self._fail
-        )
-        self._worker.call(
-            lambda: self._backend.usage_summary(session.id), lambda u: self._set(usage=u), self._fail
-        )
-
-    def replace_message(self, message: Message) -> None:
-        """Swaps in an updated stored message (after pinning)."""
-        self._messages = [message if m.id == message.id else m for m in self._messages]
-        self._stored_inputs = ()
-        self._sync_rows()
-
-    def last_user_text(self) -> str | None:
-        """The newest user message's text, for editing after a failure."""
-        return next((m.content for m in reversed(self._messages) if m.type is MessageType.USER), None)

@@ -33,6 +33,7 @@ class ChatContextOps:
     _worker: AsyncWorker
     _state: ChatState
     notice: Any
+    text_ready: Any
 
     def _set(self, **changes: Any) -> None:
         raise NotImplementedError
@@ -43,11 +44,29 @@ class ChatContextOps:
     def reload(self) -> None:
         raise NotImplementedError
 
-    def refresh_context(self) -> None:
+    _messages: list[Message]
+    _stored_inputs: tuple[object, ...]
+
+    def _sync_rows(self) -> None:
         raise NotImplementedError
 
+    def refresh_context(self) -> None:
+        """Re-estimates the context and reloads token totals."""
+        session, selection = self._state.session, self._state.selection
+        if session is None or selection is None:
+            return
+        self._worker.call(
+            lambda: self._backend.context_status(session.id, selection), lambda s: self._set(context=s), self._fail
+        )
+        self._worker.call(
+            lambda: self._backend.usage_summary(session.id), lambda u: self._set(usage=u), self._fail
+        )
+
     def replace_message(self, message: Message) -> None:
-        raise NotImplementedError
+        """Swaps in an updated stored message (after pinning)."""
+        self._messages = [message if m.id == message.id else m for m in self._messages]
+        self._stored_inputs = ()
+        self._sync_rows()
 
     def compact_now(self, instructions: str | None = None) -> None:
         """Summarizes the older part of the conversation now, optionally focused by instructions."""
@@ -140,3 +159,14 @@ class ChatContextOps:
             self.refresh_context()
 
         self._worker.call(lambda: self._backend.select(session.id, selection, agent_id), switched, self._fail)
+
+    def open_full_output(self, message_id: str, tool_name: str) -> None:
+        """Fetches the untruncated original of a tool result (kept beside the stored, truncated one)."""
+
+        def fetched(text: str | None) -> None:
+            if text is None:
+                emit(self.notice, "The full original of this result was not kept (it was not truncated).")
+            else:
+                emit(self.text_ready, f"{tool_name} — full original ({len(text):,} characters)", text)
+
+        self._worker.call(lambda: self._backend.full_tool_output(message_id), fetched, self._fail)

@@ -105,6 +105,8 @@ class ChatView(QListView):
                 self._copy(code, "Code copied.")
         elif action == "pin" and row.message_id:
             vm.set_pinned(row.message_id, not row.pinned)
+        elif action == "full-output" and row.message_id:
+            vm.open_full_output(row.message_id, row.tool_name or "tool")
         elif action == "retry":
             vm.retry()
         elif action == "load-older":

@@ -16,7 +16,7 @@ from ui.viewmodels.sessions import SessionsState, SessionsViewModel
 from ui.viewmodels.settings import SettingsViewModel
 from ui.widgets.chat_view import ChatView
 from ui.widgets.composer import Composer
-from ui.widgets.dialogs import CompactDialog, SummaryDialog, confirm_reset
+from ui.widgets.dialogs import CompactDialog, SummaryDialog, TextDialog, confirm_reset
 from ui.widgets.first_run import FirstRunPanel
 from ui.widgets.header import Header
 from ui.widgets.settings_dialog import SettingsDialog
@@ -97,6 +97,7 @@ class MainWindow(QMainWindow):
         chat.state_changed.connect(self._render_chat)
         chat.session_changed.connect(sessions.upsert)
         chat.notice.connect(lambda text: self.snackbar.show_message(text))
+        chat.text_ready.connect(self.show_text)
         self.chat_view.summary_requested.connect(self.show_summary)
         self.chat_view.copied.connect(lambda text: self.snackbar.show_message(text, ms=1800))
         self.composer.send.connect(self._send)
@@ -199,6 +200,10 @@ class MainWindow(QMainWindow):
         dialog = SummaryDialog(state.summary, editable=edit, count=state.summarized_count, parent=self)
         if dialog.exec() and edit and dialog.summary().strip() != state.summary.strip():
             self.chat_vm.edit_summary(dialog.summary())
+
+    def show_text(self, title: str, text: str) -> None:
+        """A read-only reader for a long text (a tool result's full original)."""
+        TextDialog(title, text, self).show()
 
     def open_settings(self, local: bool = False) -> None:
         """Opens the settings dialog (non-modal so the chat keeps streaming)."""

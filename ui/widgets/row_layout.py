@@ -171,6 +171,10 @@ def _tool_layout(row: ChatRow, usable: float, expanded: bool, theme: Theme, font
             spot = _actions([(f"copy-code:{i}", "Copy")], font, 0, 0, right=rect.right() - 8)[0][0]
             layout.hotspots.append((spot.translated(0, rect.top() + 6), f"copy-code:{i}", "Copy"))
         height += doc.size().height() + PAD + 4
+        if row.tool_truncated and row.message_id and not row.tool_running:
+            layout.hotspots += _actions([("full-output", "Open the full original")], font, MARGIN + PAD,
+                                        GAP / 2 + height)
+            height += ACTION_LINE + 4
     layout.bubble = QRectF(MARGIN, GAP / 2, bubble_w, height)
     layout.height = height + GAP
     return layout

@@ -5,7 +5,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from ui.viewmodels.settings import SettingsState, SettingsViewModel
-from ui.widgets.settings_pages import AgentsPage, CompactionPage, MemoriesPage, ModelsPage
+from ui.widgets.settings_agents import AgentsPage, MemoriesPage
+from ui.widgets.settings_pages import CompactionPage, ModelsPage
 from ui.widgets.settings_providers import ProvidersPage
 
 
