@@ -203,7 +203,7 @@ class MessageDelegate(QStyledItemDelegate):
             if not (always or is_code):
                 continue
             hovered = self._hover == (row.key, action)
-            prominent = row.kind in (RowKind.DIVIDER, RowKind.LOAD_OLDER, RowKind.ERROR)
+            prominent = row.kind in (RowKind.DIVIDER, RowKind.LOAD_OLDER, RowKind.ERROR) or action == "full-output"
             color = self._theme.accent if (hovered or prominent) else self._theme.muted
             painter.setPen(QColor(color))
             f = QFont(small)

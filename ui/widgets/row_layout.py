@@ -19,7 +19,7 @@ GAP = 6.0
 ACTION_LINE = 16.0
 MAX_ASSISTANT = 880.0
 TOOL_HEADER = 34.0
-PREVIEW_CHARS = 3_000
+PREVIEW_CHARS = 1_500
 
 
 @dataclass
@@ -156,7 +156,7 @@ def _tool_layout(row: ChatRow, usable: float, expanded: bool, theme: Theme, font
         output = row.tool_output
         if output is not None:
             shown = output[:PREVIEW_CHARS]
-            note = f"\n\n_Showing {len(shown):,} of {row.tool_chars or len(output):,} characters._" \
+            note = f"\n\n*Showing {len(shown):,} of {row.tool_chars or len(output):,} characters.*" \
                 if (row.tool_chars or len(output)) > len(shown) else ""
             fenced = shown.replace("```", "ʼʼʼ")
             parts.append(f"Result\n```text\n{fenced}\n```{note}")
