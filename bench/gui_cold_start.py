@@ -24,6 +24,8 @@ def child() -> int:
     from app.gui.application import build_window_deferred, ensure_application, wait_until
 
     class FirstPaint(QObject):
+        """Notes the time of the first paint."""
+
         at: float | None = None
 
         def eventFilter(self, watched: QObject, event: QEvent) -> bool:

@@ -18,7 +18,7 @@ from app.gui.deferred import DeferredBackend
 from domain.errors import PalimpsestError
 from ui.backend import ChatBackend
 from ui.signals import binding_problem
-from ui.theme import current_theme, palette_for, stylesheet_for
+from ui.theme import Theme, current_theme, palette_for, stylesheet_for
 from ui.widgets.main_window import MainWindow
 from ui.worker import AsyncWorker
 
@@ -39,9 +39,9 @@ def ensure_application(argv: list[str]) -> QApplication:
     return app
 
 
-def apply_theme(app: QApplication, window: MainWindow | None = None) -> None:
-    """Applies the theme matching the system's color scheme."""
-    theme = current_theme()
+def apply_theme(app: QApplication, window: MainWindow | None = None, theme: Theme | None = None) -> None:
+    """Applies the given theme, by default the one matching the system's color scheme."""
+    theme = theme or current_theme()
     app.setPalette(palette_for(theme))
     app.setStyleSheet(stylesheet_for(theme))
     if window is not None:

@@ -99,3 +99,20 @@ def test_clicking_a_tool_row_expands_it(qtbot, backend, worker) -> None:
     rect = view.visualRect(window.chat_vm.model.index(row))
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.left() + 60, rect.top() + 20))
     qtbot.waitUntil(lambda: window.chat_vm.model.is_expanded(window.chat_vm.model.rows()[row].key))
+
+
+def test_a_system_theme_change_repaints_the_chat_in_the_new_colors(qtbot, backend, worker) -> None:
+    from PySide6.QtGui import QColor
+
+    from app.gui.application import apply_theme
+    from ui.theme import DARK, LIGHT
+
+    sid = demo_sessions(backend)
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, sid)
+    apply_theme(QApplication.instance(), window, DARK)  # what a colorSchemeChanged signal does
+    qtbot.wait(50)
+    image = window.chat_view.viewport().grab().toImage()
+    assert image.pixelColor(image.width() - 8, image.height() - 8) == QColor(DARK.window)
+    assert window.chat_view.delegate._theme is DARK
+    apply_theme(QApplication.instance(), window, LIGHT)
