@@ -124,3 +124,21 @@ def test_changes_to_keys_models_and_agents_tell_the_header_to_reload(qtbot, back
     with qtbot.waitSignal(vm.catalog_changed, timeout=3000):
         vm.set_key("gemini", "g-key")
     idle(qtbot, vm)
+
+
+def test_adding_an_endpoint_lists_its_models(qtbot, backend, worker) -> None:
+    from domain.models import AiModel
+
+    backend.models.append(AiModel("llama3.1:8b", None, "ollama", context_window_size=131_072))
+    vm = loaded(qtbot, backend, worker)
+    vm.add_endpoint("Ollama", "http://localhost:11434/v1")
+    qtbot.waitUntil(lambda: any(m.id == "llama3.1:8b" for m in vm.state.models) and not vm.state.busy)
+    assert vm.state.message == "1 model listed."
+
+
+def test_a_model_can_be_added_by_id_with_its_window(qtbot, backend, worker) -> None:
+    vm = loaded(qtbot, backend, worker)
+    vm.set_window("openai", "my model", 8192, None)
+    assert "exactly as the provider names it" in (vm.state.error or "")
+    vm.set_window("openai", "gpt-4o", 32_768, None)
+    qtbot.waitUntil(lambda: any(m.id == "gpt-4o" and m.context_window_size == 32_768 for m in vm.state.models))

@@ -153,7 +153,11 @@ class SettingsViewModel(QObject):
             self._reject("A base URL starts with http:// or https://, e.g. http://localhost:11434/v1.")
             return
         self._run("add-endpoint", lambda: self._backend.add_compatible_provider(name, url),
-                  lambda p: self._reload_providers(f"Added {p.name}."))
+                  self._endpoint_added)
+
+    def _endpoint_added(self, provider: Any) -> None:
+        self._reload_providers(f"Added {provider.name}; listing its models…")
+        self.refresh_models(provider.id)  # a local server lists what it has installed
 
     # --- models ------------------------------------------------------------------------------------
     def refresh_models(self, provider_id: ProviderId) -> None:
@@ -161,7 +165,8 @@ class SettingsViewModel(QObject):
 
         def refreshed(models: Sequence[AiModel]) -> None:
             others = tuple(m for m in self._state.models if m.provider_id != provider_id)
-            self._set(models=others + tuple(models), message=f"{len(models)} models listed.")
+            noun = "model" if len(models) == 1 else "models"
+            self._set(models=others + tuple(models), message=f"{len(models)} {noun} listed.")
 
         self._run(f"refresh:{provider_id}", lambda: self._backend.refresh_models(provider_id), refreshed,
                   catalog=True)
@@ -175,10 +180,15 @@ class SettingsViewModel(QObject):
             self._reject("The maximum output must be smaller than the context window.")
             return
 
+        if not model_id.strip() or any(c.isspace() for c in model_id.strip()):
+            self._reject("Give the model id exactly as the provider names it, e.g. llama3.1:8b.")
+            return
+
         def saved(model: AiModel) -> None:
+            known = any((m.provider_id, m.id) == (model.provider_id, model.id) for m in self._state.models)
             models = tuple(
                 model if (m.provider_id, m.id) == (model.provider_id, model.id) else m for m in self._state.models
-            )
+            ) + (() if known else (model,))
             self._set(models=models, message=f"Context window of {model.id} set to {window:,} tokens.")
 
         self._run(f"window:{model_id}",
