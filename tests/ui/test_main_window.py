@@ -116,3 +116,15 @@ def test_a_system_theme_change_repaints_the_chat_in_the_new_colors(qtbot, backen
     assert image.pixelColor(image.width() - 8, image.height() - 8) == QColor(DARK.window)
     assert window.chat_view.delegate._theme is DARK
     apply_theme(QApplication.instance(), window, LIGHT)
+
+
+def test_the_chat_opens_at_the_newest_message_and_loads_older_ones_when_scrolled_up(qtbot, backend, worker) -> None:
+    s = backend.add_session("Long", [f"message number {i}" for i in range(400)])
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, s.id)
+    bar = window.chat_view.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum())
+    loaded = window.chat_vm.model.rowCount()
+    bar.setValue(0)
+    qtbot.waitUntil(lambda: window.chat_vm.model.rowCount() > loaded)
+    qtbot.waitUntil(lambda: bar.value() > 0)  # the view keeps its place instead of jumping to the new top

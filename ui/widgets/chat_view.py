@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
@@ -37,7 +37,7 @@ class ChatView(QListView):
         self.setSpacing(0)
         self._stick = True
         self._prepending = False
-        self._before_prepend = (0, 0)
+        self._anchor: tuple[str, int] | None = None  # row key and its offset from the viewport top
         self.verticalScrollBar().valueChanged.connect(self._scrolled)
         self.verticalScrollBar().rangeChanged.connect(self._range_changed)
         model = vm.model
@@ -64,21 +64,38 @@ class ChatView(QListView):
             self.verticalScrollBar().setValue(maximum)
 
     def _about_to_insert(self, _parent: QModelIndex, first: int, _last: int) -> None:
-        self._prepending = first == 0 and self.model().rowCount() > 0
-        bar = self.verticalScrollBar()
-        self._before_prepend = (bar.value(), bar.maximum())
+        """Rows inserted at or above the viewport (older messages paging in) must not move what the user reads."""
+        self._anchor = None
+        self._prepending = False
+        model = self._vm.model
+        if self._stick or first >= model.rowCount():
+            return
+        bottom = self.indexAt(QPoint(4, self.viewport().height() - 4))
+        last_visible = bottom.row() if bottom.isValid() else model.rowCount() - 1
+        anchor = model.row_at(first)  # the row the insertion pushes down keeps its place on screen
+        if anchor is not None and first <= last_visible:
+            self._prepending = True
+            self._anchor = (anchor.key, self.visualRect(model.index(first)).top())
 
     def _rows_inserted(self, _parent: QModelIndex, first: int, _last: int) -> None:
         if self._prepending:
             self._prepending = False
-            value, maximum = self._before_prepend
-            QTimer.singleShot(0, lambda: self._keep_position(value, maximum))
+            QTimer.singleShot(0, self._restore_anchor)
             return
         self._follow(force=first == 0)
 
-    def _keep_position(self, value: int, maximum: int) -> None:
+    def _restore_anchor(self) -> None:
+        if self._anchor is None:
+            return
+        key, offset = self._anchor
+        self._anchor = None
+        position = self._vm.model.position(key)
+        if position is None:
+            return
+        self.doItemsLayout()
+        rect = self.visualRect(self._vm.model.index(position))
         bar = self.verticalScrollBar()
-        bar.setValue(value + bar.maximum() - maximum)
+        bar.setValue(bar.value() + rect.top() - offset)
 
     def _follow(self, force: bool = False) -> None:
         if self._stick or force:
