@@ -111,3 +111,18 @@ def test_dark_theme_screenshot(qtbot, backend, worker, artifacts) -> None:
     window = themed_window(qtbot, backend, worker, dark=True)
     open_session(qtbot, window, sid)
     saved(window, artifacts / "dark.png")
+
+
+def test_error_with_retry_screenshot(qtbot, backend, worker, artifacts) -> None:
+    from domain.events import ChatError
+
+    sid = demo_sessions(backend)
+    backend.scripts.append([TextDelta("Let me check the"), ChatError(
+        "rate_limited", "The provider is rate limiting requests. Try again in 20 s.", retryable=True)])
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, sid)
+    window.chat_vm.send("And the incident page?")
+    qtbot.waitUntil(lambda: not window.chat_vm.state.streaming and window.chat_vm.model.rows()[-1].kind.value
+                    == "error")
+    qtbot.wait(150)
+    saved(window, artifacts / "error_retry.png")
