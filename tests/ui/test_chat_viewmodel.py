@@ -310,3 +310,16 @@ def test_the_full_original_of_a_truncated_tool_result_opens_in_a_reader(qtbot, b
     with qtbot.waitSignal(vm.notice, timeout=3000) as said:
         vm.open_full_output("unknown", "http_request")
     assert "was not kept" in said.args[0]
+
+
+def test_while_the_model_thinks_an_empty_reply_bubble_shows(qtbot, backend, worker) -> None:
+    from domain.events import ThinkingDelta
+
+    s = backend.add_session("Chat")
+    backend.scripts.append([ThinkingDelta("hmm"), 5.0])
+    vm = make_vm(backend, worker)
+    opened(qtbot, vm, s.id)
+    vm.send("Think first")
+    qtbot.waitUntil(lambda: any(r.streaming and r.text == "" for r in vm.model.rows()))
+    vm.stop()
+    qtbot.waitUntil(lambda: not vm.state.streaming)

@@ -17,6 +17,7 @@ from domain.events import (
     MemoryFlushed,
     ResponseComplete,
     TextDelta,
+    ThinkingDelta,
     TitleGenerated,
     ToolCallStarted,
     ToolResultStored,
@@ -228,7 +229,9 @@ class ChatViewModel(ChatContextOps, QObject):
             if not self._flush.isActive():
                 self._flush.start()
             return
-        if isinstance(event, ToolCallStarted):
+        if isinstance(event, ThinkingDelta):
+            live.add_text("")  # an empty reply bubble ("…") while the model reasons
+        elif isinstance(event, ToolCallStarted):
             live.tool_started(event)
         elif isinstance(event, ToolResultStored):
             live.tool_finished(event)
