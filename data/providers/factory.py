@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-import anthropic
-import openai
-from google import genai
-from google.genai import types
-
-from data.providers.anthropic_adapter import AnthropicAdapter
-from data.providers.gemini_adapter import GeminiAdapter
-from data.providers.openai_adapter import OpenAIAdapter
 from data.providers.retry import RetryPolicy
 from domain.errors import AuthenticationFailed, InvalidInput
 from domain.models import Provider, ProviderType
 from domain.ports import ModelApiAdapter
+
+if TYPE_CHECKING:  # each SDK is imported only when a provider of its type is used (start-up of the CLI)
+    from data.providers.openai_adapter import OpenAIAdapter
 
 BASE_URL_VARIABLES: Mapping[ProviderType, str] = {
     ProviderType.ANTHROPIC: "ANTHROPIC_BASE_URL",
@@ -61,6 +57,10 @@ class SdkAdapterFactory:
         if key is None:
             raise AuthenticationFailed(provider.name)
         if provider.type is ProviderType.ANTHROPIC:
+            import anthropic
+
+            from data.providers.anthropic_adapter import AnthropicAdapter
+
             client = anthropic.AsyncAnthropic(
                 api_key=key, base_url=base_url, max_retries=0, timeout=self._timeout
             )
@@ -70,6 +70,11 @@ class SdkAdapterFactory:
         if provider.type is ProviderType.OPENAI:
             return self._openai(provider, key, base_url, compatible=False)
         if provider.type is ProviderType.GEMINI:
+            from google import genai
+            from google.genai import types
+
+            from data.providers.gemini_adapter import GeminiAdapter
+
             options = types.HttpOptions(api_version=GEMINI_API_VERSION, timeout=int(self._timeout * 1000))
             if base_url:
                 options.base_url = base_url
@@ -80,6 +85,10 @@ class SdkAdapterFactory:
         raise InvalidInput(f"Unknown provider type {provider.type!r}.")
 
     def _openai(self, provider: Provider, key: str, base_url: str | None, *, compatible: bool) -> OpenAIAdapter:
+        import openai
+
+        from data.providers.openai_adapter import OpenAIAdapter
+
         client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=self._timeout)
         return OpenAIAdapter(
             client,
