@@ -1,6 +1,7 @@
 """Benchmark: opening a 10,000-message session to first paint of the chat (target < 200 ms) and memory (< 300 MB).
 
-Real Container, real SQLite database, offscreen Qt. Run: .venv/bin/python -m bench.gui_open_session
+Real Container, real SQLite database, offscreen Qt. The first run seeds the session once (about a minute; cached in
+bench/out/gui-seed-10000/). Run: .venv/bin/python -m bench.gui_open_session
 """
 
 from __future__ import annotations

@@ -153,7 +153,7 @@ class ChatBackend(Protocol):
         raise NotImplementedError
 
     def retry(self, session_id: SessionId, selection: Selection) -> AsyncIterator[ChatEvent]:
-        """Runs the last user turn again after a failure, without storing the user's text twice."""
+        """Runs the last user turn again after a failure (the user's last message is sent again)."""
         raise NotImplementedError
 
     async def compact_now(
