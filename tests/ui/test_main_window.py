@@ -128,3 +128,15 @@ def test_the_chat_opens_at_the_newest_message_and_loads_older_ones_when_scrolled
     bar.setValue(0)
     qtbot.waitUntil(lambda: window.chat_vm.model.rowCount() > loaded)
     qtbot.waitUntil(lambda: bar.value() > 0)  # the view keeps its place instead of jumping to the new top
+
+
+def test_the_sidebar_says_when_there_is_nothing_to_list(qtbot, backend, worker) -> None:
+    window = themed_window(qtbot, backend, worker)
+    assert window.sidebar.empty.isVisibleTo(window)
+    assert "No conversations yet" in window.sidebar.empty.text()
+    demo_sessions(backend)
+    window.sessions_vm.refresh()
+    qtbot.waitUntil(lambda: not window.sidebar.empty.isVisibleTo(window))
+    window.sessions_vm.search("zebra")
+    qtbot.waitUntil(lambda: window.sidebar.empty.isVisibleTo(window))
+    assert window.sidebar.empty.text() == "No conversation mentions “zebra”."

@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QInputDialog,
+    QLabel,
     QLineEdit,
     QListView,
     QMenu,
@@ -102,12 +103,18 @@ class Sidebar(QWidget):
         self.list.setUniformItemSizes(True)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.empty = QLabel(self)
+        self.empty.setObjectName("Muted")
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        self.empty.hide()
         self.settings_button = QPushButton("Settings", self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 12, 10, 10)
         layout.setSpacing(8)
         layout.addWidget(self.new_button)
         layout.addWidget(self.search)
+        layout.addWidget(self.empty)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.settings_button)
         self._debounce = QTimer(self)
@@ -129,6 +136,13 @@ class Sidebar(QWidget):
     def show_state(self, state: SessionsState) -> None:
         """Shows sessions (or hits) and the selection."""
         self.model.set_rows(rows_for(state.sessions, state.hits))
+        if state.hits is not None and not state.hits:
+            self.empty.setText(f"No conversation mentions “{state.query}”.")
+        elif state.hits is None and not state.sessions and not state.loading:
+            self.empty.setText("No conversations yet. Start one with New chat (Ctrl+N).")
+        else:
+            self.empty.setText("")
+        self.empty.setVisible(bool(self.empty.text()))
         row = self.model.row_of(state.selected_id)
         if row >= 0:
             self.list.setCurrentIndex(self.model.index(row))
