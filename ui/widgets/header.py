@@ -71,6 +71,11 @@ class Header(QWidget):
         self.model.activated.connect(self._model_activated)
         self.agent.activated.connect(self._agent_activated)
 
+    def set_controls_visible(self, visible: bool) -> None:
+        """Hides the pickers, gauge and menu (the first-run panel has nothing for them to act on)."""
+        for widget in (self.agent, self.model, self.gauge, self.menu_button):
+            widget.setVisible(visible)
+
     def _add(self, text: str, slot: object, shortcut: str | None = None) -> QAction:
         action = self.menu.addAction(text)
         action.triggered.connect(slot)

@@ -143,6 +143,9 @@ class MainWindow(QMainWindow):
                                  startup.default_selection if startup is not None else None)
         self.first_run.show_state(startup)
         self.pages.setCurrentIndex(1 if state.first_run else 0)
+        self.header.set_controls_visible(not state.first_run)
+        if state.first_run:
+            self.header.title.setText("Welcome")
         if state.error:
             self.snackbar.show_message(state.error, ms=10_000)
 
