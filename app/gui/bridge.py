@@ -10,7 +10,7 @@ from app.container import Container
 from app.gui.pricing import session_cost
 from data.tools.executor import TOOL_NAMES
 from domain.context.memory_section import with_memory
-from domain.errors import InvalidInput, NotFound, ProviderError
+from domain.errors import NotFound, ProviderError
 from domain.events import ChatEvent, CompactCompleted, ContextStatus
 from domain.models import (
     Agent,
@@ -20,7 +20,6 @@ from domain.models import (
     MemoryId,
     Message,
     MessageId,
-    MessageType,
     ModelId,
     Provider,
     ProviderId,
@@ -121,10 +120,9 @@ class ContainerBackend(ChatBackend):
             yield event
 
     async def retry(self, session_id: SessionId, selection: Selection) -> AsyncIterator[ChatEvent]:
-        last = next((m for m in reversed(self._c.messages.snapshot(session_id)) if m.type is MessageType.USER), None)
-        if last is None:
-            raise InvalidInput("There is no message to retry in this conversation.")
-        async for event in self.send(session_id, last.content, selection):
+        async for event in self._c.send_message(
+            session_id, "", provider_id=selection.provider_id, model_id=selection.model_id, retry=True
+        ):
             yield event
 
     def _agent_context(self, session: Session) -> tuple[str | None, list[ToolDefinition]]:

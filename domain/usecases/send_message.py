@@ -108,18 +108,29 @@ class SendMessageUseCase:
         provider_id: ProviderId | None = None,
         model_id: ModelId | None = None,
         agent_id: AgentId | None = None,
+        retry: bool = False,
     ) -> AsyncIterator[ChatEvent]:
-        """Runs the turn; known failures end it with ChatError, cancellation keeps the partial reply and re-raises."""
+        """Runs the turn; known failures end it with ChatError, cancellation keeps the partial reply and re-raises.
+
+        With `retry=True` the session's last user message is answered again and `text` is ignored: nothing new is
+        stored for the user, so retrying a failed turn never duplicates what they typed."""
         session = self._sessions.get(session_id)
         if session is None:
             yield chat_error(NotFound("session", session_id))
             return
+        if retry:
+            last = self._last_user_message(session_id)
+            if last is None:
+                yield chat_error(InvalidInput("There is no message to retry in this conversation."))
+                return
+            text = last.content
         if not text.strip():
             yield chat_error(InvalidInput("The message is empty; type something to send."))
             return
         first_exchange = self._needs_title(session_id)
         turn = TurnProgress(MessageFactory(session_id, self._clock, self._new_id), preview_of(text))
-        self._messages.add(turn.factory.user(text))
+        if not retry:
+            self._messages.add(turn.factory.user(text))
         try:
             async with aclosing(self._run(turn, text, first_exchange, provider_id, model_id, agent_id)) as events:
                 async for event in events:  # closing `events` closes the provider's stream at once
@@ -213,6 +224,18 @@ class SendMessageUseCase:
         )
         before = (session.current_provider_id, session.current_model_id)
         return target, before[1] is not None and before != (target.provider.id, target.model.id)
+
+    def _last_user_message(self, session_id: SessionId) -> Message | None:
+        """The newest stored user message of the session, looked up from the newest turns backwards."""
+        total = self._messages.count(session_id)
+        start = max(0, total - TITLE_LOOKBACK)
+        while True:
+            found = next(
+                (m for m in reversed(self._messages.since(session_id, start)) if m.type is MessageType.USER), None
+            )
+            if found is not None or start == 0:
+                return found
+            start = max(0, start - 4 * TITLE_LOOKBACK)
 
     def _needs_title(self, session_id: SessionId) -> bool:
         """True until the session has a complete reply (looked up only while it is short)."""

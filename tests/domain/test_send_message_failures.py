@@ -228,3 +228,27 @@ async def test_a_session_whose_first_turn_failed_still_gets_a_title_later() -> N
     await world.turn("first try")
     events = await world.turn("second try")
     assert any(isinstance(e, TitleGenerated) for e in events)
+
+
+async def test_retrying_a_failed_turn_answers_the_stored_message_without_storing_it_twice() -> None:
+    world = make_world()
+    world.adapter().scripts.append(RateLimited(retry_after=1))
+    await world.turn("What is the capital of Portugal?")
+    world.adapter().scripts.append(reply("Lisbon."))
+    events = [e async for e in world.send("s1", "", retry=True)]
+    assert any(isinstance(e, ResponseComplete) for e in events)
+    stored = world.stored()
+    assert [(m.type, m.content) for m in stored] == [
+        (MessageType.USER, "What is the capital of Portugal?"),
+        (MessageType.AI_RESPONSE, "Lisbon."),
+    ]
+    sent = world.adapter().requests[-1].messages
+    assert [m.content for m in sent if m.type is MessageType.USER] == ["What is the capital of Portugal?"]
+
+
+async def test_retrying_with_no_user_message_is_a_clear_error() -> None:
+    world = make_world()
+    events = [e async for e in world.send("s1", "", retry=True)]
+    assert [type(e) for e in events] == [ChatError]
+    assert events[0].kind == "invalid_input" and "no message to retry" in events[0].message
+    assert world.stored() == []
