@@ -10,8 +10,8 @@ import pytest
 from app.container import Container
 from app.gui.bridge import ContainerBackend
 from app.gui.pricing import price_of
-from domain.errors import AuthenticationFailed, InvalidInput
-from domain.events import ChatEvent, ResponseComplete, TextDelta
+from domain.errors import AuthenticationFailed
+from domain.events import ChatError, ChatEvent, ResponseComplete, TextDelta
 from domain.models import MessageType
 from tests.fakes_turn import FakeAdapterFactory, reply
 from ui.backend import Selection
@@ -118,12 +118,14 @@ async def test_retry_sends_the_last_user_message_again(bridge: ContainerBackend,
     assert any(isinstance(e, ResponseComplete) for e in events)
     sent = factory.adapter("anthropic").requests[-1].messages
     assert sent[-1].type is MessageType.USER and sent[-1].content == "are you there?"
+    assert [m.content for m in sent if m.type is MessageType.USER] == ["are you there?"]  # stored once, not twice
 
 
 async def test_retry_without_any_message_is_a_clear_error(bridge: ContainerBackend) -> None:
     session = await bridge.create_session(None, CLAUDE)
-    with pytest.raises(InvalidInput, match="no message to retry"):
-        [e async for e in bridge.retry(session.id, CLAUDE)]
+    events = [e async for e in bridge.retry(session.id, CLAUDE)]
+    assert len(events) == 1 and isinstance(events[0], ChatError)
+    assert events[0].kind == "invalid_input" and "no message to retry" in events[0].message
 
 
 async def test_test_connection_lists_models_or_says_why_not(
