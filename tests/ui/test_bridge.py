@@ -160,3 +160,13 @@ async def test_keys_never_reach_the_database_file(bridge: ContainerBackend) -> N
     for path in home.rglob("*"):
         if path.is_file():
             assert b"sk-very-secret-value" not in path.read_bytes()
+
+
+def test_prices_come_from_the_registry_for_exact_dated_and_alias_ids() -> None:
+    from data.registry import load_registry
+
+    sonnet = load_registry().price("claude-sonnet-4-5-20250929")
+    assert sonnet is not None and price_of("claude-sonnet-4-5-20250929") == sonnet
+    assert price_of("claude-sonnet-4-5") == sonnet  # undated alias of the dated entry
+    assert price_of("gpt-4o-mini-2024-07-18") == load_registry().price("gpt-4o-mini")  # dated variant
+    assert price_of("llama3.1:8b") is None  # local models have no price
