@@ -72,7 +72,8 @@ def parse(argv: Sequence[str] | None) -> Options:
     p.add_argument("--window", type=int, default=64_000, help="the session model's context window in tokens")
     p.add_argument("--provider", choices=[*MODELS, "rotate"], default="anthropic",
                    help="fake provider flavour, or rotate through all three in equal thirds of the session")
-    p.add_argument("--out", type=Path, default=REPO / "bench" / "results", help="where replay.md/.png go")
+    p.add_argument("--out", type=Path, default=None,
+                   help="where replay.md/.png/_turns.json go (default bench/results; quick runs: a temp folder)")
     p.add_argument("--preload-messages", type=int, default=10_000, help="size of the preloaded session")
     p.add_argument("--preload-turns", type=int, default=30, help="turns measured in the preloaded session")
     p.add_argument("--seed", type=int, default=7)
@@ -82,9 +83,11 @@ def parse(argv: Sequence[str] | None) -> Options:
     if a.turns < 6:
         p.error("--turns must be at least 6 (facts, a middle, recall questions)")
     if a.quick:
-        return Options(16, 32_000, a.provider, a.out, 300, 4, 20_000, 60_000, a.seed, not a.no_plot)
-    return Options(a.turns, a.window, a.provider, a.out, a.preload_messages, a.preload_turns, 20_000, 200_000,
-                   a.seed, not a.no_plot)
+        out = a.out or Path(tempfile.gettempdir()) / "palimpsest-replay-quick"
+        return Options(16, 32_000, a.provider, out, 300, 4, 20_000, 60_000, a.seed, not a.no_plot)
+    out = a.out or REPO / "bench" / "results"
+    return Options(a.turns, a.window, a.provider, out, a.preload_messages, a.preload_turns, 20_000, 200_000, a.seed,
+                   not a.no_plot)
 
 
 class Bench:

@@ -153,6 +153,10 @@ def plot(results: Sequence[RunResult], window: int, path: Path, title: str) -> N
         ys = [min(t.context_tokens, top) for t in result.turns if t.context_tokens]
         label = result.name if result.name != "naive" else "naive (attempted; refused above the window)"
         ax.plot(xs, ys, label=label, color=COLORS.get(result.name), linewidth=1.6)
+        summarized = [t for t in result.turns if any(q.kind == "summary" for q in t.requests)]
+        if summarized:
+            ax.plot([t.index for t in summarized], [min(t.context_tokens, top) for t in summarized], "v",
+                    color=COLORS.get(result.name), markersize=7, label=f"{result.name}: compaction after this turn")
         first = result.first_error_turn
         if first is not None:
             ax.axvline(first, color=COLORS.get(result.name), linestyle=":", linewidth=1)
@@ -193,6 +197,8 @@ def turns_json(results: Sequence[RunResult]) -> dict[str, list[dict[str, object]
     return {
         r.name: [{"turn": t.index, "context_tokens": t.context_tokens, "error": t.error,
                   "overhead_ms": round(t.overhead_ms, 2), "cpu_ms": round(t.cpu_ms, 2),
-                  "engine_ms": round(t.engine_ms, 3)} for t in r.turns]
+                  "engine_ms": round(t.engine_ms, 3),
+                  "requests": [[q.kind, q.input_tokens, q.cached_tokens, q.overflow] for q in t.requests]}
+                 for t in r.turns]
         for r in results
     }

@@ -35,6 +35,7 @@ class TurnStats:
     cpu_ms: float
     engine_ms: float
     reply: str
+    requests: tuple[RequestRecord, ...] = ()
 
 
 @dataclass
@@ -118,7 +119,7 @@ class TurnDriver:
         context = max((rec.input_tokens for rec in new if rec.kind == "chat"), default=0)
         engine = self.env.engine_timer.seconds - engine_before
         return TurnStats(turn.index, error, context, max(0.0, wall - server) * 1000, cpu * 1000, engine * 1000,
-                         "".join(text))
+                         "".join(text), tuple(new))
 
 
 async def run_script(driver: TurnDriver, name: str, window: int, turns: Sequence[Turn]) -> RunResult:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bench.replay import Options, main_async
 from bench.replay_strategies import strategies
+
+pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
 
 
 async def test_a_short_replay_runs_every_strategy_and_writes_the_table_and_plot(tmp_path: Path) -> None:
