@@ -73,7 +73,7 @@ class KeyringApiKeyStorage:
         backend = keyring.get_keyring()
         problem = keychain_problem(backend)
         if problem is not None:
-            raise KeychainUnavailable(problem)
+            raise KeychainUnavailable(message=problem)
         return backend
 
     def _from_keychain(self, provider_id: ProviderId) -> str | None:

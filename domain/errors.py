@@ -25,11 +25,18 @@ class AuthenticationFailed(ProviderError):
 
     kind = "authentication"
 
-    def __init__(self, provider_name: str = "the provider") -> None:
-        super().__init__(
-            f"{provider_name} rejected the API key. Add or fix the key in Settings "
-            "(or `palimpsest keys set`), or set the provider's environment variable."
-        )
+    def __init__(self, provider_name: str = "the provider", *, missing: bool = False) -> None:
+        if missing:
+            super().__init__(
+                f"No API key is set for {provider_name}. Add one in Settings (or `palimpsest keys set`), "
+                "or set the provider's environment variable."
+            )
+        else:
+            super().__init__(
+                f"{provider_name} rejected the API key. Add or fix the key in Settings "
+                "(or `palimpsest keys set`), or set the provider's environment variable."
+            )
+        self.missing = missing
 
 
 class RateLimited(ProviderError):
@@ -116,10 +123,11 @@ class KeychainUnavailable(PalimpsestError):
 
     kind = "keychain_unavailable"
 
-    def __init__(self, detail: str = "") -> None:
+    def __init__(self, detail: str = "", *, message: str | None = None) -> None:
         extra = f" ({detail})" if detail else ""
         super().__init__(
-            "No system keychain is available" + extra + ". Set the key in the provider's environment "
+            message
+            or "No system keychain is available" + extra + ". Set the key in the provider's environment "
             "variable instead (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY)."
         )
 

@@ -55,7 +55,7 @@ class SdkAdapterFactory:
                 raise InvalidInput(f"The provider {provider.name!r} needs a base URL (for example http://localhost:11434/v1).")
             return self._openai(provider, key or LOCAL_PLACEHOLDER_KEY, base_url, compatible=True)
         if key is None:
-            raise AuthenticationFailed(provider.name)
+            raise AuthenticationFailed(provider.name, missing=True)
         if provider.type is ProviderType.ANTHROPIC:
             import anthropic
 

@@ -120,6 +120,7 @@ def test_keyrings_fail_backend_is_reported_plainly_and_set_refuses(backend_swap:
     with pytest.raises(KeychainUnavailable) as caught:
         keys.set("openai", SECRET)
     assert SECRET not in str(caught.value)
+    assert str(caught.value) == problem  # said once, plainly, not wrapped in a second sentence
     assert keys.get("openai") == "env-key"  # the environment route still works
     assert keys.source("openai") == "environment"
 

@@ -46,9 +46,10 @@ def test_the_process_environment_is_read_when_no_mapping_is_given(monkeypatch):
 
 
 @pytest.mark.parametrize("kind", [ProviderType.ANTHROPIC, ProviderType.OPENAI, ProviderType.GEMINI])
-def test_a_hosted_provider_without_a_key_is_an_authentication_error(kind):
-    with pytest.raises(AuthenticationFailed):
+def test_a_hosted_provider_without_a_key_is_an_authentication_error_saying_no_key_is_set(kind):
+    with pytest.raises(AuthenticationFailed, match="No API key is set for P") as caught:
         SdkAdapterFactory(env={}).create(Provider(id="p", name="P", type=kind), "  ")
+    assert caught.value.missing and "rejected" not in caught.value.message
 
 
 def test_an_openai_compatible_provider_needs_a_base_url():
