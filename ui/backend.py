@@ -95,6 +95,7 @@ class StartupInfo:
     keychain_problem: str | None = None
     default_selection: Selection | None = None
     agents: tuple[Agent, ...] = field(default_factory=tuple)
+    has_sessions: bool = False
 
     @property
     def any_key(self) -> bool:

@@ -55,6 +55,7 @@ class ContainerBackend(ChatBackend):
             keychain_problem=self._c.keys.keychain_problem(),
             default_selection=self._default_selection(providers),
             agents=tuple(self._c.list_agents()),
+            has_sessions=bool(self._c.list_sessions()),
         )
 
     def _default_selection(self, providers: Sequence[ProviderInfo]) -> Selection | None:

@@ -122,7 +122,8 @@ class FakeChatBackend(ChatBackend):
     async def startup(self) -> StartupInfo:
         providers = tuple(await self.list_providers())
         default = Selection("anthropic", "claude-sonnet-4-5-20250929")
-        return StartupInfo(providers, self.keychain_problem_text, default, tuple(self.agents))
+        has_sessions = any(s.deleted_at is None for s in self.sessions.values())
+        return StartupInfo(providers, self.keychain_problem_text, default, tuple(self.agents), has_sessions)
 
     async def list_sessions(self) -> Sequence[Session]:
         live = [s for s in self.sessions.values() if s.deleted_at is None]

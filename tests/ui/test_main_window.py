@@ -70,6 +70,16 @@ def test_first_run_panel_replaces_the_chat_until_a_key_exists(qtbot, worker) -> 
     assert window.pages.currentWidget() is not window.first_run
 
 
+def test_without_a_key_existing_conversations_stay_readable_instead_of_the_first_run_panel(qtbot, worker) -> None:
+    backend = FakeChatBackend()
+    demo_sessions(backend)
+    window = themed_window(qtbot, backend, worker)
+    startup = window.app_vm.state.startup
+    assert startup is not None and not startup.any_key and startup.has_sessions
+    assert window.pages.currentWidget() is not window.first_run
+    assert not window.app_vm.state.first_run
+
+
 def test_deleting_a_session_offers_undo_in_the_snackbar(qtbot, backend, worker) -> None:
     sid = demo_sessions(backend)
     window = themed_window(qtbot, backend, worker)

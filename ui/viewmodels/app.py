@@ -28,8 +28,13 @@ class AppState:
 
     @property
     def first_run(self) -> bool:
-        """Show the first-run panel: no provider can be used yet."""
-        return self.startup is not None and not self.startup.any_key and not self.first_run_dismissed
+        """Show the first-run panel: no provider can be used yet and there is no conversation to read either."""
+        return (
+            self.startup is not None
+            and not self.startup.any_key
+            and not self.startup.has_sessions
+            and not self.first_run_dismissed
+        )
 
 
 def build_choices(providers: Sequence[ProviderInfo], models: Sequence[AiModel]) -> tuple[ModelChoice, ...]:

@@ -107,6 +107,4 @@ class FirstRunPanel(QWidget):
         problem = startup.keychain_problem if startup is not None else None
         self.keychain_warning.setVisible(bool(problem))
         if problem:
-            self.keychain_warning.setText(
-                f"No usable system keychain: {problem} Keys can't be saved here — use an environment variable "
-                "or a local server instead.")
+            self.keychain_warning.setText(problem)

@@ -38,7 +38,7 @@ class Header(QWidget):
         self.agent.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.model = QComboBox(self)
         self.model.setToolTip("Provider and model (switch any time; the conversation carries over)")
-        self.model.setMinimumWidth(220)
+        self.model.setMinimumWidth(260)
         self.gauge = ContextGauge(theme, self)
         self.menu_button = QToolButton(self)
         self.menu_button.setText("Context ▾")

@@ -142,9 +142,7 @@ class ProvidersPage(QScrollArea):
     def show_state(self, state: SettingsState) -> None:
         """Adds cards for new providers and refreshes each."""
         self.keychain_warning.setVisible(bool(state.keychain_problem))
-        self.keychain_warning.setText(
-            f"No usable system keychain: {state.keychain_problem} Keys cannot be saved here; set the provider's "
-            "environment variable instead." if state.keychain_problem else "")
+        self.keychain_warning.setText(state.keychain_problem or "")
         for info in state.providers:
             card = self._cards.get(info.provider.id)
             if card is None:
