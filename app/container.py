@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -59,10 +61,16 @@ class SystemClock:
 
 
 class LazyAdapterFactory:
-    """The SDK adapter factory, imported on first use so that commands that never call a provider start fast."""
+    """The SDK adapter factory, imported on first use so that commands that never call a provider start fast.
+
+    Adapters are reused while the provider row, the key and the event loop stay the same: building an SDK client
+    loads the system's TLS certificates (about 30 ms), which would otherwise be paid on every request.
+    """
 
     def __init__(self) -> None:
         self._factory: ModelApiAdapterFactory | None = None
+        self._loop: object | None = None
+        self._cache: dict[tuple[Provider, str], ModelApiAdapter] = {}
 
     def create(self, provider: Provider, api_key: str | None) -> ModelApiAdapter:
         """The adapter for the provider (see data.providers.factory.SdkAdapterFactory)."""
@@ -70,7 +78,19 @@ class LazyAdapterFactory:
             from data.providers.factory import SdkAdapterFactory
 
             self._factory = SdkAdapterFactory()
-        return self._factory.create(provider, api_key)
+        try:
+            loop: object | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None:
+            return self._factory.create(provider, api_key)
+        if loop is not self._loop:  # an SDK client's connection pool belongs to the loop it was used on
+            self._loop, self._cache = loop, {}
+        key = (provider, hashlib.sha256((api_key or "").encode()).hexdigest())
+        adapter = self._cache.get(key)
+        if adapter is None:
+            adapter = self._cache[key] = self._factory.create(provider, api_key)
+        return adapter
 
 
 class Container:

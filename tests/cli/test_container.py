@@ -42,3 +42,29 @@ def test_the_key_is_read_with_a_hidden_prompt_on_a_terminal(monkeypatch: pytest.
     assert providers_cmd.read_key(Terminal(), "API key for OpenAI (input hidden): ") == "sk-typed"
     assert prompts == ["API key for OpenAI (input hidden): "]
     assert providers_cmd.read_key(io.StringIO("sk-piped\n"), "unused") == "sk-piped\n"
+
+
+def test_the_container_reuses_an_adapter_per_provider_and_key_within_one_event_loop() -> None:
+    import asyncio
+
+    from app.container import LazyAdapterFactory
+    from domain.models import Provider, ProviderType
+
+    factory = LazyAdapterFactory()
+    anthropic = Provider("anthropic", "Anthropic", ProviderType.ANTHROPIC)
+
+    async def two_calls(key_a: str, key_b: str) -> tuple[object, object]:
+        return factory.create(anthropic, key_a), factory.create(anthropic, key_b)
+
+    first, again = asyncio.run(two_calls("sk-one", "sk-one"))
+    assert first is again  # no new SDK client (and TLS context) per request
+    same_loop, other_key = asyncio.run(two_calls("sk-one", "sk-two"))
+    assert same_loop is not first  # another event loop gets its own client
+    assert other_key is not same_loop  # a changed key gets a new client
+    moved = Provider("anthropic", "Anthropic", ProviderType.ANTHROPIC, base_url="http://127.0.0.1:9")
+
+    async def after_base_url_change() -> tuple[object, object]:
+        return factory.create(anthropic, "sk-one"), factory.create(moved, "sk-one")
+
+    before, after = asyncio.run(after_base_url_change())
+    assert before is not after  # a changed base URL gets a new client
