@@ -149,6 +149,10 @@ class Bench:
             env.close()
         return result
 
+    def failures(self) -> int:
+        """Exceptions the fake servers answered as HTTP 500 (a brain or flavour bug; 0 in a valid run)."""
+        return sum(len(server.failures) for server in self.servers.values())
+
     def close(self) -> None:
         """Stops every server."""
         for server in self.servers.values():
@@ -201,6 +205,7 @@ async def main_async(o: Options, command: str) -> tuple[str, list[Row]]:
             for strategy in strategies():
                 print(f"running {strategy.name} ...", file=sys.stderr, flush=True)
                 results.append(await bench.run(strategy, template, preload_session))
+            failures = bench.failures()
         finally:
             bench.close()
         elapsed = time.perf_counter() - started
@@ -210,7 +215,8 @@ async def main_async(o: Options, command: str) -> tuple[str, list[Row]]:
     provider = "rotating anthropic -> openai -> gemini in equal thirds" if o.provider == "rotate" else o.provider
     text = "\n\n".join([
         "# Long-session replay benchmark",
-        f"Command: `{command}`  \nMachine: {machine()}  \nRun time: {elapsed:.0f} s",
+        f"Command: `{command}`  \nMachine: {machine()}  \nRun time: {elapsed:.0f} s  \n"
+        f"Fake-server failures (brain or flavour bugs answered as HTTP 500): {failures}",
         describe(o, bench.script, provider),
         markdown_table(rows, baseline, o.preload_messages),
         "Targets for full:\n\n" + targets_markdown(targets(full, baseline)),

@@ -21,7 +21,7 @@ from tests.fakeservers.brain import (
     TextPart,
     ToolCallPart,
 )
-from tests.fakeservers.server import Accounting, HttpResponse, RawRequest, _make_handler
+from tests.fakeservers.server import Accounting, HttpResponse, RawRequest
 from tests.fakeservers.tokens import o200k_counter
 
 
@@ -104,25 +104,12 @@ class BenchAccounting:
     context_windows: dict[str, int]
     brain: Brain
     _lock: threading.Lock
-    _httpd: ThreadingHTTPServer | None
-    _thread: threading.Thread | None
 
     def setup_bench(self, tokens: PartTokens, clock: ServerClock) -> None:
         """Attaches the shared token cache and server clock."""
         self.tokens, self.clock = tokens, clock
         self.records = []
         self._previous: dict[str, tuple[list[str], list[int]]] = {}
-
-    def start(self) -> None:
-        """Like the base server, but with Nagle's algorithm off: small SSE writes would otherwise wait for the
-        client's delayed ACK (about 40 ms a stall), time that is neither the app's nor the server's work."""
-        handler = _make_handler(self)  # type: ignore[arg-type]
-        handler.disable_nagle_algorithm = True
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        httpd.daemon_threads = True
-        self._httpd = httpd
-        self._thread = threading.Thread(target=httpd.serve_forever, name=type(self).__name__, daemon=True)
-        self._thread.start()
 
     def answer(self, request: NormalizedRequest) -> tuple[Answer, Accounting]:
         """Window check, brain, and billing with prefix caching."""

@@ -22,6 +22,7 @@ async def test_a_short_replay_runs_every_strategy_and_writes_the_table_and_plot(
     assert [r.name for r in rows] == [s.name for s in strategies()]
     table = (out / "replay.md").read_text(encoding="utf-8")
     assert table.strip() == text.strip()
+    assert "answered as HTTP 500): 0" in table
     for row in rows:
         assert f"| {row.name} |" in table
         assert row.requests > 0 and row.recall_total > 0
