@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ssl
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -49,6 +50,13 @@ class HttpRequestTool:
     def __init__(self, *, timeout: float = DEFAULT_TIMEOUT_S, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
         self._timeout = timeout
         self._max_bytes = max_bytes
+        self._ssl: ssl.SSLContext | None = None
+
+    def _ssl_context(self) -> ssl.SSLContext:
+        """The TLS context, built once: loading the certificate store costs tens of milliseconds per client."""
+        if self._ssl is None:
+            self._ssl = httpx.create_ssl_context(trust_env=False)
+        return self._ssl
 
     async def run(self, arguments: Mapping[str, Any], context: ToolContext) -> ToolOutcome:
         url, method, headers, body = _parse(arguments)
@@ -75,7 +83,9 @@ class HttpRequestTool:
     ) -> tuple[int, str, str, bytes, bool]:
         timeout = httpx.Timeout(self._timeout)
         async with (
-            httpx.AsyncClient(timeout=timeout, follow_redirects=True, trust_env=False) as client,
+            httpx.AsyncClient(
+                timeout=timeout, follow_redirects=True, trust_env=False, verify=self._ssl_context()
+            ) as client,
             client.stream(method, url, headers=headers, content=body) as response,
         ):
             chunks: list[bytes] = []

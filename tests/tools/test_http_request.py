@@ -142,3 +142,14 @@ async def test_bad_method_and_headers_are_error_outcomes() -> None:
                  {"url": "http://127.0.0.1/", "body": 3}, {}):
         outcome = await tools().execute("http_request", args, CTX)
         assert outcome.is_error, args
+
+
+async def test_the_tls_context_is_built_once_per_tool_not_per_request(server: str) -> None:
+    from data.tools.http_request import HttpRequestTool
+
+    tool = HttpRequestTool()
+    first = await tool.run({"url": f"{server}/page"}, CTX)
+    context = tool._ssl_context()
+    second = await tool.run({"url": f"{server}/page"}, CTX)
+    assert not first.is_error and not second.is_error
+    assert tool._ssl_context() is context  # loading the certificate store again would cost ~60 ms per call
