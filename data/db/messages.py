@@ -67,7 +67,8 @@ class SqlMessageRepository:
         return self._select(MessageRow.session_id == session_id, MessageRow.seq >= seq)
 
     def pinned(self, session_id: SessionId) -> Sequence[Message]:
-        return self._select(MessageRow.session_id == session_id, MessageRow.pinned.is_(True))
+        # `pinned = 1` (not IS TRUE) so SQLite can use the partial index ix_messages_pinned
+        return self._select(MessageRow.session_id == session_id, MessageRow.pinned == True)  # noqa: E712
 
     def update(self, message: Message) -> Message:
         with self._db.write() as s:
@@ -85,8 +86,9 @@ class SqlMessageRepository:
             return zlib.decompress(row.data).decode("utf-8") if row else None
 
     def count(self, session_id: SessionId) -> int:
+        """The session's message_count, which every add keeps in the same transaction (O(1), no COUNT(*))."""
         with self._db.read() as s:
-            return int(s.scalar(select(func.count()).where(MessageRow.session_id == session_id)) or 0)
+            return int(s.scalar(select(SessionRow.message_count).where(SessionRow.id == session_id)) or 0)
 
     def _select(self, *where: object) -> Sequence[Message]:
         with self._db.read() as s:

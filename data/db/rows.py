@@ -15,6 +15,7 @@ from sqlalchemy import (
     String,
     Text,
     TypeDecorator,
+    text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -119,7 +120,10 @@ class MessageRow(Base):
     """A message; `seq` orders it within its session and is unique there."""
 
     __tablename__ = "messages"
-    __table_args__ = (Index("ix_messages_session_seq", "session_id", "seq", unique=True),)
+    __table_args__ = (
+        Index("ix_messages_session_seq", "session_id", "seq", unique=True),
+        Index("ix_messages_pinned", "session_id", "seq", sqlite_where=text("pinned = 1")),
+    )
     id: Mapped[str] = mapped_column(String, primary_key=True)
     session_id: Mapped[str] = mapped_column(
         String, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False, index=True

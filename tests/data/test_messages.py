@@ -120,3 +120,16 @@ def test_adding_messages_updates_the_session_count_preview_and_recency(storage: 
     assert session.message_count == 2
     assert session.last_message_preview == "What is the weather?"
     assert session.updated_at == later
+
+
+def test_pinned_messages_are_found_through_the_partial_index(storage: Storage) -> None:
+    import sqlite3
+
+    con = sqlite3.connect(storage.path)
+    try:
+        plan = con.execute(
+            "EXPLAIN QUERY PLAN SELECT * FROM messages WHERE session_id = 'x' AND pinned = 1 ORDER BY seq"
+        ).fetchall()
+    finally:
+        con.close()
+    assert "ix_messages_pinned" in " ".join(str(row) for row in plan)

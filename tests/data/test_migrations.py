@@ -131,8 +131,8 @@ def test_blank_database_downgrades_to_0001_and_upgrades_again(tmp_path: Path) ->
 
 
 def test_every_revision_is_known_and_head_is_the_last_one() -> None:
-    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 10)}
-    assert migrations.head_revision() == "0009"
+    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 11)}
+    assert migrations.head_revision() == "0010"
 
 
 def test_storage_opens_a_version_one_database_with_every_conversation_intact(tmp_path: Path) -> None:
