@@ -227,8 +227,7 @@ async def main_async(o: Options, command: str) -> tuple[str, list[Row]]:
         "the engine's estimate/prune/build calls. The 10,000-message column: a "
         f"{o.preload_messages:,}-message session preloaded through the repositories with a compaction summary and "
         f"boundary, {o.preload_turns} ordinary turns measured; the naive strategies have no summary and send the "
-        "whole history there (against the enforced window it is refused every time). The diagnostic row is full "
-        "with one change outside the engine: SDK clients built once instead of once per call.",
+        "whole history there (against the enforced window it is refused every time).",
         "By request kind:\n\n" + breakdown_table(results),
     ])
     o.out.mkdir(parents=True, exist_ok=True)

@@ -6,17 +6,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from app.container import SystemClock
+from app.container import LazyAdapterFactory, SystemClock
 from bench.replay_timing import EngineTimer, TimedPruner, timed_builder, timed_estimator
-from data.providers.factory import SdkAdapterFactory
 from data.storage import Storage
 from data.tools import BuiltinTools
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, chars_over_four
 from domain.context.settings_source import AgentContextSettings
 from domain.context.truncator import ToolResultTruncator
-from domain.models import ModelId, Provider, ProviderId, SessionId, ToolDefinition
-from domain.ports import KeySource, ModelApiAdapter, ModelApiAdapterFactory
+from domain.models import ModelId, ProviderId, SessionId, ToolDefinition
+from domain.ports import KeySource
 from domain.services.summarizer import AdapterSummarizer
 from domain.settings import ContextSettings
 from domain.usecases.auto_compact import AutoCompactUseCase, CompactResult
@@ -38,7 +37,6 @@ class Strategy:
     reactive: bool  # Palimpsest's proactive/overflow recovery: forced compaction, retry, fit to the window
     content_aware: bool  # content-aware estimator with per-model calibration (else the seeds' characters/4)
     unlimited: bool = False  # the server enforces no window (the cost counterfactual)
-    cache_adapters: bool = False  # diagnostic: reuse SDK clients instead of building one per call
 
 
 def strategies() -> list[Strategy]:
@@ -53,24 +51,7 @@ def strategies() -> list[Strategy]:
         Strategy("truncate+compact", rfc, compaction=True, reactive=False, content_aware=False),
         Strategy("+pruning", pruning, compaction=True, reactive=False, content_aware=False),
         Strategy("full", ContextSettings(), compaction=True, reactive=True, content_aware=True),
-        Strategy("full, SDK clients reused (diagnostic)", ContextSettings(), compaction=True, reactive=True,
-                 content_aware=True, cache_adapters=True),
     ]
-
-
-class ReusingAdapterFactory:
-    """Diagnostic wrapper: builds each provider's adapter once (per key and base URL) and hands it out again."""
-
-    def __init__(self, inner: SdkAdapterFactory) -> None:
-        self._inner = inner
-        self._built: dict[tuple[str, str | None, str | None], ModelApiAdapter] = {}
-
-    def create(self, provider: Provider, api_key: str | None) -> ModelApiAdapter:
-        """The cached adapter, built on first use."""
-        key = (provider.id, provider.base_url, api_key)
-        if key not in self._built:
-            self._built[key] = self._inner.create(provider, api_key)
-        return self._built[key]
 
 
 class CharsOverFourEstimator(TokenEstimator):
@@ -180,7 +161,8 @@ class Endpoint:
 
 
 class StrategyEnv:
-    """One strategy's app: its own store under `home`, the real SDK adapters, the engine parts it switches on."""
+    """One strategy's app: its own store under `home`, the app's SDK adapter factory, the engine parts it switches
+    on (the rest wired as app/container.py wires it)."""
 
     def __init__(self, strategy: Strategy, home: Path, endpoints: Sequence[Endpoint], keys: BenchKeys) -> None:
         self.strategy = strategy
@@ -194,9 +176,7 @@ class StrategyEnv:
             assert provider is not None, endpoint.provider_id
             s.providers.update(replace(provider, base_url=endpoint.base_url))
             s.models.set_user_window(endpoint.provider_id, endpoint.model_id, endpoint.window)
-        adapters: ModelApiAdapterFactory = SdkAdapterFactory()
-        if strategy.cache_adapters:
-            adapters = ReusingAdapterFactory(SdkAdapterFactory())
+        adapters = LazyAdapterFactory()  # the app's own: SDK adapters reused per provider, key and event loop
         settings_source = AgentContextSettings(s.settings, s.agents)
         self.engine_timer = EngineTimer()
         if strategy.content_aware:
