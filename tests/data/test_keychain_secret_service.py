@@ -37,8 +37,8 @@ def test_a_key_round_trips_through_the_secret_service_and_is_deleted(secret_serv
     secret = f"sk-ss-{uuid.uuid4().hex}"
     keys = KeyringApiKeyStorage(env={})
     assert keys.keychain_problem() is None
+    keys.set(provider, secret)
     try:
-        keys.set(provider, secret)
         assert keys.get(provider) == secret
         assert keys.source(provider) == "keychain"
         assert keyring.get_password("palimpsest", provider) == secret
