@@ -9,13 +9,16 @@ from domain.context.estimator import TokenEstimator
 from domain.models import Message, MessageType
 
 
-def find_cut_index(messages: Sequence[Message], keep_tokens: int, estimator: TokenEstimator) -> int | None:
+def find_cut_index(
+    messages: Sequence[Message], keep_tokens: int, estimator: TokenEstimator, max_keep_tokens: int | None = None
+) -> int | None:
     """Index of the first kept message: walking back until `keep_tokens` are kept, snapped to a user turn's start.
 
     `messages` is a normalized list (see alternation.normalize). The cut snaps forward to the next stored user
-    message; when none follows (one long tool-using turn), to the next assistant group that follows complete
-    tool results; failing that (the newest turn alone is bigger), back to the start of the newest turn. It never
-    falls inside a tool-call/result pair. None when nothing older would remain."""
+    message. When none follows, the newest turn is kept whole if it fits in `max_keep_tokens` (so the user's
+    latest request and its tool results are not summarized away); otherwise (one long tool-using turn) the cut
+    goes to the next assistant group that follows complete tool results; failing that, back to the start of the
+    newest turn. It never falls inside a tool-call/result pair. None when nothing older would remain."""
     if not messages:
         return None
     accumulated = 0
@@ -28,6 +31,10 @@ def find_cut_index(messages: Sequence[Message], keep_tokens: int, estimator: Tok
     else:
         return None
     cut = _next_user(messages, start)
+    if cut is None and max_keep_tokens is not None:
+        whole = _previous_user(messages, start)
+        if whole is not None and estimator.estimate_messages(messages[whole:]) <= max_keep_tokens:
+            cut = whole
     if cut is None:
         cut = _next_group_start(messages, start)
     if cut is None:  # the newest turn alone is bigger than the kept part: keep it whole, compact what is older

@@ -96,7 +96,8 @@ class AutoCompactUseCase:
         if not force and self._guard.get(session_id) == count:
             return CompactResult(False, tokens_before=before, reason="loop_guard")
         keep = int(window * settings.protected_window_ratio)
-        cut = find_cut_index(sent, keep, self._estimator)
+        # a newest turn of up to twice the kept share is kept whole rather than cut down to its last reply
+        cut = find_cut_index(sent, keep, self._estimator, max_keep_tokens=2 * keep)
         if cut is None and force:  # asked for explicitly: keep only the newest turn
             cut = find_cut_index(sent, 1, self._estimator)
         if cut is None:

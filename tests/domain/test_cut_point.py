@@ -71,3 +71,19 @@ def test_a_newest_turn_bigger_than_the_kept_part_is_kept_whole_and_older_turns_a
     msgs = normalize(c.messages)
     cut = find_cut_index(msgs, 500, EST)
     assert cut is not None and msgs[cut].content == "read the log"
+
+
+def test_a_newest_tool_turn_within_the_keep_limit_is_kept_whole_with_the_users_request() -> None:
+    c = long_chat(6)
+    c.user("fetch the incident page and summarize it")
+    c.tool_round("incident line " * 900, text="Fetching.")
+    c.assistant("Two incidents, both resolved.")
+    msgs = normalize(c.messages)
+    newest_turn = EST.estimate_messages(msgs[-5:])  # the user request, reply, call, result, final reply
+    keep = newest_turn // 2  # the newest turn alone is bigger than the kept share
+    without_limit = find_cut_index(msgs, keep, EST)
+    assert without_limit is not None and msgs[without_limit].type is MessageType.AI_RESPONSE  # only the last reply
+    cut = find_cut_index(msgs, keep, EST, max_keep_tokens=2 * keep + 1)
+    assert cut is not None and msgs[cut].content == "fetch the incident page and summarize it"
+    too_small = find_cut_index(msgs, keep, EST, max_keep_tokens=keep)
+    assert too_small == without_limit  # a turn over the limit is still cut after its complete tool round
