@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 
 from domain.chat.records import new_uuid
@@ -10,7 +11,7 @@ from domain.context.builder import BuiltRequest
 from domain.context.flush import FLUSH_PROMPT
 from domain.errors import NotFound, ProviderError
 from domain.events import ToolCallRequested
-from domain.models import AgentId, Message, MessageType, ModelId, ProviderId, SessionId
+from domain.models import AgentId, Message, MessageType, ModelId, ProviderId, SessionId, ToolDefinition
 from domain.ports import (
     ApiKeyStorage,
     Clock,
@@ -55,9 +56,14 @@ class MemoryFlushUseCase:
         agent_id: AgentId | None,
         request: BuiltRequest,
         max_output_tokens: int = FLUSH_MAX_OUTPUT_TOKENS,
+        tools: Sequence[ToolDefinition] = (),
     ) -> int:
-        """Sends `request` plus the flush instruction with only save_memory offered, runs the model's save_memory
-        calls and returns how many memories were saved (0 when already flushed this cycle or on failure)."""
+        """Sends `request` plus the flush instruction, runs the model's save_memory calls (and no other tool) and
+        returns how many memories were saved (0 when already flushed this cycle or on failure).
+
+        `tools` are the chat's own tool definitions: offering the same list as the chat keeps the request's prefix
+        identical, so the flush reads the provider's prompt cache instead of paying for the whole context again.
+        Without them (or when they lack save_memory), only save_memory is offered."""
         session = self._sessions.get(session_id)
         if session is None:
             raise NotFound("session", session_id)
@@ -67,7 +73,8 @@ class MemoryFlushUseCase:
         if provider is None:
             raise NotFound("provider", provider_id)
         self._mark_flushed(session_id)  # before the call: a failing flush is not retried within the cycle
-        offered = list(self._tools.definitions([SAVE_MEMORY]))
+        offered = list(tools) if any(t.name == SAVE_MEMORY for t in tools) else []
+        offered = offered or list(self._tools.definitions([SAVE_MEMORY]))
         if not offered:
             return 0
         instruction = Message(

@@ -291,7 +291,7 @@ class SendMessageUseCase:
             saved = await self._flush(
                 session_id, provider_id=model.provider_id, model_id=model.id,
                 agent_id=turn.target.agent.id if turn.target else None,
-                request=self._flush_request(session_id, system, settings, model),
+                request=self._flush_request(session_id, system, settings, model), tools=tools,
             )
             yield MemoryFlushed(saved)
         forced = max_tokens_signal(attempt, settings)

@@ -48,7 +48,10 @@ async def test_flush_runs_a_silent_turn_whose_memories_persist_and_whose_message
     assert flush_request.messages[-1].content == FLUSH_PROMPT
     assert flush_request.messages[-1].type is MessageType.USER
     assert flush_request.messages[-2].content == "Here is my answer."
-    assert [t.name for t in flush_request.tools] == ["save_memory"]
+    chat_request = world.adapter().requests[0]
+    assert "save_memory" in [t.name for t in flush_request.tools]
+    assert flush_request.tools == chat_request.tools  # the same prefix as the chat: the prompt cache is reused
+    assert flush_request.system_prompt == chat_request.system_prompt
     assert world.sessions.get("s1").flushed_in_compaction_cycle
 
 
@@ -132,8 +135,9 @@ async def test_only_successful_save_memory_calls_are_counted_and_other_tools_are
         ("f2", "save_memory", {"content": "   "}),
         ("f3", "http_request", {"url": "https://x"}),
     ))
+    offered = list(world.tools.definitions())
     saved = await _flush(world)("s1", provider_id="anthropic", model_id="claude-big", agent_id="default",
-                                request=REQUEST)
+                                request=REQUEST, tools=offered)
     assert saved == 1
     assert [m.content for m in world.memories.memories.values()] == ["Keep this."]
     assert [name for name, _, _ in world.tools.calls] == ["save_memory", "save_memory"]
