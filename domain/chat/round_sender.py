@@ -108,10 +108,12 @@ class RoundSender:
                 undercount = planned.estimate / err.tokens if err.tokens and err.tokens > planned.estimate else 1.0
             if not overflowed:
                 overflowed = True
+                compacted = False
                 async for event in self._compact(session_id, attempt.model, system_prompt, tools, "overflow"):
+                    compacted = compacted or (isinstance(event, CompactCompleted) and event.did_compact)
                     yield event
                 planned = plan()
-                if planned.estimate <= window:
+                if compacted and planned.estimate <= window:  # an unchanged request would only be refused again
                     continue
             planned, fitted = plan(max(1, int(fit_budget(window, settings) * undercount))), True
 

@@ -150,6 +150,26 @@ async def test_second_overflow_sends_the_summary_and_the_newest_turns_that_fit()
     assert world.stored()[-1].content == "Answer from a fitted request"
 
 
+async def test_when_the_forced_compaction_fails_the_retry_is_the_fitted_request_not_the_refused_one() -> None:
+    world = make_world(summaries=(NetworkError("summarizer down"), NetworkError("summarizer down")))
+    world.summarizer.default = SUMMARY  # later compactions (after the answer) may succeed
+    seed_history(world, 1)  # our estimate (~4,000) is far below what the provider counted (26,000)
+    adapter = world.adapter()
+    adapter.scripts.extend([
+        ContextOverflow(tokens=26_000, limit=12_000),
+        reply("Answer from a fitted request"),
+        reply("NO_REPLY"),  # the memory flush after the answer, if it fires
+    ])
+    events = await world.turn("Newest question")
+    assert not any(isinstance(e, ChatError) for e in events)
+    done = next(e for e in events if isinstance(e, CompactCompleted))
+    assert not done.did_compact and done.fallback
+    # the unchanged request is not sent a second time only to be refused again: the retry is the fitted one
+    first, retry = adapter.requests[0], adapter.requests[1]
+    assert len(retry.messages) < len(first.messages) and retry.messages[-1].content == "Newest question"
+    assert world.stored()[-1].content == "Answer from a fitted request"
+
+
 async def test_a_third_overflow_is_reported_and_nothing_is_lost() -> None:
     world = make_world(summaries=(SUMMARY,))
     seed_history(world, 6)
