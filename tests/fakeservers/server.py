@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -13,6 +14,16 @@ from urllib.parse import parse_qs, urlsplit
 
 from tests.fakeservers.brain import Answer, Brain, ErrorReply, NormalizedRequest, Reply, ScriptedBrain
 from tests.fakeservers.tokens import TokenCounter, approx_counter, common_prefix_length
+
+
+class _QuietHTTPServer(ThreadingHTTPServer):
+    """A client that hangs up mid-stream (a cancelled turn, Ctrl-C) is normal here, not a server error to print:
+    printing it would land in whichever test happens to be capturing stderr at that moment."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -107,7 +118,7 @@ class FakeProviderServer:
     def start(self) -> None:
         """Listens on 127.0.0.1 on a free port, serving from a daemon thread."""
         handler = _make_handler(self)
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd = _QuietHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, name=type(self).__name__, daemon=True

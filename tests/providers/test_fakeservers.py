@@ -97,3 +97,19 @@ async def test_each_fake_also_answers_non_streamed_requests_the_sdks_can_read():
     assert completion.choices[0].message.content == "plain two"
     assert response.text == "plain three"
     assert [s.stream for s in a.stats + o.stats + g.stats] == [False, False, False]
+
+
+def test_a_client_hanging_up_is_not_printed_as_a_server_error_but_real_errors_are(capsys) -> None:
+    from tests.fakeservers.server import _QuietHTTPServer
+
+    server = _QuietHTTPServer.__new__(_QuietHTTPServer)  # handle_error needs no socket
+    try:
+        raise BrokenPipeError(32, "Broken pipe")
+    except BrokenPipeError:
+        server.handle_error(None, ("127.0.0.1", 1))
+    assert capsys.readouterr().err == ""
+    try:
+        raise ValueError("a real bug in a flavour")
+    except ValueError:
+        server.handle_error(None, ("127.0.0.1", 1))
+    assert "a real bug in a flavour" in capsys.readouterr().err
