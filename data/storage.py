@@ -32,6 +32,7 @@ class Storage:
         self.path = path
         self.registry = registry
         self._db = db
+        self.unit_of_work = db  # Database.atomic(): the UnitOfWork port
         self.sessions = SqlSessionRepository(db)
         self.messages = SqlMessageRepository(db)
         self.providers = SqlProviderRepository(db)

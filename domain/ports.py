@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol
@@ -26,6 +27,16 @@ from domain.models import (
     Usage,
 )
 from domain.settings import ContextSettings
+
+
+class UnitOfWork(Protocol):
+    """Groups repository calls into one transaction: everything inside `atomic()` is stored, or nothing is."""
+
+    def atomic(self) -> AbstractContextManager[None]:
+        """Inside the block every repository call shares one transaction: reads see one consistent state, writes
+        are serialized against other writers, and all of it commits when the block ends or rolls back when it
+        raises. A nested block joins the outer one. Never await inside the block."""
+        ...
 
 
 class Clock(Protocol):

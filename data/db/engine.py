@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
@@ -73,21 +74,47 @@ def create_sqlite_engine(path: Path) -> Engine:
 
 
 class Database:
-    """Opens short sessions: `read()` for queries, `write()` for changes (BEGIN IMMEDIATE, one transaction)."""
+    """Opens short sessions: `read()` for queries, `write()` for changes (BEGIN IMMEDIATE, one transaction).
+
+    `atomic()` is the unit of work: inside it, every `read()` and `write()` of this thread's (or task's) context
+    joins one write transaction that commits when the block ends and rolls back when it raises."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._read = sessionmaker(engine, expire_on_commit=False)
         self._write = sessionmaker(engine.execution_options(sqlite_immediate=True), expire_on_commit=False)
+        self._current: ContextVar[Session | None] = ContextVar(f"palimpsest-uow-{id(self)}", default=None)
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """A session for reading; rolled back at the end."""
+        """A session for reading (the open unit of work's, if any); rolled back at the end."""
+        current = self._current.get()
+        if current is not None:
+            yield current
+            return
         with self._read() as session:
             yield session
 
     @contextmanager
     def write(self) -> Iterator[Session]:
-        """A session whose changes commit together, or not at all."""
+        """A session whose changes commit together, or not at all (joining the open unit of work, if any)."""
+        current = self._current.get()
+        if current is not None:
+            yield current
+            current.flush()
+            return
         with self._write() as session, session.begin():
             yield session
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """One transaction for every repository call inside the block (BEGIN IMMEDIATE: writers are serialized)."""
+        if self._current.get() is not None:
+            yield
+            return
+        with self._write() as session, session.begin():
+            token = self._current.set(session)
+            try:
+                yield
+            finally:
+                self._current.reset(token)
