@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import statistics
 import sysconfig
 import time
@@ -11,14 +10,13 @@ from pathlib import Path
 from bench.corpus import corpus
 from domain.context.estimator import TokenEstimator, chars_over_four
 from domain.models import Message, MessageType
+from tests.fakeservers.tokens import use_shipped_encodings
 
 HOLDOUT_SEED = 99  # the weights were fitted on seed 20260101; the table is measured on unseen samples
-TOKENIZERS = Path(__file__).resolve().parent.parent.parent / "shared" / "tokenizers"
 
 
 def _encoder():  # type: ignore[no-untyped-def]
-    if TOKENIZERS.is_dir():
-        os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(TOKENIZERS))
+    use_shipped_encodings()  # the reference files shipped in tests/tokenizers/: no download
     import tiktoken
 
     return tiktoken.get_encoding("o200k_base")

@@ -18,9 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED_TOKENIZERS = REPO.parent / "shared" / "tokenizers"
-if SHARED_TOKENIZERS.is_dir():
-    os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(SHARED_TOKENIZERS))
 os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"
 
 from bench.replay_brain import ReplayBrain  # noqa: E402

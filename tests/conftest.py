@@ -1,4 +1,4 @@
-"""Test isolation: no provider env vars, data in a temp PALIMPSEST_HOME, an in-memory keyring, offscreen Qt."""
+"""Test isolation: shipped tiktoken files, no provider env vars, a temp PALIMPSEST_HOME, in-memory keyring, no GUI."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakeservers.tokens import use_shipped_encodings
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["PYTHON_KEYRING_BACKEND"] = "tests.memory_keyring.MemoryKeyring"
-SHARED_TOKENIZERS = Path(__file__).resolve().parent.parent.parent / "shared" / "tokenizers"
-if SHARED_TOKENIZERS.is_dir():
-    os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(SHARED_TOKENIZERS))
+use_shipped_encodings()  # tiktoken reads tests/tokenizers/, here and in every subprocess a test spawns: no network
 
 PROVIDER_ENV_VARS = (
     "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN",

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from bench.corpus import corpus
 from domain.context.estimator import TokenEstimator
-
-TOKENIZERS = Path(__file__).resolve().parents[3] / "shared" / "tokenizers"
-pytestmark = pytest.mark.skipif(
-    not TOKENIZERS.is_dir() and "TIKTOKEN_CACHE_DIR" not in os.environ,
-    reason="the offline o200k_base files (../shared/tokenizers) are not on this machine",
-)
+from tests.fakeservers.tokens import use_shipped_encodings
 
 
 @pytest.mark.parametrize("content_class", ["prose", "python", "json", "logs", "cjk", "base64"])
 def test_worst_underestimate_per_content_class_is_at_most_ten_percent(content_class: str) -> None:
+    use_shipped_encodings()  # tests/tokenizers/: never skipped, never downloaded
     import tiktoken
 
     enc = tiktoken.get_encoding("o200k_base")

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from functools import lru_cache
+from pathlib import Path
 
 TokenCounter = Callable[[str], int]
+SHIPPED_ENCODINGS = Path(__file__).resolve().parent.parent / "tokenizers"
+
+
+def use_shipped_encodings() -> None:
+    """Points tiktoken's cache at the encodings shipped in tests/tokenizers/, so it never downloads them."""
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(SHIPPED_ENCODINGS)
 
 
 def approx_counter(text: str) -> int:
@@ -15,13 +23,14 @@ def approx_counter(text: str) -> int:
 
 @lru_cache(maxsize=1)
 def _o200k() -> object:
+    use_shipped_encodings()
     import tiktoken
 
     return tiktoken.get_encoding("o200k_base")
 
 
 def o200k_counter(text: str) -> int:
-    """Exact token count with tiktoken's o200k_base encoding (works offline with TIKTOKEN_CACHE_DIR)."""
+    """Exact token count with tiktoken's o200k_base encoding (offline: from tests/tokenizers/)."""
     encoding = _o200k()
     return len(encoding.encode(text, disallowed_special=()))  # type: ignore[attr-defined]
 
