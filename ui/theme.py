@@ -31,6 +31,9 @@ class Theme:
     gauge_warn: str
     gauge_full: str
     pygments_style: str
+    snackbar_bg: str
+    snackbar_text: str
+    snackbar_action: str
 
 
 LIGHT = Theme(
@@ -38,12 +41,14 @@ LIGHT = Theme(
     accent_text="#ffffff", user_bubble="#e9e8fc", assistant_bubble="#ffffff", code_bg="#f3f4f7", border="#dfe2e8",
     error_bg="#fdecec", error_text="#a4262c", warning="#b26a00", divider="#8a7fd8", gauge_ok="#3aa675",
     gauge_warn="#d99a1e", gauge_full="#d64545", pygments_style="friendly",
+    snackbar_bg="#1d2330", snackbar_text="#ffffff", snackbar_action="#a9a6ff",
 )
 DARK = Theme(
     dark=True, window="#17191e", surface="#1f2228", text="#e4e6eb", muted="#969cab", accent="#8b87ff",
     accent_text="#0f1014", user_bubble="#2e2c52", assistant_bubble="#23262d", code_bg="#15171b", border="#33373f",
     error_bg="#3a1d20", error_text="#ff9b9b", warning="#f0b94a", divider="#a39dff", gauge_ok="#4cc38a",
     gauge_warn="#f0b94a", gauge_full="#ff6b6b", pygments_style="monokai",
+    snackbar_bg="#e4e6eb", snackbar_text="#1f2228", snackbar_action="#4a45c4",
 )
 
 
@@ -107,9 +112,10 @@ def stylesheet_for(t: Theme) -> str:
     #PrimaryButton:disabled {{ background: {t.border}; color: {t.muted}; }}
     #StopButton {{ background: {t.error_text}; color: {t.surface}; border: none; border-radius: 8px;
                   padding: 7px 16px; font-weight: 600; }}
-    #Snackbar {{ background: {t.text}; color: {t.surface}; border-radius: 8px; padding: 10px 14px; }}
-    #SnackbarAction {{ color: {t.accent if not t.dark else '#5b57d6'}; background: transparent; border: none;
-                      font-weight: 700; }}
+    #Snackbar {{ background: {t.snackbar_bg}; border-radius: 8px; }}
+    #SnackbarText {{ color: {t.snackbar_text}; background: transparent; }}
+    #SnackbarAction {{ color: {t.snackbar_action}; background: transparent; border: none; font-weight: 700; }}
+    #SnackbarAction:hover {{ text-decoration: underline; }}
     #CompactingBar {{ background: {t.user_bubble}; color: {t.text}; padding: 4px 10px; }}
     #FirstRun {{ background: {t.window}; }}
     #Card {{ background: {t.surface}; border: 1px solid {t.border}; border-radius: 12px; }}
