@@ -76,8 +76,18 @@ def new_document(theme: Theme, base_font: QFont) -> QTextDocument:
     return doc
 
 
-def insert_segment(cursor: QTextCursor, segment: Segment, theme: Theme, *, first: bool, after_prose: bool) -> None:
-    """Appends one segment at the cursor (a framed, highlighted box for code) and leaves the cursor at the end."""
+def insert_plain(cursor: QTextCursor, text: str) -> None:
+    """Appends text literally: every line break and run of spaces kept, no Markdown (a person's typed message)."""
+    cursor.setBlockFormat(QTextBlockFormat())
+    cursor.insertText(text.strip("\n"), QTextCharFormat())
+
+
+def insert_segment(cursor: QTextCursor, segment: Segment, theme: Theme, *, first: bool, after_prose: bool,
+                   plain: bool = False) -> None:
+    """Appends one segment at the cursor (a framed, highlighted box for code) and leaves the cursor at the end.
+
+    `plain` shows prose literally (user messages: Shift+Enter lines and pasted logs keep their line breaks).
+    """
     if segment.code:
         frame = QTextFrameFormat()
         frame.setBackground(QColor(theme.code_bg))
@@ -93,7 +103,10 @@ def insert_segment(cursor: QTextCursor, segment: Segment, theme: Theme, *, first
     else:
         if after_prose:
             cursor.insertBlock()
-        cursor.insertMarkdown(segment.text.strip("\n"))
+        if plain:
+            insert_plain(cursor, segment.text)
+        else:
+            cursor.insertMarkdown(segment.text.strip("\n"))
     cursor.movePosition(QTextCursor.MoveOperation.End)
 
 
@@ -113,15 +126,18 @@ def shrink_trailing_block(doc: QTextDocument) -> None:
 
 
 def render_document(
-    text: str, theme: Theme, base_font: QFont, *, code_only: bool = False
+    text: str, theme: Theme, base_font: QFont, *, code_only: bool = False, plain_prose: bool = False
 ) -> tuple[QTextDocument, list[str]]:
-    """A document for the text, and the code of each block in order (for the copy buttons)."""
+    """A document for the text, and the code of each block in order (for the copy buttons).
+
+    With `plain_prose` the text between code fences is shown literally instead of as Markdown.
+    """
     doc = new_document(theme, base_font)
     cursor = QTextCursor(doc)
     segments = [Segment(text, code=True)] if code_only else split_segments(text)
     previous_prose = False
     for i, segment in enumerate(segments):
-        insert_segment(cursor, segment, theme, first=i == 0, after_prose=previous_prose)
+        insert_segment(cursor, segment, theme, first=i == 0, after_prose=previous_prose, plain=plain_prose)
         previous_prose = not segment.code
     if segments and segments[-1].code:
         shrink_trailing_block(doc)

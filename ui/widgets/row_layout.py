@@ -107,7 +107,7 @@ def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: 
             stream.doc.setTextWidth(max_bubble - 2 * PAD)
         doc, codes = stream.update(text), stream.codes
     else:
-        doc, codes = render_document(text, theme, font)
+        doc, codes = render_document(text, theme, font, plain_prose=user)
         doc.setTextWidth(max_bubble - 2 * PAD)
     if user and not codes:
         ideal = doc.idealWidth()
