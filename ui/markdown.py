@@ -11,12 +11,23 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name, guess_lexer
 from pygments.util import ClassNotFound
-from PySide6.QtGui import QColor, QFont, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument, QTextFrameFormat
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+    QTextFrame,
+    QTextFrameFormat,
+)
 
 from ui.theme import Theme
 
 _FENCE = re.compile(r"^```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)(?:^```[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
 MAX_HIGHLIGHT_CHARS = 20_000
+CODE_FRAME = int(QTextFormat.Property.UserProperty) + 1  # frame property marking a code box (tables are frames too)
 
 
 @dataclass(frozen=True)
@@ -97,6 +108,7 @@ def insert_segment(cursor: QTextCursor, segment: Segment, theme: Theme, *, first
         frame.setBorder(1)
         frame.setBorderBrush(QColor(theme.border))
         frame.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
+        frame.setProperty(CODE_FRAME, True)
         cursor.insertFrame(frame)
         body = highlight_html(segment.text, segment.language, theme.pygments_style)
         cursor.insertHtml(f'<pre style="font-family:{_mono_family()}; color:{theme.text};">{body}</pre>')
@@ -108,6 +120,11 @@ def insert_segment(cursor: QTextCursor, segment: Segment, theme: Theme, *, first
         else:
             cursor.insertMarkdown(segment.text.strip("\n"))
     cursor.movePosition(QTextCursor.MoveOperation.End)
+
+
+def code_frames(doc: QTextDocument) -> list[QTextFrame]:
+    """The document's code boxes in order (not its tables, which are frames too)."""
+    return [f for f in doc.rootFrame().childFrames() if f.frameFormat().boolProperty(CODE_FRAME)]
 
 
 def shrink_trailing_block(doc: QTextDocument) -> None:

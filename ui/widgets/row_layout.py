@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument
 
-from ui.markdown import render_document
+from ui.markdown import code_frames, render_document
 from ui.markdown_stream import StreamingDocument
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.theme import Theme
@@ -67,7 +67,7 @@ def _actions(labels: list[tuple[str, str]], font: QFont, x: float, y: float, *, 
 
 def _code_rects(doc: QTextDocument, origin: QPointF) -> list[QRectF]:
     layout = doc.documentLayout()
-    return [layout.frameBoundingRect(f).translated(origin) for f in doc.rootFrame().childFrames()]
+    return [layout.frameBoundingRect(f).translated(origin) for f in code_frames(doc)]
 
 
 def compute_layout(row: ChatRow, width: float, expanded: bool, theme: Theme, font: QFont,

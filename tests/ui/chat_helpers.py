@@ -1,0 +1,39 @@
+"""Finding and clicking things inside delegate-painted chat rows (for widget tests)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
+
+from ui.models.chat_rows import ChatRow, RowKind
+from ui.widgets.chat_view import ChatView
+from ui.widgets.row_layout import RowLayout
+
+
+def row_of(view: ChatView, kind: RowKind) -> tuple[int, ChatRow]:
+    """The last row of a kind and its position."""
+    rows = view.model().rows()  # type: ignore[attr-defined]
+    position = max(i for i, r in enumerate(rows) if r.kind is kind)
+    return position, rows[position]
+
+
+def layout_of(view: ChatView, position: int) -> tuple[RowLayout, QRectF]:
+    """A row's layout and its rectangle in viewport coordinates (scrolled into view first)."""
+    model = view.model()
+    index = model.index(position, 0)
+    view.scrollTo(index)
+    row = model.row_at(position)  # type: ignore[attr-defined]
+    expanded = model.is_expanded(row.key)  # type: ignore[attr-defined]
+    layout = view.delegate.layout_for(row, float(view.viewport().width()), expanded, view.font())
+    return layout, QRectF(view.visualRect(index))
+
+
+def hotspot(layout: RowLayout, action: str) -> QRectF:
+    """The row-local rectangle of an action."""
+    return next(rect for rect, name, _ in layout.hotspots if name == action)
+
+
+def click(qtbot, view: ChatView, point: QPointF) -> None:
+    """A left click at a viewport point (after moving there, as a mouse would)."""
+    pos = QPoint(round(point.x()), round(point.y()))
+    qtbot.mouseMove(view.viewport(), pos)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
