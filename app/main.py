@@ -6,10 +6,10 @@ import argparse
 import asyncio
 import os
 import sys
-import traceback
 from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from data.redaction import format_exception, redact, redacted_output
 from domain.errors import NotFound, PalimpsestError
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def error_line(error: PalimpsestError) -> str:
     """The one line printed for a known error: what happened and, where it helps, what to do."""
     line = f"palimpsest: {error.message}"
     hint = HINTS.get(error.what) if isinstance(error, NotFound) else None
-    return f"{line} {hint}" if hint and hint not in line else line
+    return redact(f"{line} {hint}" if hint and hint not in line else line)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -84,6 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(argv) if argv is not None else None)
     if args.session and not args.screenshot:
         build_parser().error("--session is only used with --screenshot (for chat, use: palimpsest chat -s ID)")
+    with redacted_output(debug=args.debug):  # no API key in any log line, traceback or error line
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         if args.command is None:
             return _run_gui(args, sys.argv[0] if sys.argv else "palimpsest")
@@ -95,15 +100,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILED
     except PalimpsestError as error:
         if args.debug:
-            traceback.print_exc()
+            sys.stderr.write(format_exception(error))
         print(error_line(error), file=sys.stderr)
         return EXIT_FAILED
     except Exception as error:  # a bug: one plain line, the traceback only with --debug
         if args.debug:
-            traceback.print_exc()
+            sys.stderr.write(format_exception(error))
         print(
-            f"palimpsest: unexpected error ({type(error).__name__}: {error}). "
-            "Run again with --debug to see the details, and please report it.",
+            redact(f"palimpsest: unexpected error ({type(error).__name__}: {error}). "
+                   "Run again with --debug to see the details, and please report it."),
             file=sys.stderr,
         )
         return EXIT_BUG

@@ -11,6 +11,7 @@ from keyring.backend import KeyringBackend
 from keyring.backends import chainer, fail
 from keyring.errors import KeyringError, PasswordDeleteError
 
+from data.redaction import register_secret
 from domain.errors import InvalidInput, KeychainUnavailable
 from domain.models import ProviderId
 from domain.ports import KeySource
@@ -47,6 +48,7 @@ class KeyringApiKeyStorage:
             raise InvalidInput("The API key is empty.")
         if any(ch.isspace() for ch in clean):
             raise InvalidInput("The API key contains spaces or line breaks; paste the key alone.")
+        register_secret(clean)
         backend = self._usable_backend()
         try:
             backend.set_password(SERVICE, provider_id, clean)
@@ -85,12 +87,15 @@ class KeyringApiKeyStorage:
         except KeyringError as exc:
             _log.warning("Could not read the key of %s from the keychain (%s).", provider_id, type(exc).__name__)
             return None
-        return value.strip() or None if value else None
+        clean = value.strip() if value else ""
+        register_secret(clean)  # from now on redacted from every message, traceback and log record
+        return clean or None
 
     def _from_env(self, provider_id: ProviderId) -> str | None:
         for name in ENV_VARS.get(provider_id, ()):
             value = self._env.get(name, "").strip()
             if value:
+                register_secret(value)
                 return value
         return None
 

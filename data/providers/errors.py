@@ -9,6 +9,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from data.redaction import redact
 from domain.errors import (
     AuthenticationFailed,
     ContextOverflow,
@@ -125,19 +126,17 @@ def error_fields(body: Any) -> tuple[str, str, str | None]:
 
 
 def scrub(error: ProviderError, secret: str | None) -> ProviderError:
-    """The same error with every occurrence of the key removed from its message."""
-    if not secret or len(secret) < 4:
-        return error
-    if secret in error.message or any(secret in str(arg) for arg in error.args):
-        cleaned = error.message.replace(secret, "[redacted]")
+    """The same error with the adapter's key, and every registered secret (data.redaction), removed from it."""
+    cleaned = redact(error.message, secret)
+    if cleaned != error.message or any(redact(str(arg), secret) != str(arg) for arg in error.args):
         error.message = cleaned
         error.args = (cleaned,)
     return error
 
 
 def short(text: str, limit: int = 300) -> str:
-    """Provider text trimmed for an error message."""
-    text = " ".join(text.split())
+    """Provider text trimmed for an error message (secrets redacted first, so a cut never leaves half a key)."""
+    text = " ".join(redact(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -69,11 +69,12 @@ def error_body(kind: str, message: str) -> dict[str, Any]:
     return {"type": "error", "error": {"type": kind, "message": message}, "request_id": f"req_{uuid.uuid4().hex[:24]}"}
 
 
-def error_response(err: ErrorReply) -> HttpResponse:
-    """The HTTP error Anthropic sends for a directive."""
+def error_response(err: ErrorReply, presented_key: str | None = None) -> HttpResponse:
+    """The HTTP error Anthropic sends for a directive; a 401 echoes the key it was given (see ECHO_NOTE)."""
     headers = {"request-id": f"req_{uuid.uuid4().hex[:24]}"}
     if err.kind == "auth":
-        return HttpResponse.of_json(error_body("authentication_error", "invalid x-api-key"), 401, headers)
+        message = "invalid x-api-key" + (f": {presented_key}" if presented_key else "")
+        return HttpResponse.of_json(error_body("authentication_error", message), 401, headers)
     if err.kind == "rate_limit":
         if err.retry_after is not None:
             headers["retry-after"] = str(int(err.retry_after))
@@ -101,7 +102,7 @@ class FakeAnthropicServer(FakeProviderServer):
     def route(self, raw: RawRequest) -> HttpResponse:
         """Dispatches /v1/messages and /v1/models."""
         if self.key_rejected(raw):
-            return error_response(ErrorReply("auth"))
+            return error_response(ErrorReply("auth"), self.presented_key(raw))
         if raw.method == "GET" and raw.path == "/v1/models":
             models = self.models or [dict(m) for m in DEFAULT_MODELS]
             data = [{"type": "model", "created_at": "2025-01-01T00:00:00Z", "lifecycle": "active", **m} for m in models]

@@ -80,16 +80,18 @@ def _error(code: int, status: str, message: str, details: list[dict[str, Any]] |
     return HttpResponse.of_json({"error": error}, code)
 
 
-def error_response(err: ErrorReply) -> HttpResponse:
-    """The HTTP error Gemini sends for a directive."""
+def error_response(err: ErrorReply, presented_key: str | None = None) -> HttpResponse:
+    """The HTTP error Gemini sends for a directive; an auth error echoes the key it was given (see ECHO_NOTE)."""
     if err.kind == "auth":
+        echo = f" (key: {presented_key})" if presented_key else ""
         if err.status == 401:
-            return _error(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.")
+            return _error(401, "UNAUTHENTICATED", f"Request had invalid authentication credentials{echo}.")
         if err.status == 403:
-            return _error(403, "PERMISSION_DENIED", "Method doesn't allow unregistered callers.")
+            return _error(403, "PERMISSION_DENIED", f"Method doesn't allow unregistered callers{echo}.")
+        metadata = {"service": "generativelanguage.googleapis.com", **({"key": presented_key} if presented_key else {})}
         info = {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID",
-                "domain": "googleapis.com", "metadata": {"service": "generativelanguage.googleapis.com"}}
-        return _error(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.", [info])
+                "domain": "googleapis.com", "metadata": metadata}
+        return _error(400, "INVALID_ARGUMENT", f"API key not valid. Please pass a valid API key.{echo}", [info])
     if err.kind == "rate_limit":
         delay = f"{int(err.retry_after or 0)}s"
         retry = {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": delay}
@@ -109,6 +111,8 @@ def error_response(err: ErrorReply) -> HttpResponse:
 class FakeGeminiServer(FakeProviderServer):
     """Speaks the Gemini API under /v1beta; the SDK's base URL is the root, with api_version v1beta."""
 
+    auth_status: int | None = None  # 401 or 403: reject a wrong key that way instead of 400 API_KEY_INVALID
+
     def presented_key(self, raw: RawRequest) -> str | None:
         """x-goog-api-key, else the key query parameter."""
         return raw.headers.get("x-goog-api-key") or raw.query.get("key")
@@ -116,7 +120,7 @@ class FakeGeminiServer(FakeProviderServer):
     def route(self, raw: RawRequest) -> HttpResponse:
         """Dispatches generation and the models list."""
         if self.key_rejected(raw):
-            return error_response(ErrorReply("auth"))
+            return error_response(ErrorReply("auth", status=self.auth_status), self.presented_key(raw))
         if raw.method == "GET" and raw.path == "/v1beta/models":
             models = self.models or [dict(m) for m in DEFAULT_MODELS]
             return HttpResponse.of_json({"models": [self._model(m) for m in models]})

@@ -73,10 +73,10 @@ def _error(message: str, kind: str, code: str | None, status: int, param: str | 
     return HttpResponse.of_json(body, status, {"x-request-id": f"req_{uuid.uuid4().hex[:24]}", **(headers or {})})
 
 
-def error_response(err: ErrorReply) -> HttpResponse:
-    """The HTTP error OpenAI sends for a directive."""
+def error_response(err: ErrorReply, presented_key: str | None = None) -> HttpResponse:
+    """The HTTP error OpenAI sends for a directive; a 401 echoes the key it was given (see ECHO_NOTE)."""
     if err.kind == "auth":
-        return _error("Incorrect API key provided: sk-wr***ng. You can find your API key at "
+        return _error(f"Incorrect API key provided: {presented_key or ''}. You can find your API key at "
                       "https://platform.openai.com/account/api-keys.", "invalid_request_error", "invalid_api_key", 401)
     if err.kind == "rate_limit":
         wait = err.retry_after if err.retry_after is not None else 1
@@ -119,7 +119,7 @@ class FakeOpenAIServer(FakeProviderServer):
         if self.ollama and raw.method == "POST" and raw.path == "/api/show":
             return self._show(raw.json())
         if self.key_rejected(raw):
-            return error_response(ErrorReply("auth"))
+            return error_response(ErrorReply("auth"), self.presented_key(raw))
         if raw.method == "GET" and raw.path == "/v1/models":
             models = self.models or [{"id": "gpt-test-1"}]
             owner = "library" if self.ollama else "openai"

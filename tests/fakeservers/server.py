@@ -79,6 +79,13 @@ class Accounting:
     output_tokens: int
 
 
+ECHO_NOTE = (
+    "A rejected key is echoed in full in the 401 body. Real servers echo part of it (OpenAI: 'Incorrect API key "
+    "provided: sk-proj-****abcd'), some proxies all of it; the SDKs then carry that body in their exceptions, so "
+    "the app must redact the key from every message, traceback and log."
+)
+
+
 class FakeProviderServer:
     """Base of the three flavours: start/stop as a context manager, record requests, compute usage."""
 
