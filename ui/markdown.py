@@ -1,4 +1,4 @@
-"""Markdown to a QTextDocument, with fenced code blocks syntax-highlighted (Pygments) in framed boxes."""
+"""Markdown to a QTextDocument: code boxes syntax-highlighted (Pygments), styled quotes and tables, TeX as code."""
 
 from __future__ import annotations
 
@@ -14,20 +14,28 @@ from pygments.util import ClassNotFound
 from PySide6.QtGui import (
     QColor,
     QFont,
+    QFontMetricsF,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
+    QTextDocumentFragment,
     QTextFormat,
     QTextFrame,
     QTextFrameFormat,
+    QTextTable,
 )
 
+from ui.markdown_math import inline_math_as_code, split_display_math
 from ui.theme import Theme
 
 _FENCE = re.compile(r"^```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)(?:^```[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
 MAX_HIGHLIGHT_CHARS = 20_000
 CODE_FRAME = int(QTextFormat.Property.UserProperty) + 1  # frame property marking a code box (tables are frames too)
+CODE_LANGUAGE = CODE_FRAME + 1  # the code box's language, for its label
+QUOTE_LEVEL = int(QTextFormat.Property.BlockQuoteLevel)
+_QUOTE_LINE = re.compile(r"^ {0,3}>", re.MULTILINE)
+_LEXER_ALIASES = {"math": "latex"}
 
 
 @dataclass(frozen=True)
@@ -39,17 +47,28 @@ class Segment:
     language: str = ""
 
 
-def split_segments(text: str) -> list[Segment]:
-    """Splits text into prose and fenced code blocks; an unterminated fence (still streaming) runs to the end."""
+def split_segments(text: str, *, math: bool = True) -> list[Segment]:
+    """Splits text into prose and fenced code blocks; an unterminated fence (still streaming) runs to the end.
+
+    With `math`, display formulas in the prose become code boxes labelled "math" and inline ones code spans.
+    """
     segments: list[Segment] = []
     position = 0
+
+    def prose(chunk: str) -> None:
+        if not math:
+            segments.append(Segment(chunk))
+            return
+        for run, formula in split_display_math(chunk):
+            segments.append(Segment(run, code=True, language="math") if formula else Segment(inline_math_as_code(run)))
+
     for match in _FENCE.finditer(text):
         if match.start() > position:
-            segments.append(Segment(text[position:match.start()]))
+            prose(text[position:match.start()])
         segments.append(Segment(match.group(2).rstrip("\n"), code=True, language=match.group(1).lower()))
         position = match.end()
     if position < len(text):
-        segments.append(Segment(text[position:]))
+        prose(text[position:])
     return [s for s in segments if s.code or s.text.strip()]
 
 
@@ -70,7 +89,7 @@ def highlight_html(code: str, language: str, style: str) -> str:
     if len(code) > MAX_HIGHLIGHT_CHARS:
         return html.escape(code)
     try:
-        lexer = get_lexer_by_name(language) if language else guess_lexer(code)
+        lexer = get_lexer_by_name(_LEXER_ALIASES.get(language, language)) if language else guess_lexer(code)
     except ClassNotFound:
         return html.escape(code)
     if lexer.name == "Text only":
@@ -93,6 +112,87 @@ def insert_plain(cursor: QTextCursor, text: str) -> None:
     cursor.insertText(text.strip("\n"), QTextCharFormat())
 
 
+def insert_code(cursor: QTextCursor, segment: Segment, theme: Theme, *, first: bool) -> None:
+    """Appends a framed, highlighted code box whose lines never wrap (the box scrolls sideways instead).
+
+    Its top margin leaves a caption strip above the box for the language label and the Copy button.
+    """
+    doc = cursor.document()
+    fmt = QTextFrameFormat()
+    fmt.setBackground(QColor(theme.code_bg))
+    fmt.setPadding(10)
+    fmt.setTopMargin(QFontMetricsF(doc.defaultFont()).height() + (2 if first else 6))
+    fmt.setBottomMargin(4)
+    fmt.setBorder(1)
+    fmt.setBorderBrush(QColor(theme.border))
+    fmt.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
+    fmt.setProperty(CODE_FRAME, True)
+    fmt.setProperty(CODE_LANGUAGE, segment.language)
+    frame = cursor.insertFrame(fmt)
+    body = highlight_html(segment.text, segment.language, theme.pygments_style)
+    cursor.insertHtml(f'<pre style="font-family:{_mono_family()}; color:{theme.text};">{body}</pre>')
+    lines = QTextCursor(doc)
+    lines.setPosition(frame.firstPosition())
+    lines.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+    no_wrap = QTextBlockFormat()
+    no_wrap.setNonBreakableLines(True)  # Qt gives the first line of inserted HTML the block's old format
+    lines.mergeBlockFormat(no_wrap)
+
+
+def insert_markdown(cursor: QTextCursor, text: str, theme: Theme) -> None:
+    """Appends Markdown prose, keeping its first block's format (heading, quote) and styling quotes and tables."""
+    doc = cursor.document()
+    start = cursor.position()
+    parsed = QTextDocument()
+    parsed.setMarkdown(text)
+    first = parsed.begin()
+    cursor.insertFragment(QTextDocumentFragment(parsed))
+    if first.textList() is None:  # Qt merges the first inserted block into the block at the cursor
+        QTextCursor(doc.findBlock(start)).setBlockFormat(first.blockFormat())
+    if _QUOTE_LINE.search(text):
+        _style_quotes(doc, start, cursor.position(), theme)
+    if "|" in text:
+        _style_tables(doc, start, theme)
+
+
+def _style_quotes(doc: QTextDocument, start: int, end: int, theme: Theme) -> None:
+    block = doc.findBlock(start)
+    muted = QTextCharFormat()
+    muted.setForeground(QColor(theme.muted))
+    while block.isValid() and block.position() <= end:
+        level = block.blockFormat().intProperty(QUOTE_LEVEL)
+        if level > 0:
+            cursor = QTextCursor(block)
+            fmt = block.blockFormat()
+            fmt.setLeftMargin(14.0 * level)
+            fmt.setRightMargin(0)
+            cursor.setBlockFormat(fmt)
+            cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
+            cursor.mergeCharFormat(muted)
+        block = block.next()
+
+
+def _style_tables(doc: QTextDocument, start: int, theme: Theme) -> None:
+    for frame in doc.rootFrame().childFrames():
+        if not isinstance(frame, QTextTable) or frame.firstPosition() < start:
+            continue
+        fmt = frame.format()
+        fmt.setBorder(1)
+        fmt.setBorderBrush(QColor(theme.border))
+        fmt.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
+        fmt.setBorderCollapse(True)
+        fmt.setCellSpacing(0)
+        fmt.setCellPadding(5)
+        fmt.setTopMargin(4)
+        fmt.setBottomMargin(4)
+        frame.setFormat(fmt)
+        for column in range(frame.columns()):
+            cell = frame.cellAt(0, column)
+            head = cell.format()
+            head.setBackground(QColor(theme.code_bg))
+            cell.setFormat(head)
+
+
 def insert_segment(cursor: QTextCursor, segment: Segment, theme: Theme, *, first: bool, after_prose: bool,
                    plain: bool = False) -> None:
     """Appends one segment at the cursor (a framed, highlighted box for code) and leaves the cursor at the end.
@@ -100,31 +200,25 @@ def insert_segment(cursor: QTextCursor, segment: Segment, theme: Theme, *, first
     `plain` shows prose literally (user messages: Shift+Enter lines and pasted logs keep their line breaks).
     """
     if segment.code:
-        frame = QTextFrameFormat()
-        frame.setBackground(QColor(theme.code_bg))
-        frame.setPadding(10)
-        frame.setTopMargin(0 if first else 4)
-        frame.setBottomMargin(4)
-        frame.setBorder(1)
-        frame.setBorderBrush(QColor(theme.border))
-        frame.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
-        frame.setProperty(CODE_FRAME, True)
-        cursor.insertFrame(frame)
-        body = highlight_html(segment.text, segment.language, theme.pygments_style)
-        cursor.insertHtml(f'<pre style="font-family:{_mono_family()}; color:{theme.text};">{body}</pre>')
+        insert_code(cursor, segment, theme, first=first)
     else:
         if after_prose:
             cursor.insertBlock()
         if plain:
             insert_plain(cursor, segment.text)
         else:
-            cursor.insertMarkdown(segment.text.strip("\n"))
+            insert_markdown(cursor, segment.text.strip("\n"), theme)
     cursor.movePosition(QTextCursor.MoveOperation.End)
 
 
 def code_frames(doc: QTextDocument) -> list[QTextFrame]:
     """The document's code boxes in order (not its tables, which are frames too)."""
     return [f for f in doc.rootFrame().childFrames() if f.frameFormat().boolProperty(CODE_FRAME)]
+
+
+def code_language(frame: QTextFrame) -> str:
+    """The language a code box was fenced with ('' when none)."""
+    return frame.frameFormat().stringProperty(CODE_LANGUAGE)
 
 
 def shrink_trailing_block(doc: QTextDocument) -> None:
@@ -151,7 +245,7 @@ def render_document(
     """
     doc = new_document(theme, base_font)
     cursor = QTextCursor(doc)
-    segments = [Segment(text, code=True)] if code_only else split_segments(text)
+    segments = [Segment(text, code=True)] if code_only else split_segments(text, math=not plain_prose)
     previous_prose = False
     for i, segment in enumerate(segments):
         insert_segment(cursor, segment, theme, first=i == 0, after_prose=previous_prose, plain=plain_prose)

@@ -34,6 +34,7 @@ class Theme:
     snackbar_bg: str
     snackbar_text: str
     snackbar_action: str
+    selection: str
 
 
 LIGHT = Theme(
@@ -42,6 +43,7 @@ LIGHT = Theme(
     error_bg="#fdecec", error_text="#a4262c", warning="#b26a00", divider="#8a7fd8", gauge_ok="#3aa675",
     gauge_warn="#d99a1e", gauge_full="#d64545", pygments_style="friendly",
     snackbar_bg="#1d2330", snackbar_text="#ffffff", snackbar_action="#a9a6ff",
+    selection="#c8c6f5",
 )
 DARK = Theme(
     dark=True, window="#17191e", surface="#1f2228", text="#e4e6eb", muted="#969cab", accent="#8b87ff",
@@ -49,6 +51,7 @@ DARK = Theme(
     error_bg="#3a1d20", error_text="#ff9b9b", warning="#f0b94a", divider="#a39dff", gauge_ok="#4cc38a",
     gauge_warn="#f0b94a", gauge_full="#ff6b6b", pygments_style="monokai",
     snackbar_bg="#e4e6eb", snackbar_text="#1f2228", snackbar_action="#4a45c4",
+    selection="#45427a",
 )
 
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QResizeEvent
+from PySide6.QtCore import QModelIndex, QPoint, QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
 from ui.models.chat_rows import ChatRow
 from ui.signals import emit
 from ui.theme import Theme
 from ui.viewmodels.chat import ChatViewModel
+from ui.widgets.doc_painter import box_at
 from ui.widgets.message_delegate import MessageDelegate
 
 
@@ -101,6 +102,31 @@ class ChatView(QListView):
         if self._stick or force:
             self._stick = True
             QTimer.singleShot(0, self.scrollToBottom)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        """A sideways wheel (or Shift+wheel) over a code box too wide for the bubble scrolls that box."""
+        dx = event.pixelDelta().x() or event.angleDelta().x() / 2
+        if not dx and event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            dx = event.pixelDelta().y() or event.angleDelta().y() / 2
+        if dx and self.scroll_code_at(event.position(), -float(dx)):
+            event.accept()
+            return
+        super().wheelEvent(event)
+
+    def scroll_code_at(self, point: QPointF, delta: float) -> bool:
+        """Scrolls the code box under a viewport point sideways; False when there is none to scroll."""
+        index = self.indexAt(point.toPoint())
+        row = self._vm.model.row_at(index.row()) if index.isValid() else None
+        if row is None:
+            return False
+        rect = self.visualRect(index)
+        layout = self.delegate.layout_for(row, float(self.viewport().width()), self._vm.model.is_expanded(row.key),
+                                          self.font())
+        box = box_at(layout, point - QPointF(rect.topLeft()))
+        if box is None or not self.delegate.scroll_code(row, layout, box, delta):
+            return False
+        self.viewport().update(rect)
+        return True
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

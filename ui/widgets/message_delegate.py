@@ -10,6 +10,7 @@ from ui.models.chat_rows import ChatRow, RowKind
 from ui.models.message_list import EXPANDED_ROLE, ROW_ROLE, MessageListModel
 from ui.signals import emit
 from ui.theme import Theme
+from ui.widgets.doc_painter import clamp_offset, draw_code_labels, draw_document
 from ui.widgets.row_layout import MARGIN, PAD, LayoutCache, RowLayout, _small
 from ui.widgets.row_sizer import RowSizer
 
@@ -28,6 +29,7 @@ class MessageDelegate(QStyledItemDelegate):
         self._hover: tuple[str, str] | None = None  # row key, action
         self.sizer = RowSizer(self._cache, self, lambda: self._theme)
         self._hints: dict[str, tuple[ChatRow, float, bool, int]] = {}  # key -> (row, width, expanded, height)
+        self.code_offsets: dict[str, dict[int, float]] = {}  # row key -> code box -> sideways scroll offset
 
     def set_theme(self, theme: Theme) -> None:
         """Switches colors (system scheme changed)."""
@@ -119,12 +121,23 @@ class MessageDelegate(QStyledItemDelegate):
         elif row.pinned:
             painter.setPen(QColor(t.accent))
             painter.drawText(layout.bubble.topRight() + QPointF(-60, -2), "pinned")
-        if layout.doc is not None:
-            painter.save()
-            painter.translate(layout.doc_pos)
-            layout.doc.drawContents(painter, self._visible(painter))
-            painter.restore()
+        self._paint_doc(painter, row, layout, small)
         self._paint_links(painter, row, layout, font, always=hovered or row.kind is RowKind.ERROR)
+
+    def _paint_doc(self, painter: QPainter, row: ChatRow, layout: RowLayout, label_font: QFont) -> None:
+        if layout.doc is None:
+            return
+        draw_document(painter, layout, self._theme, self._visible(painter),
+                      offsets=self.code_offsets.get(row.key, {}))
+        draw_code_labels(painter, layout, self._theme, label_font)
+
+    def scroll_code(self, row: ChatRow, layout: RowLayout, box: int, delta: float) -> bool:
+        """Scrolls a code box sideways by delta pixels; False when it has nothing to scroll."""
+        if box >= len(layout.code_overflow) or layout.code_overflow[box] <= 0:
+            return False
+        offsets = self.code_offsets.setdefault(row.key, {})
+        offsets[box] = clamp_offset(layout, box, offsets.get(box, 0.0) + delta)
+        return True
 
     @staticmethod
     def _visible(painter: QPainter) -> QRectF:
@@ -170,10 +183,7 @@ class MessageDelegate(QStyledItemDelegate):
                 status += " · failed"
         painter.drawText(QPointF(status_x, baseline), status)
         if layout.doc is not None:
-            painter.save()
-            painter.translate(layout.doc_pos)
-            layout.doc.drawContents(painter, self._visible(painter))
-            painter.restore()
+            self._paint_doc(painter, row, layout, _small(font))
             self._paint_links(painter, row, layout, font, always=True, skip=("toggle",))
 
     def _paint_divider(self, painter: QPainter, row: ChatRow, layout: RowLayout, width: float, font: QFont) -> None:

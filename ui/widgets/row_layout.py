@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument
 
-from ui.markdown import code_frames, render_document
+from ui.markdown import QUOTE_LEVEL, code_frames, code_language, render_document
 from ui.markdown_stream import StreamingDocument
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.theme import Theme
@@ -20,6 +21,7 @@ ACTION_LINE = 16.0
 MAX_ASSISTANT = 880.0
 TOOL_HEADER = 34.0
 PREVIEW_CHARS = 1_500
+_QUOTE = re.compile(r"^ {0,3}>", re.MULTILINE)
 
 
 @dataclass
@@ -33,7 +35,10 @@ class RowLayout:
     extra_doc: QTextDocument | None = None
     extra_pos: QPointF = field(default_factory=QPointF)
     codes: list[str] = field(default_factory=list)
-    code_rects: list[QRectF] = field(default_factory=list)
+    code_rects: list[QRectF] = field(default_factory=list)  # the visible part of each code box
+    code_languages: list[str] = field(default_factory=list)
+    code_overflow: list[float] = field(default_factory=list)  # how far each box's longest line reaches past it
+    quote_bars: list[QRectF] = field(default_factory=list)
     hotspots: list[tuple[QRectF, str, str]] = field(default_factory=list)  # rect, action, label
     caption: str = ""
     caption_pos: QPointF = field(default_factory=QPointF)
@@ -65,9 +70,40 @@ def _actions(labels: list[tuple[str, str]], font: QFont, x: float, y: float, *, 
     return spots
 
 
-def _code_rects(doc: QTextDocument, origin: QPointF) -> list[QRectF]:
-    layout = doc.documentLayout()
-    return [layout.frameBoundingRect(f).translated(origin) for f in code_frames(doc)]
+def _code_boxes(layout: RowLayout, origin: QPointF) -> None:
+    """Each code box's visible rectangle (a long line widens the frame; the box shows only the text width)."""
+    doc = layout.doc
+    if doc is None:
+        return
+    doc_layout = doc.documentLayout()
+    width = doc.textWidth()
+    for frame in code_frames(doc):
+        fmt = frame.frameFormat()  # the top margin is the caption strip (language, Copy) above the box
+        rect = doc_layout.frameBoundingRect(frame).adjusted(0, fmt.topMargin(), 0, -fmt.bottomMargin())
+        visible = QRectF(rect.left(), rect.top(), min(rect.width(), width - rect.left()), rect.height())
+        layout.code_rects.append(visible.translated(origin))
+        layout.code_languages.append(code_language(frame))
+        layout.code_overflow.append(max(0.0, rect.width() - visible.width()))
+
+
+def _quote_bars(doc: QTextDocument, origin: QPointF) -> list[QRectF]:
+    """A bar left of each run of block-quote paragraphs."""
+    bars: list[QRectF] = []
+    doc_layout = doc.documentLayout()
+    block = doc.begin()
+    while block.isValid():
+        level = block.blockFormat().intProperty(QUOTE_LEVEL)
+        rect = doc_layout.blockBoundingRect(block) if level > 0 else QRectF()
+        for depth in range(level):  # a nested quote shows one bar per level
+            bar = QRectF(rect.left() + 14.0 * depth + 2, rect.top() - 2, 3.0, rect.height() + 4).translated(origin)
+            merged = next((i for i, b in enumerate(bars) if abs(b.left() - bar.left()) < 0.5
+                           and 0 <= bar.top() - b.bottom() < 16), None)
+            if merged is not None:
+                bars[merged] = bars[merged].united(bar)
+            else:
+                bars.append(bar)
+        block = block.next()
+    return bars
 
 
 def compute_layout(row: ChatRow, width: float, expanded: bool, theme: Theme, font: QFont,
@@ -127,10 +163,12 @@ def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: 
     layout = RowLayout(height=0.0, bubble=bubble, doc=doc, doc_pos=QPointF(x + PAD, bubble.top() + PAD), codes=codes)
     layout.caption = caption
     layout.caption_pos = QPointF(x + 2, top)
-    layout.code_rects = _code_rects(doc, layout.doc_pos)
+    _code_boxes(layout, layout.doc_pos)
+    if not user and _QUOTE.search(row.text):
+        layout.quote_bars = _quote_bars(doc, layout.doc_pos)
     for i, rect in enumerate(layout.code_rects):
-        spot = _actions([(f"copy-code:{i}", "Copy code")], font, 0, 0, right=rect.right() - 8)[0][0]
-        layout.hotspots.append((spot.translated(0, rect.top() + 6), f"copy-code:{i}", "Copy code"))
+        spot = _actions([(f"copy-code:{i}", "Copy code")], font, 0, 0, right=rect.right() - 2)[0][0]
+        layout.hotspots.append((spot.translated(0, rect.top() - spot.height() - 2), f"copy-code:{i}", "Copy code"))
     labels: list[tuple[str, str]] = []
     if row.kind is RowKind.ERROR:
         if row.retryable:
@@ -166,10 +204,10 @@ def _tool_layout(row: ChatRow, usable: float, expanded: bool, theme: Theme, font
         doc.setTextWidth(bubble_w - 2 * PAD)
         layout.doc, layout.codes = doc, codes
         layout.doc_pos = QPointF(MARGIN + PAD, header.bottom() + 4)
-        layout.code_rects = _code_rects(doc, layout.doc_pos)
+        _code_boxes(layout, layout.doc_pos)
         for i, rect in enumerate(layout.code_rects):
-            spot = _actions([(f"copy-code:{i}", "Copy")], font, 0, 0, right=rect.right() - 8)[0][0]
-            layout.hotspots.append((spot.translated(0, rect.top() + 6), f"copy-code:{i}", "Copy"))
+            spot = _actions([(f"copy-code:{i}", "Copy")], font, 0, 0, right=rect.right() - 2)[0][0]
+            layout.hotspots.append((spot.translated(0, rect.top() - spot.height() - 2), f"copy-code:{i}", "Copy"))
         height += doc.size().height() + PAD + 4
         if row.tool_truncated and row.message_id and not row.tool_running:
             layout.hotspots += _actions([("full-output", "Open the full original")], font, MARGIN + PAD,

@@ -35,7 +35,7 @@ def estimate_height(row: ChatRow, width: float, font: QFont) -> int:
     lines = 0.0
     for segment in split_segments(row.text or " "):
         if segment.code:
-            lines += segment.text.count("\n") + 2.5
+            lines += segment.text.count("\n") + 3.5  # padding and the caption strip above the box
         else:
             lines += sum(max(1, math.ceil(len(p) / per_line)) for p in segment.text.strip("\n").split("\n"))
     caption = metrics.height() if row.kind in (RowKind.ASSISTANT, RowKind.ERROR) and row.model_label else 0.0

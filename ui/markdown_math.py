@@ -1,0 +1,71 @@
+"""TeX math in Markdown prose, without a math renderer: inline math becomes a code span, display math a code box.
+
+Delimiters: `$…$` and `\\(…\\)` inline, `$$…$$` and `\\[…\\]` for display. Like pandoc, an inline `$` must be followed
+by a non-space, its closing `$` preceded by a non-space and not followed by a digit, so "$5 or $10" stays prose.
+Code spans are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CODE_SPAN = re.compile(r"(`+)(?:.|\n)*?(?<!`)\1(?!`)")
+_DISPLAY = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|\\\[(.+?)\\\]", re.DOTALL)
+_INLINE = re.compile(r"(?<![\\$\w])\$(?=[^\s$])((?:\\.|[^$\n])*?[^\s\\$])\$(?![\d$])|\\\((.+?)\\\)")
+
+
+def code_span(text: str) -> str:
+    """Text as a Markdown code span (enough backticks that any inside it stay literal)."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _outside_code_spans(text: str) -> list[tuple[str, bool]]:
+    """The text cut into (piece, is_code_span) runs."""
+    pieces: list[tuple[str, bool]] = []
+    position = 0
+    for match in _CODE_SPAN.finditer(text):
+        if match.start() > position:
+            pieces.append((text[position:match.start()], False))
+        pieces.append((match.group(0), True))
+        position = match.end()
+    if position < len(text):
+        pieces.append((text[position:], False))
+    return pieces
+
+
+def inline_math_as_code(text: str) -> str:
+    """Prose with each inline formula turned into a code span (monospace, source kept)."""
+    if "$" not in text and "\\(" not in text:
+        return text
+    out = []
+    for piece, is_code in _outside_code_spans(text):
+        if is_code:
+            out.append(piece)
+        else:
+            out.append(_INLINE.sub(lambda m: code_span((m.group(1) or m.group(2)).strip()), piece))
+    return "".join(out)
+
+
+def split_display_math(text: str) -> list[tuple[str, bool]]:
+    """Prose cut into (prose, False) and (formula, True) runs at display-math delimiters outside code spans."""
+    if "$$" not in text and "\\[" not in text:
+        return [(text, False)]
+    runs: list[tuple[str, bool]] = []
+    prose = ""
+    for piece, is_code in _outside_code_spans(text):
+        if is_code:
+            prose += piece
+            continue
+        position = 0
+        for match in _DISPLAY.finditer(piece):
+            prose += piece[position:match.start()]
+            runs.append((prose, False))
+            runs.append(((match.group(1) or match.group(2) or "").strip(), True))
+            prose = ""
+            position = match.end()
+        prose += piece[position:]
+    runs.append((prose, False))
+    return [(t, formula) for t, formula in runs if formula or t.strip()]
