@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from app.cli.text_input import undecodable_argument
 from data.redaction import format_exception, redact, redacted_output
 from domain.errors import NotFound, PalimpsestError
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 
 EXIT_FAILED = 1
 EXIT_BUG = 2
+EXIT_USAGE = 2  # as argparse's own errors
 EXIT_INTERRUPTED = 130
 
 HINTS = {
@@ -37,6 +39,10 @@ def _command(name: str) -> Command:
         from app.cli.sessions_cmd import run_sessions
 
         return run_sessions
+    if name == "agents":
+        from app.cli.agents_cmd import run_agents
+
+        return run_agents
     from app.cli import providers_cmd
 
     return {"providers": providers_cmd.run_providers, "models": providers_cmd.run_models,
@@ -84,6 +90,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(argv) if argv is not None else None)
     if args.session and not args.screenshot:
         build_parser().error("--session is only used with --screenshot (for chat, use: palimpsest chat -s ID)")
+    bad_text = undecodable_argument(args)
+    if bad_text is not None:  # refused before anything is opened or stored
+        print(f"palimpsest: {bad_text}", file=sys.stderr)
+        return EXIT_USAGE
     with redacted_output(debug=args.debug):  # no API key in any log line, traceback or error line
         return _run(args)
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from app.cli.chat_printer import JsonlChatPrinter, TextChatPrinter
+from app.cli.text_input import read_stdin_text, require_text
 from domain.errors import InvalidInput, NotFound
 from domain.events import ChatError, ChatEvent, ToolRoundLimitReached
 from domain.usecases.lookup import require_provider, require_session
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
     from app.container import Container
 
 MAX_MESSAGE_CHARS = 1_000_000
+log = logging.getLogger(__name__)
 
 
 class ChatPrinter(Protocol):
@@ -27,8 +30,8 @@ class ChatPrinter(Protocol):
 
 
 def read_message(message: str, stdin: TextIO) -> str:
-    """The message text; `-` reads all of standard input. InvalidInput when it is empty or huge."""
-    text = stdin.read() if message == "-" else message
+    """The message text; `-` reads all of standard input. InvalidInput when it is empty, huge or not UTF-8."""
+    text = read_stdin_text(stdin) if message == "-" else require_text(message, "The message")
     if not text.strip():
         raise InvalidInput("The message is empty; type a message (or pipe one in with MESSAGE set to -).")
     if len(text) > MAX_MESSAGE_CHARS:
@@ -50,14 +53,24 @@ async def run_chat(c: Container, args: argparse.Namespace, out: TextIO, err: Tex
         session = require_session(c.sessions, args.session_id)
     else:
         session = c.create_session(agent=agent_id, provider_id=provider_id, model_id=args.model)
-        err.write(f"session: {session.id}\n")
+    try:
+        return await _send(c, args, session.id, text, provider_id, agent_id, out, err)
+    finally:
+        if not args.session_id:
+            _discard_if_empty(c, session.id)
+
+
+async def _send(c: Container, args: argparse.Namespace, session_id: str, text: str, provider_id: str | None,
+                agent_id: str | None, out: TextIO, err: TextIO) -> int:
+    if not args.session_id:
+        err.write(f"session: {session_id}\n")
         err.flush()
     printer: ChatPrinter = JsonlChatPrinter(out) if args.jsonl else TextChatPrinter(out, err)
-    printer.session(session.id)
+    printer.session(session_id)
     failed = False
     try:
         async for event in c.send_message(
-            session.id, text, provider_id=provider_id, model_id=args.model, agent_id=agent_id
+            session_id, text, provider_id=provider_id, model_id=args.model, agent_id=agent_id
         ):
             printer.event(event)
             if isinstance(event, ChatError | ToolRoundLimitReached):
@@ -66,3 +79,12 @@ async def run_chat(c: Container, args: argparse.Namespace, out: TextIO, err: Tex
         printer.interrupted()
         raise
     return 1 if failed else 0
+
+
+def _discard_if_empty(c: Container, session_id: str) -> None:
+    """A session this command created but that failed before its first message was stored is removed again."""
+    try:
+        if c.messages.count(session_id) == 0:
+            c.sessions.purge(session_id)
+    except Exception:  # cleaning up after a failure must not hide that failure
+        log.warning("could not remove the empty session %s", session_id, exc_info=True)

@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from app.cli.tables import table
+from app.cli.text_input import read_stdin_text, require_text
 from domain.errors import InvalidInput, PalimpsestError
 from domain.usecases.lookup import require_provider
 
@@ -63,8 +64,8 @@ async def run_models(c: Container, args: argparse.Namespace, out: TextIO, err: T
 def read_key(stdin: TextIO, prompt: str) -> str:
     """The key from piped standard input, else from a hidden prompt on the terminal."""
     if stdin.isatty():
-        return getpass.getpass(prompt)
-    return stdin.readline()
+        return require_text(getpass.getpass(prompt), "The key", secret=True)
+    return read_stdin_text(stdin, line=True, what="The key")
 
 
 async def run_keys(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
