@@ -11,19 +11,23 @@ from data.keys import KeyringApiKeyStorage
 from data.storage import Storage
 from data.tools import BuiltinTools
 from data.tools.executor import TOOL_NAMES
+from domain.chat.request import RequestPlanner
+from domain.chat.turn_store import TurnStore
+from domain.chat.upkeep import ContextUpkeep
 from domain.context.builder import CompactAwareMessageBuilder
+from domain.context.context_loader import SessionContextLoader
 from domain.context.estimator import TokenEstimator
 from domain.context.pruner import ToolResultPruner
-from domain.context.settings_source import AgentContextSettings
-from domain.context.truncator import ToolResultTruncator
 from domain.models import Provider
 from domain.ports import ApiKeyStorage, ModelApiAdapter, ModelApiAdapterFactory
+from domain.services.adapters import ProviderAdapters
 from domain.services.summarizer import AdapterSummarizer
 from domain.usecases.add_model import AddModelUseCase
 from domain.usecases.add_provider import AddProviderUseCase
 from domain.usecases.api_key_status import ApiKeyStatusUseCase
 from domain.usecases.auto_compact import AutoCompactUseCase
 from domain.usecases.compact_now import CompactNowUseCase
+from domain.usecases.configure_agent import ConfigureAgentUseCase
 from domain.usecases.context_status import GetContextStatusUseCase
 from domain.usecases.create_session import CreateSessionUseCase
 from domain.usecases.delete_agent import DeleteAgentUseCase
@@ -38,15 +42,19 @@ from domain.usecases.list_memories import ListMemoriesUseCase
 from domain.usecases.list_models import ListModelsUseCase
 from domain.usecases.list_providers import ListProvidersUseCase
 from domain.usecases.list_sessions import ListSessionsUseCase
+from domain.usecases.load_conversation import LoadConversationQuery
 from domain.usecases.memory_flush import MemoryFlushUseCase
 from domain.usecases.pin_message import PinMessageUseCase
 from domain.usecases.refresh_models import RefreshModelsUseCase
 from domain.usecases.rename_session import RenameSessionUseCase
 from domain.usecases.reset_context import ResetContextUseCase
 from domain.usecases.save_agent import SaveAgentUseCase
+from domain.usecases.save_context_settings import SaveContextSettingsUseCase
 from domain.usecases.save_memory_entry import SaveMemoryEntryUseCase
 from domain.usecases.search_sessions import SearchSessionsUseCase
+from domain.usecases.select_target import SelectTargetUseCase
 from domain.usecases.send_message import SendMessageUseCase
+from domain.usecases.session_usage import SessionUsageQuery
 from domain.usecases.set_api_key import SetApiKeyUseCase
 from domain.usecases.set_provider_base_url import SetProviderBaseUrlUseCase
 from domain.usecases.show_session import ShowSessionUseCase
@@ -99,8 +107,8 @@ class Container:
     def __init__(self, storage: Storage, keys: ApiKeyStorage, adapters: ModelApiAdapterFactory) -> None:
         self.storage = storage
         self.keys = keys
-        self.adapters = adapters
         self.clock = SystemClock()
+        self.store = storage.unit_of_work
         self.sessions = storage.sessions
         self.messages = storage.messages
         self.providers = storage.providers
@@ -108,47 +116,47 @@ class Container:
         self.agents = storage.agents
         self.memories = storage.memories
         self.settings = storage.settings
-        self.calibration = storage.calibration
+        self.adapters = ProviderAdapters(self.providers, keys, adapters)
         self._build_engine()
         self._build_conversation()
         self._build_management()
 
     def _build_engine(self) -> None:
-        settings = self.settings.context_settings()
-        self.settings_provider = AgentContextSettings(self.settings, self.agents)
         self.tools = BuiltinTools(self.memories, self.messages, self.clock)
-        self.estimator = TokenEstimator(self.calibration)
-        self.truncator = ToolResultTruncator(settings)
-        self.pruner = ToolResultPruner(settings)
-        self.builder = CompactAwareMessageBuilder()
-        self.summarizer = AdapterSummarizer(self.providers, self.keys, self.adapters)
+        self.estimator = TokenEstimator(self.storage.calibration)
+        self.planner = RequestPlanner(
+            CompactAwareMessageBuilder(), ToolResultPruner(self.settings.context_settings()), self.estimator
+        )
+        self.contexts = SessionContextLoader(
+            sessions=self.sessions, messages=self.messages, agents=self.agents, providers=self.providers,
+            models=self.models, memories=self.memories, settings=self.settings, tools=self.tools,
+        )
 
     def _build_conversation(self) -> None:
         self.auto_compact = AutoCompactUseCase(
-            self.sessions, self.messages, self.models, self.summarizer, self.estimator, self.clock,
-            self.settings_provider, self.pruner,
+            store=self.store, sessions=self.sessions, models=self.models,
+            summarizer=AdapterSummarizer(self.adapters), planner=self.planner, clock=self.clock,
         )
-        self.compact_now = CompactNowUseCase(self.sessions, self.auto_compact)
+        self.compact_now = CompactNowUseCase(self.contexts, self.auto_compact)
         self.reset_context = ResetContextUseCase(self.sessions, self.clock)
         self.edit_summary = EditSummaryUseCase(self.sessions, self.clock)
-        self.context_status = GetContextStatusUseCase(
-            self.sessions, self.messages, self.models, self.estimator, self.pruner
-        )
-        self.generate_title = GenerateTitleUseCase(self.sessions, self.providers, self.keys, self.adapters)
-        self.memory_flush = MemoryFlushUseCase(
-            self.sessions, self.providers, self.keys, self.adapters, self.tools, self.clock
-        )
+        self.context_status = GetContextStatusUseCase(self.contexts, self.planner)
+        self.generate_title = GenerateTitleUseCase(self.sessions, self.adapters)
+        memory_flush = MemoryFlushUseCase(self.store, self.sessions, self.adapters, self.tools, self.clock)
         self.send_message = SendMessageUseCase(
-            sessions=self.sessions, messages=self.messages, agents=self.agents, providers=self.providers,
-            models=self.models, keys=self.keys, adapters=self.adapters, tools=self.tools, memories=self.memories,
-            settings=self.settings, estimator=self.estimator, pruner=self.pruner, auto_compact=self.auto_compact,
-            memory_flush=self.memory_flush, title=self.generate_title, clock=self.clock, builder=self.builder,
-        )  # no truncator: the use case makes one per turn from the session's (agent-overridden) settings
+            contexts=self.contexts, turns=TurnStore(self.store, self.sessions, self.messages),
+            adapters=self.adapters, tools=self.tools, models=self.models,
+            upkeep=ContextUpkeep(self.planner, self.auto_compact, memory_flush), title=self.generate_title,
+            clock=self.clock,
+        )
 
     def _build_management(self) -> None:
         self.create_session = CreateSessionUseCase(self.sessions, self.agents, self.clock)
         self.list_sessions = ListSessionsUseCase(self.sessions)
         self.show_session = ShowSessionUseCase(self.sessions, self.messages)
+        self.conversation = LoadConversationQuery(self.sessions, self.messages)
+        self.session_usage = SessionUsageQuery(self.sessions, self.messages)
+        self.select_target = SelectTargetUseCase(self.store, self.sessions, self.providers, self.agents)
         self.export_session = ExportSessionUseCase(self.sessions, self.messages)
         self.search_sessions = SearchSessionsUseCase(self.sessions)
         self.delete_session = DeleteSessionUseCase(self.sessions, self.clock)
@@ -158,7 +166,7 @@ class Container:
         self.set_provider_base_url = SetProviderBaseUrlUseCase(self.providers)
         self.add_provider = AddProviderUseCase(self.providers)
         self.list_models = ListModelsUseCase(self.providers, self.models)
-        self.refresh_models = RefreshModelsUseCase(self.providers, self.models, self.keys, self.adapters)
+        self.refresh_models = RefreshModelsUseCase(self.providers, self.models, self.adapters)
         self.add_model = AddModelUseCase(self.providers, self.models)
         self.set_api_key = SetApiKeyUseCase(self.providers, self.keys)
         self.delete_api_key = DeleteApiKeyUseCase(self.providers, self.keys)
@@ -168,6 +176,8 @@ class Container:
         self.delete_memory = DeleteMemoryUseCase(self.memories)
         self.list_agents = ListAgentsUseCase(self.agents)
         self.save_agent = SaveAgentUseCase(self.agents, TOOL_NAMES)
+        self.configure_agent = ConfigureAgentUseCase(self.agents, self.save_agent)
+        self.save_context_settings = SaveContextSettingsUseCase(self.settings)
         self.delete_agent = DeleteAgentUseCase(self.agents)
 
     @classmethod

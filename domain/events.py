@@ -68,12 +68,27 @@ class ContextBreakdown:
 
 @dataclass(frozen=True)
 class ContextStatus:
-    """Estimated context use against the model's window."""
+    """What the next request of a session would send, estimated, against the model's window.
+
+    `used` counts the input tokens of the next request as it would be sent now (pruned, summary injected, tool
+    definitions included, calibrated for the model), without a new user message and without the output reserve.
+    `threshold` is the number of tokens at which auto-compaction runs; `warnings` are plain sentences."""
 
     used: int
     window: int | None
     breakdown: ContextBreakdown = field(default_factory=ContextBreakdown)
     window_is_guess: bool = False
+    provider_id: str | None = None
+    model_id: str | None = None
+    input_limit: int | None = None
+    window_source: str | None = None
+    threshold: int | None = None
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def percent(self) -> float | None:
+        """`used` as a percentage of the window (None when the window is unknown)."""
+        return round(100.0 * self.used / self.window, 1) if self.window else None
 
 
 @dataclass(frozen=True)

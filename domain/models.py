@@ -33,6 +33,16 @@ class ModelSource(StrEnum):
     USER = "user"
 
 
+class WindowSource(StrEnum):
+    """Where a model's context window comes from (the CLI contract's `window_source` values)."""
+
+    REGISTRY = "registry"
+    PROVIDER_API = "provider_api"
+    LEARNED = "learned_from_error"
+    USER = "user"
+    SERVER = "server"
+
+
 class MessageType(StrEnum):
     """Kinds of stored messages; a tool round is an ai_response, its tool_calls, then their tool_results."""
 
@@ -74,6 +84,8 @@ class AiModel:
     max_output_tokens: int | None = None
     window_is_guess: bool = False
     user_window: bool = False
+    window_source: WindowSource = WindowSource.REGISTRY
+    input_limit: int | None = None
 
 
 @dataclass(frozen=True)
@@ -111,6 +123,16 @@ class Session:
     flushed_in_compaction_cycle: bool = False
     current_provider_id: ProviderId | None = None
     current_model_id: ModelId | None = None
+
+    @property
+    def summary(self) -> str | None:
+        """The compacted summary in force, or None when there is none (or only a blank one)."""
+        return self.compacted_summary if self.compacted_summary and self.compacted_summary.strip() else None
+
+    @property
+    def boundary(self) -> int | None:
+        """The compaction boundary in force (a message seq; older messages are summarized), None without a summary."""
+        return self.compact_boundary if self.summary is not None else None
 
 
 @dataclass(frozen=True)

@@ -187,6 +187,9 @@ class ApiKeyStorage(Protocol):
     def keychain_problem(self) -> str | None:
         """None when a usable keychain exists, else a plain sentence saying why not."""
         ...
+    def env_var_names(self, provider_id: ProviderId) -> tuple[str, ...]:
+        """The environment variables consulted for a provider's key, in order (none for custom endpoints)."""
+        ...
 
 
 class ModelApiAdapter(Protocol):

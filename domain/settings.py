@@ -8,6 +8,48 @@ from typing import Any
 
 from domain.errors import InvalidInput
 
+SETTING_ALIASES = {
+    "pruning": "pruning_enabled",
+    "memory_flush": "memory_flush_enabled",
+    "flush": "memory_flush_enabled",
+    "threshold": "compact_threshold_ratio",
+    "protected": "protected_window_ratio",
+    "compaction_model": "compaction_model_id",
+}
+_TRUE = ("on", "true", "yes", "1")
+_FALSE = ("off", "false", "no", "0")
+
+
+def setting_name(key: str) -> str:
+    """The ContextSettings field a user's key names (an alias such as `pruning`, or the field itself)."""
+    clean = key.strip().lower().replace("-", "_")
+    name = SETTING_ALIASES.get(clean, clean)
+    known = [f.name for f in fields(ContextSettings)]
+    if name not in known:
+        raise InvalidInput(f"Unknown context setting {key!r}. Known: {', '.join([*SETTING_ALIASES, *known])}.")
+    return name
+
+
+def parse_setting(key: str, text: str) -> tuple[str, Any]:
+    """A `KEY=VALUE` pair of text as a context-setting field name and a typed value (InvalidInput when the key is
+    unknown or the value is not of the field's type). Ratios also take percentages: `threshold=80%`."""
+    name = setting_name(key)
+    kind = str(next(f.type for f in fields(ContextSettings) if f.name == name))
+    value = text.strip()
+    try:
+        if kind == "bool":
+            if value.lower() not in (*_TRUE, *_FALSE):
+                raise ValueError
+            return name, value.lower() in _TRUE
+        if kind == "int":
+            return name, int(value.replace("_", "").replace(",", ""))
+        if kind == "float":
+            return name, float(value[:-1]) / 100 if value.endswith("%") else float(value)
+    except ValueError:
+        expected = {"bool": "on or off", "int": "a whole number", "float": "a number such as 0.8 or 80%"}[kind]
+        raise InvalidInput(f"{name} takes {expected}, not {text!r}.") from None
+    return name, value or None
+
 
 @dataclass(frozen=True)
 class ContextSettings:
@@ -39,6 +81,34 @@ class ContextSettings:
         clean: dict[str, Any] = {}
         for key, value in overrides.items():
             if key not in known:
-                raise InvalidInput(f"Unknown context setting {key!r}.")
+                raise InvalidInput(f"Unknown context setting {key!r}. Known: {', '.join(known)}.")
             clean[key] = value
         return replace(self, **clean)
+
+    def validated(self) -> ContextSettings:
+        """These settings, or InvalidInput naming the first field outside what the context engine can work with."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type in ("int", "float") and (isinstance(value, bool) or not isinstance(value, int | float)):
+                raise InvalidInput(f"{f.name} must be a number, not {value!r}.")
+            if f.type == "bool" and not isinstance(value, bool):
+                raise InvalidInput(f"{f.name} must be on or off, not {value!r}.")
+        if not 0.3 <= self.compact_threshold_ratio <= 0.98:
+            raise InvalidInput("The compaction threshold must be between 30% and 98% of the window.")
+        if not 0.05 <= self.protected_window_ratio <= 0.6:
+            raise InvalidInput("The protected recent window must be between 5% and 60% of the window.")
+        if self.protected_window_ratio >= self.compact_threshold_ratio:
+            raise InvalidInput("The protected recent window must be smaller than the compaction threshold.")
+        if self.summary_max_tokens < 256:
+            raise InvalidInput("The summary needs at least 256 tokens.")
+        if not 0.0 <= self.min_free_ratio < 1.0:
+            raise InvalidInput("The minimum share a compaction must free is between 0% and 99%.")
+        for name in ("tool_result_max_chars", "soft_trim_chars", "max_tool_rounds", "max_output_tokens",
+                     "tool_result_archive_max_bytes", "memory_section_max_chars"):
+            if getattr(self, name) < 1:
+                raise InvalidInput(f"{name} must be at least 1.")
+        for name in ("soft_trim_head", "soft_trim_tail", "keep_last_tool_results", "hard_clear_after",
+                     "prune_min_clear_chars", "memory_flush_margin_tokens"):
+            if getattr(self, name) < 0:
+                raise InvalidInput(f"{name} cannot be negative.")
+        return self

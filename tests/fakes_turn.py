@@ -165,6 +165,11 @@ class TurnWorld:
     summarizer: Any
     clock: Any
     send: Any
+    store: Any = None
+    contexts: Any = None
+    planner: Any = None
+    auto_compact: Any = None
+    status: Any = None
 
     def adapter(self, provider_id: str = "anthropic") -> FakeModelApiAdapter:
         return self.adapters.adapter(provider_id)
@@ -175,6 +180,10 @@ class TurnWorld:
     async def turn(self, text: str, session_id: str = "s1", **choice: Any) -> list[Any]:
         """Runs one turn to its end and returns every event."""
         return [event async for event in self.send(session_id, text, **choice)]
+
+    def context(self, session_id: str = "s1", **choice: Any) -> Any:
+        """The SessionContext the next request would be built from."""
+        return self.contexts.load(session_id, strict=False, **choice)
 
 
 def save_memory_handler(memories: Any, clock: Any) -> ToolHandler:
@@ -202,10 +211,16 @@ def make_world(
     session: Any = None,
 ) -> TurnWorld:
     """Two providers: anthropic (claude-big, default; claude-haiku) and openai (gpt-small, a small window)."""
+    from domain.chat.request import RequestPlanner
+    from domain.chat.turn_store import TurnStore
+    from domain.chat.upkeep import ContextUpkeep
     from domain.context.builder import CompactAwareMessageBuilder
+    from domain.context.context_loader import SessionContextLoader
     from domain.context.estimator import TokenEstimator
     from domain.context.pruner import ToolResultPruner
-    from domain.context.settings_source import AgentContextSettings
+    from domain.services.adapters import ProviderAdapters
+    from domain.usecases.context_status import GetContextStatusUseCase
+    from tests.fakes_uow import FakeUnitOfWork
     from domain.models import Agent, ProviderType
     from domain.settings import ContextSettings
     from domain.usecases.auto_compact import AutoCompactUseCase
@@ -228,10 +243,10 @@ def make_world(
     )
 
     clock = FakeClock()
-    sessions = FakeSessionRepository()
-    sessions.create(session or make_session("s1"))
-    messages = FakeMessageRepository()
     agents = FakeAgentRepository([Agent(id="default", name="Default", system_prompt="You are helpful.")])
+    sessions = FakeSessionRepository(agents=agents)
+    sessions.create(session or make_session("s1"))
+    messages = FakeMessageRepository(sessions=sessions)
     providers = FakeProviderRepository([
         Provider("anthropic", "Anthropic", ProviderType.ANTHROPIC),
         Provider("openai", "OpenAI", ProviderType.OPENAI),
@@ -254,17 +269,24 @@ def make_world(
     estimator = TokenEstimator(calibration)
     pruner = ToolResultPruner(settings_repo.settings)
     summarizer = FakeSummarizer(*summaries)
-    settings_provider = AgentContextSettings(settings_repo, agents)
-    auto_compact = AutoCompactUseCase(sessions, messages, models, summarizer, estimator, clock, settings_provider,
-                                      pruner)
-    flush = MemoryFlushUseCase(sessions, providers, keys, adapters, tools, clock)
-    title = GenerateTitleUseCase(sessions, providers, keys, adapters)
+    store = FakeUnitOfWork(sessions, messages)
+    planner = RequestPlanner(CompactAwareMessageBuilder(), pruner, estimator)
+    contexts = SessionContextLoader(
+        sessions=sessions, messages=messages, agents=agents, providers=providers, models=models,
+        memories=memories, settings=settings_repo, tools=tools,
+    )
+    by_provider = ProviderAdapters(providers, keys, adapters)
+    auto_compact = AutoCompactUseCase(
+        store=store, sessions=sessions, models=models, summarizer=summarizer, planner=planner, clock=clock
+    )
+    flush = MemoryFlushUseCase(store, sessions, by_provider, tools, clock)
+    title = GenerateTitleUseCase(sessions, by_provider)
     ids = itertools.count(1)
     send = SendMessageUseCase(
-        sessions=sessions, messages=messages, agents=agents, providers=providers, models=models, keys=keys,
-        adapters=adapters, tools=tools, memories=memories, settings=settings_repo, estimator=estimator,
-        pruner=pruner, auto_compact=auto_compact, memory_flush=flush, title=title, clock=clock,
-        builder=CompactAwareMessageBuilder(), new_id=lambda: f"id{next(ids)}",
+        contexts=contexts, turns=TurnStore(store, sessions, messages), adapters=by_provider, tools=tools,
+        models=models, upkeep=ContextUpkeep(planner, auto_compact, flush), title=title, clock=clock,
+        new_id=lambda: f"id{next(ids)}",
     )
     return TurnWorld(sessions, messages, agents, providers, models, keys, adapters, tools, memories, settings_repo,
-                     calibration, estimator, pruner, summarizer, clock, send)
+                     calibration, estimator, pruner, summarizer, clock, send, store, contexts, planner, auto_compact,
+                     GetContextStatusUseCase(contexts, planner))

@@ -1,4 +1,4 @@
-"""The one interface the desktop UI needs: every operation as an async call returning domain objects."""
+"""What the desktop UI needs from the app, split by screen: every operation an async call returning domain objects."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from domain.models import (
     Agent,
     AgentId,
     AiModel,
-    CompactionRecord,
     Memory,
     MemoryId,
     Message,
@@ -24,26 +23,7 @@ from domain.models import (
 )
 from domain.ports import KeySource, SessionSearchHit
 from domain.settings import ContextSettings
-
-
-@dataclass(frozen=True)
-class ConversationPage:
-    """The newest messages of a session (in seq order) with what the UI needs to draw the boundary.
-
-    Messages with seq < boundary_seq are behind the compaction boundary (summarized); summarized_count counts them.
-    """
-
-    session: Session
-    messages: tuple[Message, ...]
-    total_count: int
-    compactions: tuple[CompactionRecord, ...] = ()
-    boundary_seq: int | None = None
-    summarized_count: int = 0
-
-    @property
-    def has_older(self) -> bool:
-        """Whether older messages exist than the first one on this page."""
-        return self.total_count > len(self.messages)
+from domain.usecases.load_conversation import ConversationPage
 
 
 @dataclass(frozen=True)
@@ -107,25 +87,29 @@ def _is_local(url: str) -> bool:
     return any(host in url for host in ("localhost", "127.0.0.1", "[::1]"))
 
 
-class ChatBackend(Protocol):
-    """Every operation the UI performs; implementations run the use cases (app.gui.bridge) or fakes (tests)."""
 
-    # --- start-up ------------------------------------------------------------------------------
+
+class AppBackend(Protocol):
+    """What the main window needs at start: providers, keychain state, agents, models for the pickers."""
+
     async def startup(self) -> StartupInfo:
         """Providers, keychain state, agents and the default provider/model."""
         raise NotImplementedError
 
-    # --- sessions ------------------------------------------------------------------------------
+    async def list_models(self, provider_id: ProviderId | None = None) -> Sequence[AiModel]:
+        """Known models, of one provider or all."""
+        raise NotImplementedError
+
+
+class SessionsBackend(Protocol):
+    """The sessions list: list, search, rename, delete with undo."""
+
     async def list_sessions(self) -> Sequence[Session]:
         """Sessions, newest first."""
         raise NotImplementedError
 
     async def search_sessions(self, query: str) -> Sequence[SessionSearchHit]:
         """Full-text search over messages, titles and summaries."""
-        raise NotImplementedError
-
-    async def create_session(self, agent_id: AgentId | None, selection: Selection | None) -> Session:
-        """A new empty session."""
         raise NotImplementedError
 
     async def rename_session(self, session_id: SessionId, title: str) -> Session:
@@ -140,7 +124,14 @@ class ChatBackend(Protocol):
         """Undoes a delete."""
         raise NotImplementedError
 
-    # --- a conversation ------------------------------------------------------------------------
+
+class ConversationBackend(Protocol):
+    """The chat screen: a conversation's pages, sending, and the context verbs."""
+
+    async def create_session(self, agent_id: AgentId | None, selection: Selection | None) -> Session:
+        """A new empty session."""
+        raise NotImplementedError
+
     async def load_conversation(self, session_id: SessionId, tail: int) -> ConversationPage:
         """The session and its newest `tail` messages."""
         raise NotImplementedError
@@ -191,7 +182,14 @@ class ChatBackend(Protocol):
         """The untruncated original of a tool result, if one was kept."""
         raise NotImplementedError
 
-    # --- providers, keys, models -----------------------------------------------------------------
+
+class SettingsBackend(Protocol):
+    """The settings dialog: providers, keys, models, agents, memories, context settings."""
+
+    async def keychain_problem(self) -> str | None:
+        """None when a usable keychain exists, else a plain sentence saying why not."""
+        raise NotImplementedError
+
     async def list_providers(self) -> Sequence[ProviderInfo]:
         """Providers with their key source."""
         raise NotImplementedError
@@ -230,7 +228,6 @@ class ChatBackend(Protocol):
         """A user-set context window (always wins over presets and guesses)."""
         raise NotImplementedError
 
-    # --- agents, memories, settings --------------------------------------------------------------
     async def list_agents(self) -> Sequence[Agent]:
         """Every agent."""
         raise NotImplementedError
@@ -266,3 +263,7 @@ class ChatBackend(Protocol):
     async def save_context_settings(self, settings: ContextSettings) -> ContextSettings:
         """Validates and stores context settings."""
         raise NotImplementedError
+
+
+class ChatBackend(AppBackend, SessionsBackend, ConversationBackend, SettingsBackend, Protocol):
+    """Every screen's interface together: what app.gui.bridge implements over the use cases (fakes in tests)."""

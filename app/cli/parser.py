@@ -37,6 +37,7 @@ def build_parser() -> CliParser:
     _add_providers(commands)
     _add_models(commands)
     _add_keys(commands)
+    _add_agents(commands)
     return parser
 
 
@@ -65,6 +66,9 @@ def _add_sessions(commands: argparse._SubParsersAction) -> None:
     reset.add_argument("id", metavar="ID")
     delete = sessions.add_parser("delete", help="delete a session")
     delete.add_argument("id", metavar="ID")
+    context = sessions.add_parser("context", help="what the next request would send, against the model's window")
+    context.add_argument("id", metavar="ID")
+    context.add_argument("--json", action="store_true", help="print JSON")
 
 
 def _add_providers(commands: argparse._SubParsersAction) -> None:
@@ -98,3 +102,16 @@ def _add_keys(commands: argparse._SubParsersAction) -> None:
     delete = keys.add_parser("delete", help="delete a stored key")
     delete.add_argument("provider", metavar="PROVIDER")
     keys.add_parser("status", help="which providers have a key, and from where")
+
+
+def _add_agents(commands: argparse._SubParsersAction) -> None:
+    agents = _group(commands, "agents", "list, show and configure agents (personas)")
+    agents.add_parser("list", help="list agents")
+    show = agents.add_parser("show", help="an agent's prompt, model, tools and context overrides")
+    show.add_argument("name", metavar="NAME")
+    show.add_argument("--json", action="store_true", help="print JSON")
+    setter = agents.add_parser(
+        "set", help="change an agent: system_prompt=..., model=PROVIDER/MODEL, tools=a,b, pruning=off, threshold=80%%"
+    )
+    setter.add_argument("name", metavar="NAME")
+    setter.add_argument("pairs", metavar="KEY=VALUE", nargs="+")

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from app.cli.context_cmd import render_status, status_to_dict
 from app.cli.tables import one_line, table, when
 from domain.errors import InvalidInput
 from domain.models import Session
@@ -22,7 +23,7 @@ def session_to_dict(s: Session) -> dict[str, Any]:
     return {
         "id": s.id, "title": s.title, "created_at": s.created_at.isoformat(), "updated_at": s.updated_at.isoformat(),
         "message_count": s.message_count, "compaction_count": s.compaction_count, "provider_id": s.current_provider_id,
-        "model_id": s.current_model_id, "total_input_tokens": s.total_input_tokens,
+        "model_id": s.current_model_id, "preview": s.last_message_preview, "total_input_tokens": s.total_input_tokens,
         "total_output_tokens": s.total_output_tokens, "total_cache_read_tokens": s.total_cache_read_tokens,
     }
 
@@ -114,6 +115,9 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
     elif action == "reset-context":
         session = c.reset_context(args.id)
         out.write(f"Context reset for {session.id}: the summary was dropped; all original messages are sent again.\n")
+    elif action == "context":
+        status = c.context_status(args.id.strip())
+        out.write((json.dumps(status_to_dict(status), indent=2) if args.json else render_status(status)) + "\n")
     elif action == "delete":
         session = c.delete_session(args.id)
         out.write(f"Deleted session {session.id} ({one_line(session.title, 40)}).\n")

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from data.registry import ModelPrice, load_registry, normalize_model_id
-from domain.models import Message, MessageType
+from domain.usecases.session_usage import SessionUsage
 
 
 def price_of(model_id: str | None) -> ModelPrice | None:
@@ -25,20 +23,18 @@ def price_of(model_id: str | None) -> ModelPrice | None:
     return dated[0].price if dated else None  # an undated alias (claude-opus-4-5) of a dated entry
 
 
-def session_cost(messages: Sequence[Message], cache_read_ratio: float = 0.0) -> float | None:
+def session_cost(usage: SessionUsage) -> float | None:
     """Cost of a session's replies; cache reads (a session-wide share of input) at the cache price.
 
-    None when any reply with token counts used a model whose price is unknown.
+    None when any model that reported tokens has an unknown price.
     """
     total = 0.0
-    for m in messages:
-        if m.type is not MessageType.AI_RESPONSE or not (m.input_tokens or m.output_tokens):
-            continue
-        price = price_of(m.model_id)
+    ratio = usage.cache_read_ratio
+    for part in usage.by_model:
+        price = price_of(part.model_id)
         if price is None:
             return None
-        prompt = m.input_tokens or 0
-        cached = prompt * cache_read_ratio
+        cached = part.input_tokens * ratio
         cache_price = price.cache_read if price.cache_read is not None else price.input
-        total += (prompt - cached) * price.input + cached * cache_price + (m.output_tokens or 0) * price.output
+        total += (part.input_tokens - cached) * price.input + cached * cache_price + part.output_tokens * price.output
     return total / 1_000_000

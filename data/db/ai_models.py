@@ -13,7 +13,7 @@ from data.db.mappers import model_onto_row, model_to_domain
 from data.db.rows import ModelRow, ProviderRow
 from data.registry import Registry
 from domain.errors import InvalidInput, NotFound
-from domain.models import AiModel, ModelId, ModelSource, ProviderId
+from domain.models import AiModel, ModelId, ModelSource, ProviderId, WindowSource
 
 
 class SqlModelRepository:
@@ -46,7 +46,8 @@ class SqlModelRepository:
             window, max_output, guess = self._registry.guess_window(model_id), None, True
         if stored is not None:
             return replace(stored, context_window_size=window, window_is_guess=guess,
-                           max_output_tokens=stored.max_output_tokens or max_output)
+                           max_output_tokens=stored.max_output_tokens or max_output,
+                           window_source=WindowSource.REGISTRY)
         return AiModel(id=model_id, display_name=preset.display_name if preset else None, provider_id=provider_id,
                        source=ModelSource.FETCHED, context_window_size=window, max_output_tokens=max_output,
                        window_is_guess=guess)
@@ -81,13 +82,19 @@ class SqlModelRepository:
                                    is_default=False, source=ModelSource.FETCHED.value,
                                    context_window_size=model.context_window_size,
                                    max_output_tokens=model.max_output_tokens, window_is_guess=False,
-                                   user_window=False))
+                                   user_window=False,
+                                   window_source=(WindowSource.PROVIDER_API if model.context_window_size
+                                                  else WindowSource.REGISTRY).value,
+                                   input_limit=model.input_limit))
                     continue
                 row.display_name = model.display_name or row.display_name
                 if row.user_window:
                     continue
                 if model.context_window_size:
                     row.context_window_size, row.window_is_guess = model.context_window_size, False
+                    row.window_source = WindowSource.PROVIDER_API.value
+                if model.input_limit:
+                    row.input_limit = model.input_limit
                 if model.max_output_tokens:
                     row.max_output_tokens = model.max_output_tokens
 
@@ -103,6 +110,7 @@ class SqlModelRepository:
                                source=ModelSource.USER.value)
                 s.add(row)
             row.context_window_size, row.user_window, row.window_is_guess = window, True, False
+            row.window_source = WindowSource.USER.value
             if max_output is not None:
                 row.max_output_tokens = max_output
             s.flush()
@@ -116,9 +124,10 @@ class SqlModelRepository:
             if row is None:
                 s.add(ModelRow(id=model_id, provider_id=provider_id, display_name=None, is_default=False,
                                source=ModelSource.FETCHED.value, context_window_size=limit, window_is_guess=False,
-                               user_window=False))
+                               user_window=False, window_source=WindowSource.LEARNED.value))
             elif not row.user_window:
                 row.context_window_size, row.window_is_guess = limit, False
+                row.window_source = WindowSource.LEARNED.value
 
 
 def _check_sizes(window: int | None, max_output: int | None) -> None:

@@ -20,6 +20,7 @@ from domain.models import (
     ProviderType,
     Session,
     ToolStatus,
+    WindowSource,
 )
 from domain.settings import ContextSettings
 
@@ -36,8 +37,17 @@ def model_to_domain(row: ModelRow) -> AiModel:
         id=row.id, display_name=row.display_name, provider_id=row.provider_id, is_default=bool(row.is_default),
         source=ModelSource(row.source), context_window_size=row.context_window_size,
         max_output_tokens=row.max_output_tokens, window_is_guess=bool(row.window_is_guess),
-        user_window=bool(row.user_window),
+        user_window=bool(row.user_window), window_source=_window_source(row), input_limit=row.input_limit,
     )
+
+
+def _window_source(row: ModelRow) -> WindowSource:
+    if row.user_window:
+        return WindowSource.USER
+    try:
+        return WindowSource(row.window_source) if row.window_source else WindowSource.REGISTRY
+    except ValueError:  # a value written by a newer Palimpsest
+        return WindowSource.REGISTRY
 
 
 def model_onto_row(model: AiModel, row: ModelRow) -> None:
@@ -48,6 +58,8 @@ def model_onto_row(model: AiModel, row: ModelRow) -> None:
     row.max_output_tokens = model.max_output_tokens
     row.window_is_guess = model.window_is_guess
     row.user_window = model.user_window
+    row.window_source = model.window_source.value
+    row.input_limit = model.input_limit
 
 
 def agent_to_domain(row: AgentRow) -> Agent:

@@ -74,6 +74,8 @@ class ModelRow(Base):
     max_output_tokens: Mapped[int | None] = mapped_column(Integer)
     window_is_guess: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="0")
     user_window: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="0")
+    window_source: Mapped[str | None] = mapped_column(String)
+    input_limit: Mapped[int | None] = mapped_column(Integer)
 
 
 class AgentRow(Base):

@@ -1,18 +1,16 @@
-"""Plans one request of a turn: build from the boundary, prune, fit to a budget, estimate, size the output."""
+"""RequestPlanner: the only code that turns a SessionContext into a request and measures it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, calibration_key
 from domain.context.meter import measure_context
 from domain.context.pruner import ToolResultPruner
-from domain.errors import NotFound
+from domain.context.session_context import SessionContext
 from domain.events import ContextStatus
-from domain.models import AiModel, Message, Session, SessionId, ToolDefinition
-from domain.ports import MessageRepository, SessionRepository
+from domain.models import AiModel, Message
 from domain.settings import ContextSettings
 
 MIN_OUTPUT_TOKENS = 256
@@ -39,103 +37,109 @@ def output_budget(model: AiModel, settings: ContextSettings, estimate: int) -> i
     return max(MIN_OUTPUT_TOKENS, wanted)
 
 
+def input_capacity(model: AiModel | None) -> int | None:
+    """The most input tokens the model takes: its window, or its separate input limit when that is smaller."""
+    if model is None or not model.context_window_size:
+        return None
+    window = model.context_window_size
+    return min(window, model.input_limit) if model.input_limit else window
+
+
 def fit_budget(window: int, settings: ContextSettings) -> int:
     """Input tokens allowed when a request must be cut down to fit: the window minus a share kept for output."""
     reserve = max(MIN_OUTPUT_TOKENS, min(settings.max_output_tokens, window // 4))
     return max(1, window - reserve)
 
 
+def model_key(ctx: SessionContext) -> str | None:
+    """The calibration key of the context's model (None when no model is chosen)."""
+    return calibration_key(ctx.model.provider_id, ctx.model.id) if ctx.model is not None else None
+
+
 class RequestPlanner:
-    """Turns the stored session into what the provider receives; stored messages are never changed."""
+    """Builds, prunes, fits and measures requests; stored messages are never changed and nothing is read here."""
 
     def __init__(
-        self,
-        sessions: SessionRepository,
-        messages: MessageRepository,
-        builder: CompactAwareMessageBuilder,
-        pruner: ToolResultPruner,
-        estimator: TokenEstimator,
+        self, builder: CompactAwareMessageBuilder, pruner: ToolResultPruner, estimator: TokenEstimator
     ) -> None:
-        self._sessions = sessions
-        self._messages = messages
         self._builder = builder
         self._pruner = pruner
-        self._estimator = estimator
+        self.estimator = estimator
 
-    def plan(
-        self,
-        session_id: SessionId,
-        *,
-        system_prompt: str | None,
-        tools: Sequence[ToolDefinition],
-        model: AiModel,
-        settings: ContextSettings,
-        budget: int | None = None,
-    ) -> PlannedRequest:
-        """Builds and prunes (advancing the pruner's state); with a budget, keeps only the newest turns that fit."""
-        session = self._session(session_id)
-        built = self._build(session, system_prompt)
-        request = BuiltRequest(built.system_prompt, self._pruner.prune(session_id, built.messages, settings))
-        key = calibration_key(model.provider_id, model.id)
+    def forget(self, session_id: str) -> None:
+        """Drops the pruner's memory of a session (after its boundary moved)."""
+        self._pruner.forget(session_id)
+
+    def build(self, ctx: SessionContext) -> BuiltRequest:
+        """The summary-bearing system prompt and the messages from the boundary (plus older pinned ones), unpruned."""
+        return self._builder.build(ctx.session, ctx.messages, ctx.system_prompt, ctx.pinned)
+
+    def sent(self, ctx: SessionContext) -> tuple[BuiltRequest, list[Message]]:
+        """The built request and its messages as pruning would send them now (the pruner's state is not advanced)."""
+        built = self.build(ctx)
+        return built, self._pruner.preview(ctx.session.id, built.messages, ctx.settings)
+
+    def plan(self, ctx: SessionContext, budget: int | None = None) -> PlannedRequest:
+        """The request to send (advancing the pruner's state); with a budget, only the newest turns that fit."""
+        assert ctx.model is not None, "plan() needs a context with a model"
+        built = self.build(ctx)
+        request = BuiltRequest(built.system_prompt, self._pruner.prune(ctx.session.id, built.messages, ctx.settings))
+        key = model_key(ctx)
         if budget is not None:
-            request = self._builder.fit_to_budget(request, budget, self._estimator, tools, key)
-        raw = self._estimator.estimate_request(request.system_prompt, request.messages, tools, None)
-        estimate = self._estimator.apply_calibration(raw, key)
-        return PlannedRequest(request, estimate, raw, output_budget(model, settings, estimate))
+            request = self._builder.fit_to_budget(request, budget, self.estimator, ctx.tools, key)
+        raw = self.estimator.estimate_request(request.system_prompt, request.messages, ctx.tools, None)
+        estimate = self.estimator.apply_calibration(raw, key)
+        return PlannedRequest(request, estimate, raw, output_budget(ctx.model, ctx.settings, estimate))
 
-    def preview(
-        self,
-        session_id: SessionId,
-        *,
-        system_prompt: str | None,
-        settings: ContextSettings,
-        model: AiModel,
-        reserve_tokens: int = 0,
-    ) -> BuiltRequest:
-        """The next request as it would be sent now (the pruner's state is not advanced), cut to the newest turns
-        that leave `reserve_tokens` of the model's window free (estimated never below the raw estimate)."""
-        session = self._session(session_id)
-        built = self._build(session, system_prompt)
-        request = BuiltRequest(built.system_prompt, self._pruner.preview(session_id, built.messages, settings))
-        window = model.context_window_size
+    def preview(self, ctx: SessionContext, reserve_tokens: int = 0) -> BuiltRequest:
+        """The next request as it would be sent now, cut to the newest turns that leave `reserve_tokens` of the
+        window free (estimated never below the raw estimate)."""
+        built, sent = self.sent(ctx)
+        request = BuiltRequest(built.system_prompt, sent)
+        window = ctx.window
         if window and reserve_tokens:
-            key: str | None = calibration_key(model.provider_id, model.id)
-            if self._estimator.ratio(key) < 1.0:  # stay on the safe side: never scale this estimate down
+            key = model_key(ctx)
+            if self.estimator.ratio(key) < 1.0:  # stay on the safe side: never scale this estimate down
                 key = None
-            request = self._builder.fit_to_budget(request, max(1, window - reserve_tokens), self._estimator, (), key)
+            request = self._builder.fit_to_budget(request, max(1, window - reserve_tokens), self.estimator, (), key)
         return request
 
-    def status(
-        self,
-        session_id: SessionId,
-        *,
-        system_prompt: str | None,
-        tools: Sequence[ToolDefinition],
-        model: AiModel,
-        settings: ContextSettings,
-    ) -> ContextStatus:
-        """The estimate of the next request (pruning previewed, not advanced) against the model's window."""
-        session = self._session(session_id)
-        built = self._build(session, system_prompt)
-        sent: list[Message] = self._pruner.preview(session_id, built.messages, settings)
-        return measure_context(
-            self._estimator,
-            system_prompt=system_prompt,
-            summary=session.compacted_summary,
-            messages=sent,
-            tools=tools,
-            window=model.context_window_size,
-            window_is_guess=model.window_is_guess,
-            model_key=calibration_key(model.provider_id, model.id),
+    def status(self, ctx: SessionContext) -> ContextStatus:
+        """What the next request would cost now (pruning previewed), broken down, against the model's window."""
+        _, sent = self.sent(ctx)
+        measured = measure_context(
+            self.estimator, system_prompt=ctx.system_prompt, summary=ctx.summary, messages=sent, tools=ctx.tools,
+            model_key=model_key(ctx),
+        )
+        model = ctx.model
+        capacity = input_capacity(model)
+        threshold = int(capacity * ctx.settings.compact_threshold_ratio) if capacity else None
+        return ContextStatus(
+            used=measured.used,
+            window=ctx.window,
+            breakdown=measured.breakdown,
+            window_is_guess=bool(model and model.window_is_guess),
+            provider_id=ctx.provider.id if ctx.provider else None,
+            model_id=model.id if model else None,
+            input_limit=model.input_limit if model else None,
+            window_source=model.window_source.value if model and model.context_window_size else None,
+            threshold=threshold,
+            warnings=_warnings(ctx, measured.used, capacity),
         )
 
-    def _session(self, session_id: SessionId) -> Session:
-        session = self._sessions.get(session_id)
-        if session is None:
-            raise NotFound("session", session_id)
-        return session
 
-    def _build(self, session: Session, system_prompt: str | None) -> BuiltRequest:
-        boundary = session.compact_boundary if session.compacted_summary else None
-        stored = self._messages.since(session.id, boundary or 0)
-        return self._builder.build(session, stored, system_prompt, self._messages.pinned(session.id))
+def _warnings(ctx: SessionContext, used: int, capacity: int | None) -> tuple[str, ...]:
+    model, out = ctx.model, []
+    if model is None:
+        out.append("No model is chosen for this conversation yet.")
+    elif not model.context_window_size:
+        out.append(f"The context window of {model.id} is unknown; set it with `palimpsest models add`.")
+    elif model.window_is_guess:
+        out.append(
+            f"The context window of {model.id} is a guess ({model.context_window_size:,} tokens); set the real one "
+            "in Settings › Models or with `palimpsest models add`."
+        )
+    if capacity and used > capacity:
+        out.append(f"The conversation ({used:,} tokens) is larger than what {model.id if model else 'the model'} "
+                   f"takes ({capacity:,}); the next message compacts it first.")
+    return tuple(out)

@@ -2,42 +2,37 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass, field
 
-from domain.chat.request import PlannedRequest, RequestPlanner, fit_budget
+from domain.chat.request import PlannedRequest, RequestPlanner, fit_budget, input_capacity, model_key
 from domain.chat.stream import RoundState, stream_round
-from domain.context.estimator import TokenEstimator, calibration_key
+from domain.context.session_context import SessionContext
 from domain.errors import ContextOverflow
 from domain.events import CompactCompleted, CompactStarted, TextDelta, ThinkingDelta
-from domain.models import AiModel, SessionId, ToolDefinition
+from domain.models import AiModel
 from domain.ports import ModelApiAdapter, ModelRepository
 from domain.settings import ContextSettings
-from domain.usecases.auto_compact import AutoCompactUseCase, CompactResult
+from domain.usecases.auto_compact import AutoCompactUseCase
 
 RoundEvent = TextDelta | ThinkingDelta | CompactStarted | CompactCompleted
 
 
 @dataclass
 class RoundAttempt:
-    """The request and the (possibly partial) response of the latest attempt, and the model as last learned."""
+    """The request and the (possibly partial) response of the latest attempt, and the session's context as it
+    stands now (after a compaction inside the round, with a model whose limit was just learned)."""
 
-    model: AiModel
+    ctx: SessionContext
     planned: PlannedRequest | None = None
     state: RoundState = field(default_factory=RoundState)
 
-
-def compact_event(result: CompactResult) -> CompactCompleted:
-    """The CompactCompleted event for an AutoCompactUseCase result."""
-    return CompactCompleted(
-        did_compact=result.did_compact,
-        fallback=result.fallback,
-        tokens_before=result.tokens_before,
-        tokens_after=result.tokens_after,
-        summary_tokens=result.summary_tokens,
-        reason=result.reason,
-    )
+    @property
+    def model(self) -> AiModel:
+        """The model the round talks to."""
+        assert self.ctx.model is not None, "a round needs a context with a model"
+        return self.ctx.model
 
 
 class RoundSender:
@@ -45,42 +40,25 @@ class RoundSender:
     error: learn the limit, force a compaction, retry once; still too long: the summary plus the newest turns
     that fit. Only an overflow before any output is recovered; later failures propagate."""
 
-    def __init__(
-        self,
-        planner: RequestPlanner,
-        models: ModelRepository,
-        auto_compact: AutoCompactUseCase,
-        estimator: TokenEstimator,
-    ) -> None:
+    def __init__(self, planner: RequestPlanner, models: ModelRepository, auto_compact: AutoCompactUseCase) -> None:
         self._planner = planner
         self._models = models
         self._auto_compact = auto_compact
-        self._estimator = estimator
 
     async def send(
-        self,
-        adapter: ModelApiAdapter,
-        session_id: SessionId,
-        attempt: RoundAttempt,
-        *,
-        system_prompt: str | None,
-        tools: Sequence[ToolDefinition],
-        settings: ContextSettings,
-        proactive_trigger: str = "model_switch",
+        self, adapter: ModelApiAdapter, attempt: RoundAttempt, *, proactive_trigger: str = "model_switch"
     ) -> AsyncGenerator[RoundEvent, None]:
         """Streams the reply's deltas (and any compaction events); `attempt` holds the result when done."""
 
         def plan(budget: int | None = None) -> PlannedRequest:
-            return self._planner.plan(
-                session_id, system_prompt=system_prompt, tools=tools, model=attempt.model, settings=settings,
-                budget=budget,
-            )
+            return self._planner.plan(attempt.ctx, budget)
 
+        settings = attempt.ctx.settings
         planned = plan()
         fitted = False
-        window = attempt.model.context_window_size
+        window = input_capacity(attempt.model)
         if window and planned.estimate > window:
-            async for event in self._compact(session_id, attempt.model, system_prompt, tools, proactive_trigger):
+            async for event in self._compact(attempt, proactive_trigger):
                 yield event
             planned = plan()
             if planned.estimate > window:
@@ -93,7 +71,7 @@ class RoundSender:
                     model_id=attempt.model.id,
                     system_prompt=planned.request.system_prompt,
                     messages=planned.request.messages,
-                    tools=tools,
+                    tools=attempt.ctx.tools,
                     max_output_tokens=planned.max_output_tokens,
                 )
                 async with aclosing(stream_round(stream, attempt.state)) as deltas:
@@ -103,13 +81,13 @@ class RoundSender:
             except ContextOverflow as err:
                 if attempt.state.has_output() or fitted:
                     raise
-                attempt.model = self._learn(attempt.model, err, planned)
-                window = attempt.model.context_window_size or err.limit or _shrunk(planned.estimate, err)
+                self._learn(attempt, err, planned)
+                window = input_capacity(attempt.model) or err.limit or _shrunk(planned.estimate, err)
                 undercount = planned.estimate / err.tokens if err.tokens and err.tokens > planned.estimate else 1.0
             if not overflowed:
                 overflowed = True
                 compacted = False
-                async for event in self._compact(session_id, attempt.model, system_prompt, tools, "overflow"):
+                async for event in self._compact(attempt, "overflow"):
                     compacted = compacted or (isinstance(event, CompactCompleted) and event.did_compact)
                     yield event
                 planned = plan()
@@ -117,30 +95,22 @@ class RoundSender:
                     continue
             planned, fitted = plan(max(1, int(fit_budget(window, settings) * undercount))), True
 
-    async def _compact(
-        self,
-        session_id: SessionId,
-        model: AiModel,
-        system_prompt: str | None,
-        tools: Sequence[ToolDefinition],
-        trigger: str,
-    ) -> AsyncIterator[CompactStarted | CompactCompleted]:
+    async def _compact(self, attempt: RoundAttempt, trigger: str) -> AsyncIterator[CompactStarted | CompactCompleted]:
         yield CompactStarted(trigger)
-        result = await self._auto_compact(
-            session_id, provider_id=model.provider_id, model_id=model.id, system_prompt=system_prompt, tools=tools,
-            force=True, trigger=trigger,
-        )
-        yield compact_event(result)
+        result = await self._auto_compact(attempt.ctx, force=True, trigger=trigger)
+        if result.session is not None:
+            attempt.ctx = attempt.ctx.with_session(result.session)
+        yield result.as_event()
 
-    def _learn(self, model: AiModel, err: ContextOverflow, planned: PlannedRequest) -> AiModel:
+    def _learn(self, attempt: RoundAttempt, err: ContextOverflow, planned: PlannedRequest) -> None:
         """Feeds the calibration with the refused request's real size and records the limit the error named."""
-        if err.tokens and err.tokens > 0:
-            self._estimator.calibrate(calibration_key(model.provider_id, model.id), err.tokens, planned.raw_estimate)
+        model = attempt.model
+        key = model_key(attempt.ctx)
+        if err.tokens and err.tokens > 0 and key is not None:
+            self._planner.estimator.calibrate(key, err.tokens, planned.raw_estimate)
         if err.limit and err.limit > 0:
             self._models.record_limit(model.provider_id, model.id, err.limit)
-            return self._models.resolve(model.provider_id, model.id)
-        return model
-
+            attempt.ctx = attempt.ctx.with_model(self._models.resolve(model.provider_id, model.id))
 
 def _shrunk(estimate: int, err: ContextOverflow) -> int:
     """A window to aim for when the provider named no limit and none is known: below what was refused."""

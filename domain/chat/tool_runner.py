@@ -35,6 +35,7 @@ class ToolRunner:
         self._truncator = truncator
         self._context = context
         self._offered = set(offered)
+        self._stored: list[Message] = []
 
     async def run(self, call: ToolCallRequested) -> AsyncIterator[ToolCallStarted | ToolResultStored]:
         """Announces the call, runs it, stores the (truncated) result and announces that."""
@@ -52,6 +53,11 @@ class ToolRunner:
             log.exception("tool %s raised", call.name)
             return ToolOutcome(f"Error: {call.name} failed: {type(err).__name__}: {err}", is_error=True)
 
+    def take_stored(self) -> list[Message]:
+        """The result messages stored since the last call (with their seq), for the turn's context."""
+        taken, self._stored = self._stored, []
+        return taken
+
     def store(self, call_id: str, name: str, output: str, *, is_error: bool) -> ToolResultStored:
         """Stores one result (its id is made first so the truncation marker can name it)."""
         message_id = self._factory.new_id()
@@ -60,4 +66,5 @@ class ToolRunner:
             message_id, call_id, name, cut.stored, is_error=is_error, original_chars=cut.original_chars
         )
         stored = self._messages.add(message, full_output=cut.original)
+        self._stored.append(stored)
         return ToolResultStored(call_id, name, len(cut.stored), cut.truncated, is_error, stored.id)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from domain.errors import NotFound, ProviderError
+from domain.errors import ProviderError
 from domain.models import ModelId, ProviderId, SessionId
-from domain.ports import ApiKeyStorage, ModelApiAdapterFactory, ProviderRepository, SessionRepository
+from domain.ports import SessionRepository
+from domain.services.adapters import ProviderAdapters
+from domain.usecases.lookup import require_session
 
 TITLE_MAX_CHARS = 60
 TITLE_SYSTEM = "You write short titles for conversations. Answer with the title only."
@@ -34,29 +36,16 @@ def clean_title(raw: str) -> str | None:
 class GenerateTitleUseCase:
     """Asks the session's model for a title; any provider failure leaves the title as it was."""
 
-    def __init__(
-        self,
-        sessions: SessionRepository,
-        providers: ProviderRepository,
-        keys: ApiKeyStorage,
-        adapters: ModelApiAdapterFactory,
-    ) -> None:
+    def __init__(self, sessions: SessionRepository, adapters: ProviderAdapters) -> None:
         self._sessions = sessions
-        self._providers = providers
-        self._keys = keys
         self._adapters = adapters
 
     async def __call__(
         self, session_id: SessionId, *, provider_id: ProviderId, model_id: ModelId, user_text: str, reply_text: str
     ) -> str | None:
         """Stores and returns the new title, or None when the model gave none or failed."""
-        session = self._sessions.get(session_id)
-        if session is None:
-            raise NotFound("session", session_id)
-        provider = self._providers.get(provider_id)
-        if provider is None:
-            raise NotFound("provider", provider_id)
-        adapter = self._adapters.create(provider, self._keys.get(provider.id))
+        session = require_session(self._sessions, session_id)
+        adapter = self._adapters.for_provider(provider_id)
         prompt = TITLE_PROMPT.format(user=user_text[:EXCERPT_CHARS], reply=reply_text[:EXCERPT_CHARS])
         try:
             raw = await adapter.generate_simple_completion(model_id, prompt, system=TITLE_SYSTEM, max_tokens=40)

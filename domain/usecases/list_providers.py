@@ -15,6 +15,7 @@ class ProviderListing:
 
     provider: Provider
     key_source: KeySource | None
+    env_vars: tuple[str, ...] = ()
 
 
 class ListProvidersUseCase:
@@ -26,4 +27,6 @@ class ListProvidersUseCase:
 
     def __call__(self) -> Sequence[ProviderListing]:
         """Every provider with its key source."""
-        return [ProviderListing(p, self._keys.source(p.id)) for p in self._providers.list()]
+        return [
+            ProviderListing(p, self._keys.source(p.id), self._keys.env_var_names(p.id)) for p in self._providers.list()
+        ]

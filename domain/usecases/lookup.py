@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from domain.errors import NotFound
-from domain.models import Provider, Session, SessionId
-from domain.ports import ProviderRepository, SessionRepository
+from domain.models import Agent, Provider, Session, SessionId
+from domain.ports import AgentRepository, ProviderRepository, SessionRepository
 
 
 def require_provider(providers: ProviderRepository, id_or_name: str) -> Provider:
@@ -25,3 +25,15 @@ def require_session(sessions: SessionRepository, session_id: SessionId, *, allow
     if session is None or (session.deleted_at is not None and not allow_deleted):
         raise NotFound("session", session_id)
     return session
+
+
+def require_agent(agents: AgentRepository, id_or_name: str) -> Agent:
+    """The agent with this id or (case-insensitive) name; NotFound naming the known ones otherwise."""
+    agent = agents.find(id_or_name.strip())
+    if agent is None:
+        known = ", ".join(a.name for a in agents.list())
+        err = NotFound("agent", id_or_name)
+        err.message = f"No agent named {id_or_name!r}. Known agents: {known}."
+        err.args = (err.message,)
+        raise err
+    return agent

@@ -3,24 +3,17 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from dataclasses import replace
 
 from domain.chat.records import new_uuid
 from domain.context.builder import BuiltRequest
 from domain.context.flush import FLUSH_PROMPT
-from domain.errors import NotFound, ProviderError
+from domain.context.session_context import SessionContext
+from domain.errors import ProviderError
 from domain.events import ToolCallRequested
-from domain.models import AgentId, Message, MessageType, ModelId, ProviderId, SessionId, ToolDefinition
-from domain.ports import (
-    ApiKeyStorage,
-    Clock,
-    ModelApiAdapterFactory,
-    ProviderRepository,
-    SessionRepository,
-    ToolContext,
-    ToolExecutor,
-)
+from domain.models import Message, MessageType, SessionId
+from domain.ports import Clock, SessionRepository, ToolContext, ToolExecutor, UnitOfWork
+from domain.services.adapters import ProviderAdapters
 
 log = logging.getLogger(__name__)
 
@@ -33,46 +26,32 @@ class MemoryFlushUseCase:
 
     def __init__(
         self,
+        store: UnitOfWork,
         sessions: SessionRepository,
-        providers: ProviderRepository,
-        keys: ApiKeyStorage,
-        adapters: ModelApiAdapterFactory,
+        adapters: ProviderAdapters,
         tools: ToolExecutor,
         clock: Clock,
     ) -> None:
+        self._store = store
         self._sessions = sessions
-        self._providers = providers
-        self._keys = keys
         self._adapters = adapters
         self._tools = tools
         self._clock = clock
 
     async def __call__(
-        self,
-        session_id: SessionId,
-        *,
-        provider_id: ProviderId,
-        model_id: ModelId,
-        agent_id: AgentId | None,
-        request: BuiltRequest,
-        max_output_tokens: int = FLUSH_MAX_OUTPUT_TOKENS,
-        tools: Sequence[ToolDefinition] = (),
+        self, ctx: SessionContext, request: BuiltRequest, *, max_output_tokens: int = FLUSH_MAX_OUTPUT_TOKENS
     ) -> int:
-        """Sends `request` plus the flush instruction, runs the model's save_memory calls (and no other tool) and
-        returns how many memories were saved (0 when already flushed this cycle or on failure).
+        """Sends `request` plus the flush instruction to the context's model, runs the model's save_memory calls
+        (and no other tool) and returns how many memories were saved (0 when already flushed this cycle or on
+        failure).
 
-        `tools` are the chat's own tool definitions: offering the same list as the chat keeps the request's prefix
-        identical, so the flush reads the provider's prompt cache instead of paying for the whole context again.
-        Without them (or when they lack save_memory), only save_memory is offered."""
-        session = self._sessions.get(session_id)
-        if session is None:
-            raise NotFound("session", session_id)
-        if session.flushed_in_compaction_cycle:
+        The chat's own tool definitions (`ctx.tools`) are offered: the same list as the chat keeps the request's
+        prefix identical, so the flush reads the provider's prompt cache instead of paying for the whole context
+        again. When they lack save_memory, only save_memory is offered."""
+        session_id, model = ctx.session.id, ctx.model
+        if model is None or ctx.provider is None or not self._mark_flushed(session_id):
             return 0
-        provider = self._providers.get(provider_id)
-        if provider is None:
-            raise NotFound("provider", provider_id)
-        self._mark_flushed(session_id)  # before the call: a failing flush is not retried within the cycle
+        tools = ctx.tools
         offered = list(tools) if any(t.name == SAVE_MEMORY for t in tools) else []
         offered = offered or list(self._tools.definitions([SAVE_MEMORY]))
         if not offered:
@@ -81,11 +60,11 @@ class MemoryFlushUseCase:
             id=f"flush-{new_uuid()}", session_id=session_id, type=MessageType.USER, content=FLUSH_PROMPT,
             created_at=self._clock.now(),
         )
-        adapter = self._adapters.create(provider, self._keys.get(provider.id))
+        adapter = self._adapters.for_provider(ctx.provider)
         calls: list[ToolCallRequested] = []
         try:
             stream = adapter.send_message_stream(
-                model_id=model_id,
+                model_id=model.id,
                 system_prompt=request.system_prompt,
                 messages=[*request.messages, instruction],
                 tools=offered,
@@ -96,7 +75,7 @@ class MemoryFlushUseCase:
                     calls.append(event)
         except ProviderError as err:
             log.warning("memory flush for session %s failed: %s", session_id, err.message)
-        return await self._save(calls, ToolContext(session_id, agent_id))
+        return await self._save(calls, ToolContext(session_id, ctx.agent.id))
 
     async def _save(self, calls: list[ToolCallRequested], context: ToolContext) -> int:
         saved = 0
@@ -110,7 +89,12 @@ class MemoryFlushUseCase:
                 saved += 1
         return saved
 
-    def _mark_flushed(self, session_id: SessionId) -> None:
-        current = self._sessions.get(session_id)
-        if current is not None and not current.flushed_in_compaction_cycle:
+    def _mark_flushed(self, session_id: SessionId) -> bool:
+        """Marks the cycle flushed before the call (a failing flush is not retried within the cycle); False when
+        it already was."""
+        with self._store.atomic():
+            current = self._sessions.get(session_id)
+            if current is None or current.flushed_in_compaction_cycle:
+                return False
             self._sessions.update(replace(current, flushed_in_compaction_cycle=True))
+            return True

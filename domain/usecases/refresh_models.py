@@ -5,29 +5,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.models import AiModel
-from domain.ports import ApiKeyStorage, ModelApiAdapterFactory, ModelRepository, ProviderRepository
+from domain.ports import ModelRepository, ProviderRepository
+from domain.services.adapters import ProviderAdapters
 from domain.usecases.lookup import require_provider
 
 
 class RefreshModelsUseCase:
     """Asks a provider for its models and stores them as fetched; provider errors propagate as domain errors."""
 
-    def __init__(
-        self,
-        providers: ProviderRepository,
-        models: ModelRepository,
-        keys: ApiKeyStorage,
-        adapters: ModelApiAdapterFactory,
-    ) -> None:
+    def __init__(self, providers: ProviderRepository, models: ModelRepository, adapters: ProviderAdapters) -> None:
         self._providers = providers
         self._models = models
-        self._keys = keys
         self._adapters = adapters
 
     async def __call__(self, provider: str) -> Sequence[AiModel]:
         """The provider's stored models after the refresh."""
         found = require_provider(self._providers, provider)
-        adapter = self._adapters.create(found, self._keys.get(found.id))
+        adapter = self._adapters.for_provider(found)
         fetched = await adapter.list_models()
         self._models.store_fetched(found.id, fetched)
         return self._models.list(found.id)

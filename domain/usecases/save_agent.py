@@ -30,7 +30,7 @@ class SaveAgentUseCase:
         unknown = [t for t in agent.enabled_tools if self._known_tools and t not in self._known_tools]
         if unknown:
             raise InvalidInput(f"Unknown tool(s): {', '.join(unknown)}. Known: {', '.join(self._known_tools)}.")
-        ContextSettings().with_overrides(agent.context_overrides)  # raises InvalidInput on an unknown key
+        ContextSettings().with_overrides(agent.context_overrides).validated()  # unknown key or bad value
         clean = replace(
             agent, name=name, enabled_tools=tuple(agent.enabled_tools), context_overrides=dict(agent.context_overrides)
         )

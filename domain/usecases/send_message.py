@@ -2,103 +2,50 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
-from dataclasses import replace
 
 from domain.chat.records import IdFactory, MessageFactory, new_uuid
-from domain.chat.request import RequestPlanner
-from domain.chat.round_sender import RoundAttempt, RoundSender, compact_event, max_tokens_signal
-from domain.chat.stream import RoundState, add_usage
-from domain.chat.target import TurnTarget, resolve_target
+from domain.chat.round_sender import RoundAttempt, RoundSender
+from domain.chat.stream import add_usage
 from domain.chat.tool_runner import NOT_RUN_OUTPUT, ToolRunner
-from domain.chat.turn import TurnProgress, chat_error, preview_of
-from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
-from domain.context.estimator import TokenEstimator, calibration_key
-from domain.context.flush import FLUSH_PROMPT, should_flush
-from domain.context.memory_section import with_memory
-from domain.context.pruner import ToolResultPruner
-from domain.context.settings_source import AgentContextSettings
+from domain.chat.turn import TurnProgress, chat_error
+from domain.chat.turn_store import StoredRound, TurnStore
+from domain.chat.upkeep import ContextUpkeep
+from domain.context.context_loader import SessionContextLoader
+from domain.context.estimator import calibration_key
+from domain.context.session_context import SessionContext
 from domain.context.truncator import ToolResultTruncator
-from domain.errors import InvalidInput, NotFound, PalimpsestError
-from domain.events import (
-    ChatEvent,
-    CompactStarted,
-    ContextStatusChanged,
-    MemoryFlushed,
-    ResponseComplete,
-    TitleGenerated,
-    ToolRoundLimitReached,
-)
-from domain.models import (
-    AgentId,
-    AiModel,
-    Message,
-    MessageType,
-    ModelId,
-    ProviderId,
-    Session,
-    SessionId,
-    ToolDefinition,
-    Usage,
-)
-from domain.ports import (
-    AgentRepository,
-    ApiKeyStorage,
-    Clock,
-    MemoryRepository,
-    MessageRepository,
-    ModelApiAdapterFactory,
-    ModelRepository,
-    ProviderRepository,
-    SessionRepository,
-    SettingsRepository,
-    ToolContext,
-    ToolExecutor,
-)
-from domain.settings import ContextSettings
-from domain.usecases.auto_compact import AutoCompactUseCase
+from domain.errors import InvalidInput, PalimpsestError
+from domain.events import ChatEvent, ResponseComplete, TitleGenerated, ToolRoundLimitReached
+from domain.models import AgentId, Message, MessageType, ModelId, ProviderId, SessionId, Usage
+from domain.ports import Clock, ModelRepository, ToolContext, ToolExecutor
+from domain.services.adapters import ProviderAdapters
 from domain.usecases.generate_title import GenerateTitleUseCase
-from domain.usecases.memory_flush import FLUSH_MAX_OUTPUT_TOKENS, MemoryFlushUseCase
-
-TITLE_LOOKBACK = 12
-FLUSH_TOOL_RESERVE = 256
 
 
 class SendMessageUseCase:
-    """One chat turn as an async generator of ChatEvents; the user's message is stored before anything else."""
+    """One chat turn as an async generator of ChatEvents; the user's message is stored before anything else.
+
+    The session's request is loaded once (SessionContextLoader) and kept current in memory as the turn stores its
+    reply, tool calls and results, so every round, the status and the compaction check measure the same thing."""
 
     def __init__(
         self,
         *,
-        sessions: SessionRepository,
-        messages: MessageRepository,
-        agents: AgentRepository,
-        providers: ProviderRepository,
-        models: ModelRepository,
-        keys: ApiKeyStorage,
-        adapters: ModelApiAdapterFactory,
+        contexts: SessionContextLoader,
+        turns: TurnStore,
+        adapters: ProviderAdapters,
         tools: ToolExecutor,
-        memories: MemoryRepository,
-        settings: SettingsRepository,
-        estimator: TokenEstimator,
-        pruner: ToolResultPruner,
-        auto_compact: AutoCompactUseCase,
-        memory_flush: MemoryFlushUseCase,
+        models: ModelRepository,
+        upkeep: ContextUpkeep,
         title: GenerateTitleUseCase,
         clock: Clock,
-        builder: CompactAwareMessageBuilder | None = None,
-        truncator: ToolResultTruncator | None = None,
         new_id: IdFactory = new_uuid,
     ) -> None:
-        self._sessions, self._messages, self._agents = sessions, messages, agents
-        self._providers, self._models, self._keys, self._adapters = providers, models, keys, adapters
-        self._tools, self._memories, self._estimator = tools, memories, estimator
-        self._auto_compact, self._flush, self._title, self._clock = auto_compact, memory_flush, title, clock
-        self._settings_for = AgentContextSettings(settings, agents)
-        self._truncator, self._new_id = truncator, new_id
-        self._planner = RequestPlanner(sessions, messages, builder or CompactAwareMessageBuilder(), pruner, estimator)
-        self._sender = RoundSender(self._planner, models, auto_compact, estimator)
+        self._contexts, self._turns, self._adapters, self._tools = contexts, turns, adapters, tools
+        self._upkeep, self._title, self._clock, self._new_id = upkeep, title, clock, new_id
+        self._sender = RoundSender(upkeep.planner, models, upkeep.auto_compact)
 
     async def __call__(
         self,
@@ -114,12 +61,14 @@ class SendMessageUseCase:
 
         With `retry=True` the session's last user message is answered again and `text` is ignored: nothing new is
         stored for the user, so retrying a failed turn never duplicates what they typed."""
-        session = self._sessions.get(session_id)
-        if session is None:
-            yield chat_error(NotFound("session", session_id))
+        choice = {"provider_id": provider_id, "model_id": model_id, "agent_id": agent_id}
+        try:
+            ctx = self._contexts.load(session_id, strict=False, **choice)
+        except PalimpsestError as err:
+            yield chat_error(err)
             return
         if retry:
-            last = self._last_user_message(session_id)
+            last = _last_user(ctx.messages)
             if last is None:
                 yield chat_error(InvalidInput("There is no message to retry in this conversation."))
                 return
@@ -127,59 +76,53 @@ class SendMessageUseCase:
         if not text.strip():
             yield chat_error(InvalidInput("The message is empty; type something to send."))
             return
-        first_exchange = self._needs_title(session_id)
-        turn = TurnProgress(MessageFactory(session_id, self._clock, self._new_id), preview_of(text))
+        first_exchange = _needs_title(ctx)
+        turn = TurnProgress(MessageFactory(session_id, self._clock, self._new_id))
         if not retry:
-            self._messages.add(turn.factory.user(text))
+            ctx = ctx.with_messages([self._turns.add(turn.factory.user(text))])
         try:
-            async with aclosing(self._run(turn, text, first_exchange, provider_id, model_id, agent_id)) as events:
+            async with aclosing(self._run(turn, ctx, text, first_exchange, choice)) as events:
                 async for event in events:  # closing `events` closes the provider's stream at once
                     yield event
         except PalimpsestError as err:
-            turn.keep_partial(self._messages)
-            self._touch(session_id, turn.preview)
+            turn.keep_partial(self._turns)
             yield chat_error(err)
         except BaseException:  # cancelled, closed, or a bug: keep what arrived, then let it propagate
-            turn.keep_partial(self._messages)
-            self._touch(session_id, turn.preview)
+            turn.keep_partial(self._turns)
             raise
 
     async def _run(
         self,
         turn: TurnProgress,
+        ctx: SessionContext,
         text: str,
         first_exchange: bool,
-        provider_id: ProviderId | None,
-        model_id: ModelId | None,
-        agent_id: AgentId | None,
+        choice: dict[str, str | None],
     ) -> AsyncGenerator[ChatEvent, None]:
         session_id = turn.factory.session_id
-        target, switched = self._choose(session_id, provider_id, model_id, agent_id)
+        if ctx.model is None or ctx.provider is None:  # say precisely why no model could be chosen
+            ctx = self._contexts.load(session_id, strict=True, **choice)
+        provider, model = ctx.provider, ctx.model
+        assert model is not None and provider is not None
+        session, switched = self._turns.choose(session_id, ctx.agent, provider, model)
+        ctx = ctx.with_session(session)
         proactive_trigger = "model_switch" if switched else "overflow"
-        turn.target = target
-        settings = self._settings_for(self._require(session_id))
-        system = with_memory(
-            target.agent.system_prompt, self._memories.list(target.agent.id), settings.memory_section_max_chars
-        )
-        tools = list(self._tools.definitions(list(target.agent.enabled_tools) or None))
-        adapter = self._adapters.create(target.provider, self._keys.get(target.provider.id))
+        adapter = self._adapters.for_provider(provider)
         runner = ToolRunner(
-            self._messages, self._tools, turn.factory, self._truncator or ToolResultTruncator(settings),
-            ToolContext(session_id, target.agent.id), [t.name for t in tools],
+            self._turns.messages, self._tools, turn.factory, ToolResultTruncator(ctx.settings),
+            ToolContext(session_id, ctx.agent.id), [t.name for t in ctx.tools],
         )
-        rounds = max(1, settings.max_tool_rounds)
+        rounds = max(1, ctx.settings.max_tool_rounds)
         total = Usage()
-        attempt = RoundAttempt(target.model)
+        attempt = RoundAttempt(ctx)
         for round_no in range(1, rounds + 1):
+            attempt.ctx = ctx
             turn.attempt = attempt
-            sending = self._sender.send(
-                adapter, session_id, attempt, system_prompt=system, tools=tools, settings=settings,
-                proactive_trigger=proactive_trigger,
-            )
-            async with aclosing(sending) as round_events:
-                async for event in round_events:
+            async with aclosing(self._sender.send(adapter, attempt, proactive_trigger=proactive_trigger)) as sent:
+                async for event in sent:
                     yield event
-            reply = self._save_round(turn, attempt)
+            stored = self._save_round(turn, attempt)
+            ctx = attempt.ctx.with_messages(stored.messages)
             total = add_usage(total, attempt.state.usage)
             calls = attempt.state.calls
             if not calls:
@@ -188,147 +131,57 @@ class SendMessageUseCase:
                 for call in calls:
                     runner.store(call.id, call.name, NOT_RUN_OUTPUT.format(rounds=rounds), is_error=True)
                     turn.pending_calls.pop(call.id, None)
+                ctx = ctx.with_messages(runner.take_stored())
                 yield ToolRoundLimitReached(rounds)
                 break
             for call in calls:
                 async for tool_event in runner.run(call):
                     yield tool_event
                 turn.pending_calls.pop(call.id, None)
-        self._touch(session_id, turn.preview)
-        yield ResponseComplete(reply.id, total)
-        async for upkeep_event in self._upkeep(turn, attempt, system, tools, settings):
+            ctx = ctx.with_messages(runner.take_stored())
+        yield ResponseComplete(stored.reply.id, total)
+        reload = lambda: self._contexts.load(  # noqa: E731 - after the memory flush changed the memory section
+            session_id, provider_id=attempt.model.provider_id, model_id=attempt.model.id, agent_id=ctx.agent.id
+        )
+        async for upkeep_event in self._upkeep.after_turn(ctx, attempt, reload):
             yield upkeep_event
         if first_exchange:
             title = await self._title(
-                session_id, provider_id=target.provider.id, model_id=attempt.model.id, user_text=text,
-                reply_text=reply.content,
+                session_id, provider_id=attempt.model.provider_id, model_id=attempt.model.id, user_text=text,
+                reply_text=stored.reply.content,
             )
             if title:
                 yield TitleGenerated(title)
 
-    def _choose(
-        self, session_id: SessionId, provider_id: ProviderId | None, model_id: ModelId | None, agent_id: AgentId | None
-    ) -> tuple[TurnTarget, bool]:
-        """Resolves agent, provider and model and stores them on the session, so a switch sticks; True when the
-        session had another model before."""
-        session = self._require(session_id)
-        target = resolve_target(
-            session, agents=self._agents, providers=self._providers, models=self._models,
-            provider_id=provider_id, model_id=model_id, agent_id=agent_id,
+    def _save_round(self, turn: TurnProgress, attempt: RoundAttempt) -> StoredRound:
+        """Stores the reply, its tool calls and the usage in one transaction, then feeds the calibration."""
+        state, model = attempt.state, attempt.model
+        provider_id, model_id = model.provider_id, model.id
+        reply = turn.factory.reply(
+            state.text, thinking=state.thinking, provider_id=provider_id, model_id=model_id,
+            input_tokens=state.usage.input_tokens or None, output_tokens=state.usage.output_tokens or None,
         )
-        self._sessions.update(
-            replace(
-                session, current_agent_id=target.agent.id, current_provider_id=target.provider.id,
-                current_model_id=target.model.id,
-            )
-        )
-        before = (session.current_provider_id, session.current_model_id)
-        return target, before[1] is not None and before != (target.provider.id, target.model.id)
-
-    def _last_user_message(self, session_id: SessionId) -> Message | None:
-        """The newest stored user message of the session, looked up from the newest turns backwards."""
-        total = self._messages.count(session_id)
-        start = max(0, total - TITLE_LOOKBACK)
-        while True:
-            found = next(
-                (m for m in reversed(self._messages.since(session_id, start)) if m.type is MessageType.USER), None
-            )
-            if found is not None or start == 0:
-                return found
-            start = max(0, start - 4 * TITLE_LOOKBACK)
-
-    def _needs_title(self, session_id: SessionId) -> bool:
-        """True until the session has a complete reply (looked up only while it is short)."""
-        count = self._messages.count(session_id)
-        if count == 0:
-            return True
-        if count > TITLE_LOOKBACK:
-            return False
-        return not any(
-            m.type is MessageType.AI_RESPONSE and not m.incomplete for m in self._messages.snapshot(session_id)
-        )
-
-    def _save_round(self, turn: TurnProgress, attempt: RoundAttempt) -> Message:
-        """Stores the reply and its tool calls, adds the usage to the session and feeds the calibration."""
-        state: RoundState = attempt.state
-        assert turn.target is not None
-        provider_id, model_id = turn.target.provider.id, attempt.model.id
-        reply = self._messages.add(
-            turn.factory.reply(
-                state.text, thinking=state.thinking, provider_id=provider_id, model_id=model_id,
-                input_tokens=state.usage.input_tokens or None, output_tokens=state.usage.output_tokens or None,
-            )
-        )
+        calls = [
+            turn.factory.tool_call(call.id, call.name, call.input, provider_id=provider_id, model_id=model_id)
+            for call in state.calls
+        ]
+        stored = self._turns.save_round(reply, calls, state.usage)
         turn.attempt = None
         for call in state.calls:
-            self._messages.add(turn.factory.tool_call(call.id, call.name, call.input, provider_id=provider_id,
-                                                      model_id=model_id))
             turn.pending_calls[call.id] = call.name
-        if state.text.strip():
-            turn.preview = preview_of(state.text)
-        usage = state.usage
-        if usage.input_tokens or usage.output_tokens or usage.cache_read_tokens:
-            self._sessions.add_usage(turn.factory.session_id, usage)
-        if usage.input_tokens > 0 and attempt.planned is not None:
-            self._estimator.calibrate(calibration_key(provider_id, model_id), usage.input_tokens,
-                                      attempt.planned.raw_estimate)
-        return reply
-
-    async def _upkeep(
-        self,
-        turn: TurnProgress,
-        attempt: RoundAttempt,
-        system: str | None,
-        tools: Sequence[ToolDefinition],
-        settings: ContextSettings,
-    ) -> AsyncIterator[ChatEvent]:
-        """After the answer: the context status, the memory flush when due, then the compaction check."""
-        session_id = turn.factory.session_id
-        model = attempt.model
-        status = self._planner.status(session_id, system_prompt=system, tools=tools, model=model, settings=settings)
-        yield ContextStatusChanged(status)
-        if should_flush(status.used, status.window, settings, self._require(session_id)):
-            saved = await self._flush(
-                session_id, provider_id=model.provider_id, model_id=model.id,
-                agent_id=turn.target.agent.id if turn.target else None,
-                request=self._flush_request(session_id, system, settings, model), tools=tools,
+        if state.usage.input_tokens > 0 and attempt.planned is not None:
+            self._upkeep.planner.estimator.calibrate(
+                calibration_key(provider_id, model_id), state.usage.input_tokens, attempt.planned.raw_estimate
             )
-            yield MemoryFlushed(saved)
-        forced = max_tokens_signal(attempt, settings)
-        trigger = "overflow" if forced else "auto"
-        yield CompactStarted(trigger)
-        result = await self._auto_compact(
-            session_id, provider_id=model.provider_id, model_id=model.id, system_prompt=system, tools=tools,
-            force=forced, trigger=trigger,
-        )
-        yield compact_event(result)
-        if result.did_compact:
-            yield ContextStatusChanged(
-                self._planner.status(session_id, system_prompt=system, tools=tools, model=model, settings=settings)
-            )
+        return stored
 
-    def _flush_request(
-        self, session_id: SessionId, system: str | None, settings: ContextSettings, model: AiModel
-    ) -> BuiltRequest:
-        """The session as the flush turn sees it, leaving room for its instruction, tool and answer."""
-        reserve = FLUSH_MAX_OUTPUT_TOKENS + self._estimator.estimate_text(FLUSH_PROMPT) + FLUSH_TOOL_RESERVE
-        return self._planner.preview(
-            session_id, system_prompt=system, settings=settings, model=model, reserve_tokens=reserve
-        )
 
-    def _require(self, session_id: SessionId) -> Session:
-        session = self._sessions.get(session_id)
-        if session is None:
-            raise NotFound("session", session_id)
-        return session
+def _needs_title(ctx: SessionContext) -> bool:
+    """True until the session has a complete reply (a compacted session has had one)."""
+    if ctx.boundary is not None:
+        return False
+    return not any(m.type is MessageType.AI_RESPONSE and not m.incomplete for m in ctx.messages)
 
-    def _touch(self, session_id: SessionId, preview: str) -> None:
-        """Updates message count, preview and updated_at."""
-        session = self._sessions.get(session_id)
-        if session is not None:
-            self._sessions.update(
-                replace(
-                    session, message_count=self._messages.count(session_id), last_message_preview=preview,
-                    updated_at=self._clock.now(),
-                )
-            )
+
+def _last_user(messages: tuple[Message, ...]) -> Message | None:
+    return next((m for m in reversed(messages) if m.type is MessageType.USER), None)

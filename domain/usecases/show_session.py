@@ -28,7 +28,7 @@ class SessionDetail:
 
 def is_behind_boundary(message: Message, session: Session) -> bool:
     """True when the message precedes the session's compaction boundary (a message seq)."""
-    return session.compact_boundary is not None and message.seq < session.compact_boundary
+    return session.boundary is not None and message.seq < session.boundary
 
 
 class ShowSessionUseCase:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import NotFound, ProviderUnavailable
+from domain.services.adapters import ProviderAdapters
 from domain.usecases.generate_title import GenerateTitleUseCase, clean_title
 from tests.fakes_turn import TurnWorld, make_world
 
 
 def title_of(world: TurnWorld) -> GenerateTitleUseCase:
-    return GenerateTitleUseCase(world.sessions, world.providers, world.keys, world.adapters)
+    return GenerateTitleUseCase(world.sessions, ProviderAdapters(world.providers, world.keys, world.adapters))
 
 
 async def ask(world: TurnWorld, **kw: str) -> str | None:

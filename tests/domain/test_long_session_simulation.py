@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from domain.chat.request import RequestPlanner
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, calibration_key
 from domain.context.pruner import ToolResultPruner
-from domain.context.settings_source import fixed_settings
+from domain.context.session_context import SessionContext
 from domain.context.truncator import ToolResultTruncator
-from domain.models import AiModel, Message, MessageType, ToolStatus
+from domain.models import Agent, AiModel, Message, MessageType, Provider, ProviderType, ToolStatus
 from domain.settings import ContextSettings
 from domain.usecases.auto_compact import AutoCompactUseCase
 from tests.fakes import (
@@ -22,6 +23,7 @@ from tests.fakes import (
     FakeSummarizer,
     make_session,
 )
+from tests.fakes_uow import FakeUnitOfWork
 
 MODELS = [
     AiModel(id="claude-sonnet-4-5", display_name=None, provider_id="anthropic", context_window_size=24_000),
@@ -49,20 +51,36 @@ class World:
 
 def world() -> World:
     settings = ContextSettings(tool_result_max_chars=12_000)
-    sessions, messages = FakeSessionRepository(), FakeMessageRepository()
+    sessions = FakeSessionRepository()
+    messages = FakeMessageRepository(sessions=sessions)
     sessions.create(make_session("s1"))
     estimator = TokenEstimator(FakeCalibrationStore())
     pruner = ToolResultPruner(settings)
     summary = "## Goal\nKeep going.\n## Critical Context\n" + "- detail\n" * 150
-    compact = AutoCompactUseCase(sessions, messages, FakeModelRepository(MODELS), FakeSummarizer(default=summary),
-                                 estimator, FakeClock(), fixed_settings(settings), pruner)
+    compact = AutoCompactUseCase(
+        store=FakeUnitOfWork(sessions, messages), sessions=sessions, models=FakeModelRepository(MODELS),
+        summarizer=FakeSummarizer(default=summary), planner=RequestPlanner(CompactAwareMessageBuilder(), pruner,
+                                                                          estimator),
+        clock=FakeClock(),
+    )
     return World(sessions, messages, estimator, compact, pruner, CompactAwareMessageBuilder(), settings)
+
+
+def context(w: World, model: AiModel) -> SessionContext:
+    session = w.sessions.get("s1")
+    assert session is not None
+    boundary = session.boundary
+    return SessionContext(
+        session, Agent("a", "A"), w.settings, "You are helpful.", (),
+        Provider(model.provider_id, model.provider_id, ProviderType.OPENAI_COMPATIBLE), model,
+        tuple(w.messages.since("s1", boundary or 0)), tuple(w.messages.pinned("s1")),
+    )
 
 
 def plan(w: World, model: AiModel) -> tuple[BuiltRequest, int]:
     session = w.sessions.get("s1")
     assert session is not None
-    boundary = session.compact_boundary if session.compacted_summary else None
+    boundary = session.boundary
     built = w.builder.build(session, w.messages.since("s1", boundary or 0), "You are helpful.", w.messages.pinned("s1"))
     request = BuiltRequest(built.system_prompt, w.pruner.prune("s1", built.messages, w.settings))
     return request, w.estimator.estimate_request(request.system_prompt, request.messages)
@@ -75,7 +93,7 @@ async def send(w: World, model: AiModel) -> int:
     budget = window - OUTPUT_RESERVE
     request, raw = plan(w, model)
     if w.estimator.apply_calibration(raw, key) > budget:
-        await w.compact("s1", provider_id=model.provider_id, model_id=model.id, force=True, trigger="model_switch")
+        await w.compact(context(w, model), force=True, trigger="model_switch")
         request, raw = plan(w, model)
     if w.estimator.apply_calibration(raw, key) > budget:
         request = w.builder.fit_to_budget(request, budget, w.estimator, (), key)
@@ -110,7 +128,7 @@ async def test_a_long_conversation_across_three_providers_never_overflows_and_ke
         w.messages.add(Message(id=f"a{turn}", session_id="s1", type=MessageType.AI_RESPONSE,
                                content=f"answer {turn}: " + "here it is " * rng.randint(5, 200)))
         stored += 1
-        await w.compact("s1", provider_id=model.provider_id, model_id=model.id)
+        await w.compact(context(w, model))
     session = w.sessions.get("s1")
     assert session is not None and session.compaction_count >= 10
     assert w.messages.count("s1") == stored

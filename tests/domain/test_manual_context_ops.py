@@ -2,45 +2,53 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from domain.errors import InvalidInput, NotFound
+from domain.models import Message, MessageType
 from domain.usecases.compact_now import CompactNowUseCase
 from domain.usecases.edit_summary import EditSummaryUseCase
 from domain.usecases.reset_context import ResetContextUseCase
 from tests.domain.engine_setup import Engine
+from tests.fakes_turn import TurnWorld, make_world
+
+
+def compact_now(world: TurnWorld) -> CompactNowUseCase:
+    return CompactNowUseCase(world.contexts, world.auto_compact)
+
+
+def chatted(turns: int) -> TurnWorld:
+    world = make_world(window=10_000)
+    world.summarizer.default = "## Goal\nSummary."
+    for i in range(turns):
+        world.messages.add(Message(f"u{i}", "s1", MessageType.USER, f"question {i}: " + "word " * 100))
+        world.messages.add(Message(f"a{i}", "s1", MessageType.AI_RESPONSE, f"answer {i}: " + "word " * 100))
+    return world
 
 
 async def test_compact_now_compacts_below_the_threshold_with_the_sessions_model() -> None:
-    engine = Engine()
-    engine.chat(15)
-    result = await CompactNowUseCase(engine.sessions, engine.compact)("s1", instructions="  Focus on the API.  ")
+    world = chatted(15)
+    result = await compact_now(world)("s1", instructions="  Focus on the API.  ")
     assert result.did_compact
-    assert "Focus on the API." in engine.summarizer.prompts[0]
-    assert engine.sessions.compactions("s1")[0].trigger == "manual"
+    assert "Focus on the API." in world.summarizer.prompts[0]
+    assert world.sessions.compactions("s1")[0].trigger == "manual"
 
 
 async def test_compact_now_without_a_model_is_a_clear_error() -> None:
-    engine = Engine()
-    session = engine.sessions.get("s1")
-    assert session is not None
-    engine.sessions.update(replace(session, current_provider_id=None, current_model_id=None))
+    world = chatted(3)
+    world.providers.providers.clear()
     with pytest.raises(InvalidInput, match="provider and model"):
-        await CompactNowUseCase(engine.sessions, engine.compact)("s1")
+        await compact_now(world)("s1")
 
 
 async def test_compact_now_on_an_unknown_session_is_not_found() -> None:
-    engine = Engine()
     with pytest.raises(NotFound):
-        await CompactNowUseCase(engine.sessions, engine.compact)("nope")
+        await compact_now(make_world())("nope")
 
 
 async def test_compact_now_rejects_huge_focus_instructions() -> None:
-    engine = Engine()
     with pytest.raises(InvalidInput, match="too long"):
-        await CompactNowUseCase(engine.sessions, engine.compact)("s1", instructions="x" * 5_000)
+        await compact_now(make_world())("s1", instructions="x" * 5_000)
 
 
 async def test_reset_context_clears_summary_and_boundary_and_keeps_every_message() -> None:
@@ -82,20 +90,17 @@ def test_reset_of_an_unknown_session_is_not_found() -> None:
 
 
 async def test_compact_now_on_a_short_conversation_keeps_only_the_newest_turn() -> None:
-    engine = Engine()
-    engine.chat(3)
-    result = await CompactNowUseCase(engine.sessions, engine.compact)("s1")
-    session = engine.sessions.get("s1")
+    world = chatted(3)
+    result = await compact_now(world)("s1")
+    session = world.sessions.get("s1")
     assert result.did_compact and session is not None
-    assert [m.content[:10] for m in engine.messages.since("s1", session.compact_boundary or 0)] == [
+    assert [m.content[:10] for m in world.messages.since("s1", session.compact_boundary or 0)] == [
         "question 2", "answer 2: "
     ]
 
 
 async def test_compact_now_with_a_single_turn_has_nothing_to_compact() -> None:
-    engine = Engine()
-    engine.chat(1)
-    result = await CompactNowUseCase(engine.sessions, engine.compact)("s1")
+    result = await compact_now(chatted(1))("s1")
     assert not result.did_compact and result.reason == "nothing_to_compact"
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from domain.context.builder import BuiltRequest
 from domain.context.flush import FLUSH_PROMPT
 from domain.errors import NetworkError
-from domain.events import CompactStarted, MemoryFlushed, TextDelta
+from domain.events import MemoryFlushed, TextDelta
 from domain.models import Message, MessageType
 from tests.fakes_turn import TurnWorld, make_world, reply, tool_round
 
@@ -56,7 +56,9 @@ async def test_flush_runs_a_silent_turn_whose_memories_persist_and_whose_message
 
 
 async def test_flush_fires_before_the_compaction_check() -> None:
-    world = near_threshold_world()
+    world = make_world(window=12_000)
+    world.summarizer.default = SUMMARY
+    seed_history(world, 2, chars=10_400)  # about 10,400 tokens: past the flush point and the threshold (10,200)
     world.adapter().scripts.extend([reply("ok"), reply("NO_REPLY")])
     names = [type(e).__name__ for e in await world.turn("hello")]
     assert names.index("MemoryFlushed") < names.index("CompactStarted")
@@ -101,13 +103,15 @@ async def test_no_flush_when_disabled_in_the_settings() -> None:
     world.adapter().scripts.append(reply("ok"))
     events = await world.turn("hello")
     assert not any(isinstance(e, MemoryFlushed) for e in events)
-    assert any(isinstance(e, CompactStarted) for e in events)
+    assert len(world.adapter().requests) == 1  # the chat's request only
 
 
 def _flush(world: TurnWorld):  # type: ignore[no-untyped-def]
+    from domain.services.adapters import ProviderAdapters
     from domain.usecases.memory_flush import MemoryFlushUseCase
 
-    return MemoryFlushUseCase(world.sessions, world.providers, world.keys, world.adapters, world.tools, world.clock)
+    adapters = ProviderAdapters(world.providers, world.keys, world.adapters)
+    return MemoryFlushUseCase(world.store, world.sessions, adapters, world.tools, world.clock)
 
 
 REQUEST = BuiltRequest("You are helpful.", [Message("u1", "s1", MessageType.USER, "hello")])
@@ -116,14 +120,14 @@ REQUEST = BuiltRequest("You are helpful.", [Message("u1", "s1", MessageType.USER
 async def test_flush_use_case_does_nothing_when_already_flushed_this_cycle() -> None:
     world = make_world()
     world.sessions.update(replace(world.sessions.get("s1"), flushed_in_compaction_cycle=True))
-    saved = await _flush(world)("s1", provider_id="anthropic", model_id="claude-big", agent_id=None, request=REQUEST)
+    saved = await _flush(world)(world.context("s1"), REQUEST)
     assert saved == 0 and world.adapter().requests == []
 
 
 async def test_a_failing_flush_saves_nothing_but_still_closes_the_cycle() -> None:
     world = make_world()
     world.adapter().scripts.append(NetworkError("down"))
-    saved = await _flush(world)("s1", provider_id="anthropic", model_id="claude-big", agent_id=None, request=REQUEST)
+    saved = await _flush(world)(world.context("s1"), REQUEST)
     assert saved == 0 and world.memories.memories == {}
     assert world.sessions.get("s1").flushed_in_compaction_cycle
 
@@ -135,9 +139,9 @@ async def test_only_successful_save_memory_calls_are_counted_and_other_tools_are
         ("f2", "save_memory", {"content": "   "}),
         ("f3", "http_request", {"url": "https://x"}),
     ))
-    offered = list(world.tools.definitions())
-    saved = await _flush(world)("s1", provider_id="anthropic", model_id="claude-big", agent_id="default",
-                                request=REQUEST, tools=offered)
+    ctx = world.context("s1")
+    assert {t.name for t in ctx.tools} == {"http_request", "save_memory"}  # the chat's own tools are offered
+    saved = await _flush(world)(ctx, REQUEST)
     assert saved == 1
     assert [m.content for m in world.memories.memories.values()] == ["Keep this."]
     assert [name for name, _, _ in world.tools.calls] == ["save_memory", "save_memory"]
@@ -149,7 +153,7 @@ async def test_memories_saved_midway_are_kept_when_the_flush_stream_fails() -> N
     world = make_world()
     world.adapter().scripts.append([ToolCallRequested("f1", "save_memory", {"content": "Early fact."}),
                                     NetworkError("reset")])
-    saved = await _flush(world)("s1", provider_id="anthropic", model_id="claude-big", agent_id=None, request=REQUEST)
+    saved = await _flush(world)(world.context("s1"), REQUEST)
     assert saved == 1 and [m.content for m in world.memories.memories.values()] == ["Early fact."]
 
 

@@ -40,7 +40,7 @@ async def test_a_second_overflow_after_reactive_compaction_still_yields_a_sendab
 
 
 async def test_switching_to_a_smaller_window_is_handled_by_compacting_for_that_model() -> None:
-    small = replace(SONNET, id="claude-haiku-small", context_window_size=4_000)
+    small = replace(SONNET, id="claude-haiku-small", context_window_size=4_000, max_output_tokens=1_000)
     engine = Engine()
     engine.models.upsert(small)
     engine.chat(20)

@@ -216,8 +216,7 @@ async def test_a_max_tokens_stop_with_room_left_does_not_force_compaction() -> N
     world = make_world(settings=ContextSettings(max_output_tokens=1_000))
     world.adapter().scripts.append(reply("long", stop="max_tokens"))
     events = await world.turn("Write")
-    assert [e.trigger for e in events if isinstance(e, CompactStarted)] == ["auto"]
-    assert not next(e for e in events if isinstance(e, CompactCompleted)).did_compact
+    assert not any(isinstance(e, CompactStarted | CompactCompleted) for e in events)
 
 
 async def test_output_tokens_requested_never_exceed_the_room_left_in_the_window() -> None:

@@ -42,16 +42,15 @@ def _seeded_planner():  # type: ignore[no-untyped-def]
     add(Message("r2", "s1", MessageType.TOOL_RESULT, tool_call_id="k", tool_name="http_request",
                 tool_output="page text " * 2_500, tool_status=ToolStatus.SUCCESS))
     add(Message("a2", "s1", MessageType.AI_RESPONSE, "read it"))
-    planner = RequestPlanner(world.sessions, world.messages, CompactAwareMessageBuilder(), world.pruner,
-                             world.estimator)
+    planner = RequestPlanner(CompactAwareMessageBuilder(), world.pruner, world.estimator)
     return world, planner
 
 
 def test_preview_with_a_reserve_keeps_only_what_leaves_that_room_free() -> None:
     world, planner = _seeded_planner()
-    settings = ContextSettings()
-    full = planner.preview("s1", system_prompt="sys", settings=settings, model=MODEL)
-    cut = planner.preview("s1", system_prompt="sys", settings=settings, model=MODEL, reserve_tokens=8_000)
+    ctx = replace(world.context("s1"), system_prompt="sys", tools=(), model=MODEL)
+    full = planner.preview(ctx)
+    cut = planner.preview(ctx, reserve_tokens=8_000)
     assert len(full.messages) == 6
     assert world.estimator.estimate_request(full.system_prompt, full.messages) > 2_000
     assert world.estimator.estimate_request(cut.system_prompt, cut.messages) <= 2_000
@@ -63,7 +62,7 @@ def test_plan_reports_raw_and_calibrated_estimates_and_the_output_to_ask_for() -
     world, planner = _seeded_planner()
     world.calibration.put("p/m", 1.5)
     model = replace(MODEL, context_window_size=14_000)
-    planned = planner.plan("s1", system_prompt="sys", tools=(), model=model, settings=ContextSettings())
+    planned = planner.plan(replace(world.context("s1"), system_prompt="sys", tools=(), model=model))
     assert planned.estimate == pytest.approx(planned.raw_estimate * 1.5, abs=1)
     assert planned.max_output_tokens == min(2_000, 14_000 - planned.estimate)
     assert planned.max_output_tokens < 2_000
@@ -80,7 +79,7 @@ MODELS = [
 ]
 
 
-def target(session=None, agents=(), providers=PROVIDERS, **choice):  # type: ignore[no-untyped-def]
+def target(session=None, agents=(Agent("default", "Default"),), providers=PROVIDERS, **choice):  # type: ignore[no-untyped-def]
     return resolve_target(
         session or make_session(), agents=FakeAgentRepository(list(agents)),
         providers=FakeProviderRepository(providers), models=FakeModelRepository(MODELS), **choice,

@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 
 from domain.context.compaction_model import choose_compaction_model
-from domain.context.settings_source import AgentContextSettings
+from domain.context.context_loader import effective_settings
 from domain.errors import InvalidInput
 from domain.models import Agent, AiModel
 from domain.settings import ContextSettings
-from tests.fakes import FakeAgentRepository, FakeSettingsRepository, make_session
 
 
 def model(model_id: str, provider: str = "p") -> AiModel:
@@ -17,21 +16,18 @@ def model(model_id: str, provider: str = "p") -> AiModel:
 
 
 def test_agent_overrides_apply_on_top_of_app_settings() -> None:
-    agents = FakeAgentRepository([Agent(id="a", name="A", context_overrides={"compact_threshold_ratio": 0.5})])
-    source = AgentContextSettings(FakeSettingsRepository(ContextSettings(soft_trim_chars=9_000)), agents)
-    settings = source(make_session(current_agent_id="a"))
+    agent = Agent(id="a", name="A", context_overrides={"compact_threshold_ratio": 0.5})
+    settings = effective_settings(ContextSettings(soft_trim_chars=9_000), agent)
     assert settings.compact_threshold_ratio == 0.5 and settings.soft_trim_chars == 9_000
 
 
-def test_sessions_without_an_agent_get_app_settings() -> None:
-    source = AgentContextSettings(FakeSettingsRepository(), FakeAgentRepository())
-    assert source(make_session()) == ContextSettings()
+def test_an_agent_without_overrides_gets_app_settings() -> None:
+    assert effective_settings(ContextSettings(), Agent(id="a", name="A")) == ContextSettings()
 
 
 def test_an_unknown_override_key_is_a_clear_error() -> None:
-    agents = FakeAgentRepository([Agent(id="a", name="A", context_overrides={"nonsense": 1})])
     with pytest.raises(InvalidInput, match="nonsense"):
-        AgentContextSettings(FakeSettingsRepository(), agents)(make_session(current_agent_id="a"))
+        effective_settings(ContextSettings(), Agent(id="a", name="A", context_overrides={"nonsense": 1}))
 
 
 @pytest.mark.parametrize(

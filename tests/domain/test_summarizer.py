@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import NotFound, RateLimited
+from domain.services.adapters import ProviderAdapters
 from domain.services.summarizer import AdapterSummarizer
 from tests.fakes_turn import make_world
 
@@ -12,7 +13,7 @@ from tests.fakes_turn import make_world
 async def test_summarize_calls_the_providers_adapter_with_its_key_and_limits() -> None:
     world = make_world()
     world.adapter("openai").completions.append("Goal: test.")
-    summarizer = AdapterSummarizer(world.providers, world.keys, world.adapters)
+    summarizer = AdapterSummarizer(ProviderAdapters(world.providers, world.keys, world.adapters))
     text = await summarizer.summarize(provider_id="openai", model_id="gpt-small", system="Summarize.",
                                       prompt="Transcript", max_tokens=1_500)
     assert text == "Goal: test."
@@ -23,7 +24,7 @@ async def test_summarize_calls_the_providers_adapter_with_its_key_and_limits() -
 async def test_summarize_passes_provider_errors_through() -> None:
     world = make_world()
     world.adapter().completions.append(RateLimited())
-    summarizer = AdapterSummarizer(world.providers, world.keys, world.adapters)
+    summarizer = AdapterSummarizer(ProviderAdapters(world.providers, world.keys, world.adapters))
     with pytest.raises(RateLimited):
         await summarizer.summarize(provider_id="anthropic", model_id="claude-haiku", system="s", prompt="p",
                                    max_tokens=10)
@@ -31,6 +32,6 @@ async def test_summarize_passes_provider_errors_through() -> None:
 
 async def test_summarize_with_an_unknown_provider_is_not_found() -> None:
     world = make_world()
-    summarizer = AdapterSummarizer(world.providers, world.keys, world.adapters)
+    summarizer = AdapterSummarizer(ProviderAdapters(world.providers, world.keys, world.adapters))
     with pytest.raises(NotFound):
         await summarizer.summarize(provider_id="ghost", model_id="m", system="s", prompt="p", max_tokens=10)

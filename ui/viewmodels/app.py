@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from domain.models import Agent, AiModel
-from ui.backend import ChatBackend, ProviderInfo, Selection, StartupInfo
+from ui.backend import AppBackend, ProviderInfo, Selection, StartupInfo
 from ui.signals import emit
 from ui.viewmodels.chat_state import ModelChoice
 from ui.worker import AsyncWorker, describe_error
@@ -61,7 +61,7 @@ class AppViewModel(QObject):
 
     state_changed = Signal(object)  # AppState
 
-    def __init__(self, backend: ChatBackend, worker: AsyncWorker) -> None:
+    def __init__(self, backend: AppBackend, worker: AsyncWorker) -> None:
         super().__init__()
         self._backend = backend
         self._worker = worker

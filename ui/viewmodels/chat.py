@@ -24,7 +24,7 @@ from domain.events import (
     ToolRoundLimitReached,
 )
 from domain.models import Message, SessionId
-from ui.backend import ChatBackend, ConversationPage, Selection
+from ui.backend import ConversationBackend, ConversationPage, Selection
 from ui.models.chat_rows import ChatRow, RowKind, rows_from_messages
 from ui.models.message_list import MessageListModel
 from ui.signals import emit
@@ -45,7 +45,7 @@ class ChatViewModel(ChatContextOps, QObject):
     text_ready = Signal(str, str)  # title, text: a long text to show in a reader (a tool's full output)
     session_changed = Signal(object)  # Session: title or totals changed, the sidebar refreshes
 
-    def __init__(self, backend: ChatBackend, worker: AsyncWorker) -> None:
+    def __init__(self, backend: ConversationBackend, worker: AsyncWorker) -> None:
         super().__init__()
         self._backend = backend
         self._worker = worker
@@ -57,7 +57,6 @@ class ChatViewModel(ChatContextOps, QObject):
         self._error_row: ChatRow | None = None
         self._handle: StreamHandle | None = None
         self._turns = 0
-        self._reload_after_turn = False
         self._loading_older = False
         self._stored_rows: list[ChatRow] = []
         self._stored_inputs: tuple[object, ...] = ()
@@ -213,7 +212,6 @@ class ChatViewModel(ChatContextOps, QObject):
         self._turns += 1
         self._live = LiveTurn(text, self._turns)
         self._error_row = None
-        self._reload_after_turn = False
         self._set(streaming=True, error=None)
         self._sync_rows()
 
@@ -259,7 +257,6 @@ class ChatViewModel(ChatContextOps, QObject):
 
     def _compacted(self, event: CompactCompleted) -> None:
         self._set(compacting=False)
-        self._reload_after_turn = self._reload_after_turn or event.did_compact
         text = compaction_notice(event)
         if text and (event.fallback or event.did_compact):
             emit(self.notice, text)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.events import CompactCompleted, ContextStatus
+from domain.events import CompactCompleted
 from domain.models import AgentId, Message, Session
-from ui.backend import ChatBackend, Selection
+from ui.backend import ConversationBackend, Selection
 from ui.signals import emit
 from ui.viewmodels.chat_state import ChatState
 from ui.worker import AsyncWorker
@@ -21,15 +21,11 @@ def compaction_notice(event: CompactCompleted) -> str | None:
     return event.reason or "Nothing to summarize yet."
 
 
-def over_threshold(status: ContextStatus, ratio: float = 0.85) -> bool:
-    """Whether the estimated context passes the compaction threshold of a known window."""
-    return status.window is not None and status.used > status.window * ratio
-
 
 class ChatContextOps:
     """Mixed into ChatViewModel; relies on its state, worker and backend."""
 
-    _backend: ChatBackend
+    _backend: ConversationBackend
     _worker: AsyncWorker
     _state: ChatState
     notice: Any
@@ -125,7 +121,7 @@ class ChatContextOps:
         self.refresh_context()
 
     def select_model(self, selection: Selection) -> None:
-        """Switches provider/model mid-session; compacts first when the new window is too small."""
+        """Switches provider/model mid-session; the next send compacts first when the new window is too small."""
         if selection == self._state.selection:
             return
         self._set(selection=selection)
@@ -136,13 +132,7 @@ class ChatContextOps:
 
         def switched(updated: Session) -> None:
             self._set(session=updated)
-            self._worker.call(lambda: self._backend.context_status(updated.id, selection), checked, self._fail)
-
-        def checked(status: ContextStatus) -> None:
-            self._set(context=status)
-            if over_threshold(status):
-                emit(self.notice, "This model's window is smaller than the conversation: summarizing older messages.")
-                self.compact_now(None)
+            self.refresh_context()
 
         self._worker.call(lambda: self._backend.select(session.id, selection, agent), switched, self._fail)
 

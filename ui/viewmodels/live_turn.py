@@ -24,11 +24,6 @@ class LiveTurn:
         """The rows so far, the streaming reply last."""
         return [*self._rows, *([self._reply] if self._reply is not None else [])]
 
-    @property
-    def reply_text(self) -> str:
-        """The text of the reply segment streaming now."""
-        return self._reply.text if self._reply is not None else ""
-
     def add_text(self, text: str) -> None:
         """Appends streamed text to the current reply segment (starting one when needed)."""
         if self._reply is None:

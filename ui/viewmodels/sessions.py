@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, Signal
 from domain.errors import InvalidInput
 from domain.models import Session, SessionId
 from domain.ports import SessionSearchHit
-from ui.backend import ChatBackend
+from ui.backend import SessionsBackend
 from ui.signals import emit
 from ui.worker import AsyncWorker, describe_error
 
@@ -35,7 +35,7 @@ class SessionsViewModel(QObject):
     state_changed = Signal(object)  # SessionsState
     opened = Signal(object)  # SessionId | None (None: a new, unsaved chat)
 
-    def __init__(self, backend: ChatBackend, worker: AsyncWorker) -> None:
+    def __init__(self, backend: SessionsBackend, worker: AsyncWorker) -> None:
         super().__init__()
         self._backend = backend
         self._worker = worker

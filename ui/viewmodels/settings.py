@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, Signal
 from domain.errors import InvalidInput
 from domain.models import Agent, AgentId, AiModel, Memory, MemoryId, ModelId, ProviderId
 from domain.settings import ContextSettings
-from ui.backend import ChatBackend, ConnectionResult, ProviderInfo
+from ui.backend import ConnectionResult, ProviderInfo, SettingsBackend
 from ui.signals import emit
 from ui.worker import AsyncWorker, describe_error
 
@@ -35,26 +35,13 @@ class SettingsState:
     error: str | None = None
 
 
-def validate_context_settings(settings: ContextSettings) -> ContextSettings:
-    """Refuses values the context engine cannot work with, naming the field and the allowed range."""
-    if not 0.3 <= settings.compact_threshold_ratio <= 0.98:
-        raise InvalidInput("The compaction threshold must be between 30% and 98% of the window.")
-    if not 0.05 <= settings.protected_window_ratio <= 0.6:
-        raise InvalidInput("The protected recent window must be between 5% and 60% of the window.")
-    if settings.protected_window_ratio >= settings.compact_threshold_ratio:
-        raise InvalidInput("The protected recent window must be smaller than the compaction threshold.")
-    if settings.summary_max_tokens < 256:
-        raise InvalidInput("The summary needs at least 256 tokens.")
-    return settings
-
-
 class SettingsViewModel(QObject):
     """The settings verbs; each runs on the worker and updates SettingsState."""
 
     state_changed = Signal(object)  # SettingsState
     catalog_changed = Signal()  # providers, keys, models or agents changed: the header reloads its pickers
 
-    def __init__(self, backend: ChatBackend, worker: AsyncWorker) -> None:
+    def __init__(self, backend: SettingsBackend, worker: AsyncWorker) -> None:
         super().__init__()
         self._backend = backend
         self._worker = worker
@@ -92,12 +79,11 @@ class SettingsViewModel(QObject):
 
         async def everything() -> dict[str, Any]:
             b = self._backend
-            startup = await b.startup()
             return {
                 "providers": tuple(await b.list_providers()), "models": tuple(await b.list_models()),
                 "agents": tuple(await b.list_agents()), "memories": tuple(await b.list_memories()),
                 "context": await b.context_settings(), "tool_names": tuple(await b.tool_names()),
-                "keychain_problem": startup.keychain_problem,
+                "keychain_problem": await b.keychain_problem(),
             }
 
         self._run("load", everything, lambda values: self._set(**values))
@@ -197,12 +183,7 @@ class SettingsViewModel(QObject):
 
     # --- compaction --------------------------------------------------------------------------------
     def save_context_settings(self, settings: ContextSettings) -> None:
-        """Validates and stores the context settings."""
-        try:
-            validate_context_settings(settings)
-        except InvalidInput as error:
-            self._reject(error.message)
-            return
+        """Stores the context settings (the domain validates them; a bad value comes back as the error)."""
         self._run("context", lambda: self._backend.save_context_settings(settings),
                   lambda s: self._set(context=s, message="Compaction settings saved."))
 

@@ -1,0 +1,37 @@
+"""`palimpsest sessions context ID`: what the next request of a session would send, as the gauge shows it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.events import ContextStatus
+
+
+def status_to_dict(status: ContextStatus) -> dict[str, Any]:
+    """The CLI contract's JSON for `sessions context --json`."""
+    b = status.breakdown
+    return {
+        "provider": status.provider_id, "model": status.model_id, "window": status.window,
+        "input_limit": status.input_limit, "window_source": status.window_source, "used": status.used,
+        "percent": status.percent, "threshold": status.threshold,
+        "breakdown": {"system": b.system, "summary": b.summary, "messages": b.messages,
+                      "tool_results": b.tool_results, "tool_definitions": b.tools},
+        "warnings": list(status.warnings),
+    }
+
+
+def render_status(status: ContextStatus) -> str:
+    """The same as plain text."""
+    b = status.breakdown
+    window = f"{status.window:,}" if status.window else "unknown"
+    lines = [
+        f"model: {status.provider_id or '-'}/{status.model_id or '-'}",
+        f"window: {window} tokens ({status.window_source or 'unknown source'})"
+        + (f", input limit {status.input_limit:,}" if status.input_limit else ""),
+        f"next request: {status.used:,} tokens" + (f" ({status.percent}%)" if status.percent is not None else ""),
+        f"compacts at: {status.threshold:,} tokens" if status.threshold else "compacts at: unknown",
+        f"  system {b.system:,} · summary {b.summary:,} · messages {b.messages:,} · tool results "
+        f"{b.tool_results:,} · tool definitions {b.tools:,}",
+    ]
+    lines += [f"warning: {w}" for w in status.warnings]
+    return "\n".join(lines)

@@ -1,0 +1,109 @@
+"""The chat screen's and the main window's backend over the Container's use cases (run on the worker's loop)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+
+from app.container import Container
+from app.gui.pricing import session_cost
+from domain.events import ChatEvent, CompactCompleted, ContextStatus
+from domain.models import AgentId, AiModel, Message, MessageId, ProviderId, ProviderType, Session, SessionId
+from domain.usecases.load_conversation import ConversationPage
+from ui.backend import ProviderInfo, Selection, StartupInfo, UsageSummary
+
+
+def provider_infos(container: Container) -> list[ProviderInfo]:
+    """Providers with where their key comes from and the environment variable that can hold it."""
+    return [
+        ProviderInfo(p.provider, p.key_source, p.env_vars[0] if p.env_vars else None)
+        for p in container.list_providers()
+    ]
+
+
+class AppBridge:
+    """Start-up information and the models for the pickers."""
+
+    _c: Container
+
+    async def startup(self) -> StartupInfo:
+        providers = tuple(provider_infos(self._c))
+        return StartupInfo(
+            providers=providers,
+            keychain_problem=self._c.keys.keychain_problem(),
+            default_selection=self._default_selection(providers),
+            agents=tuple(self._c.list_agents()),
+            has_sessions=bool(self._c.list_sessions()),
+        )
+
+    def _default_selection(self, providers: Sequence[ProviderInfo]) -> Selection | None:
+        usable = [p for p in providers if p.has_key or p.provider.type is ProviderType.OPENAI_COMPATIBLE]
+        for info in usable or providers:
+            models = self._c.list_models(info.provider.id)
+            if models:
+                chosen = next((m for m in models if m.is_default), models[0])
+                return Selection(info.provider.id, chosen.id)
+        return None
+
+    async def list_models(self, provider_id: ProviderId | None = None) -> Sequence[AiModel]:
+        return self._c.list_models(provider_id)
+
+
+class ConversationBridge:
+    """One conversation: its pages, sending, and the context verbs."""
+
+    _c: Container
+
+    async def create_session(self, agent_id: AgentId | None, selection: Selection | None) -> Session:
+        return self._c.create_session(
+            agent=agent_id,
+            provider_id=selection.provider_id if selection else None,
+            model_id=selection.model_id if selection else None,
+        )
+
+    async def load_conversation(self, session_id: SessionId, tail: int) -> ConversationPage:
+        return self._c.conversation.page(session_id, tail)
+
+    async def load_older(self, session_id: SessionId, before_seq: int, limit: int) -> Sequence[Message]:
+        return self._c.conversation.older(session_id, before_seq, limit)
+
+    async def send(self, session_id: SessionId, text: str, selection: Selection) -> AsyncIterator[ChatEvent]:
+        async for event in self._c.send_message(
+            session_id, text, provider_id=selection.provider_id, model_id=selection.model_id
+        ):
+            yield event
+
+    async def retry(self, session_id: SessionId, selection: Selection) -> AsyncIterator[ChatEvent]:
+        async for event in self._c.send_message(
+            session_id, "", provider_id=selection.provider_id, model_id=selection.model_id, retry=True
+        ):
+            yield event
+
+    async def compact_now(
+        self, session_id: SessionId, selection: Selection, instructions: str | None
+    ) -> CompactCompleted:
+        result = await self._c.compact_now(
+            session_id, instructions=instructions, provider_id=selection.provider_id, model_id=selection.model_id
+        )
+        return result.as_event()
+
+    async def reset_context(self, session_id: SessionId) -> Session:
+        return self._c.reset_context(session_id)
+
+    async def edit_summary(self, session_id: SessionId, summary: str) -> Session:
+        return self._c.edit_summary(session_id, summary)
+
+    async def set_pinned(self, message_id: MessageId, pinned: bool) -> Message:
+        return self._c.pin_message(message_id, pinned)
+
+    async def select(self, session_id: SessionId, selection: Selection, agent_id: AgentId | None) -> Session:
+        return self._c.select_target(session_id, selection.provider_id, selection.model_id, agent_id)
+
+    async def context_status(self, session_id: SessionId, selection: Selection) -> ContextStatus:
+        return self._c.context_status(session_id, provider_id=selection.provider_id, model_id=selection.model_id)
+
+    async def usage_summary(self, session_id: SessionId) -> UsageSummary:
+        usage = self._c.session_usage(session_id)
+        return UsageSummary(usage.input_tokens, usage.output_tokens, usage.cache_read_tokens, session_cost(usage))
+
+    async def full_tool_output(self, message_id: MessageId) -> str | None:
+        return self._c.conversation.original_output(message_id)

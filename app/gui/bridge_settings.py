@@ -1,0 +1,81 @@
+"""The settings dialog's backend over the Container's use cases."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import replace
+
+from app.container import Container
+from app.gui.bridge_chat import provider_infos
+from data.tools.executor import TOOL_NAMES
+from domain.errors import ProviderError
+from domain.models import Agent, AgentId, AiModel, Memory, MemoryId, ModelId, Provider, ProviderId
+from domain.settings import ContextSettings
+from ui.backend import ConnectionResult, ProviderInfo
+
+
+class SettingsBridge:
+    """Providers, keys, models, agents, memories and context settings."""
+
+    _c: Container
+
+    async def keychain_problem(self) -> str | None:
+        return self._c.keys.keychain_problem()
+
+    async def list_providers(self) -> Sequence[ProviderInfo]:
+        return provider_infos(self._c)
+
+    async def add_compatible_provider(self, name: str, base_url: str) -> Provider:
+        return self._c.add_provider(name, base_url)
+
+    async def set_base_url(self, provider_id: ProviderId, base_url: str | None) -> Provider:
+        return self._c.set_provider_base_url(provider_id, base_url)
+
+    async def set_key(self, provider_id: ProviderId, key: str) -> None:
+        self._c.set_api_key(provider_id, key)
+
+    async def delete_key(self, provider_id: ProviderId) -> None:
+        self._c.delete_api_key(provider_id)
+
+    async def test_connection(self, provider_id: ProviderId) -> ConnectionResult:
+        try:
+            models = await self._c.refresh_models(provider_id)
+        except ProviderError as error:
+            return ConnectionResult(False, error.message)
+        return ConnectionResult(True, f"Connected — {len(models)} models available.", len(models))
+
+    async def refresh_models(self, provider_id: ProviderId) -> Sequence[AiModel]:
+        return await self._c.refresh_models(provider_id)
+
+    async def set_model_window(
+        self, provider_id: ProviderId, model_id: ModelId, window: int, max_output: int | None
+    ) -> AiModel:
+        return self._c.add_model(provider_id, model_id, window, max_output)
+
+    async def list_agents(self) -> Sequence[Agent]:
+        return self._c.list_agents()
+
+    async def save_agent(self, agent: Agent) -> Agent:
+        return self._c.save_agent(agent if agent.id else replace(agent, id=uuid.uuid4().hex))
+
+    async def delete_agent(self, agent_id: AgentId) -> None:
+        self._c.delete_agent(agent_id)
+
+    async def tool_names(self) -> Sequence[str]:
+        return TOOL_NAMES
+
+    async def list_memories(self) -> Sequence[Memory]:
+        return self._c.list_memories()
+
+    async def update_memory(self, memory_id: MemoryId, content: str) -> Memory:
+        return self._c.save_memory_entry(content, memory_id=memory_id)
+
+    async def delete_memory(self, memory_id: MemoryId) -> None:
+        self._c.delete_memory(memory_id)
+
+    async def context_settings(self) -> ContextSettings:
+        return self._c.save_context_settings.current()
+
+    async def save_context_settings(self, settings: ContextSettings) -> ContextSettings:
+        return self._c.save_context_settings(settings)

@@ -1,0 +1,68 @@
+"""TurnStore: every write of a chat turn, each one a single transaction (a round is stored whole or not at all)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from domain.models import Agent, AiModel, Message, Provider, Session, SessionId, Usage
+from domain.ports import MessageRepository, SessionRepository, UnitOfWork
+
+
+@dataclass(frozen=True)
+class StoredRound:
+    """A round as stored: the reply and its tool-call messages (with their seq)."""
+
+    reply: Message
+    calls: tuple[Message, ...]
+
+    @property
+    def messages(self) -> tuple[Message, ...]:
+        """The reply then its tool calls, in seq order."""
+        return (self.reply, *self.calls)
+
+
+class TurnStore:
+    """Writes what a turn produces; the store keeps message_count, the preview and updated_at with each message."""
+
+    def __init__(self, store: UnitOfWork, sessions: SessionRepository, messages: MessageRepository) -> None:
+        self._store = store
+        self._sessions = sessions
+        self.messages = messages
+
+    def add(self, message: Message) -> Message:
+        """Stores one message (the user's text, a tool result) and returns it with its seq."""
+        return self.messages.add(message)
+
+    def choose(self, session_id: SessionId, agent: Agent, provider: Provider, model: AiModel) -> tuple[Session, bool]:
+        """Stores the turn's agent, provider and model on the session so a switch sticks; True when the session
+        was on another model before. Read and write share one transaction (a concurrent compaction is kept)."""
+        with self._store.atomic():
+            current = self._sessions.get(session_id)
+            assert current is not None, "the session was loaded a moment ago"
+            before = (current.current_provider_id, current.current_model_id)
+            updated = self._sessions.update(
+                replace(current, current_agent_id=agent.id, current_provider_id=provider.id,
+                        current_model_id=model.id)
+            )
+        return updated, before[1] is not None and before != (provider.id, model.id)
+
+    def save_round(
+        self, reply: Message, calls: Sequence[Message], usage: Usage
+    ) -> StoredRound:
+        """The reply, its tool calls and the usage added to the session's totals, in one transaction."""
+        with self._store.atomic():
+            stored = self.messages.add(reply)
+            stored_calls = tuple(self.messages.add(call) for call in calls)
+            if usage.input_tokens or usage.output_tokens or usage.cache_read_tokens:
+                self._sessions.add_usage(reply.session_id, usage)
+        return StoredRound(stored, stored_calls)
+
+    def save_partial(self, reply: Message | None, interrupted: Sequence[Message]) -> list[Message]:
+        """An interrupted turn: the partial reply (marked incomplete) and error results for calls left unanswered,
+        in one transaction."""
+        with self._store.atomic():
+            out = [self.messages.add(reply)] if reply is not None else []
+            out.extend(self.messages.add(result) for result in interrupted)
+        return out
+

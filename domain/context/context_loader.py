@@ -1,0 +1,96 @@
+"""The one loader of a SessionContext: session, agent, settings, prompt with memory, tools, target model, messages."""
+
+from __future__ import annotations
+
+from domain.chat.target import resolve_target
+from domain.context.memory_section import with_memory
+from domain.context.session_context import SessionContext
+from domain.errors import InvalidInput, NotFound
+from domain.models import Agent, AgentId, AiModel, ModelId, Provider, ProviderId, Session, SessionId
+from domain.ports import (
+    AgentRepository,
+    MemoryRepository,
+    MessageRepository,
+    ModelRepository,
+    ProviderRepository,
+    SessionRepository,
+    SettingsRepository,
+    ToolExecutor,
+)
+from domain.settings import ContextSettings
+from domain.usecases.lookup import require_session
+
+
+def effective_settings(base: ContextSettings, agent: Agent) -> ContextSettings:
+    """The app's context settings with the agent's overrides applied (InvalidInput for an unknown key)."""
+    return base.with_overrides(agent.context_overrides) if agent.context_overrides else base
+
+
+class SessionContextLoader:
+    """Reads everything a session's next request is made of; every path that sends or measures starts here."""
+
+    def __init__(
+        self,
+        *,
+        sessions: SessionRepository,
+        messages: MessageRepository,
+        agents: AgentRepository,
+        providers: ProviderRepository,
+        models: ModelRepository,
+        memories: MemoryRepository,
+        settings: SettingsRepository,
+        tools: ToolExecutor,
+    ) -> None:
+        self._sessions, self._messages, self._agents = sessions, messages, agents
+        self._providers, self._models, self._memories = providers, models, memories
+        self._settings, self._tools = settings, tools
+
+    def load(
+        self,
+        session_id: SessionId,
+        *,
+        provider_id: ProviderId | None = None,
+        model_id: ModelId | None = None,
+        agent_id: AgentId | None = None,
+        strict: bool = True,
+    ) -> SessionContext:
+        """The context for the explicit choice, else the session's, the agent's, the provider's default.
+
+        With `strict=False` a session whose model cannot be resolved (no provider, no model known) still loads,
+        with provider and model None; with `strict=True` that is an InvalidInput or NotFound."""
+        session = require_session(self._sessions, session_id)
+        agent, provider, model = self._target(session, provider_id, model_id, agent_id, strict)
+        settings = effective_settings(self._settings.context_settings(), agent)
+        system = with_memory(agent.system_prompt, self._memories.list(agent.id), settings.memory_section_max_chars)
+        tools = tuple(self._tools.definitions(list(agent.enabled_tools) or None))
+        boundary = session.boundary
+        messages = tuple(self._messages.since(session.id, boundary or 0))
+        pinned = tuple(self._messages.pinned(session.id)) if boundary is not None else ()
+        return SessionContext(session, agent, settings, system, tools, provider, model, messages, pinned)
+
+    def model(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
+        """A model as the registry and the store know it now (after a limit was learned)."""
+        return self._models.resolve(provider_id, model_id)
+
+    def _target(
+        self,
+        session: Session,
+        provider_id: ProviderId | None,
+        model_id: ModelId | None,
+        agent_id: AgentId | None,
+        strict: bool,
+    ) -> tuple[Agent, Provider | None, AiModel | None]:
+        try:
+            target = resolve_target(
+                session, agents=self._agents, providers=self._providers, models=self._models,
+                provider_id=provider_id, model_id=model_id, agent_id=agent_id,
+            )
+        except (InvalidInput, NotFound):
+            if strict:
+                raise
+            return self._fallback_agent(session), None, None
+        return target.agent, target.provider, target.model
+
+    def _fallback_agent(self, session: Session) -> Agent:
+        current = self._agents.get(session.current_agent_id) if session.current_agent_id else None
+        return current or self._agents.default()

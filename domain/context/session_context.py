@@ -1,0 +1,66 @@
+"""SessionContext: everything a session's next request is made of, loaded once and passed around frozen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from domain.models import Agent, AiModel, Message, Provider, Session, ToolDefinition
+from domain.settings import ContextSettings
+
+
+@dataclass(frozen=True)
+class SessionContext:
+    """A session as its next request sees it: the agent, the effective settings, the system prompt with the memory
+    section (the summary is injected by the planner), the tool definitions, the resolved provider and model, and the
+    stored messages from the compaction boundary on (all of them while there is no summary) plus the pinned ones.
+
+    `provider` and `model` are None only when no model could be chosen (a status read before any provider exists)."""
+
+    session: Session
+    agent: Agent
+    settings: ContextSettings
+    system_prompt: str | None
+    tools: tuple[ToolDefinition, ...]
+    provider: Provider | None
+    model: AiModel | None
+    messages: tuple[Message, ...]
+    pinned: tuple[Message, ...] = ()
+
+    @property
+    def summary(self) -> str | None:
+        """The summary in force (injected into the system prompt), or None."""
+        return self.session.summary
+
+    @property
+    def boundary(self) -> int | None:
+        """The seq of the first message sent verbatim, or None without a summary."""
+        return self.session.boundary
+
+    @property
+    def window(self) -> int | None:
+        """The target model's context window, when known."""
+        return self.model.context_window_size if self.model is not None else None
+
+    def with_model(self, model: AiModel) -> SessionContext:
+        """The same context aimed at another (or newly learned) model of the same provider."""
+        return replace(self, model=model)
+
+    def with_session(self, session: Session) -> SessionContext:
+        """The context after the session row changed (a compaction moved the boundary forward, a choice was stored);
+        messages now behind the boundary are dropped. A boundary moved backwards needs a reload instead."""
+        boundary = session.boundary
+        kept = self.messages if boundary is None else tuple(m for m in self.messages if m.seq >= boundary)
+        return replace(self, session=session, messages=kept)
+
+    def with_messages(self, added: Iterable[Message]) -> SessionContext:
+        """The context after the turn stored more messages (they come after every message already here)."""
+        new = tuple(added)
+        if not new:
+            return self
+        pinned = self.pinned + tuple(m for m in new if m.pinned)
+        return replace(self, messages=self.messages + new, pinned=pinned)
+
+    def with_system_prompt(self, system_prompt: str | None) -> SessionContext:
+        """The context with another system prompt (the memory section changed)."""
+        return replace(self, system_prompt=system_prompt)
