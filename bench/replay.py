@@ -19,6 +19,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"
+os.environ["PALIMPSEST_TOOL_ALLOW_HOSTS"] = "127.0.0.1"  # http_request may fetch the page server's pages
 
 from bench.replay_brain import ReplayBrain  # noqa: E402
 from bench.replay_preload import build_preloaded, copy_store, reset_summary  # noqa: E402

@@ -31,6 +31,7 @@ def _isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> It
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("PALIMPSEST_HOME", str(tmp_path / "palimpsest-home"))
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "tests.memory_keyring.MemoryKeyring")
+    monkeypatch.setenv("PALIMPSEST_TOOL_ALLOW_HOSTS", "127.0.0.1")  # http_request may reach the tests' page servers
     MemoryKeyring.clear()
     yield
     MemoryKeyring.clear()

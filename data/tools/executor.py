@@ -8,13 +8,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from data.tools.base import BuiltinTool, ToolArgumentError
-from data.tools.http_request import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_S, HttpRequestTool
+from data.tools.http_request import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_S, AllowedHostsSource, HttpRequestTool
 from data.tools.read_tool_result import ReadToolResultTool
 from data.tools.save_memory import SaveMemoryTool
 from data.tools.search_memory import SearchMemoryTool
 from domain.errors import PalimpsestError
 from domain.models import ToolDefinition
 from domain.ports import Clock, MemoryRepository, MessageRepository, ToolContext, ToolOutcome
+from domain.tool_approval import ToolApprover
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +33,14 @@ class BuiltinTools:
         *,
         http_timeout: float = DEFAULT_TIMEOUT_S,
         http_max_bytes: int = DEFAULT_MAX_BYTES,
+        http_allowed_hosts: AllowedHostsSource = (),
+        approver: ToolApprover | None = None,
         new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
     ) -> None:
         tools: list[BuiltinTool] = [
-            HttpRequestTool(timeout=http_timeout, max_bytes=http_max_bytes),
+            HttpRequestTool(
+                timeout=http_timeout, max_bytes=http_max_bytes, allowed_hosts=http_allowed_hosts, approver=approver
+            ),
             SaveMemoryTool(memories, clock, new_id),
             SearchMemoryTool(memories),
             ReadToolResultTool(messages),

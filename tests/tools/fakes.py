@@ -1,12 +1,14 @@
-"""Hand-written in-memory repositories and a fixed clock for the tool tests."""
+"""Hand-written in-memory repositories, a fixed clock, an approver and a resolver for the tool tests."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import socket
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
 from domain.models import Memory, MemoryId, Message, MessageId, SessionId
+from domain.tool_approval import ApprovalRequest
 
 
 class FixedClock:
@@ -83,3 +85,43 @@ class FakeMessages:
 
     def count(self, session_id: SessionId) -> int:
         return len(self.snapshot(session_id))
+
+
+class RecordingApprover:
+    """Gives a fixed answer to every approval request and records what it was asked."""
+
+    def __init__(self, answer: bool) -> None:
+        self.answer = answer
+        self.requests: list[ApprovalRequest] = []
+
+    async def approve(self, request: ApprovalRequest) -> bool:
+        self.requests.append(request)
+        return self.answer
+
+
+class FakeResolver:
+    """Answers host lookups from a table and records each lookup; an unknown name fails as getaddrinfo does.
+
+    `later` answers the second and further lookups of a name (a DNS answer that changed: rebinding); with `strict`,
+    any lookup fails the test."""
+
+    def __init__(
+        self,
+        table: Mapping[str, Sequence[str]] | None = None,
+        *,
+        later: Mapping[str, Sequence[str]] | None = None,
+        strict: bool = False,
+    ) -> None:
+        self.table = dict(table or {})
+        self.later = dict(later or {})
+        self.strict = strict
+        self.lookups: list[str] = []
+
+    async def __call__(self, host: str, port: int) -> list[str]:
+        assert not self.strict, f"{host} was looked up, but a literal address needs no lookup"
+        again = host in self.lookups
+        self.lookups.append(host)
+        answer = self.later.get(host) if again and host in self.later else self.table.get(host)
+        if answer is None:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return list(answer)

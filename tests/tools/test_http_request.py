@@ -1,4 +1,6 @@
-"""http_request against a local http.server: HTML reduced to text, 5 MB cap, schemes, timeouts, failures."""
+"""http_request against a local http.server: HTML reduced to text, 5 MB cap, schemes, timeouts, failures.
+
+The server's address, 127.0.0.1, is one http_request refuses by default; these tests allow it explicitly."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import pytest
 
 from data.tools import BuiltinTools
 from domain.ports import ToolContext
+from domain.tool_approval import AllowAllApprover
 from tests.tools.fakes import FakeMemories, FakeMessages, FixedClock
 
 CTX = ToolContext(session_id="s1", agent_id=None)
@@ -56,6 +59,11 @@ class Handler(BaseHTTPRequestHandler):
         self._send(201, echo, "text/plain")
 
 
+@pytest.fixture(autouse=True)
+def _no_allowed_hosts_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PALIMPSEST_TOOL_ALLOW_HOSTS", raising=False)
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -68,7 +76,10 @@ def server() -> Iterator[str]:
 
 
 def tools(**kwargs: float) -> BuiltinTools:
-    return BuiltinTools(FakeMemories(), FakeMessages(), FixedClock(), **kwargs)  # type: ignore[arg-type]
+    return BuiltinTools(
+        FakeMemories(), FakeMessages(), FixedClock(), http_allowed_hosts=("127.0.0.1",),  # type: ignore[arg-type]
+        approver=AllowAllApprover(), **kwargs,
+    )
 
 
 async def test_html_is_reduced_to_readable_text_without_scripts_or_styles(server: str) -> None:
@@ -147,7 +158,7 @@ async def test_bad_method_and_headers_are_error_outcomes() -> None:
 async def test_the_tls_context_is_built_once_per_tool_not_per_request(server: str) -> None:
     from data.tools.http_request import HttpRequestTool
 
-    tool = HttpRequestTool()
+    tool = HttpRequestTool(allowed_hosts=("127.0.0.1",))
     first = await tool.run({"url": f"{server}/page"}, CTX)
     context = tool._ssl_context()
     second = await tool.run({"url": f"{server}/page"}, CTX)

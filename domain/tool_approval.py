@@ -1,0 +1,39 @@
+"""Asking the user before a tool does something with side effects: the request shown and the port that answers it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    """What a tool wants to do, for the user to allow or refuse: a one-line title and labelled details."""
+
+    tool: str
+    title: str
+    details: tuple[tuple[str, str], ...] = ()
+
+
+class ToolApprover(Protocol):
+    """Asks the user whether a tool may go ahead (a GUI dialog, a terminal prompt, a fixed answer)."""
+
+    async def approve(self, request: ApprovalRequest) -> bool:
+        """True only when the user allowed it; any doubt (no one to ask, dialog closed) is a refusal."""
+        ...
+
+
+class DenyAllApprover:
+    """Refuses everything: the safe default when no one can be asked."""
+
+    async def approve(self, request: ApprovalRequest) -> bool:
+        """Always False."""
+        return False
+
+
+class AllowAllApprover:
+    """Allows everything: for scripts whose user opted in up front (e.g. `--allow-tools`)."""
+
+    async def approve(self, request: ApprovalRequest) -> bool:
+        """Always True."""
+        return True
