@@ -62,7 +62,7 @@ class ContextGauge(QWidget):
         self._theme = theme
         self._status: ContextStatus | None = None
         self._compacting = False
-        self.setMinimumWidth(170)
+        self.setMinimumWidth(112)
         self.setCursor(Qt.CursorShape.WhatsThisCursor)
 
     def set_theme(self, theme: Theme) -> None:
@@ -78,7 +78,7 @@ class ContextGauge(QWidget):
         self.update()
 
     def sizeHint(self) -> QSize:
-        return QSize(200, 34)
+        return QSize(170, 34)
 
     def ratio(self) -> float:
         """Used / window, 0 when unknown."""
@@ -101,6 +101,8 @@ class ContextGauge(QWidget):
             painter.fillPath(fill, QColor(color))
         painter.setPen(QColor(t.muted))
         label = "Compacting…" if self._compacting else gauge_text(self._status)
+        if self.fontMetrics().horizontalAdvance(label) > self.width():  # narrow window: drop the percentage
+            label = label.split("  (")[0]
         painter.drawText(QRectF(0, 0, self.width(), self.height() - 12),
                          int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), label)
         painter.end()

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QMenu, QToolButton, QVBoxLayout, QWidget
 
 from ui.backend import Selection
 from ui.signals import emit
 from ui.theme import Theme
 from ui.viewmodels.chat_state import ChatState
 from ui.widgets.context_gauge import ContextGauge
+from ui.widgets.elided_label import ElidedLabel
 
 
 class Header(QWidget):
@@ -23,22 +24,29 @@ class Header(QWidget):
     summary_requested = Signal(bool)
     originals_toggled = Signal()
     settings_requested = Signal()
+    sidebar_toggled = Signal()
 
     def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("Header")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
-        self.title = QLabel("New chat", self)
+        self.sidebar_button = QToolButton(self)
+        self.sidebar_button.setObjectName("SidebarToggle")
+        self.sidebar_button.setText("☰")
+        self.sidebar_button.setToolTip("Show or hide the conversations (Ctrl+B)")
+        self.sidebar_button.clicked.connect(self.sidebar_toggled)
+        self.title = ElidedLabel("New chat", self, min_chars=12)
         self.title.setObjectName("SessionTitle")
-        self.subtitle = QLabel("", self)
+        self.subtitle = ElidedLabel("", self)
         self.subtitle.setObjectName("Muted")
         self.agent = QComboBox(self)
         self.agent.setToolTip("Agent: system prompt and tools")
-        self.agent.setMinimumWidth(130)
+        self.agent.setMinimumWidth(96)
         self.agent.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.model = QComboBox(self)
         self.model.setToolTip("Provider and model (switch any time; the conversation carries over)")
-        self.model.setMinimumWidth(260)
+        self.model.setMinimumWidth(150)
+        self.model.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.gauge = ContextGauge(theme, self)
         self.menu_button = QToolButton(self)
         self.menu_button.setText("Context ▾")
@@ -59,8 +67,9 @@ class Header(QWidget):
         titles.addWidget(self.title)
         titles.addWidget(self.subtitle)
         layout = QHBoxLayout(self)
-        layout.setContentsMargins(20, 10, 16, 10)
+        layout.setContentsMargins(10, 10, 16, 10)
         layout.setSpacing(10)
+        layout.addWidget(self.sidebar_button)
         layout.addLayout(titles, 1)
         layout.addWidget(self.agent)
         layout.addWidget(self.model)

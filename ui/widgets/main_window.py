@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
 from ui.backend import ChatBackend
@@ -20,9 +20,12 @@ from ui.widgets.dialogs import CompactDialog, SummaryDialog, TextDialog, confirm
 from ui.widgets.first_run import FirstRunPanel
 from ui.widgets.header import Header
 from ui.widgets.settings_dialog import SettingsDialog
+from ui.widgets.sidebar import WIDTH as SIDEBAR_WIDTH
 from ui.widgets.sidebar import Sidebar
 from ui.widgets.snackbar import Snackbar
 from ui.worker import AsyncWorker
+
+NARROW_BELOW = 900  # narrower windows show the sidebar as a drawer over the chat, opened from the header
 
 
 async def _warm_up() -> None:
@@ -84,6 +87,9 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.sidebar)
         layout.addWidget(right, 1)
         self.setCentralWidget(central)
+        self._central_layout = layout
+        self._narrow = False
+        self._sidebar_wanted = True  # in a wide window, whether the user keeps the sidebar open
         self.snackbar = Snackbar(right)
         self._wire()
         self._shortcuts()
@@ -110,6 +116,8 @@ class MainWindow(QMainWindow):
         h.summary_requested.connect(self.show_summary)
         h.originals_toggled.connect(lambda: chat.set_show_originals(not chat.state.show_originals))
         h.settings_requested.connect(self.open_settings)
+        h.sidebar_toggled.connect(self.toggle_sidebar)
+        sessions.opened.connect(lambda _sid: self._close_drawer())
         self.sidebar.settings_requested.connect(self.open_settings)
         self.first_run.open_settings.connect(self.open_settings)
         self.first_run.add_local.connect(lambda: self.open_settings(local=True))
@@ -123,6 +131,7 @@ class MainWindow(QMainWindow):
             "Ctrl+L": self.focus_composer,
             "Esc": self.chat_vm.stop,
             "Ctrl+Shift+C": self.copy_last_reply,
+            "Ctrl+B": self.toggle_sidebar,
         }
         for keys, slot in bindings.items():
             shortcut = QShortcut(QKeySequence(keys), self)
@@ -223,6 +232,50 @@ class MainWindow(QMainWindow):
         self.chat_view.set_theme(theme)
         self.sidebar.set_theme(theme)
         self.header.gauge.set_theme(theme)
+
+    # --- narrow windows ------------------------------------------------------------------------------
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._set_narrow(self.width() < NARROW_BELOW)
+        if self._narrow and self.sidebar.isVisible():
+            self._place_drawer()
+
+    def is_narrow(self) -> bool:
+        """Whether the sidebar is a drawer (the window is narrower than NARROW_BELOW)."""
+        return self._narrow
+
+    def toggle_sidebar(self) -> None:
+        """Shows or hides the conversations (Ctrl+B, or the ☰ button): inline when wide, as a drawer when narrow."""
+        if self._narrow:
+            if self.sidebar.isVisible():
+                self._close_drawer()
+            else:
+                self._place_drawer()
+                self.sidebar.show()
+                self.sidebar.raise_()
+            return
+        self._sidebar_wanted = not self.sidebar.isVisible()
+        self.sidebar.setVisible(self._sidebar_wanted)
+
+    def _set_narrow(self, narrow: bool) -> None:
+        if narrow == self._narrow:
+            return
+        self._narrow = narrow
+        if narrow:
+            self._central_layout.removeWidget(self.sidebar)
+            self.sidebar.hide()
+        else:
+            self._central_layout.insertWidget(0, self.sidebar)
+            self.sidebar.setVisible(self._sidebar_wanted)
+
+    def _place_drawer(self) -> None:
+        top = self.header.height()
+        central = self.sidebar.parentWidget() or self
+        self.sidebar.setGeometry(0, top, min(SIDEBAR_WIDTH, central.width()), max(0, central.height() - top))
+
+    def _close_drawer(self) -> None:
+        if self._narrow:
+            self.sidebar.hide()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.chat_vm.stop()

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QListView,
     QMenu,
     QPushButton,
+    QSizePolicy,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -26,6 +27,7 @@ from ui.theme import Theme
 from ui.viewmodels.sessions import SessionsState, SessionsViewModel
 
 Index = QModelIndex | QPersistentModelIndex
+WIDTH = 272
 
 
 class SessionDelegate(QStyledItemDelegate):
@@ -85,7 +87,9 @@ class Sidebar(QWidget):
         super().__init__(parent)
         self.setObjectName("Sidebar")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
-        self.setFixedWidth(272)
+        self.setMaximumWidth(WIDTH)  # a preference, not a minimum: a narrow window turns the sidebar into a drawer
+        self.setMinimumWidth(0)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self._vm = vm
         self.new_button = QPushButton("+  New chat", self)
         self.new_button.setObjectName("PrimaryButton")
@@ -127,6 +131,12 @@ class Sidebar(QWidget):
         self.list.clicked.connect(lambda index: vm.select(str(index.data(ID_ROLE))))
         self.list.customContextMenuRequested.connect(self._menu)
         vm.state_changed.connect(self.show_state)
+
+    def sizeHint(self) -> QSize:
+        return QSize(WIDTH, super().sizeHint().height())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, super().minimumSizeHint().height())
 
     def set_theme(self, theme: Theme) -> None:
         """New colors."""
