@@ -1,22 +1,19 @@
-"""Hand-written in-memory fakes of the ports in domain/ports.py, shared by every test."""
+"""Hand-written in-memory fakes of the ports in domain/ports.py, shared by every test; tests/contracts/ holds the
+repositories among them to the same contract as the SQLite ones."""
 
 from __future__ import annotations
 
 import itertools
-from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from domain.errors import InvalidInput, NotFound
 from domain.models import (
-    AiModel,
     CompactionRecord,
     Message,
     MessageId,
-    ModelId,
-    ModelSource,
-    ProviderId,
+    MessageType,
     Session,
     SessionId,
     Usage,
@@ -25,16 +22,25 @@ from domain.ports import SessionSearchHit
 from tests.fakes_config import (  # re-exported: every test imports its fakes from tests.fakes
     FakeAgentRepository,
     FakeApiKeyStorage,
+    FakeCalibrationStore,
     FakeMemoryRepository,
     FakeProviderRepository,
     FakeSettingsRepository,
+    full_text_match,
 )
+from tests.fakes_models import FakeModelRepository, FakeSummarizer, SummarizerCall
 
 __all__ = [
     "FakeAgentRepository", "FakeApiKeyStorage", "FakeCalibrationStore", "FakeClock", "FakeMemoryRepository",
     "FakeMessageRepository", "FakeModelRepository", "FakeProviderRepository", "FakeSessionRepository",
     "FakeSettingsRepository", "FakeSummarizer", "SummarizerCall", "make_session", "next_id",
 ]
+
+PREVIEW_CHARS = 120  # the store's preview length (data/db/messages.py)
+CALLER_FIELDS = (  # what SessionRepository.update writes: exactly data/db/mappers.py session_onto_row
+    "title", "current_agent_id", "is_active", "deleted_at", "updated_at", "compacted_summary", "compact_boundary",
+    "flushed_in_compaction_cycle", "current_provider_id", "current_model_id",
+)
 
 
 class FakeClock:
@@ -52,63 +58,71 @@ class FakeClock:
 
 
 class FakeSessionRepository:
-    """Sessions in a dict; apply_compaction records every call like the real transaction would."""
+    """Sessions in a dict. Like the store, `update` writes only the fields callers own (CALLER_FIELDS): message
+    count and preview belong to MessageRepository.add, token totals to add_usage, compaction_count to
+    apply_compaction. Linked to `agents`, an unknown agent is NotFound and a deleted agent reads as None; a
+    FakeMessageRepository linked to it makes purge and search cover its messages."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, agents: FakeAgentRepository | None = None) -> None:
         self.sessions: dict[SessionId, Session] = {}
         self.records: list[CompactionRecord] = []
         self.apply_calls = 0
+        self.agents = agents
+        self.linked_messages: FakeMessageRepository | None = None
 
     def create(self, session: Session) -> Session:
         if session.id in self.sessions:
-            raise InvalidInput(f"Session {session.id!r} already exists.")
-        self.sessions[session.id] = session
-        return session
+            raise InvalidInput(f"A session with id {session.id!r} already exists.")
+        self._require_agent(session)
+        self.sessions[session.id] = replace(
+            session, message_count=0, compaction_count=0, total_input_tokens=0, total_output_tokens=0,
+            total_cache_read_tokens=0,
+        )
+        return self._view(self.sessions[session.id])
 
     def get(self, session_id: SessionId) -> Session | None:
-        return self.sessions.get(session_id)
-
-    def _require(self, session_id: SessionId) -> Session:
-        session = self.sessions.get(session_id)
-        if session is None:
-            raise NotFound("session", session_id)
-        return session
+        found = self.sessions.get(session_id)
+        return self._view(found) if found else None
 
     def list(self, *, include_deleted: bool = False) -> Sequence[Session]:
-        found = [s for s in self.sessions.values() if include_deleted or s.deleted_at is None]
-        return sorted(found, key=lambda s: s.updated_at, reverse=True)
+        found = [self._view(s) for s in self.sessions.values() if include_deleted or s.deleted_at is None]
+        found.sort(key=lambda s: s.id)
+        found.sort(key=lambda s: (s.updated_at, s.created_at), reverse=True)
+        return found
 
     def update(self, session: Session) -> Session:
-        self._require(session.id)
-        self.sessions[session.id] = session
-        return session
+        old = self._require(session.id)
+        self._require_agent(session)
+        self.sessions[session.id] = replace(old, **{name: getattr(session, name) for name in CALLER_FIELDS})
+        return self._view(self.sessions[session.id])
 
     def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
+        if min(usage.input_tokens, usage.output_tokens, usage.cache_read_tokens) < 0:
+            raise InvalidInput("Token usage cannot be negative.")
         s = self._require(session_id)
-        s = replace(
+        self.sessions[session_id] = replace(
             s,
             total_input_tokens=s.total_input_tokens + usage.input_tokens,
             total_output_tokens=s.total_output_tokens + usage.output_tokens,
             total_cache_read_tokens=s.total_cache_read_tokens + usage.cache_read_tokens,
         )
-        self.sessions[session_id] = s
-        return s
+        return self._view(self.sessions[session_id])
 
     def apply_compaction(
         self, session_id: SessionId, *, summary: str, boundary: int, record: CompactionRecord
     ) -> Session:
+        if not summary.strip():
+            raise InvalidInput("A compaction summary cannot be blank.")
+        if boundary < 0:
+            raise InvalidInput(f"A compaction boundary must be a message seq (>= 0), not {boundary}.")
         s = self._require(session_id)
         self.apply_calls += 1
-        s = replace(
-            s,
-            compacted_summary=summary,
-            compact_boundary=boundary,
-            compaction_count=s.compaction_count + 1,
+        self.sessions[session_id] = replace(
+            s, compacted_summary=summary, compact_boundary=boundary, compaction_count=s.compaction_count + 1,
             flushed_in_compaction_cycle=False,
         )
-        self.sessions[session_id] = s
-        self.records.append(record)
-        return s
+        self.records.append(replace(record, session_id=session_id, boundary=boundary))
+        return self._view(self.sessions[session_id])
 
     def compactions(self, session_id: SessionId) -> Sequence[CompactionRecord]:
         return [r for r in self.records if r.session_id == session_id]
@@ -120,44 +134,81 @@ class FakeSessionRepository:
         self.sessions[session_id] = replace(self._require(session_id), deleted_at=None)
 
     def purge(self, session_id: SessionId) -> None:
+        """Removes the session with its compaction log and (when linked) its messages, like the store's cascade."""
         self._require(session_id)
         del self.sessions[session_id]
+        self.records = [r for r in self.records if r.session_id != session_id]
+        if self.linked_messages is not None:
+            self.linked_messages.forget_session(session_id)
 
     def search(self, query: str, limit: int = 50) -> Sequence[SessionSearchHit]:
-        q = query.lower()
-        hits = [
-            SessionSearchHit(s.id, s.title, s.title)
-            for s in self.sessions.values()
-            if q in s.title.lower() or q in (s.compacted_summary or "").lower()
-        ]
+        """Sessions (not soft-deleted) whose title and summary, or one of whose messages (when linked), match
+        every word of the query as a prefix."""
+        if limit <= 0:
+            return []
+        hits = []
+        for s in self.sessions.values():
+            rows = [[s.title, s.compacted_summary]]
+            if self.linked_messages is not None:
+                rows += [[m.content, m.tool_output] for m in self.linked_messages.snapshot(s.id)]
+            match = next((row for row in rows if full_text_match(query, row)), None)
+            if match is not None and s.deleted_at is None:
+                hits.append(SessionSearchHit(s.id, s.title, " ".join(t for t in match if t)))
         return hits[:limit]
+
+    def _require(self, session_id: SessionId) -> Session:
+        session = self.sessions.get(session_id)
+        if session is None:
+            raise NotFound("session", session_id)
+        return session
+
+    def _require_agent(self, session: Session) -> None:
+        agent_id = session.current_agent_id
+        if agent_id is not None and self.agents is not None and self.agents.get(agent_id) is None:
+            raise NotFound("agent", agent_id)
+
+    def _view(self, session: Session) -> Session:
+        """A deleted agent reads as None (the store's ON DELETE SET NULL)."""
+        agent_id = session.current_agent_id
+        if agent_id is not None and self.agents is not None and self.agents.get(agent_id) is None:
+            return replace(session, current_agent_id=None)
+        return session
 
 
 class FakeMessageRepository:
-    """Messages per session in seq order (seq starts at 1); full outputs kept in a dict."""
+    """Messages per session in seq order (seq starts at 1); full outputs kept in a dict.
 
-    def __init__(self) -> None:
+    Linked to `sessions` (as the store is), adding to an unknown session is NotFound and every add keeps the
+    session's message_count, last_message_preview and updated_at, like the store's own transaction. Unlinked,
+    it stores messages of any session id and touches no session."""
+
+    def __init__(self, *, sessions: FakeSessionRepository | None = None) -> None:
         self.messages: dict[SessionId, list[Message]] = {}
         self.full_outputs: dict[MessageId, str] = {}
         self._ids: set[MessageId] = set()
+        self.sessions = sessions
+        if sessions is not None:
+            sessions.linked_messages = self
 
     def add(self, message: Message, *, full_output: str | None = None) -> Message:
-        rows = self.messages.setdefault(message.session_id, [])
+        session = self.sessions.get(message.session_id) if self.sessions is not None else None
+        if self.sessions is not None and session is None:
+            raise NotFound("session", message.session_id)
         if message.id in self._ids:
-            raise InvalidInput(f"Message {message.id!r} already exists.")
+            raise InvalidInput(f"A message with id {message.id!r} already exists.")
+        rows = self.messages.setdefault(message.session_id, [])
         self._ids.add(message.id)
-        stored = replace(message, seq=(rows[-1].seq + 1) if rows else 1)
+        created = message.created_at or datetime.now(UTC)
+        stored = replace(message, seq=(rows[-1].seq + 1) if rows else 1, created_at=created)
         rows.append(stored)
         if full_output is not None:
             self.full_outputs[stored.id] = full_output
+        if self.sessions is not None and session is not None:
+            self._touch(self.sessions, session, stored, created)
         return stored
 
     def get(self, message_id: MessageId) -> Message | None:
-        for rows in self.messages.values():
-            for m in rows:
-                if m.id == message_id:
-                    return m
-        return None
+        return next((m for rows in self.messages.values() for m in rows if m.id == message_id), None)
 
     def snapshot(self, session_id: SessionId) -> Sequence[Message]:
         return list(self.messages.get(session_id, []))
@@ -169,11 +220,12 @@ class FakeMessageRepository:
         return [m for m in self.messages.get(session_id, []) if m.pinned]
 
     def update(self, message: Message) -> Message:
-        rows = self.messages.get(message.session_id, [])
-        for i, m in enumerate(rows):
-            if m.id == message.id:
-                rows[i] = replace(message, seq=m.seq)
-                return rows[i]
+        """Changes what a caller may set; id, session, seq and created_at stay as stored."""
+        for rows in self.messages.values():
+            for i, m in enumerate(rows):
+                if m.id == message.id:
+                    rows[i] = replace(message, session_id=m.session_id, seq=m.seq, created_at=m.created_at)
+                    return rows[i]
         raise NotFound("message", message.id)
 
     def full_output(self, message_id: MessageId) -> str | None:
@@ -182,106 +234,23 @@ class FakeMessageRepository:
     def count(self, session_id: SessionId) -> int:
         return len(self.messages.get(session_id, []))
 
+    def forget_session(self, session_id: SessionId) -> None:
+        """Drops a purged session's messages and their archived outputs."""
+        for m in self.messages.pop(session_id, []):
+            self._ids.discard(m.id)
+            self.full_outputs.pop(m.id, None)
 
-class FakeModelRepository:
-    """Models keyed by (provider, model); resolve guesses an unknown window as None unless a default is set."""
-
-    def __init__(self, models: Sequence[AiModel] = (), guess_window: int | None = None) -> None:
-        self.models: dict[tuple[ProviderId, ModelId], AiModel] = {(m.provider_id, m.id): m for m in models}
-        self.guess_window = guess_window
-        self.recorded_limits: list[tuple[ProviderId, ModelId, int]] = []
-
-    def list(self, provider_id: ProviderId | None = None) -> Sequence[AiModel]:
-        return [m for m in self.models.values() if provider_id is None or m.provider_id == provider_id]
-
-    def get(self, provider_id: ProviderId, model_id: ModelId) -> AiModel | None:
-        return self.models.get((provider_id, model_id))
-
-    def resolve(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
-        found = self.get(provider_id, model_id)
-        if found is not None:
-            return found
-        return AiModel(
-            id=model_id, display_name=None, provider_id=provider_id,
-            context_window_size=self.guess_window, window_is_guess=True,
+    @staticmethod
+    def _touch(sessions: FakeSessionRepository, session: Session, message: Message, created: datetime) -> None:
+        """What the store does to the session in the same transaction as the insert."""
+        stored = sessions.sessions[session.id]
+        preview = stored.last_message_preview
+        if message.type in (MessageType.USER, MessageType.AI_RESPONSE) and message.content.strip():
+            preview = " ".join(message.content.split())[:PREVIEW_CHARS]
+        sessions.sessions[session.id] = replace(
+            stored, message_count=stored.message_count + 1, last_message_preview=preview,
+            updated_at=max(stored.updated_at, created),
         )
-
-    def upsert(self, model: AiModel) -> AiModel:
-        self.models[(model.provider_id, model.id)] = model
-        return model
-
-    def store_fetched(self, provider_id: ProviderId, models: Sequence[AiModel]) -> None:
-        for m in models:
-            old = self.get(provider_id, m.id)
-            if old is not None and old.user_window:
-                m = replace(m, context_window_size=old.context_window_size, user_window=True)
-            self.upsert(replace(m, source=ModelSource.FETCHED))
-
-    def set_user_window(
-        self, provider_id: ProviderId, model_id: ModelId, window: int, max_output: int | None = None
-    ) -> AiModel:
-        m = self.resolve(provider_id, model_id)
-        m = replace(m, context_window_size=window, user_window=True, window_is_guess=False,
-                    max_output_tokens=max_output or m.max_output_tokens)
-        return self.upsert(m)
-
-    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int) -> None:
-        self.recorded_limits.append((provider_id, model_id, limit))
-        m = self.resolve(provider_id, model_id)
-        if not m.user_window:
-            self.upsert(replace(m, context_window_size=limit, window_is_guess=False))
-
-
-class FakeCalibrationStore:
-    """Calibration ratios in a dict."""
-
-    def __init__(self) -> None:
-        self.ratios: dict[str, float] = {}
-
-    def get(self, key: str) -> float | None:
-        return self.ratios.get(key)
-
-    def put(self, key: str, ratio: float) -> None:
-        self.ratios[key] = ratio
-
-
-@dataclass(frozen=True)
-class SummarizerCall:
-    """One call the FakeSummarizer received."""
-
-    provider_id: ProviderId
-    model_id: ModelId
-    system: str
-    prompt: str
-    max_tokens: int
-
-
-class FakeSummarizer:
-    """Returns queued summaries, or raises queued errors, and records every call; with an empty queue it
-    answers `default` (None: raise AssertionError, so an unexpected call fails the test loudly)."""
-
-    def __init__(self, *replies: str | Exception, default: str | None = None) -> None:
-        self.replies: deque[str | Exception] = deque(replies)
-        self.default = default
-        self.calls: list[SummarizerCall] = []
-
-    @property
-    def prompts(self) -> list[str]:
-        return [c.prompt for c in self.calls]
-
-    async def summarize(
-        self, *, provider_id: ProviderId, model_id: ModelId, system: str, prompt: str, max_tokens: int
-    ) -> str:
-        self.calls.append(SummarizerCall(provider_id, model_id, system, prompt, max_tokens))
-        if self.replies:
-            reply = self.replies.popleft()
-        elif self.default is not None:
-            reply = self.default
-        else:
-            raise AssertionError("FakeSummarizer called with no reply queued")
-        if isinstance(reply, Exception):
-            raise reply
-        return reply
 
 
 _ids = itertools.count(1)

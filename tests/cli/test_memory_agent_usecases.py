@@ -31,12 +31,12 @@ def test_memories_are_added_edited_listed_and_deleted() -> None:
 
 
 def test_agents_are_validated_saved_and_the_default_cannot_be_deleted() -> None:
-    repo = FakeAgentRepository([Agent(id="general", name="General assistant")])
+    repo = FakeAgentRepository([Agent(id="general-assistant", name="General assistant")])  # the built-in one
     save = SaveAgentUseCase(repo, known_tools=("http_request", "save_memory"))
     coder = save(Agent(id="coder", name=" Coder ", enabled_tools=("http_request",),
                        context_overrides={"compact_threshold_ratio": 0.7}))
     assert coder.name == "Coder"
-    assert [a.id for a in ListAgentsUseCase(repo)()] == ["general", "coder"]
+    assert [a.id for a in ListAgentsUseCase(repo)()] == ["general-assistant", "coder"]
     with pytest.raises(InvalidInput, match="already exists"):
         save(Agent(id="other", name="coder"))
     with pytest.raises(InvalidInput, match="Unknown tool"):
@@ -44,5 +44,5 @@ def test_agents_are_validated_saved_and_the_default_cannot_be_deleted() -> None:
     with pytest.raises(InvalidInput, match="Unknown context setting"):
         save(Agent(id="x", name="X", context_overrides={"nope": 1}))
     with pytest.raises(InvalidInput, match="default agent"):
-        DeleteAgentUseCase(repo)("general")
+        DeleteAgentUseCase(repo)("general-assistant")
     assert DeleteAgentUseCase(repo)("coder").id == "coder"

@@ -1,0 +1,1 @@
+"""Contract suites: every repository port, run against the in-memory fakes and the SQLite store alike."""
