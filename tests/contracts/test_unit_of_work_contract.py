@@ -8,8 +8,10 @@ from dataclasses import replace
 import pytest
 
 from domain.errors import NotFound
-from domain.models import CompactionRecord, Memory, MessageType, Provider, ProviderType, Usage
+from domain.models import Agent, CompactionRecord, Memory, MessageType, Provider, ProviderType, Usage
 from tests.contracts.conftest import T0, Store, msg, new_session
+from tests.fakes import FakeMessageRepository, FakeSessionRepository
+from tests.fakes_uow import FakeUnitOfWork
 
 
 class Boom(Exception):
@@ -138,3 +140,22 @@ def test_blocks_one_after_another_are_independent(store: Store) -> None:
         store.messages.add(msg("m2"))
     assert [m.id for m in store.messages.snapshot("s1")] == ["m2"]
     assert store.sessions.get("s1").message_count == 1  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("only_some", [False, True], ids=["every-repository", "sessions-and-messages-only"])
+def test_a_fake_rollback_restores_state_in_place_and_keeps_the_fakes_linked(fake: Store, only_some: bool) -> None:
+    sessions, messages, agents = fake.sessions, fake.messages, fake.agents
+    assert isinstance(sessions, FakeSessionRepository) and isinstance(messages, FakeMessageRepository)
+    uow = FakeUnitOfWork(sessions, messages) if only_some else fake.unit_of_work
+    new_session(fake)
+    with pytest.raises(Boom), uow.atomic():
+        messages.add(msg("m1"))
+        raise Boom
+    assert messages.sessions is sessions and sessions.linked_messages is messages
+    assert sessions.agents is agents
+    messages.add(msg("m2"))
+    assert sessions.sessions["s1"].message_count == 1
+    agents.add(Agent(id="late", name="Late"))
+    assert sessions.update(replace(new_session(fake, "s2"), current_agent_id="late")).current_agent_id == "late"
+    sessions.purge("s1")
+    assert messages.get("m2") is None
