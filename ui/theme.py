@@ -129,7 +129,12 @@ def stylesheet_for(t: Theme) -> str:
     #Hero {{ font-size: 22px; font-weight: 700; }}
     QLineEdit, QPlainTextEdit, QComboBox {{
         border: 1px solid {t.border}; border-radius: 6px; padding: 4px 6px; background: {t.surface}; }}
-    QComboBox::drop-down {{ border: none; width: 22px; }}
+    QComboBox QAbstractItemView {{ background: {t.surface}; color: {t.text}; selection-background-color: {t.accent};
+                                   selection-color: {t.accent_text}; border: 1px solid {t.border}; }}
+    #Picker {{ padding: 4px 8px; }}
+    #PickerPopup {{ background: {t.surface}; border: 1px solid {t.border}; border-radius: 8px; }}
+    #PickerList {{ background: transparent; border: none; }}
+    #SidebarToggle {{ padding: 4px 9px; font-size: 15px; }}
     QToolButton {{ border: 1px solid {t.border}; border-radius: 6px; padding: 5px 10px; background: {t.surface}; }}
     QToolButton::menu-indicator {{ image: none; width: 0px; }}
     QPushButton {{ border: 1px solid {t.border}; border-radius: 6px; padding: 5px 12px; background: {t.surface}; }}

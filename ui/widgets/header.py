@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QMenu, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QMenu, QToolButton, QVBoxLayout, QWidget
 
 from ui.backend import Selection
+from ui.models.picker_items import PickerItem, window_label
 from ui.signals import emit
 from ui.theme import Theme
-from ui.viewmodels.chat_state import ChatState
+from ui.viewmodels.chat_state import ChatState, ModelChoice
 from ui.widgets.context_gauge import ContextGauge
 from ui.widgets.elided_label import ElidedLabel
+from ui.widgets.picker import PickerButton
+
+MODEL_TIP = "Provider and model (switch any time; the conversation carries over)"
 
 
 class Header(QWidget):
@@ -39,14 +45,10 @@ class Header(QWidget):
         self.title.setObjectName("SessionTitle")
         self.subtitle = ElidedLabel("", self)
         self.subtitle.setObjectName("Muted")
-        self.agent = QComboBox(self)
+        self.agent = PickerButton(self, placeholder="Search agents…", min_width=96)
         self.agent.setToolTip("Agent: system prompt and tools")
-        self.agent.setMinimumWidth(96)
-        self.agent.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.model = QComboBox(self)
-        self.model.setToolTip("Provider and model (switch any time; the conversation carries over)")
-        self.model.setMinimumWidth(150)
-        self.model.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.model = PickerButton(self, placeholder="Search models or providers…", min_width=150, searchable_from=0)
+        self.model.setToolTip(MODEL_TIP)
         self.gauge = ContextGauge(theme, self)
         self.menu_button = QToolButton(self)
         self.menu_button.setText("Context ▾")
@@ -75,10 +77,10 @@ class Header(QWidget):
         layout.addWidget(self.model)
         layout.addWidget(self.gauge)
         layout.addWidget(self.menu_button)
-        self._choices: tuple[Selection, ...] = ()
-        self._agents: tuple[str, ...] = ()
-        self.model.activated.connect(self._model_activated)
-        self.agent.activated.connect(self._agent_activated)
+        self._models_shown: tuple[object, ...] = ()
+        self._agents_shown: tuple[object, ...] = ()
+        self.model.chosen.connect(self._model_chosen)
+        self.agent.chosen.connect(self._agent_chosen)
 
     def set_controls_visible(self, visible: bool) -> None:
         """Hides the pickers, gauge and menu (the first-run panel has nothing for them to act on)."""
@@ -105,24 +107,20 @@ class Header(QWidget):
         if choice is not None and choice.window_is_guess:
             parts.append("window guessed — set it in Settings › Models")
         self.subtitle.setText("  ·  ".join(parts))
-        selections = tuple(c.selection for c in state.choices)
-        if selections != self._choices:
-            with QSignalBlocker(self.model):
-                self.model.clear()
-                for c in state.choices:
-                    self.model.addItem(f"{c.provider_name} · {c.label}", c.selection)
-            self._choices = selections
-        with QSignalBlocker(self.model):
-            self.model.setCurrentIndex(selections.index(state.selection) if state.selection in selections else -1)
-        agents = tuple(a.id for a in state.agents)
-        if agents != self._agents:
-            with QSignalBlocker(self.agent):
-                self.agent.clear()
-                for a in state.agents:
-                    self.agent.addItem(a.name, a.id)
-            self._agents = agents
-        with QSignalBlocker(self.agent):
-            self.agent.setCurrentIndex(agents.index(state.agent_id) if state.agent_id in agents else -1)
+        models = (state.choices, state.selection)
+        if models != self._models_shown:
+            self._models_shown = models
+            self.model.set_items(model_items(state.choices), state.selection)
+            current = state.selected_choice
+            self.model.setText(f"{current.label} · {current.provider_name}" if current else "Choose a model…")
+            self.model.setToolTip(MODEL_TIP if current is None else
+                                  f"{MODEL_TIP}\n{current.provider_name} · {current.selection.model_id} · "
+                                  f"{window_label(current.window, current.window_is_guess)} context window")
+        agents = (tuple((a.id, a.name) for a in state.agents), state.agent_id)
+        if agents != self._agents_shown:
+            self._agents_shown = agents
+            self.agent.set_items([PickerItem(a.name, a.id, tooltip=(a.system_prompt or "")[:200])
+                                  for a in state.agents], state.agent_id)
         busy = state.streaming or state.compacting
         self.model.setEnabled(not busy)
         self.agent.setEnabled(not busy)
@@ -136,12 +134,27 @@ class Header(QWidget):
         self.originals_action.setText("Hide originals" if state.show_originals else "Show originals")
         self.gauge.show_state(state.context, state.usage, session.compaction_count if session else 0, state.compacting)
 
-    def _model_activated(self, index: int) -> None:
-        selection = self.model.itemData(index)
+    def _model_chosen(self, selection: object) -> None:
         if isinstance(selection, Selection):
             emit(self.model_chosen, selection)
 
-    def _agent_activated(self, index: int) -> None:
-        agent_id = self.agent.itemData(index)
+    def _agent_chosen(self, agent_id: object) -> None:
         if isinstance(agent_id, str):
             emit(self.agent_chosen, agent_id)
+
+
+def model_items(choices: Sequence[ModelChoice]) -> list[PickerItem]:
+    """Picker rows: a header per provider (in the order the choices come), then its models with their window size."""
+    items: list[PickerItem] = []
+    provider = None
+    for c in choices:
+        if c.provider_name != provider:
+            provider = c.provider_name
+            items.append(PickerItem(provider, header=True))
+        guess = " (guessed — set it in Settings › Models)" if c.window_is_guess else ""
+        items.append(PickerItem(
+            c.label, c.selection, detail=window_label(c.window, c.window_is_guess),
+            tooltip=f"{c.selection.model_id} · context window {c.window:,} tokens{guess}" if c.window
+            else f"{c.selection.model_id} · context window unknown",
+            keywords=f"{c.provider_name} {c.selection.model_id}"))
+    return items
