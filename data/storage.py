@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import migrations
 from data.db.agents import SqlAgentRepository
 from data.db.ai_models import SqlModelRepository
 from data.db.engine import Database, create_sqlite_engine, inspect_file
+from data.db.file_lock import LockFileError, LockTimeout, exclusive_lock
 from data.db.memories import SqlMemoryRepository
 from data.db.messages import SqlMessageRepository
 from data.db.providers import SqlProviderRepository
@@ -19,10 +21,12 @@ from data.db.sessions import SqlSessionRepository
 from data.db.settings import SqlCalibrationStore, SqlSettingsRepository
 from data.paths import data_dir
 from data.registry import Registry, load_registry
-from domain.errors import DatabaseUnreadable
+from domain.errors import DatabaseUnreadable, StorageError
 
 DB_NAME = "palimpsest.db"
 BACKUPS_KEPT = 3
+LOCK_SUFFIX = ".lock"
+START_LOCK_SECONDS = 120.0
 
 
 class Storage:
@@ -44,27 +48,60 @@ class Storage:
 
     @classmethod
     def open(cls, home: Path | None = None) -> Storage:
-        """Opens (creating, backing up and upgrading as needed) home/palimpsest.db; home defaults to data_dir()."""
+        """Opens (creating, backing up and upgrading as needed) home/palimpsest.db; home defaults to data_dir().
+
+        Safe when several processes start at once on a new folder: creation, migration and seeding happen under
+        an exclusive lock (palimpsest.db.lock), one process after the other; the others then find the work done.
+        A file that is refused is refused before the lock file is created beside it."""
         folder = home if home is not None else data_dir()
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / DB_NAME
-        revision = inspect_file(path, migrations.known_revisions())
-        head = migrations.head_revision()
-        if revision is not None and revision != head:
-            backup_database(path, revision)
-        if revision != head:
-            try:
-                migrations.upgrade(f"sqlite:///{path}")
-            except sqlite3.DatabaseError as exc:  # pragma: no cover - a file that passed inspection then broke
-                raise DatabaseUnreadable(str(path), f"upgrading it failed: {exc}") from exc
+        known = migrations.known_revisions()
+        inspect_file(path, known)
         registry = load_registry()
-        db = Database(create_sqlite_engine(path))
-        seed(db, registry)
+        with _start_lock(path):
+            _migrate(path, inspect_file(path, known))
+            db = Database(create_sqlite_engine(path))
+            try:
+                seed(db, registry)
+            except BaseException:
+                db.engine.dispose()
+                raise
         return cls(path, db, registry)
 
     def close(self) -> None:
         """Releases every connection (the WAL is checkpointed by SQLite as the last one closes)."""
         self._db.engine.dispose()
+
+
+@contextmanager
+def _start_lock(path: Path) -> Iterator[None]:
+    lock = path.with_name(path.name + LOCK_SUFFIX)
+    try:
+        with exclusive_lock(lock, START_LOCK_SECONDS):
+            yield
+    except LockTimeout:
+        raise StorageError(
+            f"Another Palimpsest has been creating or upgrading the database {path} for over "
+            f"{START_LOCK_SECONDS:.0f} s. Close the other Palimpsest windows and commands, then try again."
+        ) from None
+    except LockFileError as exc:
+        raise StorageError(
+            f"Palimpsest cannot create its lock file {lock} ({exc.reason}). Make the folder writable, or set "
+            "PALIMPSEST_HOME to another folder."
+        ) from exc
+
+
+def _migrate(path: Path, revision: str | None) -> None:
+    head = migrations.head_revision()
+    if revision == head:
+        return
+    if revision is not None:
+        backup_database(path, revision)
+    try:
+        migrations.upgrade(f"sqlite:///{path}")
+    except sqlite3.DatabaseError as exc:  # pragma: no cover - a file that passed inspection then broke
+        raise DatabaseUnreadable(str(path), f"upgrading it failed: {exc}") from exc
 
 
 def backup_database(path: Path, revision: str) -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from contextvars import ContextVar
@@ -15,6 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from domain.errors import DatabaseTooNew, DatabaseUnreadable
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+WAL_SWITCH_SECONDS = 30.0
 
 
 def inspect_file(path: Path, known_revisions: frozenset[str]) -> str | None:
@@ -50,6 +52,24 @@ def inspect_file(path: Path, known_revisions: frozenset[str]) -> str | None:
     return revision
 
 
+def use_wal(connection: sqlite3.Connection, timeout: float = WAL_SWITCH_SECONDS) -> None:
+    """Puts the database in WAL mode unless it already is (the usual case: then no lock is needed at all).
+
+    Switching needs a moment alone with the file, and SQLite reports "database is locked" at once instead of
+    waiting when another connection is busy, so the switch is retried for up to `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if str(connection.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
+                return
+            connection.execute("PRAGMA journal_mode=WAL").fetchall()
+        except sqlite3.OperationalError as exc:
+            contended = "locked" in str(exc) or "busy" in str(exc)
+            if not contended or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.02)
+
+
 def create_sqlite_engine(path: Path) -> Engine:
     """An engine usable from any thread: WAL, foreign keys on, a 30 s busy timeout, SQLAlchemy-driven BEGIN."""
     engine = create_engine(
@@ -59,8 +79,8 @@ def create_sqlite_engine(path: Path) -> Engine:
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
         dbapi_connection.isolation_level = None
+        use_wal(dbapi_connection)
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
