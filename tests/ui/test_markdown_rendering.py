@@ -13,6 +13,7 @@ from ui.markdown import code_frames, render_document, split_segments
 from ui.markdown_math import inline_math_as_code
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.theme import LIGHT
+from ui.widgets.doc_painter import scrollbar_rect
 from ui.widgets.row_layout import compute_layout
 
 LONG = "curl -sS https://status.billing.example/api/v2/incidents/inc_82/updates?include=components,regions," \
@@ -138,3 +139,19 @@ def test_the_language_label_and_the_quote_bar_are_drawn(qtbot, worker) -> None:
     assert image.pixelColor(round(bar.center().x()), round(bar.center().y())) == QColor(LIGHT.divider)
     assert background(image, QRect(round(bar.right()) + 20, round(bar.top()), 200, round(bar.height()))) \
         == QColor(LIGHT.assistant_bubble)
+
+
+def test_dragging_a_code_box_scroll_indicator_scrolls_the_box(qtbot, worker) -> None:
+    window = _window(qtbot, worker)
+    view = window.chat_view
+    position, row = row_of(view, RowKind.ASSISTANT)
+    layout, rect = layout_of(view, position)
+    _, thumb = scrollbar_rect(layout, 0, 0.0)
+    start = (thumb.center() + rect.topLeft()).toPoint()
+    viewport = view.viewport()
+    qtbot.mouseMove(viewport, start)
+    qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=start)
+    qtbot.mouseMove(viewport, start + QPoint(60, 0))
+    qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=start + QPoint(60, 0))
+    assert view.delegate.code_offsets[row.key][0] > 60
+    assert view.selector.text() == ""  # dragging the indicator selects nothing

@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPoint, QPointF, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QResizeEvent, QWheelEvent
+from collections.abc import Callable
+
+from PySide6.QtCore import QModelIndex, QPoint, QPointF, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import (
+    QContextMenuEvent,
+    QDesktopServices,
+    QGuiApplication,
+    QKeyEvent,
+    QKeySequence,
+    QMouseEvent,
+    QResizeEvent,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
 from ui.models.chat_rows import ChatRow
@@ -12,6 +23,7 @@ from ui.theme import Theme
 from ui.viewmodels.chat import ChatViewModel
 from ui.widgets.doc_painter import box_at
 from ui.widgets.message_delegate import MessageDelegate
+from ui.widgets.text_selection import TextSelector
 
 
 class ChatView(QListView):
@@ -19,6 +31,7 @@ class ChatView(QListView):
 
     summary_requested = Signal(bool)  # True: edit, False: read
     copied = Signal(str)  # a sentence for the snackbar
+    typed = Signal(str)  # text typed while the list had focus (after selecting), for the composer
 
     def __init__(self, vm: ChatViewModel, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -47,6 +60,8 @@ class ChatView(QListView):
         model.dataChanged.connect(lambda *_: self._follow())
         model.modelReset.connect(lambda: self._follow(force=True))
         self.delegate.action.connect(self._on_action)
+        self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl  # replaced in tests
+        self.selector = TextSelector(self, self.delegate, model)
 
     def set_theme(self, theme: Theme) -> None:
         """Repaints in new colors."""
@@ -127,6 +142,48 @@ class ChatView(QListView):
             return False
         self.viewport().update(rect)
         return True
+
+    # --- selecting text, links, the context menu ---------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if not self.selector.press(event):
+            super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if not self.selector.move(event):
+            super().mouseMoveEvent(event)
+            self.selector.hover(event.position())
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if not self.selector.release(event):
+            super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        if not self.selector.double_click(event):
+            super().mouseDoubleClickEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        menu = self.selector.menu_for(event.pos())
+        if menu is None:
+            super().contextMenuEvent(event)
+            return
+        menu.exec(event.globalPos())
+        menu.deleteLater()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.matches(QKeySequence.StandardKey.Copy):
+            if self.selector.copy():
+                emit(self.copied, "Copied.")
+            return
+        chosen = self.selector.selection()
+        if event.matches(QKeySequence.StandardKey.SelectAll) and chosen is not None:
+            self.selector.select_all(chosen.key)
+            return
+        text = event.text()
+        plain = not event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
+        if plain and text and text.isprintable():
+            emit(self.typed, text)
+            return
+        super().keyPressEvent(event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -21,6 +22,25 @@ from ui.theme import Theme
 from ui.widgets.row_layout import RowLayout
 
 SCROLLBAR = 4.0  # height of the sideways scroll indicator at the bottom of an overflowing code box
+
+
+@dataclass(frozen=True)
+class TextRange:
+    """A selection inside one row's document: from anchor (where the drag started) to position."""
+
+    key: str
+    anchor: int
+    position: int
+
+    @property
+    def start(self) -> int:
+        """The smaller end."""
+        return min(self.anchor, self.position)
+
+    @property
+    def end(self) -> int:
+        """The larger end."""
+        return max(self.anchor, self.position)
 
 
 def clamp_offset(layout: RowLayout, box: int, offset: float) -> float:
@@ -58,17 +78,18 @@ def scrollbar_rect(layout: RowLayout, box: int, offset: float) -> tuple[QRectF, 
 
 
 def draw_document(painter: QPainter, layout: RowLayout, theme: Theme, visible: QRectF, *,
-                  offsets: Mapping[int, float], selection: tuple[int, int] | None = None) -> None:
+                  offsets: Mapping[int, float], selection: TextRange | None = None) -> None:
     """Paints the document at its place in the row; `visible` is the row-local area that shows."""
     doc = layout.doc
     if doc is None:
         return
     origin = layout.doc_pos
     ctx = QAbstractTextDocumentLayout.PaintContext()
-    if selection is not None and selection[0] != selection[1]:
+    if selection is not None and selection.start != selection.end:
+        last = doc.characterCount() - 1
         cursor = QTextCursor(doc)
-        cursor.setPosition(min(selection))
-        cursor.setPosition(max(selection), QTextCursor.MoveMode.KeepAnchor)
+        cursor.setPosition(min(selection.start, last))
+        cursor.setPosition(min(selection.end, last), QTextCursor.MoveMode.KeepAnchor)
         chosen = QAbstractTextDocumentLayout.Selection()
         chosen.cursor = cursor
         fmt = QTextCharFormat()

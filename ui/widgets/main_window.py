@@ -106,6 +106,7 @@ class MainWindow(QMainWindow):
         chat.text_ready.connect(self.show_text)
         self.chat_view.summary_requested.connect(self.show_summary)
         self.chat_view.copied.connect(lambda text: self.snackbar.show_message(text, ms=1800))
+        self.chat_view.typed.connect(self._type_into_composer)
         self.composer.send.connect(self._send)
         self.composer.stop.connect(chat.stop)
         h = self.header
@@ -180,6 +181,13 @@ class MainWindow(QMainWindow):
         if self.chat_vm.send(text):
             self.composer.accept_sent()
             self.chat_stack.setCurrentWidget(self.chat_view)
+
+    def _type_into_composer(self, text: str) -> None:
+        """Typing after selecting text in the chat goes on in the composer."""
+        edit = self.composer.edit
+        if edit.isEnabled() and not edit.isReadOnly():
+            edit.setFocus()
+            edit.insertPlainText(text)
 
     def focus_composer(self) -> None:
         """Ctrl+L."""

@@ -10,7 +10,7 @@ from ui.models.chat_rows import ChatRow, RowKind
 from ui.models.message_list import EXPANDED_ROLE, ROW_ROLE, MessageListModel
 from ui.signals import emit
 from ui.theme import Theme
-from ui.widgets.doc_painter import clamp_offset, draw_code_labels, draw_document
+from ui.widgets.doc_painter import TextRange, clamp_offset, draw_code_labels, draw_document
 from ui.widgets.row_layout import MARGIN, PAD, LayoutCache, RowLayout, _small
 from ui.widgets.row_sizer import RowSizer
 
@@ -30,6 +30,7 @@ class MessageDelegate(QStyledItemDelegate):
         self.sizer = RowSizer(self._cache, self, lambda: self._theme)
         self._hints: dict[str, tuple[ChatRow, float, bool, int]] = {}  # key -> (row, width, expanded, height)
         self.code_offsets: dict[str, dict[int, float]] = {}  # row key -> code box -> sideways scroll offset
+        self.selection: TextRange | None = None  # selected text (one row at a time)
 
     def set_theme(self, theme: Theme) -> None:
         """Switches colors (system scheme changed)."""
@@ -127,8 +128,9 @@ class MessageDelegate(QStyledItemDelegate):
     def _paint_doc(self, painter: QPainter, row: ChatRow, layout: RowLayout, label_font: QFont) -> None:
         if layout.doc is None:
             return
+        chosen = self.selection if self.selection is not None and self.selection.key == row.key else None
         draw_document(painter, layout, self._theme, self._visible(painter),
-                      offsets=self.code_offsets.get(row.key, {}))
+                      offsets=self.code_offsets.get(row.key, {}), selection=chosen)
         draw_code_labels(painter, layout, self._theme, label_font)
 
     def scroll_code(self, row: ChatRow, layout: RowLayout, box: int, delta: float) -> bool:
@@ -232,13 +234,10 @@ class MessageDelegate(QStyledItemDelegate):
         hit = layout.hit(point)
         if event.type() == QEvent.Type.MouseMove:
             hover = (row.key, hit) if hit else None
-            if hover != self._hover:
+            if hover != self._hover:  # the pointer shape is the view's TextSelector's job
                 self._hover = hover
                 widget = option.widget
                 if isinstance(widget, QAbstractItemView):
-                    widget.viewport().setCursor(
-                        Qt.CursorShape.PointingHandCursor if hit else Qt.CursorShape.ArrowCursor
-                    )
                     widget.viewport().update()
             return False
         if event.type() == QEvent.Type.MouseButtonRelease and event.button() == Qt.MouseButton.LeftButton and hit:
