@@ -11,8 +11,9 @@ from pathlib import Path
 import migrations
 from data.db.agents import SqlAgentRepository
 from data.db.ai_models import SqlModelRepository
-from data.db.engine import Database, create_sqlite_engine, inspect_file
+from data.db.engine import Database, create_sqlite_engine
 from data.db.file_lock import LockFileError, LockTimeout, exclusive_lock
+from data.db.inspection import inspect_file
 from data.db.memories import SqlMemoryRepository
 from data.db.messages import SqlMessageRepository
 from data.db.providers import SqlProviderRepository

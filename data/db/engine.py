@@ -1,11 +1,11 @@
-"""The SQLite engine: WAL, foreign keys, real transactions, and a safety check of the file before any write."""
+"""The SQLite engine: WAL, foreign keys, real transactions (the file is checked first: data.db.inspection)."""
 
 from __future__ import annotations
 
 import sqlite3
 import time
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
@@ -13,43 +13,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, sessionmaker
 
-from domain.errors import DatabaseTooNew, DatabaseUnreadable
-
-SQLITE_HEADER = b"SQLite format 3\x00"
 WAL_SWITCH_SECONDS = 30.0
-
-
-def inspect_file(path: Path, known_revisions: frozenset[str]) -> str | None:
-    """Reads (never writes) the file: returns its revision, None if blank; raises if corrupt, foreign or too new."""
-    if not path.exists():
-        return None
-    if not path.is_file():
-        raise DatabaseUnreadable(str(path), "it is not a regular file")
-    try:
-        with path.open("rb") as handle:
-            header = handle.read(len(SQLITE_HEADER))
-    except OSError as exc:
-        raise DatabaseUnreadable(str(path), f"it cannot be read: {exc.strerror or exc}") from exc
-    if not header:
-        return None
-    if header != SQLITE_HEADER:
-        raise DatabaseUnreadable(str(path), "it is not an SQLite database")
-    try:
-        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
-            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            if not tables:
-                return None
-            if "alembic_version" not in tables:
-                raise DatabaseUnreadable(str(path), "it is an SQLite database of another program")
-            rows = conn.execute("SELECT version_num FROM alembic_version").fetchall()
-    except sqlite3.DatabaseError as exc:
-        raise DatabaseUnreadable(str(path), f"SQLite says: {exc}") from exc
-    if not rows:
-        return None
-    revision = str(rows[0][0])
-    if revision not in known_revisions:
-        raise DatabaseTooNew(str(path), revision)
-    return revision
 
 
 def use_wal(connection: sqlite3.Connection, timeout: float = WAL_SWITCH_SECONDS) -> None:
