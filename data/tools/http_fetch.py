@@ -83,7 +83,7 @@ class PinnedFetcher:
             if next_url.scheme not in ("http", "https"):
                 raise TargetError(f"The server redirected to {next_url}, which is not an http or https URL.")
             try:
-                target = await self._guard.check(next_url.host, port_of(next_url))
+                target = await self._guard.check(host_of(next_url), port_of(next_url))
             except RefusedTarget as err:
                 raise RefusedTarget(f"The server redirected to {next_url}. {err.message}") from err
             call, url = next_call, next_url
@@ -135,6 +135,11 @@ class PinnedFetcher:
             response.status_code, response.reason_phrase, response.headers.get("content-type", ""), body, capped,
             str(url), hops, location,
         )
+
+
+def host_of(url: httpx.URL) -> str:
+    """The URL's host as it goes on the wire: IDNA-encoded, IPv6 without brackets."""
+    return url.raw_host.decode("ascii")
 
 
 def port_of(url: httpx.URL) -> int:

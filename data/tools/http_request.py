@@ -17,7 +17,7 @@ import httpx2 as httpx
 from data.tools.base import ToolArgumentError, require_str
 from data.tools.html_text import html_to_text, looks_like_html
 from data.tools.http_body import decode_text, describe_binary, is_binary
-from data.tools.http_fetch import SAFE_METHODS, Fetched, HttpCall, PinnedFetcher, port_of
+from data.tools.http_fetch import SAFE_METHODS, Fetched, HttpCall, PinnedFetcher, host_of, port_of
 from data.tools.net_guard import AllowedHosts, NetGuard, Resolver, TargetError, system_resolver
 from domain.models import ToolDefinition
 from domain.ports import ToolContext, ToolOutcome
@@ -93,7 +93,7 @@ class HttpRequestTool:
     async def run(self, arguments: Mapping[str, Any], context: ToolContext) -> ToolOutcome:
         call, url = _parse(arguments)
         try:
-            target = await asyncio.wait_for(self._guard.check(url.host, port_of(url)), timeout=self._timeout)
+            target = await asyncio.wait_for(self._guard.check(host_of(url), port_of(url)), timeout=self._timeout)
         except TargetError as err:
             return ToolOutcome(err.message, is_error=True)
         except TimeoutError:

@@ -10,6 +10,8 @@ import socket
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+import httpx2 as httpx
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 Resolver = Callable[[str, int], Awaitable[Sequence[str]]]
@@ -175,6 +177,11 @@ def _host_of_entry(raw: str) -> str:
         entry = entry[1:].split("]", 1)[0]
     elif entry.count(":") == 1:
         entry = entry.split(":", 1)[0]
+    if not entry.isascii():  # an international name, compared in the IDNA form the URL's host is resolved in
+        try:
+            entry = httpx.URL(f"http://{entry}/").raw_host.decode("ascii")
+        except (httpx.InvalidURL, UnicodeError):
+            pass
     return normalize_host(entry)
 
 

@@ -207,3 +207,14 @@ async def test_a_callable_allowed_list_is_read_on_every_request(server: Recordin
     assert (await http.run({"url": url}, CTX)).is_error
     allowed.append("127.0.0.0/8")
     assert not (await http.run({"url": url}, CTX)).is_error
+
+
+async def test_an_international_name_is_looked_up_and_allowed_in_its_idna_form(server: RecordingServer) -> None:
+    resolver = FakeResolver({"xn--bcher-kva.test": ["127.0.0.1"]})
+    url = f"http://bücher.test:{server.port}/page"
+    refused = await tool(resolver).run({"url": url}, CTX)
+    assert refused.is_error and "resolves to 127.0.0.1" in refused.output
+    outcome = await tool(resolver, allowed_hosts=["Bücher.test"]).run({"url": url}, CTX)
+    assert not outcome.is_error and outcome.output.endswith("the page")
+    assert set(resolver.lookups) == {"xn--bcher-kva.test"}
+    assert server.seen[0].headers["host"] == f"xn--bcher-kva.test:{server.port}"
