@@ -8,12 +8,13 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+from domain.chat.request import RequestPlanner
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, calibration_key
 from domain.context.pruner import ToolResultPruner
-from domain.context.settings_source import fixed_settings
+from domain.context.session_context import SessionContext
 from domain.context.truncator import ToolResultTruncator
-from domain.models import AiModel, Message, MessageType, ToolStatus
+from domain.models import Agent, AiModel, Message, MessageType, Provider, ProviderType, ToolStatus
 from domain.settings import ContextSettings
 from domain.usecases.auto_compact import AutoCompactUseCase
 from tests.fakes import (
@@ -25,6 +26,7 @@ from tests.fakes import (
     FakeSummarizer,
     make_session,
 )
+from tests.fakes_uow import FakeUnitOfWork
 
 MODELS = [
     AiModel(id="claude-sonnet-4-5", display_name=None, provider_id="anthropic", context_window_size=200_000),
@@ -36,6 +38,7 @@ MODELS = [
 SCHEDULE = [MODELS[0], MODELS[2], MODELS[4]]  # switch every 25 turns: Claude, GPT-4o, a local 32K model
 TRUE_RATIO = {"anthropic": 1.2, "openai": 1.0, "ollama": 1.1}  # provider tokenizers differ from the estimate
 OUTPUT_RESERVE = 4_096
+SYSTEM = "You are a careful assistant."
 
 
 @dataclass
@@ -56,25 +59,39 @@ class Run:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.settings = ContextSettings()
-        self.sessions, self.messages = FakeSessionRepository(), FakeMessageRepository()
+        self.sessions = FakeSessionRepository()
+        self.messages = FakeMessageRepository(sessions=self.sessions)
         self.sessions.create(make_session("s1"))
         self.estimator = TokenEstimator(FakeCalibrationStore())
         self.pruner = ToolResultPruner(self.settings)
         self.builder = CompactAwareMessageBuilder()
         self.summarizer = FakeSummarizer(default="## Goal\nShip it.\n## Critical Context\n" + "- a fact\n" * 400)
         self.compact = AutoCompactUseCase(
-            self.sessions, self.messages, FakeModelRepository(MODELS), self.summarizer, self.estimator,
-            FakeClock(), fixed_settings(self.settings), self.pruner,
+            store=FakeUnitOfWork(self.sessions, self.messages), sessions=self.sessions,
+            models=FakeModelRepository(MODELS), summarizer=self.summarizer,
+            planner=RequestPlanner(self.builder, self.pruner, self.estimator), clock=FakeClock(),
         )
         self.truncator = ToolResultTruncator(self.settings)
         self.stats = Stats()
 
+    def context(self, model: AiModel) -> SessionContext:
+        """The session as its next request sees it (these fakes have no agents or providers to load it from)."""
+        session = self.sessions.get("s1")
+        assert session is not None
+        boundary = session.boundary
+        return SessionContext(
+            session, Agent("a", "A"), self.settings, SYSTEM, (),
+            Provider(model.provider_id, model.provider_id, ProviderType.OPENAI_COMPATIBLE), model,
+            tuple(self.messages.since("s1", boundary or 0)),
+            tuple(self.messages.pinned("s1")) if boundary is not None else (),
+        )
+
     def plan(self) -> tuple[BuiltRequest, int]:
         session = self.sessions.get("s1")
         assert session is not None
-        boundary = session.compact_boundary if session.compacted_summary else None
+        boundary = session.boundary
         stored = self.messages.since("s1", boundary or 0)
-        built = self.builder.build(session, stored, "You are a careful assistant.", self.messages.pinned("s1"))
+        built = self.builder.build(session, stored, SYSTEM, self.messages.pinned("s1"))
         request = BuiltRequest(built.system_prompt, self.pruner.prune("s1", built.messages, self.settings))
         return request, self.estimator.estimate_request(request.system_prompt, request.messages)
 
@@ -85,8 +102,7 @@ class Run:
         request, raw = self.plan()
         if self.estimator.apply_calibration(raw, key) > budget:
             self.stats.forced += 1
-            result = await self.compact("s1", provider_id=model.provider_id, model_id=model.id, force=True,
-                                        trigger="model_switch")
+            result = await self.compact(self.context(model), force=True, trigger="model_switch")
             self.stats.triggers[f"forced:{result.reason or 'ok'}"] += 1
             request, raw = self.plan()
         if self.estimator.apply_calibration(raw, key) > budget:
@@ -120,7 +136,7 @@ class Run:
         await self.send(model)
         self.add(Message(id=f"a{n}", session_id="s1", type=MessageType.AI_RESPONSE,
                          content=f"answer {n}: " + "the service looks healthy " * rng.randint(5, 150)))
-        result = await self.compact("s1", provider_id=model.provider_id, model_id=model.id)
+        result = await self.compact(self.context(model))
         if result.did_compact or result.fallback:
             self.stats.triggers[f"auto:{result.reason or 'ok'}"] += 1
 

@@ -69,10 +69,7 @@ def build_preloaded(home: Path, count: int, *, provider_id: str, model_id: str, 
         summary = ideal_summary(transcript)
         record = CompactionRecord(session.id, datetime.now(UTC), boundary, 0, 0, len(summary) // 4, "auto")
         storage.sessions.apply_compaction(session.id, summary=summary, boundary=boundary, record=record)
-        current = storage.sessions.get(session.id)
-        assert current is not None
-        storage.sessions.update(replace(current, message_count=total))
-        return session.id
+        return session.id  # message_count and the preview were kept by the store with every add
     finally:
         storage.close()
 

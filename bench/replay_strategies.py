@@ -10,12 +10,16 @@ from app.container import LazyAdapterFactory, SystemClock
 from bench.replay_timing import EngineTimer, TimedPruner, timed_builder, timed_estimator
 from data.storage import Storage
 from data.tools import BuiltinTools
+from domain.chat.request import RequestPlanner
+from domain.chat.turn_store import TurnStore
+from domain.chat.upkeep import ContextUpkeep
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
+from domain.context.context_loader import SessionContextLoader
 from domain.context.estimator import TokenEstimator, chars_over_four
-from domain.context.settings_source import AgentContextSettings
-from domain.context.truncator import ToolResultTruncator
-from domain.models import ModelId, ProviderId, SessionId, ToolDefinition
+from domain.context.session_context import SessionContext
+from domain.models import ModelId, ProviderId, ToolDefinition
 from domain.ports import KeySource
+from domain.services.adapters import ProviderAdapters
 from domain.services.summarizer import AdapterSummarizer
 from domain.settings import ContextSettings
 from domain.usecases.auto_compact import AutoCompactUseCase, CompactResult
@@ -84,40 +88,23 @@ class AfterResponseOnly(AutoCompactUseCase):
     """Compaction only as the RFC has it: after a response; the forced (overflow / oversized) paths do nothing."""
 
     async def __call__(
-        self,
-        session_id: SessionId,
-        *,
-        provider_id: ProviderId,
-        model_id: ModelId,
-        system_prompt: str | None = None,
-        tools: Sequence[ToolDefinition] = (),
-        force: bool = False,
-        instructions: str | None = None,
-        trigger: str = "auto",
+        self, ctx: SessionContext, *, force: bool = False, instructions: str | None = None, trigger: str = "auto"
     ) -> CompactResult:
         """Delegates for trigger="auto" only."""
         if trigger != "auto":
             return CompactResult(False, reason="disabled_in_strategy")
-        return await super().__call__(
-            session_id, provider_id=provider_id, model_id=model_id, system_prompt=system_prompt, tools=tools,
-            force=force, instructions=instructions, trigger=trigger,
-        )
+        return await super().__call__(ctx, force=force, instructions=instructions, trigger=trigger)
 
 
 class NeverCompact(AutoCompactUseCase):
     """No compaction at all (naive)."""
 
+    def due(self, ctx: SessionContext, used: int) -> bool:
+        """Never."""
+        return False
+
     async def __call__(
-        self,
-        session_id: SessionId,
-        *,
-        provider_id: ProviderId,
-        model_id: ModelId,
-        system_prompt: str | None = None,
-        tools: Sequence[ToolDefinition] = (),
-        force: bool = False,
-        instructions: str | None = None,
-        trigger: str = "auto",
+        self, ctx: SessionContext, *, force: bool = False, instructions: str | None = None, trigger: str = "auto"
     ) -> CompactResult:
         """Does nothing."""
         return CompactResult(False, reason="disabled_in_strategy")
@@ -149,6 +136,10 @@ class BenchKeys:
         """None: this storage always works."""
         return None
 
+    def env_var_names(self, provider_id: ProviderId) -> tuple[str, ...]:
+        """None: keys here never come from the environment."""
+        return ()
+
 
 @dataclass(frozen=True)
 class Endpoint:
@@ -176,31 +167,33 @@ class StrategyEnv:
             assert provider is not None, endpoint.provider_id
             s.providers.update(replace(provider, base_url=endpoint.base_url))
             s.models.set_user_window(endpoint.provider_id, endpoint.model_id, endpoint.window)
-        adapters = LazyAdapterFactory()  # the app's own: SDK adapters reused per provider, key and event loop
-        settings_source = AgentContextSettings(s.settings, s.agents)
+        adapters = ProviderAdapters(s.providers, keys, LazyAdapterFactory())  # the app's: SDK adapters reused
         self.engine_timer = EngineTimer()
         if strategy.content_aware:
             estimator = timed_estimator(TokenEstimator, self.engine_timer)(s.calibration)
         else:
             estimator = timed_estimator(CharsOverFourEstimator, self.engine_timer)()
         pruner = TimedPruner(settings, self.engine_timer)
-        summarizer = AdapterSummarizer(s.providers, keys, adapters)
+        builder_class = CompactAwareMessageBuilder if strategy.reactive else NoFitBuilder
+        planner = RequestPlanner(timed_builder(builder_class, self.engine_timer)(), pruner, estimator)
         compact_class = AutoCompactUseCase if strategy.reactive else AfterResponseOnly
         if not strategy.compaction:
             compact_class = NeverCompact
-        auto_compact = compact_class(s.sessions, s.messages, s.models, summarizer, estimator, self.clock,
-                                     settings_source, pruner)
+        auto_compact = compact_class(
+            store=s.unit_of_work, sessions=s.sessions, models=s.models, summarizer=AdapterSummarizer(adapters),
+            planner=planner, clock=self.clock,
+        )
         tools = BuiltinTools(s.memories, s.messages, self.clock)
-        builder_class = CompactAwareMessageBuilder if strategy.reactive else NoFitBuilder
         self.create_session = CreateSessionUseCase(s.sessions, s.agents, self.clock)
-        self.send_message = SendMessageUseCase(
+        contexts = SessionContextLoader(
             sessions=s.sessions, messages=s.messages, agents=s.agents, providers=s.providers, models=s.models,
-            keys=keys, adapters=adapters, tools=tools, memories=s.memories, settings=s.settings,
-            estimator=estimator, pruner=pruner, auto_compact=auto_compact,
-            memory_flush=MemoryFlushUseCase(s.sessions, s.providers, keys, adapters, tools, self.clock),
-            title=GenerateTitleUseCase(s.sessions, s.providers, keys, adapters), clock=self.clock,
-            builder=timed_builder(builder_class, self.engine_timer)(),
-            truncator=ToolResultTruncator(settings),
+            memories=s.memories, settings=s.settings, tools=tools,
+        )
+        flush = MemoryFlushUseCase(s.unit_of_work, s.sessions, adapters, tools, self.clock)
+        self.send_message = SendMessageUseCase(
+            contexts=contexts, turns=TurnStore(s.unit_of_work, s.sessions, s.messages), adapters=adapters,
+            tools=tools, models=s.models, upkeep=ContextUpkeep(planner, auto_compact, flush),
+            title=GenerateTitleUseCase(s.sessions, adapters), clock=self.clock,
         )
 
     def close(self) -> None:

@@ -93,7 +93,8 @@ class FakeSessionRepository:
     def update(self, session: Session) -> Session:
         old = self._require(session.id)
         self._require_agent(session)
-        self.sessions[session.id] = replace(old, **{name: getattr(session, name) for name in CALLER_FIELDS})
+        updated = replace(old, **{name: getattr(session, name) for name in CALLER_FIELDS})
+        self.sessions[session.id] = replace(updated, updated_at=max(old.updated_at, session.updated_at))
         return self._view(self.sessions[session.id])
 
     def add_usage(self, session_id: SessionId, usage: Usage) -> Session:

@@ -104,7 +104,8 @@ def session_onto_row(session: Session, row: SessionRow) -> None:
     row.current_agent_id = session.current_agent_id
     row.is_active = session.is_active
     row.deleted_at = session.deleted_at
-    row.updated_at = session.updated_at
+    if row.updated_at is None or session.updated_at > row.updated_at:  # a stale copy never moves it backwards
+        row.updated_at = session.updated_at
     row.compacted_summary = session.compacted_summary
     row.compact_boundary = session.compact_boundary
     row.flushed_in_compaction_cycle = session.flushed_in_compaction_cycle

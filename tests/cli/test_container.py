@@ -25,8 +25,9 @@ def test_container_builds_over_a_fresh_home_and_exposes_the_use_cases(tmp_path: 
         assert [d.name for d in container.tools.definitions()] == [
             "http_request", "save_memory", "search_memory", "read_tool_result"]
         for name in ("send_message", "compact_now", "reset_context", "edit_summary", "context_status",
-                     "generate_title", "memory_flush", "export_session", "search_sessions", "rename_session",
-                     "pin_message", "refresh_models", "add_model", "save_agent", "save_memory_entry"):
+                     "generate_title", "export_session", "search_sessions", "rename_session", "configure_agent",
+                     "pin_message", "refresh_models", "add_model", "save_agent", "save_memory_entry",
+                     "save_context_settings", "select_target", "session_usage"):
             assert callable(getattr(container, name)), name
     finally:
         container.close()

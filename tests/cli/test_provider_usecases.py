@@ -6,6 +6,7 @@ import pytest
 
 from domain.errors import InvalidInput, KeychainUnavailable, NotFound
 from domain.models import AiModel, ModelSource, Provider, ProviderType
+from domain.services.adapters import ProviderAdapters
 from domain.usecases.add_model import AddModelUseCase
 from domain.usecases.add_provider import AddProviderUseCase
 from domain.usecases.api_key_status import ApiKeyStatusUseCase
@@ -89,7 +90,9 @@ async def test_refresh_stores_fetched_models_keeping_a_user_window() -> None:
     models = FakeModelRepository()
     keys = FakeApiKeyStorage({"openai": "sk-env"})
     AddModelUseCase(providers(), models)("openai", "m1", 8192)
-    listed = await RefreshModelsUseCase(providers(), models, keys, Factory())("openai")  # type: ignore[arg-type]
+    listed = await RefreshModelsUseCase(providers(), models, ProviderAdapters(providers(), keys, Factory()))(  # type: ignore[arg-type]
+        "openai"
+    )
     assert [(m.id, m.context_window_size) for m in listed] == [("m1", 8192)]
     assert Factory.seen_key == "sk-env"
 

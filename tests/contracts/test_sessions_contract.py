@@ -31,6 +31,16 @@ def test_create_stores_what_the_caller_gave_and_starts_the_store_owned_counters_
     assert store.sessions.get("s1") == created
 
 
+def test_an_update_from_a_stale_copy_never_moves_updated_at_backwards(store: Store) -> None:
+    stale = new_session(store)
+    store.messages.add(msg("m1", created_at=T0 + timedelta(hours=3)))
+    bumped = store.sessions.get("s1")
+    assert bumped is not None and bumped.updated_at == T0 + timedelta(hours=3)
+    store.sessions.update(replace(stale, title="Renamed"))
+    after = store.sessions.get("s1")
+    assert after is not None and after.title == "Renamed" and after.updated_at == bumped.updated_at
+
+
 def test_a_duplicate_session_id_is_refused_and_the_first_is_kept(store: Store) -> None:
     new_session(store, title="First")
     with pytest.raises(InvalidInput):

@@ -131,8 +131,31 @@ def test_blank_database_downgrades_to_0001_and_upgrades_again(tmp_path: Path) ->
 
 
 def test_every_revision_is_known_and_head_is_the_last_one() -> None:
-    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 11)}
-    assert migrations.head_revision() == "0010"
+    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 12)}
+    assert migrations.head_revision() == "0011"
+
+
+def test_0011_tells_where_existing_windows_came_from_and_keeps_every_model(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "w.db"
+    migrations.upgrade(_url(path), "0010")
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO providers (id, name, type, is_active, created_at, updated_at) VALUES ('local', "
+                     "'Local', 'openai_compatible', 1, '2026-01-01 00:00:00', '2026-01-01 00:00:00')")
+        rows = [("mine", 1, "user", 0, 50_000), ("listed", 0, "fetched", 0, 64_000), ("guess", 0, "fetched", 1, 8_192),
+                ("preset", 0, "preset", 0, 128_000)]
+        for model_id, user, source, guess, window in rows:
+            conn.execute("INSERT INTO models (id, provider_id, is_default, source, context_window_size, "
+                         "window_is_guess, user_window) VALUES (?, 'local', 0, ?, ?, ?, ?)",
+                         (model_id, source, window, guess, user))
+    migrations.upgrade(_url(path))
+    with sqlite3.connect(path) as conn:
+        found = dict(conn.execute("SELECT id, window_source FROM models WHERE provider_id = 'local'").fetchall())
+    assert found == {"mine": "user", "listed": "provider_api", "guess": "registry", "preset": "registry"}
+    migrations.downgrade(_url(path), "0010")
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM models WHERE provider_id = 'local'").fetchone() == (4,)
 
 
 def test_storage_opens_a_version_one_database_with_every_conversation_intact(tmp_path: Path) -> None:

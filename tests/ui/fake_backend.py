@@ -315,5 +315,8 @@ class FakeChatBackend(ChatBackend):
         return self.settings
 
     async def save_context_settings(self, settings: ContextSettings) -> ContextSettings:
-        self.settings = settings
+        self.settings = settings.validated()  # like the real backend: the domain validates on every save path
         return settings
+
+    async def keychain_problem(self) -> str | None:
+        return self.keychain_problem_text

@@ -90,9 +90,10 @@ def test_a_context_window_is_validated_and_stored_as_the_users(qtbot, backend, w
 def test_compaction_settings_out_of_range_are_refused_naming_the_field(qtbot, backend, worker) -> None:
     vm = loaded(qtbot, backend, worker)
     vm.save_context_settings(replace(ContextSettings(), compact_threshold_ratio=0.99))
-    assert vm.state.error == "The compaction threshold must be between 30% and 98% of the window."
+    qtbot.waitUntil(lambda: vm.state.error == "The compaction threshold must be between 30% and 98% of the window.")
     vm.save_context_settings(replace(ContextSettings(), protected_window_ratio=0.5, compact_threshold_ratio=0.45))
-    assert "smaller than the compaction threshold" in (vm.state.error or "")
+    qtbot.waitUntil(lambda: "smaller than the compaction threshold" in (vm.state.error or ""))
+    assert backend.settings == ContextSettings()  # nothing invalid was stored
     vm.save_context_settings(replace(ContextSettings(), compact_threshold_ratio=0.7, pruning_enabled=False))
     qtbot.waitUntil(lambda: vm.state.message == "Compaction settings saved.")
     assert backend.settings.compact_threshold_ratio == 0.7 and not backend.settings.pruning_enabled
