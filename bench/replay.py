@@ -61,6 +61,7 @@ class Options:
     max_page: int
     seed: int
     plot: bool = True
+    only: tuple[str, ...] = ()
 
 
 def parse(argv: Sequence[str] | None) -> Options:
@@ -77,15 +78,17 @@ def parse(argv: Sequence[str] | None) -> Options:
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--quick", action="store_true", help="a short run: 16 turns, small pages and preload")
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
+    p.add_argument("--strategy", action="append", default=[], choices=[s.name for s in strategies()],
+                   help="run only this strategy (repeatable; default: all of them)")
     a = p.parse_args(argv)
     if a.turns < 6:
         p.error("--turns must be at least 6 (facts, a middle, recall questions)")
     if a.quick:
         out = a.out or Path(tempfile.gettempdir()) / "palimpsest-replay-quick"
-        return Options(16, 32_000, a.provider, out, 300, 4, 20_000, 60_000, a.seed, not a.no_plot)
+        return Options(16, 32_000, a.provider, out, 300, 4, 20_000, 60_000, a.seed, not a.no_plot, tuple(a.strategy))
     out = a.out or REPO / "bench" / "results"
     return Options(a.turns, a.window, a.provider, out, a.preload_messages, a.preload_turns, 20_000, 200_000, a.seed,
-                   not a.no_plot)
+                   not a.no_plot, tuple(a.strategy))
 
 
 class Bench:
@@ -201,6 +204,8 @@ async def main_async(o: Options, command: str) -> tuple[str, list[Row]]:
                                               model_id=MODELS[first][0])
             results = []
             for strategy in strategies():
+                if o.only and strategy.name not in o.only:
+                    continue
                 print(f"running {strategy.name} ...", file=sys.stderr, flush=True)
                 results.append(await bench.run(strategy, template, preload_session))
             failures = bench.failures()
@@ -209,7 +214,7 @@ async def main_async(o: Options, command: str) -> tuple[str, list[Row]]:
         elapsed = time.perf_counter() - started
     rows = [row_of(r) for r in results]
     baseline = next((r for r in rows if r.name == "naive (unlimited window)"), None)
-    full = next(r for r in rows if r.name == "full")
+    full = next((r for r in rows if r.name == "full"), rows[-1])
     provider = "rotating anthropic -> openai -> gemini in equal thirds" if o.provider == "rotate" else o.provider
     text = "\n\n".join([
         "# Long-session replay benchmark",
