@@ -113,6 +113,17 @@ def test_a_failed_turn_shows_the_error_inline_with_retry_and_retry_runs_it_again
     assert vm.state.error is None
 
 
+def test_an_error_that_retrying_cannot_fix_has_no_retry_button(qtbot, backend, worker) -> None:
+    s = backend.add_session("Chat")
+    backend.scripts.append([ChatError("auth", "The provider rejected the API key.", retryable=False)])
+    vm = make_vm(backend, worker)
+    opened(qtbot, vm, s.id)
+    vm.send("Hello?")
+    qtbot.waitUntil(lambda: not vm.state.streaming and vm.model.rows()[-1].kind is RowKind.ERROR)
+    error = vm.model.rows()[-1]
+    assert "rejected the API key" in error.text and not error.retryable
+
+
 def test_an_exception_from_the_backend_becomes_an_inline_error_not_a_crash(qtbot, backend, worker) -> None:
     s = backend.add_session("Chat")
     backend.scripts.append([NetworkError("connection refused")])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QColor, QImage
 
 from domain.events import CompactStarted, TextDelta, ToolCallStarted
 from tests.ui.fake_backend import FakeChatBackend
@@ -34,9 +34,13 @@ def test_conversation_with_code_and_a_tool_call_screenshot(qtbot, backend, worke
     open_session(qtbot, window, sid)
     model = window.chat_vm.model
     tool = next(r for r in model.rows() if r.kind.value == "tool")
+    row = model.rows().index(tool)
+    collapsed = window.chat_view.visualRect(model.index(row)).height()
     model.toggle_expanded(tool.key)
     qtbot.wait(150)
-    saved(window, artifacts / "conversation_tool_call.png")
+    assert model.is_expanded(tool.key)
+    assert window.chat_view.visualRect(model.index(row)).height() > collapsed + 40  # the output is drawn open
+    assert distinct_colors(saved(window, artifacts / "conversation_tool_call.png")) > 5
 
 
 def test_streaming_screenshot(qtbot, backend, worker, artifacts) -> None:
@@ -110,7 +114,11 @@ def test_dark_theme_screenshot(qtbot, backend, worker, artifacts) -> None:
     sid = demo_sessions(backend)
     window = themed_window(qtbot, backend, worker, dark=True)
     open_session(qtbot, window, sid)
-    saved(window, artifacts / "dark.png")
+    image = saved(window, artifacts / "dark.png")
+    samples = [QColor(image.pixel(x, y)) for x in range(0, image.width(), 37) for y in range(0, image.height(), 29)]
+    dark = sum(1 for c in samples if c.lightnessF() < 0.25)
+    assert dark > 0.7 * len(samples)  # a dark window, not a light one with dark bits
+    assert any(c.lightnessF() > 0.75 for c in samples)  # with light text on it
 
 
 def test_error_with_retry_screenshot(qtbot, backend, worker, artifacts) -> None:
@@ -125,4 +133,6 @@ def test_error_with_retry_screenshot(qtbot, backend, worker, artifacts) -> None:
     qtbot.waitUntil(lambda: not window.chat_vm.state.streaming and window.chat_vm.model.rows()[-1].kind.value
                     == "error")
     qtbot.wait(150)
-    saved(window, artifacts / "error_retry.png")
+    row = window.chat_vm.model.rows()[-1]
+    assert row.retryable and "rate limiting" in row.text
+    assert distinct_colors(saved(window, artifacts / "error_retry.png")) > 5

@@ -273,7 +273,9 @@ class ChatViewModel(ChatContextOps, QObject):
         message = describe_error(error)
         if self._live is None:
             self._live = LiveTurn(None, self._turns)
-        self._error_row = self._live.failed(ChatError(kind=getattr(error, "kind", "error"), message=message))
+        self._error_row = self._live.failed(ChatError(
+            kind=getattr(error, "kind", "error"), message=message, retryable=bool(getattr(error, "transient", False))
+        ))
         self._flush.stop()
         self._handle = None
         self._set(streaming=False, compacting=False, error=message)

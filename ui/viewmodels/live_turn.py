@@ -64,7 +64,7 @@ class LiveTurn:
     def failed(self, event: ChatError) -> ChatRow:
         """Adds the error row (with Retry when the error is retryable) and returns it."""
         self._close_segment(incomplete=True)
-        row = ChatRow(RowKind.ERROR, f"live-{self._turn}-error", text=event.message, retryable=True)
+        row = ChatRow(RowKind.ERROR, f"live-{self._turn}-error", text=event.message, retryable=event.retryable)
         self._rows.append(row)
         return row
 
