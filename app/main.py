@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from app.cli.text_input import undecodable_argument
+from app.cli.text_input import elide, overlong_identifier, undecodable_argument
 from data.redaction import format_exception, redact, redacted_output
 from domain.errors import NotFound, PalimpsestError
 
@@ -20,6 +20,8 @@ EXIT_FAILED = 1
 EXIT_BUG = 2
 EXIT_USAGE = 2  # as argparse's own errors
 EXIT_INTERRUPTED = 130
+MAX_LINE_CHARS = 2_000  # an error line never repeats a huge input whole
+SHOWN_IDENT_CHARS = 80
 
 HINTS = {
     "session": "See the sessions with: palimpsest sessions list",
@@ -74,7 +76,10 @@ def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def error_line(error: PalimpsestError) -> str:
     """The one line printed for a known error: what happened and, where it helps, what to do."""
-    line = f"palimpsest: {error.message}"
+    message = error.message
+    if isinstance(error, NotFound) and len(error.ident) > SHOWN_IDENT_CHARS:
+        message = message.replace(repr(error.ident), repr(elide(error.ident, SHOWN_IDENT_CHARS)))
+    line = f"palimpsest: {elide(message, MAX_LINE_CHARS)}"
     hint = HINTS.get(error.what) if isinstance(error, NotFound) else None
     return redact(f"{line} {hint}" if hint and hint not in line else line)
 
@@ -90,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(argv) if argv is not None else None)
     if args.session and not args.screenshot:
         build_parser().error("--session is only used with --screenshot (for chat, use: palimpsest chat -s ID)")
-    bad_text = undecodable_argument(args)
+    bad_text = undecodable_argument(args) or overlong_identifier(args)
     if bad_text is not None:  # refused before anything is opened or stored
         print(f"palimpsest: {bad_text}", file=sys.stderr)
         return EXIT_USAGE

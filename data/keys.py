@@ -101,18 +101,31 @@ class KeyringApiKeyStorage:
 
 
 def keychain_problem(backend: KeyringBackend) -> str | None:
-    """None for a usable keychain, else a plain sentence saying why it cannot be used."""
+    """None for a usable keychain, else a plain sentence saying why it cannot be used (naming the backend)."""
     backends = list(backend.backends) if isinstance(backend, chainer.ChainerBackend) else [backend]
-    usable = [b for b in backends if not isinstance(b, fail.Keyring) and not _is_plaintext(b)]
+    usable = [b for b in backends if not isinstance(b, fail.Keyring) and not _is_null(b) and not _is_plaintext(b)]
     if usable:
         return None
-    if any(_is_plaintext(b) for b in backends):
-        return ("Only a plain-text keyring backend is installed (keyrings.alt); Palimpsest will not keep keys "
-                "in a plain file. Use the provider's environment variable instead.")
-    return ("No system keychain was found (no Secret Service, macOS Keychain or Windows Credential Locker). "
-            "Use the provider's environment variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY) instead.")
+    instead = "Use the provider's environment variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY) instead."
+    plaintext = [b for b in backends if _is_plaintext(b)]
+    if plaintext:
+        return (f"Only a plain-text keyring backend is installed ({_backend_name(plaintext[0])}); Palimpsest will "
+                f"not keep keys in a plain file. {instead}")
+    nulls = [b for b in backends if _is_null(b)]
+    if nulls:
+        return (f"The keyring is switched off: its null backend ({_backend_name(nulls[0])}) is selected, by "
+                f"PYTHON_KEYRING_BACKEND or keyring's configuration file, and stores nothing. {instead}")
+    return f"No system keychain was found (no Secret Service, macOS Keychain or Windows Credential Locker). {instead}"
+
+
+def _backend_name(backend: KeyringBackend) -> str:
+    kind = type(backend)
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _is_null(backend: KeyringBackend) -> bool:
+    return type(backend).__module__.startswith("keyring.backends.null")
 
 
 def _is_plaintext(backend: KeyringBackend) -> bool:
-    module = type(backend).__module__
-    return module.startswith("keyrings.alt") or module.startswith("keyring.backends.null")
+    return type(backend).__module__.startswith("keyrings.alt")

@@ -9,6 +9,9 @@ from domain.errors import InvalidInput
 
 PATH_ARGUMENTS = frozenset({"output", "screenshot"})  # file names: any bytes the OS accepts are fine there
 SHOWN_CHARS = 40
+MAX_IDENTIFIER_CHARS = 200
+IDENTIFIERS = {"provider": "provider", "model": "model id", "agent": "agent", "session_id": "session id",
+               "id": "id", "name": "name"}  # argparse dests that name something: bounded, never pasted whole
 
 
 def first_surrogate(text: str) -> int | None:
@@ -79,3 +82,22 @@ def undecodable_argument(args: argparse.Namespace) -> str | None:
                 return (f"the argument \"{shown(item)}\" is not valid UTF-8 text ({_byte_name(item[index])} at "
                         f"character {index}). Type it again as UTF-8{hint}.")
     return None
+
+
+def overlong_identifier(args: argparse.Namespace) -> str | None:
+    """An error sentence for the first identifier (provider, model, agent, session id, name) longer than
+    MAX_IDENTIFIER_CHARS, else None."""
+    for name, label in IDENTIFIERS.items():
+        value = getattr(args, name, None)
+        if isinstance(value, str) and len(value) > MAX_IDENTIFIER_CHARS:
+            return (f"the {label} \"{shown(value)}\" is too long ({len(value)} characters; at most "
+                    f"{MAX_IDENTIFIER_CHARS}).")
+    return None
+
+
+def elide(text: str, limit: int = SHOWN_CHARS) -> str:
+    """The text cut in the middle with an ellipsis when longer than `limit`, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    keep = max(limit // 2, 1)
+    return f"{text[:keep]}…{text[-(limit - keep):]} ({len(text)} characters)"

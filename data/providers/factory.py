@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from data.providers.errors import WEB_PAGE_HOOKS
 from data.providers.retry import RetryPolicy
 from domain.errors import AuthenticationFailed, InvalidInput
 from domain.models import Provider, ProviderType
@@ -62,7 +63,8 @@ class SdkAdapterFactory:
             from data.providers.anthropic_adapter import AnthropicAdapter
 
             client = anthropic.AsyncAnthropic(
-                api_key=key, base_url=base_url, max_retries=0, timeout=self._timeout
+                api_key=key, base_url=base_url, max_retries=0, timeout=self._timeout,
+                http_client=anthropic.DefaultAsyncHttpxClient(event_hooks=dict(WEB_PAGE_HOOKS)),
             )
             return AnthropicAdapter(
                 client, provider_id=provider.id, provider_name=provider.name, retry=self._retry, secret=key
@@ -75,7 +77,8 @@ class SdkAdapterFactory:
 
             from data.providers.gemini_adapter import GeminiAdapter
 
-            options = types.HttpOptions(api_version=GEMINI_API_VERSION, timeout=int(self._timeout * 1000))
+            options = types.HttpOptions(api_version=GEMINI_API_VERSION, timeout=int(self._timeout * 1000),
+                                        async_client_args={"event_hooks": dict(WEB_PAGE_HOOKS)})
             if base_url:
                 options.base_url = base_url
             gemini = genai.Client(api_key=key, vertexai=False, http_options=options)
@@ -89,7 +92,8 @@ class SdkAdapterFactory:
 
         from data.providers.openai_adapter import OpenAIAdapter
 
-        client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=self._timeout)
+        client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=self._timeout,
+                                    http_client=openai.DefaultAsyncHttpxClient(event_hooks=dict(WEB_PAGE_HOOKS)))
         return OpenAIAdapter(
             client,
             provider_id=provider.id,

@@ -11,7 +11,7 @@ from google import genai
 from google.genai import errors as genai_errors
 
 from data.providers.base import SdkAdapter, StreamCall
-from data.providers.errors import error_fields, status_error, transport_or_invalid
+from data.providers.errors import error_fields, status_error, transport_or_invalid, web_page_error
 from data.providers.gemini_shape import gemini_config, gemini_contents
 from data.providers.retry import RetryPolicy
 from domain.errors import (
@@ -48,6 +48,9 @@ def map_gemini_error(exc: BaseException, provider_name: str = "Gemini") -> Provi
     """The domain error for an exception raised by the google-genai SDK or its HTTP stack."""
     if isinstance(exc, ProviderError):
         return exc
+    page = web_page_error(exc)
+    if page is not None:
+        return page
     if isinstance(exc, genai_errors.APIError):
         status, message, _ = error_fields(exc.details)
         code = exc.code or 0

@@ -7,6 +7,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from data.providers.errors import web_page_error
 from domain.errors import ProviderError, RateLimited
 from domain.events import StreamEvent
 
@@ -48,6 +49,7 @@ async def retrying_stream(
                 yield event
             return
         except ProviderError as error:
+            _raise_if_web_page(error)
             wait = None if yielded else policy.delay(attempt, error)
             if wait is None:
                 raise
@@ -64,8 +66,16 @@ async def retrying_call(call: Callable[[], Awaitable[T]], policy: RetryPolicy) -
         try:
             return await call()
         except ProviderError as error:
+            _raise_if_web_page(error)
             wait = policy.delay(attempt, error)
             if wait is None:
                 raise
         await policy.sleep(wait)
         attempt += 1
+
+
+def _raise_if_web_page(error: ProviderError) -> None:
+    """A web page where an API answer belonged is no connection problem, and asking again will not change it."""
+    page = web_page_error(error)
+    if page is not None:
+        raise page from error
