@@ -134,6 +134,11 @@ def stylesheet_for(t: Theme) -> str:
     #Picker {{ padding: 4px 8px; }}
     #PickerPopup {{ background: {t.surface}; border: 1px solid {t.border}; border-radius: 8px; }}
     #PickerList {{ background: transparent; border: none; }}
+    #PickerList QScrollBar:vertical {{ background: transparent; width: 8px; margin: 0; }}
+    #PickerList QScrollBar::handle:vertical {{ background: {t.border}; border-radius: 4px; min-height: 28px; }}
+    #PickerList QScrollBar::handle:vertical:hover {{ background: {t.muted}; }}
+    #PickerList QScrollBar::add-line:vertical, #PickerList QScrollBar::sub-line:vertical {{ height: 0; }}
+    #PickerList QScrollBar::add-page:vertical, #PickerList QScrollBar::sub-page:vertical {{ background: none; }}
     #SidebarToggle {{ padding: 4px 9px; font-size: 15px; }}
     QToolButton {{ border: 1px solid {t.border}; border-radius: 6px; padding: 5px 10px; background: {t.surface}; }}
     QToolButton::menu-indicator {{ image: none; width: 0px; }}

@@ -107,6 +107,7 @@ class Header(QWidget):
         if choice is not None and choice.window_is_guess:
             parts.append("window guessed — set it in Settings › Models")
         self.subtitle.setText("  ·  ".join(parts))
+        self.subtitle.setVisible(bool(parts))
         models = (state.choices, state.selection)
         if models != self._models_shown:
             self._models_shown = models
