@@ -22,11 +22,12 @@ _PARTS_PER_CHUNK = 512
 
 
 class _Writer:
-    """Collects output text with whitespace collapsed as it goes; small pieces are joined in batches."""
+    """Collects output text with whitespace collapsed as it goes; small pieces are appended in batches."""
 
     def __init__(self) -> None:
         self._parts: list[str] = []
-        self._chunks: list[str] = []
+        self._parts_chars = 0
+        self._done = ""
         self._newlines = 0
         self._space = False
         self._started = False
@@ -54,15 +55,22 @@ class _Writer:
         elif self._started and self._space:
             self._parts.append(" ")
         self._parts.append(words)
+        self._parts_chars += len(words)
         self._started, self._newlines, self._space = True, 0, False
-        if len(self._parts) >= _PARTS_PER_CHUNK:
-            self._chunks.append("".join(self._parts))
-            self._parts.clear()
+        if len(self._parts) >= _PARTS_PER_CHUNK or self._parts_chars >= _WINDOW:
+            self._flush()
+
+    def _flush(self) -> None:
+        # `done` is the only reference while it grows, so CPython extends it in place instead of copying it
+        done, self._done = self._done, ""
+        done += "".join(self._parts)
+        self._done = done
+        self._parts.clear()
+        self._parts_chars = 0
 
     def result(self) -> str:
-        self._chunks.append("".join(self._parts))
-        self._parts.clear()
-        return "".join(self._chunks)
+        self._flush()
+        return self._done
 
 
 class _Scanner:
