@@ -120,6 +120,9 @@ class GeminiAdapter(SdkAdapter):
                             yield ThinkingDelta(part.text) if part.thought else TextDelta(part.text)
                     if candidate.finish_reason is not None:
                         finish = str(getattr(candidate.finish_reason, "value", candidate.finish_reason))
+        except genai_errors.APIError as exc:
+            await close_sdk_response(exc.response)
+            raise
         finally:
             if hasattr(stream, "aclose"):
                 await stream.aclose()
@@ -144,6 +147,20 @@ class GeminiAdapter(SdkAdapter):
             async for model in pager
             if model.name and _generates(model)
         ]
+
+
+async def close_sdk_response(response: Any) -> None:
+    """Closes the HTTP response under an error the SDK raised mid-stream, innermost reader first.
+
+    google-genai raises an error chunk from inside its own stream generators and leaves them, and the connection's
+    byte stream, suspended; asyncio would otherwise close them only at loop shutdown, all at once and out of order,
+    which prints "aclose(): asynchronous generator is already running" after the error message."""
+    segments = getattr(response, "segment_iterator", None)
+    http_response = getattr(response, "response_stream", None)
+    if segments is not None and hasattr(segments, "aclose"):
+        await segments.aclose()
+    if http_response is not None and hasattr(http_response, "aclose"):
+        await http_response.aclose()
 
 
 def _generates(model: Any) -> bool:
