@@ -45,7 +45,9 @@ class UnresolvableHost(TargetError):
 
 @dataclass(frozen=True)
 class CheckedTarget:
-    """A host and port whose every address passed the check; connect only to these, in this order."""
+    """A host and port whose every address passed the check; connect only to these, in this order.
+
+    `host` is the name for TLS (SNI and the certificate check): the normalized name, or a literal's canonical IP."""
 
     host: str
     port: int
@@ -226,7 +228,7 @@ class NetGuard:
                         f"Refused: {host} is {reason}{via}. http_request only reaches public internet addresses, "
                         f"never the user's own machine or network. {ALLOW_HINT}"
                     )
-        return CheckedTarget(name, port, addresses)
+        return CheckedTarget(name if literal is None else str(literal), port, addresses)
 
     async def _lookup(self, name: str, port: int) -> tuple[IPAddress, ...]:
         try:

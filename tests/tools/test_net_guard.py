@@ -84,3 +84,9 @@ async def test_a_resolver_answer_that_is_not_an_address_or_is_empty_is_an_error(
         await guard.check("odd.example", 80)
     with pytest.raises(UnresolvableHost, match="no addresses"):
         await guard.check("none.example", 80)
+
+
+async def test_a_literal_in_an_odd_spelling_is_named_by_its_canonical_address() -> None:
+    guard = NetGuard(lambda: AllowedHosts.parse(["127.0.0.1"]), resolver=FakeResolver(strict=True), environ={})
+    target = await guard.check("0x7f.1", 8443)
+    assert target.host == "127.0.0.1" and [str(a) for a in target.addresses] == ["127.0.0.1"]
