@@ -118,6 +118,8 @@ def insert_code(cursor: QTextCursor, segment: Segment, theme: Theme, *, first: b
     Its top margin leaves a caption strip above the box for the language label and the Copy button.
     """
     doc = cursor.document()
+    if not first and cursor.block().length() <= 1 and cursor.currentFrame() is doc.rootFrame():
+        _shrink_block(cursor)  # the empty paragraph Qt keeps between two code boxes
     fmt = QTextFrameFormat()
     fmt.setBackground(QColor(theme.code_bg))
     fmt.setPadding(10)
@@ -221,19 +223,23 @@ def code_language(frame: QTextFrame) -> str:
     return frame.frameFormat().stringProperty(CODE_LANGUAGE)
 
 
+def _shrink_block(cursor: QTextCursor) -> None:
+    """Makes the (empty) block at the cursor take no height."""
+    fmt = QTextBlockFormat()
+    fmt.setLineHeight(0.0, QTextBlockFormat.LineHeightTypes.FixedHeight.value)
+    fmt.setTopMargin(0)
+    fmt.setBottomMargin(0)
+    cursor.setBlockFormat(fmt)
+    char = QTextCharFormat()
+    char.setFontPointSize(1.0)
+    cursor.setBlockCharFormat(char)
+
+
 def shrink_trailing_block(doc: QTextDocument) -> None:
     """After a closing code box Qt keeps an empty paragraph; make it take no height."""
     block = doc.lastBlock()
     if block.length() <= 1 and block.previous().isValid():
-        cursor = QTextCursor(block)
-        fmt = QTextBlockFormat()
-        fmt.setLineHeight(0.0, QTextBlockFormat.LineHeightTypes.FixedHeight.value)
-        fmt.setTopMargin(0)
-        fmt.setBottomMargin(0)
-        cursor.setBlockFormat(fmt)
-        char = QTextCharFormat()
-        char.setFontPointSize(1.0)
-        cursor.setBlockCharFormat(char)
+        _shrink_block(QTextCursor(block))
 
 
 def render_document(
