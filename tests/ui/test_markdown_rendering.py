@@ -155,3 +155,12 @@ def test_dragging_a_code_box_scroll_indicator_scrolls_the_box(qtbot, worker) -> 
     qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=start + QPoint(60, 0))
     assert view.delegate.code_offsets[row.key][0] > 60
     assert view.selector.text() == ""  # dragging the indicator selects nothing
+
+
+def test_two_adjacent_code_boxes_have_no_empty_line_between_them(qapp) -> None:
+    doc, _ = render_document("```\nx\n```\n\n```\ny\n```", LIGHT, QFont())
+    doc.setTextWidth(400)
+    first, second = code_frames(doc)
+    doc_layout = doc.documentLayout()
+    gap = doc_layout.frameBoundingRect(second).top() - doc_layout.frameBoundingRect(first).bottom()
+    assert gap <= 4
