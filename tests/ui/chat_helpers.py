@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication
 
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.widgets.chat_view import ChatView
@@ -37,3 +39,12 @@ def click(qtbot, view: ChatView, point: QPointF) -> None:
     pos = QPoint(round(point.x()), round(point.y()))
     qtbot.mouseMove(view.viewport(), pos)
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+
+
+def hover(view: ChatView, point: QPointF) -> None:
+    """A mouse move with no button held, sent to the list itself (not via the global cursor, which another test's
+    leftover window could be under)."""
+    viewport = view.viewport()
+    event = QMouseEvent(QEvent.Type.MouseMove, point, QPointF(viewport.mapToGlobal(point.toPoint())),
+                        Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(viewport, event)

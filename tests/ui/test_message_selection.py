@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QColor, QGuiApplication
 
-from tests.ui.chat_helpers import layout_of, row_of
+from tests.ui.chat_helpers import hover, layout_of, row_of
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.window_helpers import open_session, themed_window
 from ui.models.chat_rows import RowKind
@@ -129,7 +129,7 @@ def test_clicking_a_web_link_opens_it_and_hovering_shows_its_url(qtbot, worker) 
     window, opened = _window(qtbot, worker)
     view = window.chat_view
     point = _point_of(view, RowKind.ASSISTANT, "the docs", 3).toPoint()
-    qtbot.mouseMove(view.viewport(), point)
+    hover(view, QPointF(point))
     qtbot.waitUntil(lambda: view.selector.hover_link() == "https://example.com/docs?x=1")
     assert view.viewport().cursor().shape() == Qt.CursorShape.PointingHandCursor
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
@@ -141,7 +141,7 @@ def test_links_that_are_not_http_or_https_are_never_opened(qtbot, worker) -> Non
     view = window.chat_view
     for text in ("this file", "a script"):
         point = _point_of(view, RowKind.ASSISTANT, text, 2).toPoint()
-        qtbot.mouseMove(view.viewport(), point)
+        hover(view, QPointF(point))
         assert "only http and https" in view.selector.hover_link()
         qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert opened == []
@@ -152,7 +152,7 @@ def test_links_that_are_not_http_or_https_are_never_opened(qtbot, worker) -> Non
 def test_the_pointer_is_an_i_beam_over_text(qtbot, worker) -> None:
     window, _ = _window(qtbot, worker)
     view = window.chat_view
-    qtbot.mouseMove(view.viewport(), _point_of(view, RowKind.ASSISTANT, "lazy", 1).toPoint())
+    hover(view, _point_of(view, RowKind.ASSISTANT, "lazy", 1))
     qtbot.waitUntil(lambda: view.viewport().cursor().shape() == Qt.CursorShape.IBeamCursor)
 
 
