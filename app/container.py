@@ -128,8 +128,9 @@ class Container:
             CompactAwareMessageBuilder(), ToolResultPruner(self.settings.context_settings()), self.estimator
         )
         self.contexts = SessionContextLoader(
-            sessions=self.sessions, messages=self.messages, agents=self.agents, providers=self.providers,
-            models=self.models, memories=self.memories, settings=self.settings, tools=self.tools,
+            store=self.store, sessions=self.sessions, messages=self.messages, agents=self.agents,
+            providers=self.providers, models=self.models, memories=self.memories, settings=self.settings,
+            tools=self.tools,
         )
 
     def _build_conversation(self) -> None:

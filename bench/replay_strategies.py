@@ -186,8 +186,8 @@ class StrategyEnv:
         tools = BuiltinTools(s.memories, s.messages, self.clock)
         self.create_session = CreateSessionUseCase(s.sessions, s.agents, self.clock)
         contexts = SessionContextLoader(
-            sessions=s.sessions, messages=s.messages, agents=s.agents, providers=s.providers, models=s.models,
-            memories=s.memories, settings=s.settings, tools=tools,
+            store=s.unit_of_work, sessions=s.sessions, messages=s.messages, agents=s.agents, providers=s.providers,
+            models=s.models, memories=s.memories, settings=s.settings, tools=tools,
         )
         flush = MemoryFlushUseCase(s.unit_of_work, s.sessions, adapters, tools, self.clock)
         self.send_message = SendMessageUseCase(

@@ -38,6 +38,11 @@ class UnitOfWork(Protocol):
         raises. A nested block joins the outer one. Never await inside the block."""
         ...
 
+    def snapshot(self) -> AbstractContextManager[None]:
+        """Inside the block every read shares one read transaction: one consistent state, read at once. For
+        loading; writes inside it are not part of it. Never await inside the block."""
+        ...
+
 
 class Clock(Protocol):
     """The current time, in UTC."""
@@ -111,6 +116,9 @@ class ProviderRepository(Protocol):
         ...
     def add(self, provider: Provider) -> Provider: ...
     def update(self, provider: Provider) -> Provider: ...
+    def delete(self, provider_id: ProviderId) -> None:
+        """Removes the provider and its models (sessions keep their messages); NotFound when unknown."""
+        ...
 
 
 class ModelRepository(Protocol):

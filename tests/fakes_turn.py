@@ -218,12 +218,11 @@ def make_world(
     from domain.context.context_loader import SessionContextLoader
     from domain.context.estimator import TokenEstimator
     from domain.context.pruner import ToolResultPruner
-    from domain.services.adapters import ProviderAdapters
-    from domain.usecases.context_status import GetContextStatusUseCase
-    from tests.fakes_uow import FakeUnitOfWork
     from domain.models import Agent, ProviderType
+    from domain.services.adapters import ProviderAdapters
     from domain.settings import ContextSettings
     from domain.usecases.auto_compact import AutoCompactUseCase
+    from domain.usecases.context_status import GetContextStatusUseCase
     from domain.usecases.generate_title import GenerateTitleUseCase
     from domain.usecases.memory_flush import MemoryFlushUseCase
     from domain.usecases.send_message import SendMessageUseCase
@@ -241,6 +240,7 @@ def make_world(
         FakeSummarizer,
         make_session,
     )
+    from tests.fakes_uow import FakeUnitOfWork
 
     clock = FakeClock()
     agents = FakeAgentRepository([Agent(id="default", name="Default", system_prompt="You are helpful.")])
@@ -272,7 +272,7 @@ def make_world(
     store = FakeUnitOfWork(sessions, messages)
     planner = RequestPlanner(CompactAwareMessageBuilder(), pruner, estimator)
     contexts = SessionContextLoader(
-        sessions=sessions, messages=messages, agents=agents, providers=providers, models=models,
+        store=store, sessions=sessions, messages=messages, agents=agents, providers=providers, models=models,
         memories=memories, settings=settings_repo, tools=tools,
     )
     by_provider = ProviderAdapters(providers, keys, adapters)

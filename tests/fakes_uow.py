@@ -19,6 +19,7 @@ class FakeUnitOfWork:
         self.depth = 0
         self.commits = 0
         self.rollbacks = 0
+        self.snapshots = 0
 
     @contextmanager
     def atomic(self) -> Iterator[None]:
@@ -41,6 +42,12 @@ class FakeUnitOfWork:
             self.commits += 1
         finally:
             self.depth = 0
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads of in-memory fakes are always consistent: nothing to do."""
+        self.snapshots += 1
+        yield
 
     def _snapshot(self) -> list[dict[str, Any]]:
         memo: dict[int, Any] = {id(repo): repo for repo in self.repositories}

@@ -68,16 +68,31 @@ class Database:
         self._read = sessionmaker(engine, expire_on_commit=False)
         self._write = sessionmaker(engine.execution_options(sqlite_immediate=True), expire_on_commit=False)
         self._current: ContextVar[Session | None] = ContextVar(f"palimpsest-uow-{id(self)}", default=None)
+        self._reading: ContextVar[Session | None] = ContextVar(f"palimpsest-read-{id(self)}", default=None)
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """A session for reading (the open unit of work's, if any); rolled back at the end."""
-        current = self._current.get()
+        """A session for reading (the open unit of work's or snapshot's, if any); rolled back at the end."""
+        current = self._current.get() or self._reading.get()
         if current is not None:
             yield current
             return
         with self._read() as session:
             yield session
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One read transaction for every read inside the block (one consistent state, one BEGIN); writes inside
+        it still commit on their own."""
+        if self._current.get() is not None or self._reading.get() is not None:
+            yield
+            return
+        with self._read() as session:
+            token = self._reading.set(session)
+            try:
+                yield
+            finally:
+                self._reading.reset(token)
 
     @contextmanager
     def write(self) -> Iterator[Session]:

@@ -6,10 +6,10 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Any, cast
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Table, Update, bindparam, case, func, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session as OrmSession
 
 from data.db.engine import Database
 from data.db.mappers import message_to_domain, message_values
@@ -19,6 +19,13 @@ from domain.models import Message, MessageId, MessageType, SessionId
 from domain.settings import ContextSettings
 
 PREVIEW_CHARS = 120
+_MESSAGES = cast(Table, MessageRow.__table__)
+_INSERT = (  # built once: the next seq of the session is taken in the same statement as the insert
+    insert(_MESSAGES)
+    .values(seq=select(func.coalesce(func.max(_MESSAGES.c.seq), 0) + 1)
+            .where(_MESSAGES.c.session_id == bindparam("seq_session_id")).scalar_subquery())
+    .returning(_MESSAGES.c.seq)
+)
 
 
 class SqlMessageRepository:
@@ -30,29 +37,19 @@ class SqlMessageRepository:
 
     def add(self, message: Message, *, full_output: str | None = None) -> Message:
         created = message.created_at or datetime.now(UTC)
-        next_seq = (
-            select(func.coalesce(func.max(MessageRow.seq), 0) + 1)
-            .where(MessageRow.session_id == message.session_id)
-            .scalar_subquery()
-        )
+        params = {"id": message.id, "session_id": message.session_id, "created_at": created,
+                  "seq_session_id": message.session_id, **message_values(message)}
         with self._db.write() as s:
-            session_row = s.get(SessionRow, message.session_id)
-            if session_row is None:
-                raise NotFound("session", message.session_id)
-            if s.get(MessageRow, message.id) is not None:
-                raise InvalidInput(f"A message with id {message.id!r} already exists.")
             try:
-                seq = s.execute(
-                    insert(MessageRow)
-                    .values(id=message.id, session_id=message.session_id, created_at=created, seq=next_seq,
-                            **message_values(message))
-                    .returning(MessageRow.seq)
-                ).scalar_one()
-            except IntegrityError as exc:  # pragma: no cover - the unique index guards seq; say so plainly
-                raise InvalidInput(f"The message {message.id!r} could not be stored: {exc.orig}") from exc
+                with s.begin_nested():  # a refused insert leaves the surrounding unit of work usable
+                    seq = s.execute(_INSERT, params).scalar_one()
+            except IntegrityError as exc:  # an unknown session (foreign key) or an id taken (primary key)
+                if s.get(SessionRow, message.session_id) is None:
+                    raise NotFound("session", message.session_id) from None
+                raise InvalidInput(f"A message with id {message.id!r} already exists.") from exc
             if full_output is not None:
                 s.add(self._archive(message.id, full_output))
-            self._touch_session(s, session_row, message, created)
+            s.execute(_touch_session(message, created))
         return replace(message, seq=seq, created_at=created)
 
     def get(self, message_id: MessageId) -> Message | None:
@@ -91,21 +88,24 @@ class SqlMessageRepository:
             return int(s.scalar(select(SessionRow.message_count).where(SessionRow.id == session_id)) or 0)
 
     def _select(self, *where: object) -> Sequence[Message]:
-        with self._db.read() as s:
-            rows = s.scalars(select(MessageRow).where(*where).order_by(MessageRow.seq))  # type: ignore[arg-type]
-            return [message_to_domain(r) for r in rows]
+        query = select(*MessageRow.__table__.columns).where(*where).order_by(MessageRow.seq)  # type: ignore[arg-type]
+        with self._db.read() as s:  # plain rows, not ORM objects: a long history maps several times faster
+            return [message_to_domain(r) for r in s.execute(query)]  # type: ignore[arg-type]
 
     def _archive(self, message_id: MessageId, text: str) -> ToolOutputArchiveRow:
         data, kept = compress_within(text, self._archive_max)
         return ToolOutputArchiveRow(message_id=message_id, data=data, original_chars=len(text), archived_chars=kept)
 
-    @staticmethod
-    def _touch_session(s: OrmSession, row: SessionRow, message: Message, created: datetime) -> None:
-        row.message_count = row.message_count + 1
-        if message.type in (MessageType.USER, MessageType.AI_RESPONSE) and message.content.strip():
-            row.last_message_preview = " ".join(message.content.split())[:PREVIEW_CHARS]
-        if created > row.updated_at:
-            row.updated_at = created
+def _touch_session(message: Message, created: datetime) -> Update:
+    """The store's upkeep of a session with each message: count, preview (user and reply text) and updated_at."""
+    at = literal(created, SessionRow.updated_at.type)  # bound as the column's own type (microseconds)
+    values: dict[str, Any] = {
+        "message_count": SessionRow.message_count + 1,
+        "updated_at": case((SessionRow.updated_at < at, at), else_=SessionRow.updated_at),
+    }
+    if message.type in (MessageType.USER, MessageType.AI_RESPONSE) and message.content.strip():
+        values["last_message_preview"] = " ".join(message.content.split())[:PREVIEW_CHARS]
+    return update(SessionRow).where(SessionRow.id == message.session_id).values(**values)
 
 
 def compress_within(text: str, max_bytes: int) -> tuple[bytes, int]:

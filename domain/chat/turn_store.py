@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 
 from domain.models import Agent, AiModel, Message, Provider, Session, SessionId, Usage
@@ -33,6 +34,20 @@ class TurnStore:
     def add(self, message: Message) -> Message:
         """Stores one message (the user's text, a tool result) and returns it with its seq."""
         return self.messages.add(message)
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """One transaction around several of these writes (they join it)."""
+        return self._store.atomic()
+
+    def begin(
+        self, session_id: SessionId, user: Message | None, agent: Agent, provider: Provider, model: AiModel
+    ) -> tuple[Message | None, Session, bool]:
+        """The user's message (None on a retry) and the turn's choice of agent, provider and model, in one
+        transaction; returns the stored message, the session and whether the model changed."""
+        with self._store.atomic():
+            stored = self.messages.add(user) if user is not None else None
+            session, switched = self.choose(session_id, agent, provider, model)
+        return stored, session, switched
 
     def choose(self, session_id: SessionId, agent: Agent, provider: Provider, model: AiModel) -> tuple[Session, bool]:
         """Stores the turn's agent, provider and model on the session so a switch sticks; True when the session

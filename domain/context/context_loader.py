@@ -16,9 +16,10 @@ from domain.ports import (
     SessionRepository,
     SettingsRepository,
     ToolExecutor,
+    UnitOfWork,
 )
 from domain.settings import ContextSettings
-from domain.usecases.lookup import require_session
+from domain.usecases.lookup import require_agent, require_session
 
 
 def effective_settings(base: ContextSettings, agent: Agent) -> ContextSettings:
@@ -32,6 +33,7 @@ class SessionContextLoader:
     def __init__(
         self,
         *,
+        store: UnitOfWork,
         sessions: SessionRepository,
         messages: MessageRepository,
         agents: AgentRepository,
@@ -43,7 +45,7 @@ class SessionContextLoader:
     ) -> None:
         self._sessions, self._messages, self._agents = sessions, messages, agents
         self._providers, self._models, self._memories = providers, models, memories
-        self._settings, self._tools = settings, tools
+        self._settings, self._tools, self._store = settings, tools, store
 
     def load(
         self,
@@ -58,6 +60,17 @@ class SessionContextLoader:
 
         With `strict=False` a session whose model cannot be resolved (no provider, no model known) still loads,
         with provider and model None; with `strict=True` that is an InvalidInput or NotFound."""
+        with self._store.snapshot():  # one consistent read of everything below
+            return self._load(session_id, provider_id, model_id, agent_id, strict)
+
+    def _load(
+        self,
+        session_id: SessionId,
+        provider_id: ProviderId | None,
+        model_id: ModelId | None,
+        agent_id: AgentId | None,
+        strict: bool,
+    ) -> SessionContext:
         session = require_session(self._sessions, session_id)
         agent, provider, model = self._target(session, provider_id, model_id, agent_id, strict)
         settings = effective_settings(self._settings.context_settings(), agent)
@@ -80,6 +93,8 @@ class SessionContextLoader:
         agent_id: AgentId | None,
         strict: bool,
     ) -> tuple[Agent, Provider | None, AiModel | None]:
+        if agent_id:  # a named agent that does not exist is an error in every mode (naming the known ones)
+            require_agent(self._agents, agent_id)
         try:
             target = resolve_target(
                 session, agents=self._agents, providers=self._providers, models=self._models,

@@ -57,6 +57,7 @@ class TokenEstimator:
         self._calibration = calibration
         self._cache: dict[tuple[str, int, int, int], int] = {}
         self._ratios: dict[str, float] = {}
+        self._learned: dict[str, float | None] = {}  # the stored ratio per model as last read or written
 
     def estimate_text(self, text: str) -> int:
         """Tokens of a piece of text; 0 for the empty string, else at least characters/4."""
@@ -117,9 +118,15 @@ class TokenEstimator:
         if model_key is None:
             return 1.0
         if model_key not in self._ratios:
-            stored = self._calibration.get(model_key) if self._calibration is not None else None
+            stored = self._stored(model_key)
             self._ratios[model_key] = stored if stored is not None else 1.0
         return self._ratios[model_key]
+
+    def _stored(self, model_key: str) -> float | None:
+        """The learned ratio, read from the store once per model (this estimator writes every later change)."""
+        if model_key not in self._learned:
+            self._learned[model_key] = self._calibration.get(model_key) if self._calibration is not None else None
+        return self._learned[model_key]
 
     def apply_calibration(self, raw: int, model_key: str | None) -> int:
         """Scales a raw estimate (model_key=None) by the model's learned ratio."""
@@ -134,9 +141,9 @@ class TokenEstimator:
         if not PLAUSIBLE_MIN <= observed <= PLAUSIBLE_MAX:
             return
         observed = min(CALIBRATION_MAX, max(CALIBRATION_MIN, observed))
-        previous = self._calibration.get(model_key) if self._calibration is not None else self._ratios.get(model_key)
+        previous = self._stored(model_key)
         ratio = observed if previous is None else previous + CALIBRATION_SMOOTHING * (observed - previous)
-        self._ratios[model_key] = ratio
+        self._ratios[model_key] = self._learned[model_key] = ratio
         if self._calibration is not None:
             self._calibration.put(model_key, ratio)
 

@@ -78,10 +78,14 @@ class SendMessageUseCase:
             return
         first_exchange = _needs_title(ctx)
         turn = TurnProgress(MessageFactory(session_id, self._clock, self._new_id))
-        if not retry:
-            ctx = ctx.with_messages([self._turns.add(turn.factory.user(text))])
+        user = None if retry else turn.factory.user(text)
         try:
-            async with aclosing(self._run(turn, ctx, text, first_exchange, choice)) as events:
+            ctx, switched = self._start(ctx, user, choice)
+        except PalimpsestError as err:
+            yield chat_error(err)
+            return
+        try:
+            async with aclosing(self._run(turn, ctx, text, first_exchange, switched)) as events:
                 async for event in events:  # closing `events` closes the provider's stream at once
                     yield event
         except PalimpsestError as err:
@@ -91,23 +95,28 @@ class SendMessageUseCase:
             turn.keep_partial(self._turns)
             raise
 
+    def _start(
+        self, ctx: SessionContext, user: Message | None, choice: dict[str, str | None]
+    ) -> tuple[SessionContext, bool]:
+        """Stores the user's message with the turn's choice of agent, provider and model (one transaction). When no
+        model can be chosen the message is still kept (Retry sends it once that is fixed) and the error says why."""
+        provider, model = ctx.provider, ctx.model
+        if provider is None or model is None:
+            if user is not None:
+                self._turns.add(user)
+            self._contexts.load(ctx.session.id, strict=True, **choice)  # raises the precise reason
+            raise InvalidInput("No model could be chosen for this conversation.")
+        stored, session, switched = self._turns.begin(ctx.session.id, user, ctx.agent, provider, model)
+        ctx = ctx.with_session(session)
+        return (ctx.with_messages([stored]) if stored is not None else ctx), switched
+
     async def _run(
-        self,
-        turn: TurnProgress,
-        ctx: SessionContext,
-        text: str,
-        first_exchange: bool,
-        choice: dict[str, str | None],
+        self, turn: TurnProgress, ctx: SessionContext, text: str, first_exchange: bool, switched: bool
     ) -> AsyncGenerator[ChatEvent, None]:
         session_id = turn.factory.session_id
-        if ctx.model is None or ctx.provider is None:  # say precisely why no model could be chosen
-            ctx = self._contexts.load(session_id, strict=True, **choice)
-        provider, model = ctx.provider, ctx.model
-        assert model is not None and provider is not None
-        session, switched = self._turns.choose(session_id, ctx.agent, provider, model)
-        ctx = ctx.with_session(session)
+        assert ctx.provider is not None
         proactive_trigger = "model_switch" if switched else "overflow"
-        adapter = self._adapters.for_provider(provider)
+        adapter = self._adapters.for_provider(ctx.provider)
         runner = ToolRunner(
             self._turns.messages, self._tools, turn.factory, ToolResultTruncator(ctx.settings),
             ToolContext(session_id, ctx.agent.id), [t.name for t in ctx.tools],
@@ -165,14 +174,15 @@ class SendMessageUseCase:
             turn.factory.tool_call(call.id, call.name, call.input, provider_id=provider_id, model_id=model_id)
             for call in state.calls
         ]
-        stored = self._turns.save_round(reply, calls, state.usage)
+        with self._turns.transaction():  # the calibration learned from this round is stored with it
+            stored = self._turns.save_round(reply, calls, state.usage)
+            if state.usage.input_tokens > 0 and attempt.planned is not None:
+                self._upkeep.planner.estimator.calibrate(
+                    calibration_key(provider_id, model_id), state.usage.input_tokens, attempt.planned.raw_estimate
+                )
         turn.attempt = None
         for call in state.calls:
             turn.pending_calls[call.id] = call.name
-        if state.usage.input_tokens > 0 and attempt.planned is not None:
-            self._upkeep.planner.estimator.calibrate(
-                calibration_key(provider_id, model_id), state.usage.input_tokens, attempt.planned.raw_estimate
-            )
         return stored
 
 

@@ -86,7 +86,7 @@ def test_sessions_list_shows_sessions_as_text_and_json(env: Env) -> None:
 def test_sessions_show_lists_every_message_with_its_fields(env: Env) -> None:
     session = new_session(env)
     text = env.run("sessions", "show", session).out
-    assert "Hello FACT: the buoy is red." in text and "#2 ai_response" in text
+    assert "Hello FACT: the buoy is red." in text and "#2 assistant" in text and "ai_response" not in text
     data = json.loads(env.run("sessions", "show", session, "--json").out)
     assert data["compaction_count"] == 0 and data["compacted_summary"] is None
     first = data["messages"][0]
@@ -259,4 +259,5 @@ def test_an_unknown_provider_or_agent_is_one_plain_line(env: Env) -> None:
     assert known.code == 0, known.err
     agent = env.run("chat", "--agent", "Nobody", "hi")
     assert (agent.code, agent.err) == (
-        1, "palimpsest: No agent named 'Nobody'. Leave out --agent to use the default agent.\n")
+        1, "palimpsest: No agent named 'Nobody'. Known agents: General assistant. "
+           "Leave out --agent to use the default agent.\n")

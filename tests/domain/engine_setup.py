@@ -88,7 +88,8 @@ class Engine:
 
     def say(self, kind: MessageType, text: str, **fields: object) -> Message:
         assert self.messages is not None
-        message = Message(id=f"m{self.messages.count('s1') + 1}", session_id="s1", type=kind, content=text)
+        message = Message(id=f"m{self.messages.count('s1') + 1}", session_id="s1", type=kind, content=text,
+                          created_at=self.clock.now())
         from dataclasses import replace
         return self.messages.add(replace(message, **fields))  # type: ignore[arg-type]
 
