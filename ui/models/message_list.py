@@ -18,7 +18,7 @@ Index = QModelIndex | QPersistentModelIndex
 
 
 class MessageListModel(QAbstractListModel):
-    """Rows of one conversation; set_rows diffs by key, replace_row updates one row (the streaming reply)."""
+    """Rows of one conversation; set_rows diffs by key (a streaming reply updates in place)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -115,15 +115,6 @@ class MessageListModel(QAbstractListModel):
         self._rows.append(row)
         self._index[row.key] = at
         self.endInsertRows()
-
-    def replace_row(self, row: ChatRow) -> bool:
-        """Updates the row with the same key in place; False when no such row exists."""
-        at = self._index.get(row.key)
-        if at is None:
-            return False
-        self._rows[at] = row
-        emit(self.dataChanged, self.index(at), self.index(at))
-        return True
 
     def toggle_expanded(self, key: str) -> None:
         """Opens or closes a collapsible row."""
