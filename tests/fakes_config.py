@@ -216,6 +216,10 @@ class FakeProviderRepository:
         self.providers[provider.id] = replace(provider, name=provider.name.strip())
         return self.providers[provider.id]
 
+    def delete(self, provider_id: ProviderId) -> None:
+        if self.providers.pop(provider_id, None) is None:
+            raise NotFound("provider", provider_id)
+
 
 def _validate_provider(provider: Provider) -> None:
     if not provider.id.strip() or not provider.name.strip():

@@ -9,10 +9,11 @@ import sys
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from app.cli.chat_printer import JsonlChatPrinter, TextChatPrinter
+from app.cli.model_check import check_model, turn_provider
 from app.cli.text_input import read_stdin_text, require_text
-from domain.errors import InvalidInput, NotFound
+from domain.errors import InvalidInput
 from domain.events import ChatError, ChatEvent, ToolRoundLimitReached
-from domain.usecases.lookup import require_provider, require_session
+from domain.usecases.lookup import require_agent, require_provider, require_session
 
 if TYPE_CHECKING:
     from app.container import Container
@@ -42,17 +43,16 @@ def read_message(message: str, stdin: TextIO) -> str:
 async def run_chat(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Runs one turn; 0 when the reply completed, 1 when the turn failed or stopped early."""
     text = read_message(args.message, sys.stdin)
-    provider_id = require_provider(c.providers, args.provider).id if args.provider else None
-    agent_id: str | None = None
-    if args.agent:
-        agent = c.agents.find(args.agent)
-        if agent is None:
-            raise NotFound("agent", args.agent)
-        agent_id = agent.id
-    if args.session_id:
-        session = require_session(c.sessions, args.session_id)
-    else:
-        session = c.create_session(agent=agent_id, provider_id=provider_id, model_id=args.model)
+    provider = require_provider(c.providers, args.provider) if args.provider else None
+    provider_id = provider.id if provider else None
+    agent = require_agent(c.agents, args.agent) if args.agent else None  # unknown: the error lists the agents
+    agent_id = agent.id if agent else None
+    existing = require_session(c.sessions, args.session_id) if args.session_id else None
+    if args.model:
+        target = turn_provider(c, provider, existing, agent)
+        if target is not None:
+            check_model(c, target, args.model, err)
+    session = existing or c.create_session(agent=agent_id, provider_id=provider_id, model_id=args.model)
     try:
         return await _send(c, args, session.id, text, provider_id, agent_id, out, err)
     finally:

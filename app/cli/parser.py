@@ -72,7 +72,7 @@ def _add_sessions(commands: argparse._SubParsersAction) -> None:
 
 
 def _add_providers(commands: argparse._SubParsersAction) -> None:
-    providers = _group(commands, "providers", "list and configure providers")
+    providers = _group(commands, "providers", "list, configure, add and delete providers")
     providers.add_parser("list", help="list providers and where their keys come from")
     setter = providers.add_parser("set", help="set a provider's base URL")
     setter.add_argument("provider", metavar="PROVIDER")
@@ -81,6 +81,8 @@ def _add_providers(commands: argparse._SubParsersAction) -> None:
     add.add_argument("name", metavar="NAME")
     add.add_argument("--type", dest="provider_type", required=True, choices=("openai_compatible",))
     add.add_argument("--base-url", metavar="URL", required=True)
+    delete = providers.add_parser("delete", help="delete an added provider with its models (sessions stay readable)")
+    delete.add_argument("provider", metavar="PROVIDER")
 
 
 def _add_models(commands: argparse._SubParsersAction) -> None:

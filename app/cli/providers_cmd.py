@@ -4,24 +4,36 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import os
 import sys
 from typing import TYPE_CHECKING, TextIO
 
 from app.cli.tables import table
 from app.cli.text_input import read_stdin_text, require_text
+from data.providers.factory import BASE_URL_VARIABLES
 from domain.errors import InvalidInput, PalimpsestError
+from domain.models import Provider, ProviderType
+from domain.usecases.delete_provider import DeleteProviderUseCase
 from domain.usecases.lookup import require_provider
 
 if TYPE_CHECKING:
     from app.container import Container
 
+DEFAULT_BASE_URLS = {  # the SDKs' own defaults, shown when nothing overrides them
+    ProviderType.ANTHROPIC: "https://api.anthropic.com",
+    ProviderType.OPENAI: "https://api.openai.com/v1",
+    ProviderType.GEMINI: "https://generativelanguage.googleapis.com",
+}
+
 
 async def run_providers(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Dispatches the providers action."""
     if args.action == "list":
-        rows = [(p.provider.id, p.provider.name, p.provider.type.value, p.provider.base_url or "(default)",
-                 p.key_source or "none") for p in c.list_providers()]
-        out.write(table(("ID", "NAME", "TYPE", "BASE URL", "KEY"), rows) + "\n")
+        rows = []
+        for p in c.list_providers():
+            url, source = effective_base_url(p.provider)
+            rows.append((p.provider.id, p.provider.name, p.provider.type.value, url, source, p.key_source or "none"))
+        out.write(table(("ID", "NAME", "TYPE", "BASE URL", "URL FROM", "KEY"), rows) + "\n")
     elif args.action == "set":
         provider = c.set_provider_base_url(args.provider, args.base_url or None)
         out.write(f"{provider.name}: base URL {provider.base_url or 'reset to the default'}.\n")
@@ -29,7 +41,22 @@ async def run_providers(c: Container, args: argparse.Namespace, out: TextIO, err
         provider = c.add_provider(args.name, args.base_url, args.provider_type)
         out.write(f"Added {provider.name} (id {provider.id}) at {provider.base_url}. "
                   f"Add its key with: palimpsest keys set {provider.id}\n")
+    elif args.action == "delete":
+        deleted = DeleteProviderUseCase(c.providers, c.keys)(args.provider)
+        out.write(f"Deleted {deleted.name} (id {deleted.id}) and its models; sessions that used it keep every "
+                  "message.\n")
     return 0
+
+
+def effective_base_url(provider: Provider) -> tuple[str, str]:
+    """The URL requests go to and where it comes from: the stored setting, an SDK variable, or the default."""
+    if provider.base_url and provider.base_url.strip():
+        return provider.base_url.strip(), "setting"
+    variable = BASE_URL_VARIABLES.get(provider.type)
+    value = os.environ.get(variable, "").strip() if variable else ""
+    if variable and value:
+        return value, variable
+    return DEFAULT_BASE_URLS.get(provider.type, "(none)"), "default"
 
 
 async def run_models(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -28,6 +28,10 @@ def session_to_dict(s: Session) -> dict[str, Any]:
     }
 
 
+ROLES = {"user": "user", "ai_response": "assistant", "tool_call": "tool call", "tool_result": "tool result",
+         "error": "error"}  # who said it, in words: never the storage type's name
+
+
 def render_detail(detail: SessionDetail) -> str:
     """A session and all its messages as plain text; summarized messages are marked with `~`."""
     s = detail.session
@@ -43,7 +47,7 @@ def render_detail(detail: SessionDetail) -> str:
     for view in detail.messages:
         m = view.message
         mark = "~" if view.behind_boundary else " "
-        head = f"{mark} #{m.seq} {m.type.value}"
+        head = f"{mark} #{m.seq} {ROLES.get(m.type.value, m.type.value.replace('_', ' '))}"
         if m.tool_name:
             head += f" [{m.tool_name}]"
         if m.incomplete:

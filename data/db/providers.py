@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from urllib.parse import urlparse
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from data.db.engine import Database
 from data.db.mappers import provider_to_domain
-from data.db.rows import ProviderRow
+from data.db.rows import ModelRow, ProviderRow
 from domain.errors import InvalidInput, NotFound
 from domain.models import Provider, ProviderId, ProviderType
 
@@ -62,6 +62,14 @@ class SqlProviderRepository:
             row.name, row.type, row.base_url = provider.name.strip(), provider.type.value, provider.base_url
             row.is_active, row.updated_at = provider.is_active, datetime.now(UTC)
             return provider_to_domain(row)
+
+    def delete(self, provider_id: ProviderId) -> None:
+        with self._db.write() as s:
+            row = s.get(ProviderRow, provider_id)
+            if row is None:
+                raise NotFound("provider", provider_id)
+            s.execute(delete(ModelRow).where(ModelRow.provider_id == provider_id))
+            s.delete(row)
 
 
 def _validate(provider: Provider) -> None:

@@ -54,6 +54,32 @@ def detail_to_dict(detail: SessionDetail) -> dict[str, Any]:
     }
 
 
+def demote_headings(markdown: str, top: int) -> str:
+    """The Markdown with its headings shifted so the highest is level `top` (at most 6); code fences untouched."""
+    lines = markdown.splitlines()
+    fenced, levels = False, []
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and _heading_level(line):
+            levels.append(_heading_level(line))
+    shift = max(0, top - min(levels)) if levels else 0
+    if not shift:
+        return markdown
+    out, fenced = [], False
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        level = 0 if fenced else _heading_level(line)
+        out.append("#" * min(6, level + shift) + line[level:] if level else line)
+    return "\n".join(out)
+
+
+def _heading_level(line: str) -> int:
+    hashes = len(line) - len(line.lstrip("#"))
+    return hashes if 1 <= hashes <= 6 and line[hashes:hashes + 1] in (" ", "") else 0
+
+
 def detail_to_markdown(detail: SessionDetail) -> str:
     """A session's detail as a readable Markdown document."""
     s = detail.session
@@ -61,7 +87,7 @@ def detail_to_markdown(detail: SessionDetail) -> str:
            f"- Compactions: {s.compaction_count}",
            f"- Tokens: {s.total_input_tokens} in, {s.total_output_tokens} out, {s.total_cache_read_tokens} cached", ""]
     if s.compacted_summary:
-        out += ["## Current summary", "", s.compacted_summary, ""]
+        out += ["## Current summary", "", demote_headings(s.compacted_summary, top=3), ""]
     out += ["## Messages", ""]
     for view in detail.messages:
         m = view.message
