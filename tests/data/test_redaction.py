@@ -94,7 +94,7 @@ def test_a_log_record_with_the_key_in_its_arguments_and_its_exception_is_redacte
     assert KEY not in text
 
 
-def test_the_cli_output_block_redacts_log_records_and_unraisable_exceptions(capsys: pytest.CaptureFixture[str]):
+def test_the_cli_output_block_redacts_log_records_and_unraisable_exceptions(capsys: pytest.CaptureFixture[str]) -> None:
     register_secret(KEY)
 
     class Leaky:
