@@ -26,7 +26,7 @@ from domain.models import (
     ToolDefinition,
     Usage,
 )
-from domain.settings import ContextSettings
+from domain.settings import ContextSettings, ToolSettings
 
 
 class UnitOfWork(Protocol):
@@ -178,6 +178,8 @@ class SettingsRepository(Protocol):
 
     def context_settings(self) -> ContextSettings: ...
     def save_context_settings(self, settings: ContextSettings) -> None: ...
+    def tool_settings(self) -> ToolSettings: ...
+    def save_tool_settings(self, settings: ToolSettings) -> None: ...
 
 
 KeySource = Literal["keychain", "environment"]

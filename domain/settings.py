@@ -112,3 +112,11 @@ class ContextSettings:
             if getattr(self, name) < 0:
                 raise InvalidInput(f"{name} cannot be negative.")
         return self
+
+
+@dataclass(frozen=True)
+class ToolSettings:
+    """App-wide settings of the built-in tools: the hosts on the user's own machine or network that http_request may
+    reach anyway (host names, IP addresses or CIDR networks, validated by domain.usecases.save_tool_settings)."""
+
+    allowed_hosts: tuple[str, ...] = ()

@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 from domain.errors import InvalidInput, KeychainUnavailable, NotFound
 from domain.models import Agent, AgentId, Memory, MemoryId, Provider, ProviderId, ProviderType
 from domain.ports import KeySource
-from domain.settings import ContextSettings
+from domain.settings import ContextSettings, ToolSettings
 
 if TYPE_CHECKING:
     from tests.fakes import FakeSessionRepository
@@ -233,16 +233,23 @@ def _validate_provider(provider: Provider) -> None:
 
 
 class FakeSettingsRepository:
-    """Holds one ContextSettings."""
+    """Holds one ContextSettings and one ToolSettings."""
 
-    def __init__(self, settings: ContextSettings | None = None) -> None:
+    def __init__(self, settings: ContextSettings | None = None, tools: ToolSettings | None = None) -> None:
         self.settings = settings or ContextSettings()
+        self.tools = tools or ToolSettings()
 
     def context_settings(self) -> ContextSettings:
         return self.settings
 
     def save_context_settings(self, settings: ContextSettings) -> None:
         self.settings = settings
+
+    def tool_settings(self) -> ToolSettings:
+        return self.tools
+
+    def save_tool_settings(self, settings: ToolSettings) -> None:
+        self.tools = ToolSettings(allowed_hosts=tuple(settings.allowed_hosts))  # stored as a list, read as a tuple
 
 
 class FakeCalibrationStore:

@@ -11,9 +11,10 @@ from typing import Any
 from data.db.engine import Database
 from data.db.rows import CalibrationRow, SettingRow
 from domain.errors import InvalidInput
-from domain.settings import ContextSettings
+from domain.settings import ContextSettings, ToolSettings
 
 CONTEXT_KEY = "context"
+TOOLS_KEY = "tools"
 
 
 class SqlSettingsRepository:
@@ -23,27 +24,42 @@ class SqlSettingsRepository:
         self._db = db
 
     def context_settings(self) -> ContextSettings:
+        stored = self._stored(CONTEXT_KEY)
+        defaults = ContextSettings()
+        clean: dict[str, Any] = {}
+        for f in fields(ContextSettings):
+            if f.name in stored and _same_kind(stored[f.name], getattr(defaults, f.name)):
+                clean[f.name] = stored[f.name]
+        return ContextSettings(**clean)
+
+    def save_context_settings(self, settings: ContextSettings) -> None:
+        self._store(CONTEXT_KEY, asdict(settings))
+
+    def tool_settings(self) -> ToolSettings:
+        hosts = self._stored(TOOLS_KEY).get("allowed_hosts")
+        if not isinstance(hosts, list):
+            return ToolSettings()
+        return ToolSettings(allowed_hosts=tuple(h for h in hosts if isinstance(h, str)))
+
+    def save_tool_settings(self, settings: ToolSettings) -> None:
+        self._store(TOOLS_KEY, {"allowed_hosts": list(settings.allowed_hosts)})
+
+    def _stored(self, key: str) -> dict[str, Any]:
         with self._db.read() as s:
-            row = s.get(SettingRow, CONTEXT_KEY)
+            row = s.get(SettingRow, key)
             raw = row.value if row else None
         try:
             stored = json.loads(raw) if raw else {}
         except ValueError:
             stored = {}
-        defaults = ContextSettings()
-        clean: dict[str, Any] = {}
-        if isinstance(stored, dict):
-            for f in fields(ContextSettings):
-                if f.name in stored and _same_kind(stored[f.name], getattr(defaults, f.name)):
-                    clean[f.name] = stored[f.name]
-        return ContextSettings(**clean)
+        return stored if isinstance(stored, dict) else {}
 
-    def save_context_settings(self, settings: ContextSettings) -> None:
-        value = json.dumps(asdict(settings), sort_keys=True)
+    def _store(self, key: str, values: dict[str, Any]) -> None:
+        value = json.dumps(values, sort_keys=True)
         with self._db.write() as s:
-            row = s.get(SettingRow, CONTEXT_KEY)
+            row = s.get(SettingRow, key)
             if row is None:
-                s.add(SettingRow(key=CONTEXT_KEY, value=value))
+                s.add(SettingRow(key=key, value=value))
             else:
                 row.value = value
 

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from domain.errors import InvalidInput
-from domain.settings import ContextSettings
+from domain.settings import ContextSettings, ToolSettings
 from tests.contracts.conftest import Store
 
 
@@ -22,6 +22,23 @@ def test_saved_context_settings_are_read_back_with_every_field(store: Store) -> 
     assert store.settings.context_settings() == custom
     store.settings.save_context_settings(ContextSettings())
     assert store.settings.context_settings() == ContextSettings()
+
+
+def test_tool_settings_allow_no_host_until_saved(store: Store) -> None:
+    assert store.settings.tool_settings() == ToolSettings()
+
+
+def test_saved_allowed_hosts_are_read_back_in_order_and_apart_from_the_context_settings(store: Store) -> None:
+    custom = ContextSettings(compact_threshold_ratio=0.6)
+    store.settings.save_context_settings(custom)
+    hosts = ToolSettings(allowed_hosts=("localhost", "192.168.1.0/24", "::1", "bücher.example"))
+    store.settings.save_tool_settings(hosts)
+    assert store.settings.tool_settings() == hosts
+    assert store.settings.context_settings() == custom
+    store.settings.save_context_settings(ContextSettings())
+    assert store.settings.tool_settings() == hosts
+    store.settings.save_tool_settings(ToolSettings())
+    assert store.settings.tool_settings() == ToolSettings()
 
 
 def test_calibration_ratios_are_kept_per_key_and_the_last_one_wins(store: Store) -> None:
