@@ -22,6 +22,7 @@ from domain.models import Provider
 from domain.ports import ApiKeyStorage, ModelApiAdapter, ModelApiAdapterFactory
 from domain.services.adapters import ProviderAdapters
 from domain.services.summarizer import AdapterSummarizer
+from domain.tool_approval import ToolApprover
 from domain.usecases.add_model import AddModelUseCase
 from domain.usecases.add_provider import AddProviderUseCase
 from domain.usecases.api_key_status import ApiKeyStatusUseCase
@@ -104,7 +105,10 @@ class LazyAdapterFactory:
 class Container:
     """Every long-lived object of a running Palimpsest; the CLI and the desktop app call its use cases."""
 
-    def __init__(self, storage: Storage, keys: ApiKeyStorage, adapters: ModelApiAdapterFactory) -> None:
+    def __init__(
+        self, storage: Storage, keys: ApiKeyStorage, adapters: ModelApiAdapterFactory,
+        approver: ToolApprover | None = None,
+    ) -> None:
         self.storage = storage
         self.keys = keys
         self.clock = SystemClock()
@@ -117,12 +121,16 @@ class Container:
         self.memories = storage.memories
         self.settings = storage.settings
         self.adapters = ProviderAdapters(self.providers, keys, adapters)
-        self._build_engine()
+        self._build_engine(approver)
         self._build_conversation()
         self._build_management()
 
-    def _build_engine(self) -> None:
-        self.tools = BuiltinTools(self.memories, self.messages, self.clock)
+    def _build_engine(self, approver: ToolApprover | None) -> None:
+        settings = self.settings
+        self.tools = BuiltinTools(  # no approver: requests other than GET/HEAD are refused
+            self.memories, self.messages, self.clock,
+            http_allowed_hosts=lambda: settings.tool_settings().allowed_hosts, approver=approver,
+        )
         self.estimator = TokenEstimator(self.storage.calibration)
         self.planner = RequestPlanner(
             CompactAwareMessageBuilder(), ToolResultPruner(self.settings.context_settings()), self.estimator
@@ -188,11 +196,13 @@ class Container:
         *,
         adapter_factory: ModelApiAdapterFactory | None = None,
         keys: ApiKeyStorage | None = None,
+        approver: ToolApprover | None = None,
     ) -> Container:
-        """Opens the store under `home` (default: $PALIMPSEST_HOME or the platform folder) and wires everything."""
+        """Opens the store under `home` (default: $PALIMPSEST_HOME or the platform folder) and wires everything;
+        `approver` answers tool requests that need the user's consent (None: they are refused)."""
         storage = Storage.open(home)
         try:
-            return cls(storage, keys or KeyringApiKeyStorage(), adapter_factory or LazyAdapterFactory())
+            return cls(storage, keys or KeyringApiKeyStorage(), adapter_factory or LazyAdapterFactory(), approver)
         except BaseException:
             storage.close()
             raise

@@ -45,6 +45,10 @@ def _command(name: str) -> Command:
         from app.cli.agents_cmd import run_agents
 
         return run_agents
+    if name == "tools":
+        from app.cli.tools_cmd import run_tools
+
+        return run_tools
     from app.cli import providers_cmd
 
     return {"providers": providers_cmd.run_providers, "models": providers_cmd.run_models,
@@ -67,7 +71,12 @@ def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from app.container import Container
 
     command = _command(args.command)
-    container = Container.build()
+    approver = None
+    if args.command == "chat":  # a tool's request other than GET/HEAD: asked on a terminal, or --allow-tools
+        from app.cli.approval import CliApprover
+
+        approver = CliApprover(allow_all=args.allow_tools, stderr=err)
+    container = Container.build(approver=approver)
     try:
         return asyncio.run(command(container, args, out, err))
     finally:

@@ -31,6 +31,9 @@ def build_parser() -> CliParser:
     chat.add_argument("-m", "--model", metavar="MODEL", help="model id")
     chat.add_argument("--agent", metavar="NAME", help="agent (persona) name or id")
     chat.add_argument("--jsonl", action="store_true", help="print each event as one JSON object per line")
+    chat.add_argument("--allow-tools", action="store_true",
+                      help="let tools send requests other than GET/HEAD without asking (else asked on a terminal, "
+                      "refused without one)")
     chat.add_argument("message", metavar="MESSAGE", help="the message; - reads standard input")
 
     _add_sessions(commands)
@@ -38,6 +41,7 @@ def build_parser() -> CliParser:
     _add_models(commands)
     _add_keys(commands)
     _add_agents(commands)
+    _add_tools(commands)
     return parser
 
 
@@ -117,3 +121,12 @@ def _add_agents(commands: argparse._SubParsersAction) -> None:
     )
     setter.add_argument("name", metavar="NAME")
     setter.add_argument("pairs", metavar="KEY=VALUE", nargs="+")
+
+
+def _add_tools(commands: argparse._SubParsersAction) -> None:
+    tools = _group(commands, "tools", "hosts on your own machine or network that http_request may reach")
+    tools.add_parser("hosts", help="list the allowed hosts")
+    allow = tools.add_parser("allow-host", help="allow a host name, IP address or network (e.g. 192.168.1.0/24)")
+    allow.add_argument("host", metavar="HOST")
+    disallow = tools.add_parser("disallow-host", help="remove a host from the allowed hosts")
+    disallow.add_argument("host", metavar="HOST")
