@@ -35,6 +35,7 @@ CODE_FRAME = int(QTextFormat.Property.UserProperty) + 1  # frame property markin
 CODE_LANGUAGE = CODE_FRAME + 1  # the code box's language, for its label
 QUOTE_LEVEL = int(QTextFormat.Property.BlockQuoteLevel)
 _QUOTE_LINE = re.compile(r"^ {0,3}>", re.MULTILINE)
+_BLOCK_START = re.compile(r" {0,3}(#|>|---|\*\*\*|___)")  # a heading, quote or rule opens the prose
 _LEXER_ALIASES = {"math": "latex"}
 
 
@@ -145,12 +146,15 @@ def insert_markdown(cursor: QTextCursor, text: str, theme: Theme) -> None:
     """Appends Markdown prose, keeping its first block's format (heading, quote) and styling quotes and tables."""
     doc = cursor.document()
     start = cursor.position()
-    parsed = QTextDocument()
-    parsed.setMarkdown(text)
-    first = parsed.begin()
-    cursor.insertFragment(QTextDocumentFragment(parsed))
-    if first.textList() is None:  # Qt merges the first inserted block into the block at the cursor
-        QTextCursor(doc.findBlock(start)).setBlockFormat(first.blockFormat())
+    if _BLOCK_START.match(text):  # Qt merges the first inserted block into the block at the cursor: keep its format
+        parsed = QTextDocument()
+        parsed.setMarkdown(text)
+        first = parsed.begin()
+        cursor.insertFragment(QTextDocumentFragment(parsed))
+        if first.textList() is None:
+            QTextCursor(doc.findBlock(start)).setBlockFormat(first.blockFormat())
+    else:
+        cursor.insertMarkdown(text)
     if _QUOTE_LINE.search(text):
         _style_quotes(doc, start, cursor.position(), theme)
     if "|" in text:
@@ -204,8 +208,8 @@ def insert_segment(cursor: QTextCursor, segment: Segment, theme: Theme, *, first
     if segment.code:
         insert_code(cursor, segment, theme, first=first)
     else:
-        if after_prose:
-            cursor.insertBlock()
+        if after_prose:  # a fresh paragraph, not a copy of the previous block's format (a heading, a quote)
+            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
         if plain:
             insert_plain(cursor, segment.text)
         else:

@@ -164,3 +164,16 @@ def test_two_adjacent_code_boxes_have_no_empty_line_between_them(qapp) -> None:
     doc_layout = doc.documentLayout()
     gap = doc_layout.frameBoundingRect(second).top() - doc_layout.frameBoundingRect(first).bottom()
     assert gap <= 4
+
+
+def test_while_streaming_a_paragraph_after_a_heading_or_quote_is_plain(qapp) -> None:
+    from ui.markdown_stream import StreamingDocument
+
+    stream = StreamingDocument(LIGHT, QFont())
+    doc = stream.update("> a quote\n\n# Title\n\nplain after\n\nplain too")
+    formats = {}
+    block = doc.begin()
+    while block.isValid():
+        formats[block.text()] = (block.blockFormat().intProperty(0x1080), block.blockFormat().headingLevel())
+        block = block.next()
+    assert formats == {"a quote": (1, 0), "Title": (0, 1), "plain after": (0, 0), "plain too": (0, 0)}
