@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session as OrmSession
 
-from data.db.engine import Database
+from data.db.engine import Database, keyed_select
 from data.db.mappers import agent_onto_row, agent_to_domain
 from data.db.rows import AgentRow
 from domain.errors import InvalidInput, NotFound
@@ -17,6 +17,8 @@ from domain.settings import ContextSettings
 
 DEFAULT_AGENT_ID = "general-assistant"
 
+
+_GET = keyed_select(AgentRow, "id")
 
 class SqlAgentRepository:
     """Agents; the built-in "General assistant" is the default and cannot be deleted."""
@@ -30,9 +32,8 @@ class SqlAgentRepository:
             return [agent_to_domain(r) for r in rows]
 
     def get(self, agent_id: AgentId) -> Agent | None:
-        with self._db.read() as s:
-            row = s.get(AgentRow, agent_id)
-            return agent_to_domain(row) if row else None
+        row = self._db.first(_GET, {"id": agent_id})
+        return agent_to_domain(row) if row else None
 
     def find(self, id_or_name: str) -> Agent | None:
         found = self.get(id_or_name)

@@ -8,13 +8,14 @@ from dataclasses import replace
 from sqlalchemy import select
 from sqlalchemy.orm import Session as OrmSession
 
-from data.db.engine import Database
+from data.db.engine import Database, keyed_select
 from data.db.mappers import model_onto_row, model_to_domain
 from data.db.rows import ModelRow, ProviderRow
 from data.registry import Registry
 from domain.errors import InvalidInput, NotFound
 from domain.models import AiModel, ModelId, ModelSource, ProviderId, WindowSource
 
+_GET = keyed_select(ModelRow, "id", "provider_id")
 
 class SqlModelRepository:
     """Models of providers; a user-set window always wins over presets, fetched lists and learned limits."""
@@ -31,9 +32,8 @@ class SqlModelRepository:
             return [model_to_domain(r) for r in s.scalars(query)]
 
     def get(self, provider_id: ProviderId, model_id: ModelId) -> AiModel | None:
-        with self._db.read() as s:
-            row = s.get(ModelRow, (model_id, provider_id))
-            return model_to_domain(row) if row else None
+        row = self._db.first(_GET, {"id": model_id, "provider_id": provider_id})
+        return model_to_domain(row) if row else None
 
     def resolve(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
         stored = self.get(provider_id, model_id)

@@ -8,11 +8,11 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, Update, bindparam, case, func, insert, literal, select, update
+from sqlalchemy import Select, Table, Update, bindparam, case, func, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 
 from data.db.engine import Database
-from data.db.mappers import message_to_domain, message_values
+from data.db.mappers import MESSAGE_COLUMNS, message_from_row, message_to_domain, message_values
 from data.db.rows import MessageRow, SessionRow, ToolOutputArchiveRow
 from domain.errors import InvalidInput, NotFound
 from domain.models import Message, MessageId, MessageType, SessionId
@@ -26,6 +26,10 @@ _INSERT = (  # built once: the next seq of the session is taken in the same stat
             .where(_MESSAGES.c.session_id == bindparam("seq_session_id")).scalar_subquery())
     .returning(_MESSAGES.c.seq)
 )
+_ROWS = select(*(_MESSAGES.c[name] for name in MESSAGE_COLUMNS)).where(_MESSAGES.c.session_id == bindparam("sid"))
+_SINCE = _ROWS.where(_MESSAGES.c.seq >= bindparam("seq")).order_by(_MESSAGES.c.seq)
+# `pinned = 1` (not IS TRUE) so SQLite can use the partial index ix_messages_pinned
+_PINNED = _ROWS.where(_MESSAGES.c.pinned == 1).order_by(_MESSAGES.c.seq)
 
 
 class SqlMessageRepository:
@@ -58,14 +62,13 @@ class SqlMessageRepository:
             return message_to_domain(row) if row else None
 
     def snapshot(self, session_id: SessionId) -> Sequence[Message]:
-        return self._select(MessageRow.session_id == session_id)
+        return self._select(_SINCE, {"sid": session_id, "seq": 0})
 
     def since(self, session_id: SessionId, seq: int) -> Sequence[Message]:
-        return self._select(MessageRow.session_id == session_id, MessageRow.seq >= seq)
+        return self._select(_SINCE, {"sid": session_id, "seq": seq})
 
     def pinned(self, session_id: SessionId) -> Sequence[Message]:
-        # `pinned = 1` (not IS TRUE) so SQLite can use the partial index ix_messages_pinned
-        return self._select(MessageRow.session_id == session_id, MessageRow.pinned == True)  # noqa: E712
+        return self._select(_PINNED, {"sid": session_id})
 
     def update(self, message: Message) -> Message:
         with self._db.write() as s:
@@ -87,10 +90,9 @@ class SqlMessageRepository:
         with self._db.read() as s:
             return int(s.scalar(select(SessionRow.message_count).where(SessionRow.id == session_id)) or 0)
 
-    def _select(self, *where: object) -> Sequence[Message]:
-        query = select(*MessageRow.__table__.columns).where(*where).order_by(MessageRow.seq)  # type: ignore[arg-type]
+    def _select(self, query: Select[Any], params: dict[str, Any]) -> Sequence[Message]:
         with self._db.read() as s:  # plain rows, not ORM objects: a long history maps several times faster
-            return [message_to_domain(r) for r in s.execute(query)]  # type: ignore[arg-type]
+            return [message_from_row(r) for r in s.execute(query, params)]
 
     def _archive(self, message_id: MessageId, text: str) -> ToolOutputArchiveRow:
         data, kept = compress_within(text, self._archive_max)

@@ -8,7 +8,7 @@ from urllib.parse import urlparse
 
 from sqlalchemy import delete, func, select
 
-from data.db.engine import Database
+from data.db.engine import Database, keyed_select
 from data.db.mappers import provider_to_domain
 from data.db.rows import ModelRow, ProviderRow
 from domain.errors import InvalidInput, NotFound
@@ -16,6 +16,8 @@ from domain.models import Provider, ProviderId, ProviderType
 
 BUILT_IN_ORDER = {"anthropic": 0, "openai": 1, "gemini": 2}
 
+
+_GET = keyed_select(ProviderRow, "id")
 
 class SqlProviderRepository:
     """Configured providers; the three built-in ones first, then the rest by name."""
@@ -30,9 +32,8 @@ class SqlProviderRepository:
         return sorted(providers, key=lambda p: (BUILT_IN_ORDER.get(p.id, 9), p.name.lower()))
 
     def get(self, provider_id: ProviderId) -> Provider | None:
-        with self._db.read() as s:
-            row = s.get(ProviderRow, provider_id)
-            return provider_to_domain(row) if row else None
+        row = self._db.first(_GET, {"id": provider_id})
+        return provider_to_domain(row) if row else None
 
     def find(self, id_or_name: str) -> Provider | None:
         found = self.get(id_or_name)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import cast
 
-from sqlalchemy import select, text, update
+from sqlalchemy import Table, bindparam, select, text, update
 
-from data.db.engine import Database
+from data.db.engine import Database, keyed_select
 from data.db.fts import fts_query
 from data.db.mappers import compaction_to_domain, session_onto_row, session_to_domain
 from data.db.rows import AgentRow, CompactionRow, SessionRow
@@ -26,6 +27,16 @@ _SESSION_HITS = text(
     " WHERE sessions_fts MATCH :q ORDER BY rank LIMIT :n"
 )
 
+
+_GET = keyed_select(SessionRow, "id")
+_SESSIONS = cast(Table, SessionRow.__table__)
+_ADD_USAGE = (  # built once; plain rows back (the hot path of every round)
+    update(_SESSIONS).where(_SESSIONS.c.id == bindparam("sid")).values(
+        total_input_tokens=_SESSIONS.c.total_input_tokens + bindparam("i"),
+        total_output_tokens=_SESSIONS.c.total_output_tokens + bindparam("o"),
+        total_cache_read_tokens=_SESSIONS.c.total_cache_read_tokens + bindparam("c"),
+    ).returning(*_SESSIONS.c)
+)
 
 class SqlSessionRepository:
     """Sessions. `update` writes what callers own; message, token and compaction counters are kept by the store."""
@@ -48,9 +59,8 @@ class SqlSessionRepository:
             return session_to_domain(row)
 
     def get(self, session_id: SessionId) -> Session | None:
-        with self._db.read() as s:
-            row = s.get(SessionRow, session_id)
-            return session_to_domain(row) if row else None
+        row = self._db.first(_GET, {"id": session_id})
+        return session_to_domain(row) if row else None
 
     def list(self, *, include_deleted: bool = False) -> Sequence[Session]:
         query = select(SessionRow).order_by(
@@ -76,17 +86,11 @@ class SqlSessionRepository:
         if min(usage.input_tokens, usage.output_tokens, usage.cache_read_tokens) < 0:
             raise InvalidInput("Token usage cannot be negative.")
         with self._db.write() as s:
-            result = s.execute(
-                update(SessionRow).where(SessionRow.id == session_id).values(
-                    total_input_tokens=SessionRow.total_input_tokens + usage.input_tokens,
-                    total_output_tokens=SessionRow.total_output_tokens + usage.output_tokens,
-                    total_cache_read_tokens=SessionRow.total_cache_read_tokens + usage.cache_read_tokens,
-                ).returning(SessionRow)
-            )
-            row = result.scalar_one_or_none()
+            row = s.execute(_ADD_USAGE, {"sid": session_id, "i": usage.input_tokens, "o": usage.output_tokens,
+                                         "c": usage.cache_read_tokens}).first()
             if row is None:
                 raise NotFound("session", session_id)
-            return session_to_domain(row)
+            return session_to_domain(row)  # type: ignore[arg-type]
 
     def apply_compaction(
         self, session_id: SessionId, *, summary: str, boundary: int, record: CompactionRecord

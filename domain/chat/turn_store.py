@@ -40,14 +40,18 @@ class TurnStore:
         return self._store.atomic()
 
     def begin(
-        self, session_id: SessionId, user: Message | None, agent: Agent, provider: Provider, model: AiModel
+        self, session: Session, user: Message | None, agent: Agent, provider: Provider, model: AiModel
     ) -> tuple[Message | None, Session, bool]:
         """The user's message (None on a retry) and the turn's choice of agent, provider and model, in one
-        transaction; returns the stored message, the session and whether the model changed."""
+        transaction; returns the stored message, the session and whether the model changed. A choice the session
+        (as just loaded) already has is not written again."""
+        chosen = (agent.id, provider.id, model.id)
         with self._store.atomic():
             stored = self.messages.add(user) if user is not None else None
-            session, switched = self.choose(session_id, agent, provider, model)
-        return stored, session, switched
+            if (session.current_agent_id, session.current_provider_id, session.current_model_id) == chosen:
+                return stored, session, False
+            updated, switched = self.choose(session.id, agent, provider, model)
+        return stored, updated, switched
 
     def choose(self, session_id: SessionId, agent: Agent, provider: Provider, model: AiModel) -> tuple[Session, bool]:
         """Stores the turn's agent, provider and model on the session so a switch sticks; True when the session

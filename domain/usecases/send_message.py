@@ -106,7 +106,7 @@ class SendMessageUseCase:
                 self._turns.add(user)
             self._contexts.load(ctx.session.id, strict=True, **choice)  # raises the precise reason
             raise InvalidInput("No model could be chosen for this conversation.")
-        stored, session, switched = self._turns.begin(ctx.session.id, user, ctx.agent, provider, model)
+        stored, session, switched = self._turns.begin(ctx.session, user, ctx.agent, provider, model)
         ctx = ctx.with_session(session)
         return (ctx.with_messages([stored]) if stored is not None else ctx), switched
 
