@@ -6,7 +6,10 @@ import json
 import math
 from dataclasses import asdict, fields
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
+
+from sqlalchemy import Table
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from data.db.engine import Database
 from data.db.rows import CalibrationRow, SettingRow
@@ -15,6 +18,12 @@ from domain.settings import ContextSettings, ToolSettings
 
 CONTEXT_KEY = "context"
 TOOLS_KEY = "tools"
+_CALIBRATION = cast(Table, CalibrationRow.__table__)
+_INSERT_RATIO = sqlite_insert(_CALIBRATION)
+_UPSERT_RATIO = _INSERT_RATIO.on_conflict_do_update(
+    index_elements=[_CALIBRATION.c.key],
+    set_={"ratio": _INSERT_RATIO.excluded.ratio, "updated_at": _INSERT_RATIO.excluded.updated_at},
+)
 
 
 class SqlSettingsRepository:
@@ -78,13 +87,8 @@ class SqlCalibrationStore:
     def put(self, key: str, ratio: float) -> None:
         if not math.isfinite(ratio) or ratio <= 0:
             raise InvalidInput(f"A calibration ratio must be a positive number, not {ratio}.")
-        now = datetime.now(UTC)
-        with self._db.write() as s:
-            row = s.get(CalibrationRow, key)
-            if row is None:
-                s.add(CalibrationRow(key=key, ratio=ratio, updated_at=now))
-            else:
-                row.ratio, row.updated_at = ratio, now
+        with self._db.write() as s:  # one upsert statement: this runs after every round
+            s.execute(_UPSERT_RATIO, {"key": key, "ratio": ratio, "updated_at": datetime.now(UTC)})
 
 
 def _same_kind(value: Any, default: Any) -> bool:
