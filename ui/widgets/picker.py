@@ -16,7 +16,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPainterPath, QPaintEvent, QPen
+from PySide6.QtGui import QKeyEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -25,90 +25,17 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QStyle,
-    QStyledItemDelegate,
     QStyleOptionButton,
-    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
 
-from ui.models.picker_items import ITEM_ROLE, PickerItem, PickerListModel
+from ui.models.picker_items import PickerItem, PickerListModel
 from ui.signals import emit
+from ui.widgets.picker_delegate import PickerDelegate, draw_arrow
 
 Index = QModelIndex | QPersistentModelIndex
 ARROW_W = 22
-
-
-def draw_arrow(painter: QPainter, center: QPointF, color: QColor) -> None:
-    """A small downward chevron."""
-    path = QPainterPath()
-    path.moveTo(center + QPointF(-4, -2))
-    path.lineTo(center + QPointF(0, 2))
-    path.lineTo(center + QPointF(4, -2))
-    pen = QPen(color, 1.6)
-    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-    pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
-    painter.setPen(pen)
-    painter.drawPath(path)
-
-
-class PickerDelegate(QStyledItemDelegate):
-    """Group headers in small muted capitals; choices with a check for the current one and a right-hand detail."""
-
-    def __init__(self, popup: PickerPopup) -> None:
-        super().__init__(popup)
-        self._popup = popup
-
-    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
-        item = index.data(ITEM_ROLE)
-        height = QFontMetrics(option.font).height()
-        return QSize(200, height + (12 if isinstance(item, PickerItem) and item.header else 10))
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        item = index.data(ITEM_ROLE)
-        if not isinstance(item, PickerItem):
-            return
-        palette = option.palette
-        rect: QRect = option.rect
-        painter.save()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        muted = palette.color(palette.ColorRole.PlaceholderText)
-        if item.header:
-            font = QFont(option.font)
-            font.setPointSizeF(font.pointSizeF() * 0.82)
-            font.setWeight(QFont.Weight.DemiBold)
-            font.setCapitalization(QFont.Capitalization.AllUppercase)
-            painter.setFont(font)
-            painter.setPen(muted)
-            left = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-            painter.drawText(rect.adjusted(10, 4, -10, 0), left, item.text)
-            painter.restore()
-            return
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        if selected:
-            path = QPainterPath()
-            path.addRoundedRect(rect.adjusted(4, 1, -4, -1), 5, 5)
-            painter.fillPath(path, palette.color(palette.ColorRole.Highlight))
-        text_color = palette.color(palette.ColorRole.HighlightedText if selected else palette.ColorRole.Text)
-        current = item.data is not None and item.data == self._popup.current
-        font = QFont(option.font)
-        if current:
-            font.setWeight(QFont.Weight.DemiBold)
-        painter.setFont(font)
-        metrics = QFontMetrics(font)
-        align = int(Qt.AlignmentFlag.AlignVCenter)
-        painter.setPen(text_color)
-        if current:
-            painter.drawText(rect.adjusted(10, 0, 0, 0), align | int(Qt.AlignmentFlag.AlignLeft), "✓")
-        detail_w = metrics.horizontalAdvance(item.detail) + 8 if item.detail else 0
-        if item.detail:
-            painter.setPen(text_color if selected else muted)
-            painter.drawText(rect.adjusted(0, 0, -12, 0), align | int(Qt.AlignmentFlag.AlignRight), item.detail)
-        painter.setPen(text_color)
-        text_rect = rect.adjusted(28, 0, -12 - detail_w, 0)
-        text = metrics.elidedText(item.text, Qt.TextElideMode.ElideRight, text_rect.width())
-        painter.drawText(text_rect, align | int(Qt.AlignmentFlag.AlignLeft), text)
-        painter.restore()
 
 
 class PickerPopup(QFrame):
@@ -129,7 +56,7 @@ class PickerPopup(QFrame):
         self.list = QListView(self)
         self.list.setObjectName("PickerList")
         self.list.setModel(self.model)
-        self.list.setItemDelegate(PickerDelegate(self))
+        self.list.setItemDelegate(PickerDelegate(self, self))
         self.list.setMouseTracking(True)
         self.list.setUniformItemSizes(False)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
