@@ -22,7 +22,7 @@ from domain.models import (
     SessionId,
 )
 from domain.ports import KeySource, SessionSearchHit
-from domain.settings import ContextSettings
+from domain.settings import ContextSettings, ToolSettings
 from domain.usecases.load_conversation import ConversationPage
 
 
@@ -184,7 +184,7 @@ class ConversationBackend(Protocol):
 
 
 class SettingsBackend(Protocol):
-    """The settings dialog: providers, keys, models, agents, memories, context settings."""
+    """The settings dialog: providers, keys, models, agents, memories, context and tool settings."""
 
     async def keychain_problem(self) -> str | None:
         """None when a usable keychain exists, else a plain sentence saying why not."""
@@ -262,6 +262,14 @@ class SettingsBackend(Protocol):
 
     async def save_context_settings(self, settings: ContextSettings) -> ContextSettings:
         """Validates and stores context settings."""
+        raise NotImplementedError
+
+    async def tool_settings(self) -> ToolSettings:
+        """App-wide tool settings: the local hosts http_request may reach."""
+        raise NotImplementedError
+
+    async def save_tool_settings(self, settings: ToolSettings) -> ToolSettings:
+        """Validates (InvalidInput naming a bad host) and stores tool settings; returns them as stored."""
         raise NotImplementedError
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 from PySide6.QtCore import QCoreApplication, QEventLoop, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from app.gui.approver import GuiApprover
 from app.gui.deferred import DeferredBackend
 from domain.errors import PalimpsestError
 from ui.backend import ChatBackend
@@ -77,6 +78,7 @@ def build_window(app: QApplication, make_backend: Callable[[], tuple[ChatBackend
     """Builds the Container on the worker thread (all disk I/O stays off the GUI thread) and the window."""
     worker = AsyncWorker()
     holder: dict[str, tuple[ChatBackend, Container | None]] = {}
+    approver = GuiApprover()  # asks before a tool's request other than GET/HEAD
 
     async def build() -> None:
         if make_backend is not None:
@@ -85,7 +87,7 @@ def build_window(app: QApplication, make_backend: Callable[[], tuple[ChatBackend
             from app.container import Container
             from app.gui.bridge import ContainerBackend
 
-            container = Container.build()
+            container = Container.build(approver=approver)
             holder["made"] = (ContainerBackend(container), container)
 
     try:
@@ -95,6 +97,7 @@ def build_window(app: QApplication, make_backend: Callable[[], tuple[ChatBackend
         raise
     backend, container = holder["made"]
     window = MainWindow(backend, worker, current_theme())
+    approver.window = window
     app.styleHints().colorSchemeChanged.connect(lambda _scheme: apply_theme(app, window))
     return Running(window, worker, container)
 
@@ -104,13 +107,14 @@ def build_window_deferred(app: QApplication) -> Running:
     worker = AsyncWorker()
     backend = DeferredBackend()
     holder: dict[str, Any] = {}
+    approver = GuiApprover()  # asks before a tool's request other than GET/HEAD
 
     async def build() -> None:
         from app.container import Container
         from app.gui.bridge import ContainerBackend
 
         try:
-            container = Container.build()
+            container = Container.build(approver=approver)
         except BaseException as error:
             backend.fail(error)
             raise
@@ -118,6 +122,7 @@ def build_window_deferred(app: QApplication) -> Running:
         backend.set(ContainerBackend(container))
 
     window = MainWindow(cast(ChatBackend, backend), worker, current_theme())
+    approver.window = window
     app.styleHints().colorSchemeChanged.connect(lambda _scheme: apply_theme(app, window))
     running = Running(window, worker, None, holder)
 

@@ -11,12 +11,13 @@ from app.gui.bridge_chat import provider_infos
 from data.tools.executor import TOOL_NAMES
 from domain.errors import ProviderError
 from domain.models import Agent, AgentId, AiModel, Memory, MemoryId, ModelId, Provider, ProviderId
-from domain.settings import ContextSettings
+from domain.settings import ContextSettings, ToolSettings
+from domain.usecases.save_tool_settings import SaveToolSettingsUseCase
 from ui.backend import ConnectionResult, ProviderInfo
 
 
 class SettingsBridge:
-    """Providers, keys, models, agents, memories and context settings."""
+    """Providers, keys, models, agents, memories, context and tool settings."""
 
     _c: Container
 
@@ -79,3 +80,9 @@ class SettingsBridge:
 
     async def save_context_settings(self, settings: ContextSettings) -> ContextSettings:
         return self._c.save_context_settings(settings)
+
+    async def tool_settings(self) -> ToolSettings:
+        return SaveToolSettingsUseCase(self._c.settings).current()
+
+    async def save_tool_settings(self, settings: ToolSettings) -> ToolSettings:
+        return SaveToolSettingsUseCase(self._c.settings)(settings)

@@ -31,7 +31,8 @@ from domain.models import (
     Usage,
 )
 from domain.ports import SessionSearchHit
-from domain.settings import ContextSettings
+from domain.settings import ContextSettings, ToolSettings
+from domain.usecases.save_tool_settings import allowed_hosts_from
 from ui.backend import (
     ChatBackend,
     ConnectionResult,
@@ -66,6 +67,7 @@ class FakeChatBackend(ChatBackend):
         self.agents = [Agent("general", "General assistant", "You are helpful.", enabled_tools=("http_request",))]
         self.memories = [Memory("m1", "The user prefers metric units.", T0, None)]
         self.settings = ContextSettings()
+        self.tools = ToolSettings()
         self.sessions: dict[str, Session] = {}
         self.messages: dict[str, list[Message]] = {}
         self.scripts: deque[Script] = deque()
@@ -317,6 +319,13 @@ class FakeChatBackend(ChatBackend):
     async def save_context_settings(self, settings: ContextSettings) -> ContextSettings:
         self.settings = settings.validated()  # like the real backend: the domain validates on every save path
         return settings
+
+    async def tool_settings(self) -> ToolSettings:
+        return self.tools
+
+    async def save_tool_settings(self, settings: ToolSettings) -> ToolSettings:
+        self.tools = ToolSettings(allowed_hosts_from(settings.allowed_hosts))  # validated as the real backend does
+        return self.tools
 
     async def keychain_problem(self) -> str | None:
         return self.keychain_problem_text

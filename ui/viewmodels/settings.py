@@ -1,4 +1,5 @@
-"""Drives the settings dialog: keys (keychain only), base URLs, endpoints, models, compaction, agents, memories."""
+"""Drives the settings dialog: keys (keychain only), base URLs, endpoints, models, compaction, agents, memories,
+tools."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from PySide6.QtCore import QObject, Signal
 
 from domain.errors import InvalidInput
 from domain.models import Agent, AgentId, AiModel, Memory, MemoryId, ModelId, ProviderId
-from domain.settings import ContextSettings
+from domain.settings import ContextSettings, ToolSettings
 from ui.backend import ConnectionResult, ProviderInfo, SettingsBackend
 from ui.signals import emit
 from ui.worker import AsyncWorker, describe_error
@@ -27,6 +28,7 @@ class SettingsState:
     agents: tuple[Agent, ...] = ()
     memories: tuple[Memory, ...] = ()
     context: ContextSettings | None = None
+    tools: ToolSettings | None = None
     tool_names: tuple[str, ...] = ()
     keychain_problem: str | None = None
     busy: frozenset[str] = frozenset()
@@ -82,7 +84,8 @@ class SettingsViewModel(QObject):
             return {
                 "providers": tuple(await b.list_providers()), "models": tuple(await b.list_models()),
                 "agents": tuple(await b.list_agents()), "memories": tuple(await b.list_memories()),
-                "context": await b.context_settings(), "tool_names": tuple(await b.tool_names()),
+                "context": await b.context_settings(), "tools": await b.tool_settings(),
+                "tool_names": tuple(await b.tool_names()),
                 "keychain_problem": await b.keychain_problem(),
             }
 
@@ -186,6 +189,19 @@ class SettingsViewModel(QObject):
         """Stores the context settings (the domain validates them; a bad value comes back as the error)."""
         self._run("context", lambda: self._backend.save_context_settings(settings),
                   lambda s: self._set(context=s, message="Compaction settings saved."))
+
+    # --- tools ------------------------------------------------------------------------------------------
+    def save_allowed_hosts(self, text: str) -> None:
+        """Stores the allowed hosts, one per line (blank lines ignored); a bad entry comes back as the error."""
+        settings = replace(self._state.tools or ToolSettings(), allowed_hosts=tuple(text.splitlines()))
+
+        def saved(stored: ToolSettings) -> None:
+            count = len(stored.allowed_hosts)
+            noun = "host" if count == 1 else "hosts"
+            self._set(tools=stored, message=f"Allowed hosts saved ({count} {noun})." if count
+                      else "Allowed hosts saved: none; local and private addresses are refused.")
+
+        self._run("tools", lambda: self._backend.save_tool_settings(settings), saved)
 
     # --- agents and memories -------------------------------------------------------------------------
     def save_agent(self, agent: Agent) -> None:

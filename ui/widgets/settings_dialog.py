@@ -1,4 +1,4 @@
-"""The settings dialog: Providers, Models, Compaction, Agents, Memories; status line at the bottom."""
+"""The settings dialog: Providers, Models, Compaction, Agents, Memories, Tools; status line at the bottom."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from ui.viewmodels.settings import SettingsState, SettingsViewModel
 from ui.widgets.settings_agents import AgentsPage, MemoriesPage
 from ui.widgets.settings_pages import CompactionPage, ModelsPage
 from ui.widgets.settings_providers import ProvidersPage
+from ui.widgets.settings_tools import ToolsPage
 
 
 class SettingsDialog(QDialog):
@@ -24,8 +25,9 @@ class SettingsDialog(QDialog):
         self.compaction = CompactionPage(vm, self)
         self.agents = AgentsPage(vm, self)
         self.memories = MemoriesPage(vm, self)
-        for page, title in ((self.providers, "Providers"), (self.models, "Models"),
-                            (self.compaction, "Compaction"), (self.agents, "Agents"), (self.memories, "Memories")):
+        self.tools = ToolsPage(vm, self)
+        for page, title in ((self.providers, "Providers"), (self.models, "Models"), (self.compaction, "Compaction"),
+                            (self.agents, "Agents"), (self.memories, "Memories"), (self.tools, "Tools")):
             self.tabs.addTab(page, title)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
@@ -40,7 +42,7 @@ class SettingsDialog(QDialog):
 
     def show_state(self, state: SettingsState) -> None:
         """Updates every page and the status line."""
-        for page in (self.providers, self.models, self.compaction, self.agents, self.memories):
+        for page in (self.providers, self.models, self.compaction, self.agents, self.memories, self.tools):
             page.show_state(state)
         if state.error:
             self.status.setObjectName("ErrorText")
