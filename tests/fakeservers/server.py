@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -109,6 +110,7 @@ class FakeProviderServer:
         self.failures: list[BaseException] = []  # exceptions raised by the brain or flavour (answered as HTTP 500)
         self._previous_prompt = ""
         self._lock = threading.Lock()
+        self.chunk_pause = 0.0  # seconds between streamed chunks (a slow model, for tests that interrupt a stream)
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -267,6 +269,8 @@ def _make_handler(server: FakeProviderServer) -> type[BaseHTTPRequestHandler]:
             for chunk in response.chunks:
                 self.wfile.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
                 self.wfile.flush()
+                if server.chunk_pause:
+                    time.sleep(server.chunk_pause)
             if response.cut:
                 self.close_connection = True
                 return
