@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
+import signal
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
@@ -78,9 +80,38 @@ def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         approver = CliApprover(allow_all=args.allow_tools, stderr=err)
     container = Container.build(approver=approver)
     try:
-        return asyncio.run(command(container, args, out, err))
+        return asyncio.run(_until_signalled(command(container, args, out, err)))
     finally:
         container.close()
+
+
+async def _until_signalled(work: Coroutine[Any, Any, int]) -> int:
+    """Runs a command; SIGTERM and SIGHUP stop it like Ctrl-C does (the running turn is cancelled, so everything
+    already shown is stored), then the exit status is 128 + the signal's number."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(work)
+    received: list[int] = []
+
+    def stop(signum: int) -> None:
+        received.append(signum)
+        task.cancel()
+
+    handled = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
+    for signum in handled:
+        try:
+            loop.add_signal_handler(signum, stop, signum)
+        except (NotImplementedError, RuntimeError):  # Windows event loops: Ctrl-C still works
+            pass
+    try:
+        return await task
+    except asyncio.CancelledError:
+        if received:
+            return 128 + int(received[0])
+        raise
+    finally:
+        for signum in handled:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signum)
 
 
 def error_line(error: PalimpsestError) -> str:

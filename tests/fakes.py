@@ -226,8 +226,20 @@ class FakeMessageRepository:
             for i, m in enumerate(rows):
                 if m.id == message.id:
                     rows[i] = replace(message, session_id=m.session_id, seq=m.seq, created_at=m.created_at)
+                    self._preview_on_update(rows[i], newest=i == len(rows) - 1)
                     return rows[i]
         raise NotFound("message", message.id)
+
+    def _preview_on_update(self, message: Message, *, newest: bool) -> None:
+        """Like the store: the newest message's text is the session's preview (a streamed reply grows)."""
+        sessions = self.sessions
+        if sessions is None or not newest or message.type not in (MessageType.USER, MessageType.AI_RESPONSE):
+            return
+        stored = sessions.sessions.get(message.session_id)
+        if stored is not None and message.content.strip():
+            sessions.sessions[message.session_id] = replace(
+                stored, last_message_preview=" ".join(message.content.split())[:PREVIEW_CHARS]
+            )
 
     def full_output(self, message_id: MessageId) -> str | None:
         return self.full_outputs.get(message_id)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, Qt
+from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.gui.approver import GuiApprover
@@ -145,10 +146,34 @@ def run_gui(argv: list[str]) -> int:
     running = build_window_deferred(app)
     running.window.show()
     running.window.start()
+    return run_until_closed(app, running)
+
+
+def run_until_closed(app: QApplication, running: Running) -> int:
+    """Runs the event loop until the window closes or SIGTERM / SIGHUP arrives (handled like closing the window:
+    the reply streaming now is stopped and kept, then everything is released); returns the exit status."""
+    received: list[int] = []
+
+    def stop(signum: int, _frame: object) -> None:
+        received.append(signum)
+        app.quit()
+
+    previous = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is not None:
+            previous[signum] = signal.signal(signum, stop)
+    wake = QTimer()
+    wake.timeout.connect(lambda: None)  # Python runs its signal handlers only when it gets control back from Qt
+    wake.start(200)
     try:
-        return int(app.exec())
+        code = int(app.exec())
     finally:
+        wake.stop()
         running.close()
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    return 128 + received[0] if received else code
 
 
 def wait_until(app: QApplication, ready: Callable[[], bool], timeout: float = 20.0) -> bool:

@@ -72,13 +72,19 @@ class SqlMessageRepository:
 
     def update(self, message: Message) -> Message:
         with self._db.write() as s:
-            result = s.execute(
-                update(MessageRow).where(MessageRow.id == message.id).values(**message_values(message))
-                .returning(MessageRow)
-            ).scalar_one_or_none()
-            if result is None:
+            row = s.execute(
+                update(_MESSAGES).where(_MESSAGES.c.id == message.id).values(**message_values(message))
+                .returning(*(_MESSAGES.c[name] for name in MESSAGE_COLUMNS))
+            ).first()
+            if row is None:
                 raise NotFound("message", message.id)
-            return message_to_domain(result)
+            stored = message_from_row(row)
+            preview = _preview(stored)
+            if preview is not None:  # the newest message's text is the session's preview (a streamed reply grows)
+                s.execute(update(SessionRow).where(SessionRow.id == stored.session_id,
+                                                  SessionRow.message_count == stored.seq)
+                          .values(last_message_preview=preview))
+            return stored
 
     def full_output(self, message_id: MessageId) -> str | None:
         with self._db.read() as s:
@@ -105,9 +111,17 @@ def _touch_session(message: Message, created: datetime) -> Update:
         "message_count": SessionRow.message_count + 1,
         "updated_at": case((SessionRow.updated_at < at, at), else_=SessionRow.updated_at),
     }
-    if message.type in (MessageType.USER, MessageType.AI_RESPONSE) and message.content.strip():
-        values["last_message_preview"] = " ".join(message.content.split())[:PREVIEW_CHARS]
+    preview = _preview(message)
+    if preview is not None:
+        values["last_message_preview"] = preview
     return update(SessionRow).where(SessionRow.id == message.session_id).values(**values)
+
+
+def _preview(message: Message) -> str | None:
+    """The session-list preview a user or reply message gives (None for other kinds or blank text)."""
+    if message.type in (MessageType.USER, MessageType.AI_RESPONSE) and message.content.strip():
+        return " ".join(message.content.split())[:PREVIEW_CHARS]
+    return None
 
 
 def compress_within(text: str, max_bytes: int) -> tuple[bytes, int]:

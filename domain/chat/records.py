@@ -50,9 +50,10 @@ class MessageFactory:
         input_tokens: int | None = None,
         output_tokens: int | None = None,
         incomplete: bool = False,
+        message_id: MessageId | None = None,
     ) -> Message:
         return Message(
-            id=self._new_id(), session_id=self.session_id, type=MessageType.AI_RESPONSE, content=text,
+            id=message_id or self._new_id(), session_id=self.session_id, type=MessageType.AI_RESPONSE, content=text,
             created_at=self._clock.now(), thinking_content=thinking, model_id=model_id, provider_id=provider_id,
             input_tokens=input_tokens, output_tokens=output_tokens, incomplete=incomplete,
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from domain.chat.draft import ReplyDraft
 from domain.chat.records import MessageFactory
 from domain.chat.round_sender import RoundAttempt
 from domain.chat.tool_runner import INTERRUPTED_OUTPUT
@@ -19,27 +20,26 @@ class TurnProgress:
 
     factory: MessageFactory
     attempt: RoundAttempt | None = None
+    draft: ReplyDraft | None = None
     pending_calls: dict[str, str] = field(default_factory=dict)  # call id -> tool name
 
     def keep_partial(self, store: TurnStore) -> None:
-        """Stores the unsaved partial reply as incomplete and answers unanswered tool calls with an error."""
-        attempt = self.attempt
-        self.attempt = None
+        """Stores the unsaved partial reply as incomplete (completing its draft) and answers unanswered tool calls
+        with an error."""
+        attempt, draft = self.attempt, self.draft
+        self.attempt = self.draft = None
         reply: Message | None = None
-        if attempt is not None and attempt.ctx.provider is not None:
+        if attempt is not None and draft is not None:
             state = attempt.state
             if state.text or state.thinking:
-                reply = self.factory.reply(
-                    state.text, thinking=state.thinking, provider_id=attempt.ctx.provider.id,
-                    model_id=attempt.model.id, incomplete=True,
-                )
+                reply = draft.message(state, incomplete=True)
         interrupted = [
             self.factory.tool_result(self.factory.new_id(), call_id, name, INTERRUPTED_OUTPUT, is_error=True)
             for call_id, name in self.pending_calls.items()
         ]
         self.pending_calls.clear()
         if reply is not None or interrupted:
-            store.save_partial(reply, interrupted)
+            store.save_partial(reply, interrupted, draft=draft is not None and draft.written is not None)
 
 
 def chat_error(err: PalimpsestError) -> ChatError:

@@ -66,22 +66,31 @@ class TurnStore:
             )
         return updated, before[1] is not None and before != (provider.id, model.id)
 
+    def write_draft(self, reply: Message, *, exists: bool) -> Message:
+        """The streaming reply so far (marked incomplete), stored or updated in place in its own transaction."""
+        return self.messages.update(reply) if exists else self.messages.add(reply)
+
     def save_round(
-        self, reply: Message, calls: Sequence[Message], usage: Usage
+        self, reply: Message, calls: Sequence[Message], usage: Usage, *, draft: bool = False
     ) -> StoredRound:
-        """The reply, its tool calls and the usage added to the session's totals, in one transaction."""
+        """The reply (completing its draft when one was written), its tool calls and the usage added to the
+        session's totals, in one transaction."""
         with self._store.atomic():
-            stored = self.messages.add(reply)
+            stored = self.messages.update(reply) if draft else self.messages.add(reply)
             stored_calls = tuple(self.messages.add(call) for call in calls)
             if usage.input_tokens or usage.output_tokens or usage.cache_read_tokens:
                 self._sessions.add_usage(reply.session_id, usage)
         return StoredRound(stored, stored_calls)
 
-    def save_partial(self, reply: Message | None, interrupted: Sequence[Message]) -> list[Message]:
-        """An interrupted turn: the partial reply (marked incomplete) and error results for calls left unanswered,
-        in one transaction."""
+    def save_partial(
+        self, reply: Message | None, interrupted: Sequence[Message], *, draft: bool = False
+    ) -> list[Message]:
+        """An interrupted turn: the partial reply (marked incomplete; completing its draft when one was written) and
+        error results for calls left unanswered, in one transaction."""
         with self._store.atomic():
-            out = [self.messages.add(reply)] if reply is not None else []
+            out = []
+            if reply is not None:
+                out.append(self.messages.update(reply) if draft else self.messages.add(reply))
             out.extend(self.messages.add(result) for result in interrupted)
         return out
 

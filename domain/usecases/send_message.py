@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 
+from domain.chat.draft import ReplyDraft
 from domain.chat.records import IdFactory, MessageFactory, new_uuid
 from domain.chat.round_sender import RoundAttempt, RoundSender
 from domain.chat.stream import add_usage
@@ -17,7 +18,7 @@ from domain.context.estimator import calibration_key
 from domain.context.session_context import SessionContext
 from domain.context.truncator import ToolResultTruncator
 from domain.errors import InvalidInput, PalimpsestError
-from domain.events import ChatEvent, ResponseComplete, TitleGenerated, ToolRoundLimitReached
+from domain.events import ChatEvent, ResponseComplete, TextDelta, ThinkingDelta, TitleGenerated, ToolRoundLimitReached
 from domain.models import AgentId, Message, MessageType, ModelId, ProviderId, SessionId, Usage
 from domain.ports import Clock, ModelRepository, ToolContext, ToolExecutor
 from domain.services.adapters import ProviderAdapters
@@ -127,10 +128,15 @@ class SendMessageUseCase:
         for round_no in range(1, rounds + 1):
             attempt.ctx = ctx
             turn.attempt = attempt
+            turn.draft = draft = ReplyDraft(
+                self._turns, turn.factory, self._clock, provider_id=ctx.provider.id, model_id=attempt.model.id
+            )
             async with aclosing(self._sender.send(adapter, attempt, proactive_trigger=proactive_trigger)) as sent:
                 async for event in sent:
                     yield event
-            stored = self._save_round(turn, attempt)
+                    if isinstance(event, TextDelta | ThinkingDelta):
+                        draft.grew(attempt.state)  # nothing shown is lost: the reply is stored as it streams
+            stored = self._save_round(turn, attempt, draft)
             ctx = attempt.ctx.with_messages(stored.messages)
             total = add_usage(total, attempt.state.usage)
             calls = attempt.state.calls
@@ -162,25 +168,26 @@ class SendMessageUseCase:
             if title:
                 yield TitleGenerated(title)
 
-    def _save_round(self, turn: TurnProgress, attempt: RoundAttempt) -> StoredRound:
-        """Stores the reply, its tool calls and the usage in one transaction, then feeds the calibration."""
+    def _save_round(self, turn: TurnProgress, attempt: RoundAttempt, draft: ReplyDraft) -> StoredRound:
+        """Stores the reply (completing its draft), its tool calls and the usage in one transaction, with the
+        calibration learned from the round."""
         state, model = attempt.state, attempt.model
         provider_id, model_id = model.provider_id, model.id
-        reply = turn.factory.reply(
-            state.text, thinking=state.thinking, provider_id=provider_id, model_id=model_id,
-            input_tokens=state.usage.input_tokens or None, output_tokens=state.usage.output_tokens or None,
+        reply = draft.message(
+            state, incomplete=False, input_tokens=state.usage.input_tokens or None,
+            output_tokens=state.usage.output_tokens or None,
         )
         calls = [
             turn.factory.tool_call(call.id, call.name, call.input, provider_id=provider_id, model_id=model_id)
             for call in state.calls
         ]
         with self._turns.transaction():  # the calibration learned from this round is stored with it
-            stored = self._turns.save_round(reply, calls, state.usage)
+            stored = self._turns.save_round(reply, calls, state.usage, draft=draft.written is not None)
             if state.usage.input_tokens > 0 and attempt.planned is not None:
                 self._upkeep.planner.estimator.calibrate(
                     calibration_key(provider_id, model_id), state.usage.input_tokens, attempt.planned.raw_estimate
                 )
-        turn.attempt = None
+        turn.attempt = turn.draft = None
         for call in state.calls:
             turn.pending_calls[call.id] = call.name
         return stored

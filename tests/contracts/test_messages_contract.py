@@ -83,6 +83,18 @@ def test_the_preview_is_the_newest_user_or_ai_text_whitespace_collapsed(store: S
     assert store.sessions.get("s1").last_message_preview == "Sunny, mostly."  # type: ignore[union-attr]
 
 
+def test_updating_the_newest_message_updates_the_preview_and_an_older_one_does_not(store: Store) -> None:
+    new_session(store)
+    first = store.messages.add(msg("m1", content="the question"))
+    draft = store.messages.add(msg("m2", type=MessageType.AI_RESPONSE, content="Part", incomplete=True))
+    store.messages.update(replace(draft, content="Part of a longer answer", incomplete=False))
+    assert store.sessions.get("s1").last_message_preview == "Part of a longer answer"  # type: ignore[union-attr]
+    store.messages.update(replace(first, content="an edited question"))
+    session = store.sessions.get("s1")
+    assert session is not None and session.last_message_preview == "Part of a longer answer"
+    assert session.message_count == 2
+
+
 @pytest.mark.parametrize(("kind", "content"), [
     (MessageType.TOOL_CALL, "calling a tool"), (MessageType.TOOL_RESULT, "tool output"),
     (MessageType.ERROR, "Rate limited"), (MessageType.USER, "  \n "), (MessageType.AI_RESPONSE, ""),
