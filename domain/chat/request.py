@@ -51,6 +51,26 @@ def fit_budget(window: int, settings: ContextSettings) -> int:
     return max(1, window - reserve)
 
 
+def oversized_message(planner: RequestPlanner, ctx: SessionContext, text: str) -> str | None:
+    """Why a new message cannot be sent to the context's model even alone (with the system prompt, the tool
+    definitions and room to answer), or None when it can. No compaction could make such a message fit."""
+    capacity = input_capacity(ctx.model)
+    if capacity is None or ctx.model is None:
+        return None
+    estimator, key = planner.estimator, model_key(ctx)
+    tokens = estimator.apply_calibration(estimator.estimate_text(text), key)
+    fixed = estimator.estimate_request(ctx.system_prompt, [], ctx.tools, key)
+    room = fit_budget(capacity, ctx.settings) - fixed
+    if tokens <= room:
+        return None
+    fits_chars = max(0, int(len(text) * room / tokens)) if tokens else 0
+    return (
+        f"This message is too long for {ctx.model.id}: about {tokens:,} tokens ({len(text):,} characters), and at "
+        f"most about {max(room, 0):,} tokens (roughly {fits_chars:,} characters) fit in one message with its "
+        f"{capacity:,}-token window. Shorten it, split it, or choose a model with a larger window."
+    )
+
+
 def model_key(ctx: SessionContext) -> str | None:
     """The calibration key of the context's model (None when no model is chosen)."""
     return calibration_key(ctx.model.provider_id, ctx.model.id) if ctx.model is not None else None

@@ -7,6 +7,7 @@ from contextlib import aclosing
 
 from domain.chat.draft import ReplyDraft
 from domain.chat.records import IdFactory, MessageFactory, new_uuid
+from domain.chat.request import oversized_message
 from domain.chat.round_sender import RoundAttempt, RoundSender
 from domain.chat.stream import add_usage
 from domain.chat.tool_runner import NOT_RUN_OUTPUT, ToolRunner
@@ -76,6 +77,10 @@ class SendMessageUseCase:
             text = last.content
         if not text.strip():
             yield chat_error(InvalidInput("The message is empty; type something to send."))
+            return
+        too_big = None if retry else oversized_message(self._upkeep.planner, ctx, text)
+        if too_big is not None:  # refused before anything is stored or sent: the text stays with the user
+            yield chat_error(InvalidInput(too_big))
             return
         first_exchange = _needs_title(ctx)
         turn = TurnProgress(MessageFactory(session_id, self._clock, self._new_id))

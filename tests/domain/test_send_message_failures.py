@@ -271,3 +271,20 @@ async def test_retrying_with_no_user_message_is_a_clear_error() -> None:
     assert [type(e) for e in events] == [ChatError]
     assert events[0].kind == "invalid_input" and "no message to retry" in events[0].message
     assert world.stored() == []
+
+
+async def test_a_message_that_alone_cannot_fit_the_window_is_refused_before_anything_is_stored() -> None:
+    world = make_world(window=8_000)
+    events = await world.turn("lorem ipsum dolor " * 4_000)  # about 18,000 tokens for an 8,000-token window
+    assert [type(e).__name__ for e in events] == ["ChatError"]
+    assert events[0].kind == "invalid_input" and "too long for claude-big" in events[0].message
+    assert "8,000-token window" in events[0].message and "characters) fit" in events[0].message
+    assert world.stored() == [] and world.adapter().requests == []
+
+
+async def test_a_long_message_that_fits_alone_is_sent_and_compaction_makes_room_for_it() -> None:
+    world = make_world(window=8_000)
+    world.adapter().scripts.append(reply("read it"))
+    events = await world.turn("lorem ipsum " * 800)  # about 2,000 tokens: fits with room to answer
+    assert not any(type(e).__name__ == "ChatError" for e in events)
+    assert [m.type.value for m in world.stored()] == ["user", "ai_response"]
