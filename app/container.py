@@ -34,6 +34,7 @@ from domain.usecases.create_session import CreateSessionUseCase
 from domain.usecases.delete_agent import DeleteAgentUseCase
 from domain.usecases.delete_api_key import DeleteApiKeyUseCase
 from domain.usecases.delete_memory import DeleteMemoryUseCase
+from domain.usecases.delete_provider import DeleteProviderUseCase
 from domain.usecases.delete_session import DeleteSessionUseCase
 from domain.usecases.edit_summary import EditSummaryUseCase
 from domain.usecases.export_session import ExportSessionUseCase
@@ -174,6 +175,7 @@ class Container:
         self.list_providers = ListProvidersUseCase(self.providers, self.keys)
         self.set_provider_base_url = SetProviderBaseUrlUseCase(self.providers)
         self.add_provider = AddProviderUseCase(self.providers)
+        self.delete_provider = DeleteProviderUseCase(self.providers, self.keys)
         self.list_models = ListModelsUseCase(self.providers, self.models)
         self.refresh_models = RefreshModelsUseCase(self.providers, self.models, self.adapters)
         self.add_model = AddModelUseCase(self.providers, self.models)

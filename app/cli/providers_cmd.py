@@ -13,7 +13,6 @@ from app.cli.text_input import read_stdin_text, require_text
 from data.providers.factory import BASE_URL_VARIABLES
 from domain.errors import InvalidInput, PalimpsestError
 from domain.models import Provider, ProviderType
-from domain.usecases.delete_provider import DeleteProviderUseCase
 from domain.usecases.lookup import require_provider
 
 if TYPE_CHECKING:
@@ -42,7 +41,7 @@ async def run_providers(c: Container, args: argparse.Namespace, out: TextIO, err
         out.write(f"Added {provider.name} (id {provider.id}) at {provider.base_url}. "
                   f"Add its key with: palimpsest keys set {provider.id}\n")
     elif args.action == "delete":
-        deleted = DeleteProviderUseCase(c.providers, c.keys)(args.provider)
+        deleted = c.delete_provider(args.provider)
         out.write(f"Deleted {deleted.name} (id {deleted.id}) and its models; sessions that used it keep every "
                   "message.\n")
     return 0
