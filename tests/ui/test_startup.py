@@ -35,11 +35,14 @@ def test_a_corrupt_database_is_reported_by_name_and_left_untouched(qapp, monkeyp
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "critical", lambda _parent, _title, text: shown.append(text))
     app = ensure_application([])
+    exits: list[int] = []  # app.exit(1) with no event loop running would end every later test's event loops at once
+    monkeypatch.setattr(app, "exit", exits.append)
     running = build_window_deferred(app)
     try:
         running.window.show()
         running.window.start()
         assert wait_until(app, lambda: bool(shown))
+        assert exits == [1]
         assert str(db) in shown[0]
         assert db.read_bytes() == b"this is not a database" * 100
         assert wait_until(app, lambda: running.window.app_vm.state.error is not None)
