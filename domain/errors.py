@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 
 class PalimpsestError(Exception):
     """Base of every known error; `str(err)` is a plain sentence for the user, `kind` a stable tag."""
@@ -18,6 +20,7 @@ class ProviderError(PalimpsestError):
 
     kind = "provider_error"
     transient = False
+    retry_limit: int | None = None  # at most this many retries of a transient error (None: the policy's own)
 
 
 class AuthenticationFailed(ProviderError):
@@ -82,6 +85,37 @@ class NetworkError(ProviderError):
     def __init__(self, detail: str = "") -> None:
         extra = f" ({detail})" if detail else ""
         super().__init__("Could not reach the provider" + extra + ". Check the connection and the base URL.")
+
+
+Deadline = Literal["headers", "idle", "round"]
+
+
+def _seconds(value: float) -> str:
+    return f"{value:,g}"
+
+
+class ProviderTimeout(ProviderError):
+    """A deadline of a request passed: no response headers in time, no data for too long, or a reply too long.
+
+    Only the headers deadline is transient (retried once): a provider that went silent mid-reply, or a reply
+    that outlasted the round, would most likely do so again."""
+
+    kind = "timeout"
+
+    def __init__(self, deadline: Deadline, seconds: float) -> None:
+        limit = _seconds(seconds)
+        messages = {
+            "headers": f"The provider sent no response headers within {limit} s (headers timeout). Check its "
+                       "status and the base URL, then try again.",
+            "idle": f"No data from the provider for {limit} s (idle timeout). Try again, or allow a longer "
+                    "silence in Settings › Compaction.",
+            "round": f"The reply took longer than {limit} s (round timeout). Try again, or allow longer replies "
+                     "in Settings › Compaction.",
+        }
+        super().__init__(messages[deadline])
+        self.deadline, self.seconds = deadline, seconds
+        self.transient = deadline == "headers"
+        self.retry_limit = 1 if deadline == "headers" else None
 
 
 class InvalidResponse(ProviderError):

@@ -50,7 +50,14 @@ class StreamDone:
     stop_reason: StopReason
 
 
-StreamEvent = TextDelta | ThinkingDelta | ToolCallRequested | UsageReported | StreamDone
+@dataclass(frozen=True)
+class ReplyProgress:
+    """Part of the reply arrived that is not shown as it comes (a tool call's arguments): the provider is not idle.
+
+    Keep-alive pings never become events, so they never count as progress."""
+
+
+StreamEvent = TextDelta | ThinkingDelta | ToolCallRequested | UsageReported | StreamDone | ReplyProgress
 
 
 # --- chat events (use cases -> UI / CLI) ------------------------------------------------------
@@ -168,6 +175,14 @@ class ToolRoundLimitReached:
 
 
 @dataclass(frozen=True)
+class Waiting:
+    """Nothing has arrived from the provider for `seconds` (reported every few seconds of silence); 0 means data
+    is arriving again (e.g. a tool call's arguments, which are not shown as they come)."""
+
+    seconds: int
+
+
+@dataclass(frozen=True)
 class ChatError:
     """The turn failed; `kind` is the error's stable tag and `message` a plain sentence."""
 
@@ -188,5 +203,6 @@ ChatEvent = (
     | ContextStatusChanged
     | TitleGenerated
     | ToolRoundLimitReached
+    | Waiting
     | ChatError
 )

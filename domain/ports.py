@@ -26,7 +26,7 @@ from domain.models import (
     ToolDefinition,
     Usage,
 )
-from domain.settings import ContextSettings, ToolSettings
+from domain.settings import ContextSettings, Deadlines, ToolSettings
 
 
 class UnitOfWork(Protocol):
@@ -213,7 +213,11 @@ class ModelApiAdapter(Protocol):
         messages: Sequence[Message],
         tools: Sequence[ToolDefinition],
         max_output_tokens: int,
-    ) -> AsyncIterator[StreamEvent]: ...
+        deadlines: Deadlines | None = None,
+    ) -> AsyncIterator[StreamEvent]:
+        """The reply's events. With `deadlines` the adapter enforces the headers deadline (ProviderTimeout, retried
+        once) and keeps its HTTP timeouts above all three; the caller enforces idle and round between events."""
+        ...
 
     async def generate_simple_completion(
         self, model_id: ModelId, prompt: str, system: str | None = None, max_tokens: int = 2048

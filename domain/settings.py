@@ -15,7 +15,11 @@ SETTING_ALIASES = {
     "threshold": "compact_threshold_ratio",
     "protected": "protected_window_ratio",
     "compaction_model": "compaction_model_id",
+    "headers_timeout": "headers_timeout_s",
+    "idle_timeout": "idle_timeout_s",
+    "round_timeout": "round_timeout_s",
 }
+DEADLINE_RANGE_S = (0.1, 86_400.0)  # a provider's deadlines: a tenth of a second to a day
 _TRUE = ("on", "true", "yes", "1")
 _FALSE = ("off", "false", "no", "0")
 
@@ -52,6 +56,16 @@ def parse_setting(key: str, text: str) -> tuple[str, Any]:
 
 
 @dataclass(frozen=True)
+class Deadlines:
+    """How long one round may wait on a provider, in seconds: for the response headers (one retry), for the next
+    piece of the reply (keep-alive pings do not count), and for the whole reply."""
+
+    headers_s: float = 60.0
+    idle_s: float = 300.0  # room for models that think silently for minutes
+    round_s: float = 1800.0
+
+
+@dataclass(frozen=True)
 class ContextSettings:
     """Every tunable of the context engine; the defaults are Palimpsest's choices."""
 
@@ -74,6 +88,14 @@ class ContextSettings:
     memory_section_max_chars: int = 4_000
     max_tool_rounds: int = 10
     max_output_tokens: int = 4_096
+    headers_timeout_s: float = Deadlines.headers_s
+    idle_timeout_s: float = Deadlines.idle_s
+    round_timeout_s: float = Deadlines.round_s
+
+    @property
+    def deadlines(self) -> Deadlines:
+        """The request deadlines these settings set."""
+        return Deadlines(self.headers_timeout_s, self.idle_timeout_s, self.round_timeout_s)
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> ContextSettings:
         """Returns these settings with an agent's overrides applied; unknown keys are an error."""
@@ -111,6 +133,11 @@ class ContextSettings:
                      "prune_min_clear_chars", "memory_flush_margin_tokens"):
             if getattr(self, name) < 0:
                 raise InvalidInput(f"{name} cannot be negative.")
+        low, high = DEADLINE_RANGE_S
+        for name in ("headers_timeout_s", "idle_timeout_s", "round_timeout_s"):
+            seconds = getattr(self, name)
+            if not low <= seconds <= high:
+                raise InvalidInput(f"{name} must be between {low:g} and {high:,g} seconds, not {seconds!r}.")
         return self
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from domain.events import StreamDone, StreamEvent, TextDelta, ToolCallRequested, UsageReported
 from domain.models import AiModel, Message, ModelId, Provider, ToolDefinition, Usage
 from domain.ports import ToolContext, ToolOutcome
+from domain.settings import Deadlines
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class FakeModelApiAdapter:
         messages: Sequence[Message],
         tools: Sequence[ToolDefinition],
         max_output_tokens: int,
+        deadlines: Deadlines | None = None,
     ) -> AsyncIterator[StreamEvent]:
         self.requests.append(SentRequest(model_id, system_prompt, tuple(messages), tuple(tools), max_output_tokens))
         if not self.scripts:

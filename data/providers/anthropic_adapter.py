@@ -8,7 +8,7 @@ from typing import Any
 import anthropic
 
 from data.providers.anthropic_shape import anthropic_request
-from data.providers.base import SdkAdapter, StreamCall
+from data.providers.base import SdkAdapter, StreamCall, headers_deadline, read_timeout
 from data.providers.conversation import parse_tool_arguments
 from data.providers.errors import (
     error_fields,
@@ -24,6 +24,7 @@ from domain.errors import (
     ProviderUnavailable,
 )
 from domain.events import (
+    ReplyProgress,
     StopReason,
     StreamDone,
     StreamEvent,
@@ -100,7 +101,11 @@ class AnthropicAdapter(SdkAdapter):
             max_output_tokens=call.max_output_tokens,
             cache=call.cache,
         )
-        stream = await self._client.messages.create(**request, stream=True)
+        timeout = read_timeout(call.deadlines)
+        async with headers_deadline(call.headers_s):
+            stream = await self._client.messages.create(
+                **request, stream=True, timeout=anthropic.NOT_GIVEN if timeout is None else timeout
+            )
         state = _StreamState()
         try:
             async for event in stream:
@@ -150,6 +155,7 @@ class _StreamState:
                 return [ThinkingDelta(delta.thinking)]
             if delta.type == "input_json_delta" and event.index in self.tools:
                 self.tools[event.index][2].append(delta.partial_json)
+                return [ReplyProgress()]
         elif kind == "content_block_stop" and event.index in self.tools:
             call_id, name, pieces = self.tools.pop(event.index)
             return [ToolCallRequested(call_id, name, parse_tool_arguments("".join(pieces)))]

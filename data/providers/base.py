@@ -2,17 +2,66 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from data.providers.errors import scrub
 from data.providers.retry import RetryPolicy, retrying_call, retrying_stream
-from domain.errors import ProviderError
+from domain.errors import ProviderError, ProviderTimeout
 from domain.events import StreamEvent, TextDelta
 from domain.models import AiModel, Message, MessageType, ModelId, ToolDefinition
+from domain.settings import Deadlines
 
 T = TypeVar("T")
+READ_TIMEOUT_MARGIN_S = 30.0  # the HTTP read timeout stays this far above the deadlines the domain enforces
+_HEADERS_ARRIVED: ContextVar[Callable[[], None] | None] = ContextVar("palimpsest_headers_arrived", default=None)
+
+
+async def headers_arrived(response: Any) -> None:
+    """httpx response hook (installed on every SDK client by the factory): the response headers are here, so the
+    headers deadline of the request under way, if any, is lifted. Runs in the task that made the request."""
+    lift = _HEADERS_ARRIVED.get()
+    if lift is not None:
+        lift()
+
+
+@asynccontextmanager
+async def headers_deadline(seconds: float | None) -> AsyncIterator[None]:
+    """Raises ProviderTimeout('headers') unless the response headers of the request made inside arrive within
+    `seconds` (None: no deadline). The body is not covered: a stream that opens lazily (google-genai sends its
+    request on the first read) may wait for its first chunk as long as the idle deadline allows."""
+    if seconds is None:
+        yield
+        return
+    scope = asyncio.timeout(seconds)
+
+    def lift() -> None:
+        if not scope.expired():
+            scope.reschedule(None)
+
+    token = _HEADERS_ARRIVED.set(lift)
+    try:
+        async with scope:
+            yield
+    except TimeoutError:
+        if scope.expired():
+            raise ProviderTimeout("headers", seconds) from None
+        raise
+    finally:
+        _HEADERS_ARRIVED.reset(token)
+
+
+def read_timeout(deadlines: Deadlines | None) -> float | None:
+    """The SDK's per-request timeout for a stream held to `deadlines`: above all three, so a model that thinks
+    silently is stopped by the idle deadline (with its message), not by a read timeout, and a long reply is not cut
+    by a server-side timeout (google-genai sends it as X-Server-Timeout). None: keep the client's own timeout."""
+    if deadlines is None:
+        return None
+    return max(deadlines.headers_s, deadlines.idle_s, deadlines.round_s) + READ_TIMEOUT_MARGIN_S
 
 
 @dataclass(frozen=True)
@@ -25,6 +74,12 @@ class StreamCall:
     tools: Sequence[ToolDefinition]
     max_output_tokens: int
     cache: bool = True  # prompt caching where the provider needs it asked for (Anthropic)
+    deadlines: Deadlines | None = None  # headers: enforced by the adapter; idle and round: by the caller
+
+    @property
+    def headers_s(self) -> float | None:
+        """The headers deadline in seconds, or None."""
+        return self.deadlines.headers_s if self.deadlines is not None else None
 
 
 class SdkAdapter:
@@ -47,9 +102,11 @@ class SdkAdapter:
         messages: Sequence[Message],
         tools: Sequence[ToolDefinition],
         max_output_tokens: int,
+        deadlines: Deadlines | None = None,
     ) -> AsyncIterator[StreamEvent]:
-        """Events of one reply; a transient failure before the first event is retried, never after."""
-        call = StreamCall(model_id, system_prompt, messages, tools, max_output_tokens)
+        """Events of one reply; a transient failure before the first event is retried, never after (a headers
+        timeout once)."""
+        call = StreamCall(model_id, system_prompt, messages, tools, max_output_tokens, deadlines=deadlines)
         return retrying_stream(lambda: self._mapped(self._stream_once(call)), self._retry)
 
     async def generate_simple_completion(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from data.providers.base import headers_arrived
 from data.providers.errors import WEB_PAGE_HOOKS
 from data.providers.retry import RetryPolicy
 from domain.errors import AuthenticationFailed, InvalidInput
@@ -24,8 +25,17 @@ GEMINI_API_VERSION = "v1beta"
 LOCAL_PLACEHOLDER_KEY = "not-needed"  # local OpenAI-compatible servers (Ollama, LM Studio) ignore the key
 
 
+def event_hooks() -> dict[str, list[Any]]:
+    """The httpx event hooks of every SDK client: the headers deadline is lifted as the response headers arrive,
+    then an HTML answer is refused."""
+    return {**WEB_PAGE_HOOKS, "response": [headers_arrived, *WEB_PAGE_HOOKS["response"]]}
+
+
 class SdkAdapterFactory:
-    """Implements ModelApiAdapterFactory over anthropic, openai and google-genai; SDK retries off, ours on."""
+    """Implements ModelApiAdapterFactory over anthropic, openai and google-genai; SDK retries off, ours on.
+
+    `timeout` is the clients' own HTTP timeout (model lists, titles, summaries); a chat stream sent with deadlines
+    sets its own per request, above them (see base.read_timeout)."""
 
     def __init__(
         self,
@@ -64,7 +74,7 @@ class SdkAdapterFactory:
 
             client = anthropic.AsyncAnthropic(
                 api_key=key, base_url=base_url, max_retries=0, timeout=self._timeout,
-                http_client=anthropic.DefaultAsyncHttpxClient(event_hooks=dict(WEB_PAGE_HOOKS)),
+                http_client=anthropic.DefaultAsyncHttpxClient(event_hooks=event_hooks()),
             )
             return AnthropicAdapter(
                 client, provider_id=provider.id, provider_name=provider.name, retry=self._retry, secret=key
@@ -78,7 +88,7 @@ class SdkAdapterFactory:
             from data.providers.gemini_adapter import GeminiAdapter
 
             options = types.HttpOptions(api_version=GEMINI_API_VERSION, timeout=int(self._timeout * 1000),
-                                        async_client_args={"event_hooks": dict(WEB_PAGE_HOOKS)})
+                                        async_client_args={"event_hooks": event_hooks()})
             if base_url:
                 options.base_url = base_url
             gemini = genai.Client(api_key=key, vertexai=False, http_options=options)
@@ -93,7 +103,7 @@ class SdkAdapterFactory:
         from data.providers.openai_adapter import OpenAIAdapter
 
         client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=self._timeout,
-                                    http_client=openai.DefaultAsyncHttpxClient(event_hooks=dict(WEB_PAGE_HOOKS)))
+                                    http_client=openai.DefaultAsyncHttpxClient(event_hooks=event_hooks()))
         return OpenAIAdapter(
             client,
             provider_id=provider.id,

@@ -9,8 +9,9 @@ from typing import Any
 
 from google import genai
 from google.genai import errors as genai_errors
+from google.genai import types
 
-from data.providers.base import SdkAdapter, StreamCall
+from data.providers.base import SdkAdapter, StreamCall, headers_deadline, read_timeout
 from data.providers.errors import error_fields, status_error, transport_or_invalid, web_page_error
 from data.providers.gemini_shape import gemini_config, gemini_contents
 from data.providers.retry import RetryPolicy
@@ -94,6 +95,9 @@ class GeminiAdapter(SdkAdapter):
     async def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
         contents = gemini_contents(call.messages, tool_blocks=bool(call.tools))
         config = gemini_config(call.system_prompt, call.tools, call.max_output_tokens)
+        timeout = read_timeout(call.deadlines)
+        if timeout is not None:
+            config.http_options = types.HttpOptions(timeout=int(timeout * 1000))
         usage: Usage | None = None
         finish: str | None = None
         called = False
@@ -101,7 +105,9 @@ class GeminiAdapter(SdkAdapter):
             model=call.model_id, contents=list(contents), config=config
         )
         try:
-            async for chunk in stream:
+            async with headers_deadline(call.headers_s):  # the SDK sends the request on the first read
+                chunk = await anext(stream, None)
+            while chunk is not None:
                 blocked = getattr(chunk.prompt_feedback, "block_reason", None) if chunk.prompt_feedback else None
                 if blocked is not None:
                     reason = str(getattr(blocked, "value", blocked))
@@ -120,6 +126,7 @@ class GeminiAdapter(SdkAdapter):
                             yield ThinkingDelta(part.text) if part.thought else TextDelta(part.text)
                     if candidate.finish_reason is not None:
                         finish = str(getattr(candidate.finish_reason, "value", candidate.finish_reason))
+                chunk = await anext(stream, None)
         except genai_errors.APIError as exc:
             await close_sdk_response(exc.response)
             raise

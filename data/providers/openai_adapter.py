@@ -7,7 +7,7 @@ from typing import Any
 
 import openai
 
-from data.providers.base import SdkAdapter, StreamCall
+from data.providers.base import SdkAdapter, StreamCall, headers_deadline, read_timeout
 from data.providers.conversation import parse_tool_arguments
 from data.providers.errors import (
     error_fields,
@@ -27,6 +27,7 @@ from domain.errors import (
     ProviderUnavailable,
 )
 from domain.events import (
+    ReplyProgress,
     StopReason,
     StreamDone,
     StreamEvent,
@@ -113,9 +114,12 @@ class OpenAIAdapter(SdkAdapter):
             max_output_tokens=call.max_output_tokens,
             max_tokens_field=self._max_tokens_field,
         )
-        stream = await self._client.chat.completions.create(
-            **request, stream=True, stream_options={"include_usage": True}
-        )
+        timeout = read_timeout(call.deadlines)
+        async with headers_deadline(call.headers_s):
+            stream = await self._client.chat.completions.create(
+                **request, stream=True, stream_options={"include_usage": True},
+                timeout=openai.NOT_GIVEN if timeout is None else timeout,
+            )
         calls: dict[int, list[Any]] = {}
         usage: Usage | None = None
         finish: str | None = None
@@ -137,6 +141,7 @@ class OpenAIAdapter(SdkAdapter):
                             if piece.function is not None:
                                 slot[1] = piece.function.name or slot[1]
                                 slot[2].append(piece.function.arguments or "")
+                            yield ReplyProgress()
                     finish = choice.finish_reason or finish
         finally:
             await stream.close()

@@ -25,7 +25,8 @@ class RetryPolicy:
 
     def delay(self, attempt: int, error: ProviderError) -> float | None:
         """Seconds to wait before retry number attempt+1, or None when the error must not be retried."""
-        if not error.transient or attempt >= self.max_retries:
+        limit = self.max_retries if error.retry_limit is None else min(self.max_retries, error.retry_limit)
+        if not error.transient or attempt >= limit:
             return None
         if isinstance(error, RateLimited) and error.retry_after is not None:
             return error.retry_after if error.retry_after <= self.max_delay else None

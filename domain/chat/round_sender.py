@@ -10,13 +10,13 @@ from domain.chat.request import PlannedRequest, RequestPlanner, fit_budget, inpu
 from domain.chat.stream import RoundState, stream_round
 from domain.context.session_context import SessionContext
 from domain.errors import ContextOverflow
-from domain.events import CompactCompleted, CompactStarted, TextDelta, ThinkingDelta
+from domain.events import CompactCompleted, CompactStarted, TextDelta, ThinkingDelta, Waiting
 from domain.models import AiModel
 from domain.ports import ModelApiAdapter, ModelRepository
 from domain.settings import ContextSettings
 from domain.usecases.auto_compact import AutoCompactUseCase
 
-RoundEvent = TextDelta | ThinkingDelta | CompactStarted | CompactCompleted
+RoundEvent = TextDelta | ThinkingDelta | Waiting | CompactStarted | CompactCompleted
 
 
 @dataclass
@@ -38,7 +38,8 @@ class RoundAttempt:
 class RoundSender:
     """One round's request: proactive compaction on a request over the window, then on a provider's overflow
     error: learn the limit, force a compaction, retry once; still too long: the summary plus the newest turns
-    that fit. Only an overflow before any output is recovered; later failures propagate."""
+    that fit. Only an overflow before any output is recovered; later failures propagate. Each request is held to
+    the settings' deadlines (headers, idle, round)."""
 
     def __init__(self, planner: RequestPlanner, models: ModelRepository, auto_compact: AutoCompactUseCase) -> None:
         self._planner = planner
@@ -73,8 +74,9 @@ class RoundSender:
                     messages=planned.request.messages,
                     tools=attempt.ctx.tools,
                     max_output_tokens=planned.max_output_tokens,
+                    deadlines=settings.deadlines,
                 )
-                async with aclosing(stream_round(stream, attempt.state)) as deltas:
+                async with aclosing(stream_round(stream, attempt.state, settings.deadlines)) as deltas:
                     async for delta in deltas:
                         yield delta
                 return

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 
+from domain.chat.deadlines import within_deadlines
 from domain.events import (
     StopReason,
     StreamDone,
@@ -13,8 +14,10 @@ from domain.events import (
     ThinkingDelta,
     ToolCallRequested,
     UsageReported,
+    Waiting,
 )
 from domain.models import Usage
+from domain.settings import Deadlines
 
 
 @dataclass
@@ -41,12 +44,17 @@ class RoundState:
 
 
 async def stream_round(
-    stream: AsyncIterator[StreamEvent], state: RoundState
-) -> AsyncGenerator[TextDelta | ThinkingDelta, None]:
-    """Yields text and reasoning deltas as they come; everything is also recorded in `state`."""
+    stream: AsyncIterator[StreamEvent], state: RoundState, deadlines: Deadlines | None = None
+) -> AsyncGenerator[TextDelta | ThinkingDelta | Waiting, None]:
+    """Yields text and reasoning deltas as they come; everything is also recorded in `state`. With `deadlines`,
+    also Waiting events while the provider is silent, and ProviderTimeout when a deadline passes (what arrived
+    before stays in `state`)."""
+    events: AsyncIterator[StreamEvent | Waiting] = within_deadlines(stream, deadlines) if deadlines else stream
     try:
-        async for event in stream:
-            if isinstance(event, TextDelta):
+        async for event in events:
+            if isinstance(event, Waiting):
+                yield event
+            elif isinstance(event, TextDelta):
                 if event.text:
                     state.text_parts.append(event.text)
                     yield event
@@ -61,9 +69,10 @@ async def stream_round(
             elif isinstance(event, StreamDone):
                 state.stop_reason = event.stop_reason
     finally:
-        close = getattr(stream, "aclose", None)
-        if close is not None:
-            await close()
+        for opened in (events, stream):
+            close = getattr(opened, "aclose", None)
+            if close is not None:
+                await close()
     if state.stop_reason is None:
         state.stop_reason = "tool_use" if state.calls else "end_turn"
 

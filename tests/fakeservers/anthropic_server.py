@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tests.fakeservers.brain import (
+    STREAMED_FAILURES,
     ErrorReply,
     NormalizedMessage,
     NormalizedRequest,
@@ -18,7 +19,15 @@ from tests.fakeservers.brain import (
     ToolCallPart,
     ToolResultPart,
 )
-from tests.fakeservers.server import Accounting, FakeProviderServer, HttpResponse, RawRequest, non_stream_error, sse
+from tests.fakeservers.server import (
+    Accounting,
+    FakeProviderServer,
+    HttpResponse,
+    RawRequest,
+    non_stream_error,
+    sse,
+    stalled_chunks,
+)
 
 DEFAULT_MODELS = (
     {"id": "claude-test-1", "display_name": "Claude Test", "max_input_tokens": 200000, "max_tokens": 64000},
@@ -91,6 +100,18 @@ def error_response(err: ErrorReply, presented_key: str | None = None) -> HttpRes
     return HttpResponse.of_json(error_body("api_error", err.message or "Internal server error"), 500, headers)
 
 
+def refusal(body: dict[str, Any]) -> str | None:
+    """The 400 message the real Messages API answers a request it refuses, or None (the rules the app can break)."""
+    messages = body.get("messages") or []
+    if messages and messages[-1].get("role") == "assistant":
+        content = messages[-1].get("content")
+        last = content if isinstance(content, str) else next(
+            (b.get("text", "") for b in reversed(content or []) if b.get("type") == "text"), "")
+        if last != last.rstrip():
+            return "messages: final assistant content cannot end with trailing whitespace"
+    return None
+
+
 class FakeAnthropicServer(FakeProviderServer):
     """Speaks the Anthropic Messages API; accepts the key as x-api-key or Authorization: Bearer."""
 
@@ -112,11 +133,16 @@ class FakeAnthropicServer(FakeProviderServer):
             )
         if raw.method == "POST" and raw.path == "/v1/messages":
             started = time.perf_counter()
+            refused = refusal(raw.json())
+            if refused is not None:  # a rule the real API enforces: the app must not break it
+                return HttpResponse.of_json(error_body("invalid_request_error", refused), 400)
             request = normalize(raw.json(), dict(raw.headers))
             answer, accounting = self.answer(request)
             if isinstance(answer, ErrorReply) and not request.stream:
                 return non_stream_error(answer, error_response)
-            if isinstance(answer, ErrorReply) and answer.kind not in ("midstream_error", "cut_off", "malformed"):
+            if isinstance(answer, ErrorReply) and answer.kind == "no_headers":
+                return HttpResponse(silent=True)
+            if isinstance(answer, ErrorReply) and answer.kind not in STREAMED_FAILURES:
                 return error_response(answer)
             usage = self._usage(request, accounting)
             if not request.stream:
@@ -196,13 +222,19 @@ class FakeAnthropicServer(FakeProviderServer):
         yield sse({"type": "message_stop"}, "message_stop")
         self.record_stats(request, accounting, time.perf_counter() - started)
 
-    @staticmethod
-    def _broken_stream(err: ErrorReply) -> Iterator[bytes]:
+    def _broken_stream(self, err: ErrorReply) -> Iterator[bytes]:
         yield sse({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
                   "content_block_start")
+
+        def text(piece: str) -> bytes:
+            return sse({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": piece}},
+                       "content_block_delta")
+
+        if err.kind in ("pings_only", "endless"):  # `event: ping` is Anthropic's keep-alive
+            yield from stalled_chunks(self, err, text, sse({"type": "ping"}, "ping"))
+            return
         for piece in err.chunks_before:
-            yield sse({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": piece}},
-                      "content_block_delta")
+            yield text(piece)
         if err.kind == "midstream_error":
             yield sse(error_body("overloaded_error", err.message or "Overloaded"), "error")
         elif err.kind == "malformed":

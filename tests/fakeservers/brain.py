@@ -139,7 +139,12 @@ ErrorKind = Literal[
     "midstream_error",  # 200 stream, some text, then an error event (Anthropic `event: error`; others an error chunk)
     "cut_off",  # 200 stream, some text, then the connection drops without the end of the body
     "malformed",  # 200 stream, some text, then a data line that is not JSON
+    "no_headers",  # the connection is accepted and the request read, then nothing is sent, ever
+    "pings_only",  # 200 stream, `chunks_before`, then only keep-alive pings every `interval` s, never an end
+    "endless",  # 200 stream, `chunks_before`, then one more text chunk every `interval` s, never an end
 ]
+STREAMED_FAILURES = ("midstream_error", "cut_off", "malformed", "pings_only", "endless")  # begin with a 200 stream
+STALLS = ("no_headers", "pings_only", "endless")  # never end on their own: only the client or stop() ends them
 
 
 @dataclass(frozen=True)
@@ -153,6 +158,7 @@ class ErrorReply:
     message: str | None = None
     chunks_before: tuple[str, ...] = ("partial ",)
     status: int | None = None  # a flavour's variant, e.g. Gemini auth as 401 / 403 instead of 400 API_KEY_INVALID
+    interval: float = 0.1  # seconds between the pings or chunks of a stall
 
 
 Answer = Reply | ErrorReply

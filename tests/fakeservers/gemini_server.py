@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tests.fakeservers.brain import (
+    STREAMED_FAILURES,
     ErrorReply,
     NormalizedMessage,
     NormalizedRequest,
@@ -19,7 +20,15 @@ from tests.fakeservers.brain import (
     ToolCallPart,
     ToolResultPart,
 )
-from tests.fakeservers.server import Accounting, FakeProviderServer, HttpResponse, RawRequest, non_stream_error, sse
+from tests.fakeservers.server import (
+    Accounting,
+    FakeProviderServer,
+    HttpResponse,
+    RawRequest,
+    non_stream_error,
+    sse,
+    stalled_chunks,
+)
 
 _GENERATE = re.compile(r"^/v1beta/models/([^:/]+):(streamGenerateContent|generateContent)$")
 _FINISH = {"end_turn": "STOP", "tool_use": "STOP", "max_tokens": "MAX_TOKENS", "other": "SAFETY"}
@@ -142,7 +151,9 @@ class FakeGeminiServer(FakeProviderServer):
         answer, accounting = self.answer(request)
         if isinstance(answer, ErrorReply) and not stream:
             return non_stream_error(answer, error_response)
-        if isinstance(answer, ErrorReply) and answer.kind not in ("midstream_error", "cut_off", "malformed"):
+        if isinstance(answer, ErrorReply) and answer.kind == "no_headers":
+            return HttpResponse(silent=True)
+        if isinstance(answer, ErrorReply) and answer.kind not in STREAMED_FAILURES:
             return error_response(answer)
         if not stream:
             assert isinstance(answer, Reply)
@@ -182,6 +193,11 @@ class FakeGeminiServer(FakeProviderServer):
 
     def _stream(self, request: NormalizedRequest, answer: Reply | ErrorReply, accounting: Accounting,
                 started: float) -> Iterator[bytes]:
+        if isinstance(answer, ErrorReply) and answer.kind in ("pings_only", "endless"):
+            # an empty line: the keep-alive that google-genai's line reader skips
+            yield from stalled_chunks(self, answer, lambda piece: sse(self._chunk(request, [{"text": piece}], None,
+                                                                                 None)), b"\n")
+            return
         if isinstance(answer, ErrorReply):
             for piece in answer.chunks_before:
                 yield sse(self._chunk(request, [{"text": piece}], None, None))

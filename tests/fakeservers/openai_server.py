@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from tests.fakeservers.brain import (
+    STREAMED_FAILURES,
     Brain,
     ErrorReply,
     NormalizedMessage,
@@ -19,7 +20,14 @@ from tests.fakeservers.brain import (
     ToolCallPart,
     ToolResultPart,
 )
-from tests.fakeservers.server import FakeProviderServer, HttpResponse, RawRequest, non_stream_error, sse
+from tests.fakeservers.server import (
+    FakeProviderServer,
+    HttpResponse,
+    RawRequest,
+    non_stream_error,
+    sse,
+    stalled_chunks,
+)
 from tests.fakeservers.tokens import TokenCounter, approx_counter
 
 _FINISH = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length", "other": "content_filter"}
@@ -147,7 +155,9 @@ class FakeOpenAIServer(FakeProviderServer):
         answer, accounting = self.answer(request)
         if isinstance(answer, ErrorReply) and not request.stream:
             return non_stream_error(answer, error_response)
-        if isinstance(answer, ErrorReply) and answer.kind not in ("midstream_error", "cut_off", "malformed"):
+        if isinstance(answer, ErrorReply) and answer.kind == "no_headers":
+            return HttpResponse(silent=True)
+        if isinstance(answer, ErrorReply) and answer.kind not in STREAMED_FAILURES:
             return error_response(answer)
         usage = {"prompt_tokens": accounting.input_tokens, "completion_tokens": accounting.output_tokens,
                  "total_tokens": accounting.input_tokens + accounting.output_tokens,
@@ -173,6 +183,10 @@ class FakeOpenAIServer(FakeProviderServer):
                 return sse({**head, "object": "chat.completion.chunk", "choices": [choice], "usage": None})
 
             yield chunk({"role": "assistant", "content": "", "refusal": None})
+            if isinstance(answer, ErrorReply) and answer.kind in ("pings_only", "endless"):
+                # an SSE comment line is the usual keep-alive of OpenAI-compatible servers (OpenRouter, proxies)
+                yield from stalled_chunks(self, answer, lambda piece: chunk({"content": piece}), b": ping\n\n")
+                return
             if isinstance(answer, ErrorReply):
                 yield from (chunk({"content": piece}) for piece in answer.chunks_before)
                 if answer.kind == "midstream_error":

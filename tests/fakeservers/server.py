@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 import json
+import select
+import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from tests.fakeservers.brain import Answer, Brain, ErrorReply, NormalizedRequest, Reply, ScriptedBrain
+from tests.fakeservers.brain import (
+    STALLS,
+    STREAMED_FAILURES,
+    Answer,
+    Brain,
+    ErrorReply,
+    NormalizedRequest,
+    Reply,
+    ScriptedBrain,
+)
 from tests.fakeservers.tokens import TokenCounter, approx_counter, common_prefix_length
 
 
@@ -44,13 +55,15 @@ class RawRequest:
 
 @dataclass
 class HttpResponse:
-    """What to send back: a whole body, or chunks streamed with chunked encoding (`cut` drops the connection)."""
+    """What to send back: a whole body, or chunks streamed with chunked encoding (`cut` drops the connection);
+    `silent`: nothing at all, not even the status line, until the client hangs up or the server stops."""
 
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b""
     chunks: Iterable[bytes] | None = None
     cut: bool = False
+    silent: bool = False
 
     @classmethod
     def of_json(cls, payload: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> HttpResponse:
@@ -113,6 +126,7 @@ class FakeProviderServer:
         self.chunk_pause = 0.0  # seconds between streamed chunks (a slow model, for tests that interrupt a stream)
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self.stopping = threading.Event()  # set by stop(): ends the stalls (see ErrorReply kinds in STALLS)
 
     # --- lifecycle -------------------------------------------------------------------------------
     def __enter__(self) -> FakeProviderServer:
@@ -126,6 +140,7 @@ class FakeProviderServer:
 
     def start(self) -> None:
         """Listens on 127.0.0.1 on a free port, serving from a daemon thread."""
+        self.stopping.clear()
         handler = _make_handler(self)
         self._httpd = _QuietHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
@@ -136,6 +151,7 @@ class FakeProviderServer:
 
     def stop(self) -> None:
         """Stops serving and frees the port."""
+        self.stopping.set()
         if self._httpd is not None:
             self._httpd.shutdown()
             self._httpd.server_close()
@@ -177,7 +193,7 @@ class FakeProviderServer:
         if window is not None and input_tokens > window:
             return ErrorReply("overflow", tokens=input_tokens, limit=window), Accounting(input_tokens, 0, 0)
         answer = self.brain.respond(request)
-        if isinstance(answer, ErrorReply) and answer.kind not in ("midstream_error", "cut_off", "malformed"):
+        if isinstance(answer, ErrorReply) and answer.kind not in STREAMED_FAILURES:
             return answer, Accounting(input_tokens, 0, 0)
         with self._lock:
             prefix = common_prefix_length(prompt, self._previous_prompt)
@@ -218,9 +234,25 @@ def sse(data: Any, event: str | None = None) -> bytes:
     return f"{head}data: {text}\n\n".encode()
 
 
+def stalled_chunks(
+    server: FakeProviderServer, err: ErrorReply, content: Callable[[str], bytes], ping: bytes
+) -> Iterator[bytes]:
+    """The body of a stall after its 200 headers: `chunks_before` as content, then every `interval` seconds one
+    keep-alive `ping` ('pings_only') or one more content chunk ('endless'), until the client hangs up (the write
+    fails) or the server stops."""
+    yield from (content(piece) for piece in err.chunks_before)
+    ticks = 0
+    while not server.stopping.wait(err.interval):
+        ticks += 1
+        yield content(f"tick {ticks} ") if err.kind == "endless" else ping
+
+
 def non_stream_error(err: ErrorReply, render: Callable[[ErrorReply], HttpResponse]) -> HttpResponse:
     """A stream-only directive on a non-streaming request: a midstream error becomes 'overloaded', a cut or
-    malformed stream becomes a truncated JSON body; everything else renders as the flavour's error response."""
+    malformed stream becomes a truncated JSON body, a stall sends nothing at all; everything else renders as the
+    flavour's error response."""
+    if err.kind in STALLS:
+        return HttpResponse(silent=True)
     if err.kind == "midstream_error":
         return render(ErrorReply("overloaded", message=err.message))
     if err.kind in ("cut_off", "malformed"):
@@ -254,7 +286,18 @@ def _make_handler(server: FakeProviderServer) -> type[BaseHTTPRequestHandler]:
                 response = HttpResponse.of_json({"error": {"message": f"fake server failure: {exc!r}"}}, 500)
             self._send(response)
 
+        def _hold(self) -> None:
+            """Sends nothing until the client hangs up or the server stops."""
+            while not server.stopping.wait(0.02):
+                readable, _, _ = select.select([self.connection], [], [], 0)
+                if readable and not self.connection.recv(1, socket.MSG_PEEK):
+                    break
+            self.close_connection = True
+
         def _send(self, response: HttpResponse) -> None:
+            if response.silent:
+                self._hold()
+                return
             self.send_response(response.status)
             for name, value in response.headers.items():
                 self.send_header(name, value)
