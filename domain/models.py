@@ -159,6 +159,7 @@ class Message:
     incomplete: bool = False
     pinned: bool = False
     has_image: bool = False
+    active: bool = True  # False: taken off the conversation's path (a retried partial reply), kept for the record
 
 
 @dataclass(frozen=True)

@@ -211,14 +211,14 @@ class FakeMessageRepository:
     def get(self, message_id: MessageId) -> Message | None:
         return next((m for rows in self.messages.values() for m in rows if m.id == message_id), None)
 
-    def snapshot(self, session_id: SessionId) -> Sequence[Message]:
-        return list(self.messages.get(session_id, []))
+    def snapshot(self, session_id: SessionId, *, include_inactive: bool = False) -> Sequence[Message]:
+        return [m for m in self.messages.get(session_id, []) if include_inactive or m.active]
 
     def since(self, session_id: SessionId, seq: int) -> Sequence[Message]:
-        return [m for m in self.messages.get(session_id, []) if m.seq >= seq]
+        return [m for m in self.messages.get(session_id, []) if m.seq >= seq and m.active]
 
     def pinned(self, session_id: SessionId) -> Sequence[Message]:
-        return [m for m in self.messages.get(session_id, []) if m.pinned]
+        return [m for m in self.messages.get(session_id, []) if m.pinned and m.active]
 
     def update(self, message: Message) -> Message:
         """Changes what a caller may set; id, session, seq and created_at stay as stored."""

@@ -42,7 +42,15 @@ def read_message(message: str, stdin: TextIO) -> str:
 
 async def run_chat(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Runs one turn; 0 when the reply completed, 1 when the turn failed or stopped early."""
-    text = read_message(args.message, sys.stdin)
+    if args.retry:
+        if not args.session_id or args.message is not None:
+            raise InvalidInput("--retry answers a session's last message again: give the session with -s ID and "
+                               "no message.")
+        text = ""
+    elif args.message is None:
+        raise InvalidInput("Give a message to send (or - to read it from standard input).")
+    else:
+        text = read_message(args.message, sys.stdin)
     provider = require_provider(c.providers, args.provider) if args.provider else None
     provider_id = provider.id if provider else None
     agent = require_agent(c.agents, args.agent) if args.agent else None  # unknown: the error lists the agents
@@ -70,7 +78,7 @@ async def _send(c: Container, args: argparse.Namespace, session_id: str, text: s
     failed = False
     try:
         async for event in c.send_message(
-            session_id, text, provider_id=provider_id, model_id=args.model, agent_id=agent_id
+            session_id, text, provider_id=provider_id, model_id=args.model, agent_id=agent_id, retry=args.retry
         ):
             printer.event(event)
             if isinstance(event, ChatError | ToolRoundLimitReached):

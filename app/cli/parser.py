@@ -4,11 +4,25 @@ from __future__ import annotations
 
 import argparse
 
+from domain.settings import DEADLINE_RANGE_S
+
 EXPORT_FORMATS = ("markdown", "json")
 
 
 class CliParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one plain line plus the usage, exit status 2."""
+
+
+def seconds(text: str) -> float:
+    """A deadline in seconds, within the range Settings accept."""
+    low, high = DEADLINE_RANGE_S
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not low <= value <= high:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"give between {low:g} and {high:,g} seconds, not {text}")
+    return value
 
 
 def build_parser() -> CliParser:
@@ -31,10 +45,15 @@ def build_parser() -> CliParser:
     chat.add_argument("-m", "--model", metavar="MODEL", help="model id")
     chat.add_argument("--agent", metavar="NAME", help="agent (persona) name or id")
     chat.add_argument("--jsonl", action="store_true", help="print each event as one JSON object per line")
+    chat.add_argument("--idle-timeout", type=seconds, metavar="SECONDS",
+                      help="give up when the provider sends nothing for this long (keep-alive pings do not count); "
+                      "overrides Settings for this command")
     chat.add_argument("--allow-tools", action="store_true",
                       help="let tools send requests other than GET/HEAD without asking (else asked on a terminal, "
                       "refused without one)")
-    chat.add_argument("message", metavar="MESSAGE", help="the message; - reads standard input")
+    chat.add_argument("--retry", action="store_true",
+                      help="answer the session's last message again (with -s); a partial or failed answer is replaced")
+    chat.add_argument("message", metavar="MESSAGE", nargs="?", help="the message; - reads standard input")
 
     _add_sessions(commands)
     _add_providers(commands)
@@ -56,6 +75,7 @@ def _add_sessions(commands: argparse._SubParsersAction) -> None:
     listing.add_argument("--json", action="store_true", help="print JSON")
     show = sessions.add_parser("show", help="a session and every message, including summarized ones")
     show.add_argument("id", metavar="ID")
+    show.add_argument("--all", action="store_true", help="also messages off the conversation's path (replaced)")
     show.add_argument("--json", action="store_true", help="print JSON")
     export = sessions.add_parser("export", help="export a session as Markdown or JSON")
     export.add_argument("id", metavar="ID")

@@ -52,6 +52,8 @@ def render_detail(detail: SessionDetail) -> str:
             head += f" [{m.tool_name}]"
         if m.incomplete:
             head += " (incomplete)"
+        if not m.active:
+            head += " (replaced: off the conversation's path)"
         lines.append(f"{head}  {when(m.created_at)}")
         body = m.content
         if m.type.value == "tool_call":
@@ -89,7 +91,7 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
             ]
             out.write(table(("ID", "UPDATED", "MESSAGES", "COMPACTIONS", "TITLE"), rows) + "\n")
     elif action == "show":
-        detail = c.show_session(args.id)
+        detail = c.show_session(args.id, include_inactive=args.all)
         text = json.dumps(detail_to_dict(detail), ensure_ascii=False, indent=2) if args.json else render_detail(detail)
         out.write(text + "\n")
     elif action == "export":

@@ -122,13 +122,14 @@ def message_to_domain(row: MessageRow) -> Message:
         tool_output_original_chars=row.tool_output_original_chars, model_id=row.model_id,
         provider_id=row.provider_id, input_tokens=row.input_tokens, output_tokens=row.output_tokens,
         incomplete=bool(row.incomplete), pinned=bool(row.pinned), has_image=bool(row.has_image),
+        active=bool(row.active),
     )
 
 
 MESSAGE_COLUMNS = (  # the order plain message rows are selected in (message_from_row unpacks them)
     "id", "session_id", "type", "content", "thinking_content", "tool_call_id", "tool_name", "tool_input", "tool_output",
     "tool_status", "model_id", "provider_id", "input_tokens", "output_tokens", "created_at", "seq", "pinned",
-    "incomplete", "has_image", "tool_output_original_chars",
+    "incomplete", "has_image", "tool_output_original_chars", "active",
 )
 _TYPES = {t.value: t for t in MessageType}
 _STATUSES = {s.value: s for s in ToolStatus}
@@ -138,14 +139,15 @@ def message_from_row(row: Sequence[Any]) -> Message:
     """A message from a plain row selected in MESSAGE_COLUMNS order (the hot path: a turn reads every message
     since the boundary)."""
     (id_, session_id, type_, content, thinking, call_id, tool_name, tool_input, tool_output, status, model_id,
-     provider_id, input_tokens, output_tokens, created_at, seq, pinned, incomplete, has_image, original_chars) = row
+     provider_id, input_tokens, output_tokens, created_at, seq, pinned, incomplete, has_image, original_chars,
+     active) = row
     return Message(
         id=id_, session_id=session_id, type=_TYPES[type_], content=content, created_at=created_at, seq=seq,
         thinking_content=thinking, tool_call_id=call_id, tool_name=tool_name, tool_input=tool_input,
         tool_output=tool_output, tool_status=_STATUSES[status] if status else None,
         tool_output_original_chars=original_chars, model_id=model_id, provider_id=provider_id,
         input_tokens=input_tokens, output_tokens=output_tokens, incomplete=bool(incomplete), pinned=bool(pinned),
-        has_image=bool(has_image),
+        has_image=bool(has_image), active=bool(active),
     )
 
 
@@ -158,7 +160,7 @@ def message_values(message: Message) -> dict[str, Any]:
         "tool_output_original_chars": message.tool_output_original_chars, "model_id": message.model_id,
         "provider_id": message.provider_id, "input_tokens": message.input_tokens,
         "output_tokens": message.output_tokens, "incomplete": message.incomplete, "pinned": message.pinned,
-        "has_image": message.has_image,
+        "has_image": message.has_image, "active": message.active,
     }
 
 

@@ -26,10 +26,11 @@ _INSERT = (  # built once: the next seq of the session is taken in the same stat
             .where(_MESSAGES.c.session_id == bindparam("seq_session_id")).scalar_subquery())
     .returning(_MESSAGES.c.seq)
 )
-_ROWS = select(*(_MESSAGES.c[name] for name in MESSAGE_COLUMNS)).where(_MESSAGES.c.session_id == bindparam("sid"))
-_SINCE = _ROWS.where(_MESSAGES.c.seq >= bindparam("seq")).order_by(_MESSAGES.c.seq)
+_ALL = select(*(_MESSAGES.c[name] for name in MESSAGE_COLUMNS)).where(_MESSAGES.c.session_id == bindparam("sid"))
+_ALL_SINCE = _ALL.where(_MESSAGES.c.seq >= bindparam("seq")).order_by(_MESSAGES.c.seq)
+_SINCE = _ALL.where(_MESSAGES.c.active == 1, _MESSAGES.c.seq >= bindparam("seq")).order_by(_MESSAGES.c.seq)
 # `pinned = 1` (not IS TRUE) so SQLite can use the partial index ix_messages_pinned
-_PINNED = _ROWS.where(_MESSAGES.c.pinned == 1).order_by(_MESSAGES.c.seq)
+_PINNED = _ALL.where(_MESSAGES.c.pinned == 1, _MESSAGES.c.active == 1).order_by(_MESSAGES.c.seq)
 
 
 class SqlMessageRepository:
@@ -61,8 +62,8 @@ class SqlMessageRepository:
             row = s.get(MessageRow, message_id)
             return message_to_domain(row) if row else None
 
-    def snapshot(self, session_id: SessionId) -> Sequence[Message]:
-        return self._select(_SINCE, {"sid": session_id, "seq": 0})
+    def snapshot(self, session_id: SessionId, *, include_inactive: bool = False) -> Sequence[Message]:
+        return self._select(_ALL_SINCE if include_inactive else _SINCE, {"sid": session_id, "seq": 0})
 
     def since(self, session_id: SessionId, seq: int) -> Sequence[Message]:
         return self._select(_SINCE, {"sid": session_id, "seq": seq})

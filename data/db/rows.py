@@ -148,6 +148,7 @@ class MessageRow(Base):
     incomplete: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="0")
     has_image: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="0")
     tool_output_original_chars: Mapped[int | None] = mapped_column(Integer)
+    active: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="1")
 
 
 class ToolOutputArchiveRow(Base):

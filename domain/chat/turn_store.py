@@ -40,13 +40,23 @@ class TurnStore:
         return self._store.atomic()
 
     def begin(
-        self, session: Session, user: Message | None, agent: Agent, provider: Provider, model: AiModel
+        self,
+        session: Session,
+        user: Message | None,
+        agent: Agent,
+        provider: Provider,
+        model: AiModel,
+        *,
+        off_path: Sequence[Message] = (),
     ) -> tuple[Message | None, Session, bool]:
-        """The user's message (None on a retry) and the turn's choice of agent, provider and model, in one
-        transaction; returns the stored message, the session and whether the model changed. A choice the session
-        (as just loaded) already has is not written again."""
+        """The user's message (None on a retry), the messages a retry replaces taken off the conversation's path (kept,
+        inactive) and the turn's choice of agent, provider and model, in one transaction; returns the stored message,
+        the session and whether the model changed. A choice the session (as just loaded) already has is not written
+        again."""
         chosen = (agent.id, provider.id, model.id)
         with self._store.atomic():
+            for old in off_path:
+                self.messages.update(replace(old, active=False))
             stored = self.messages.add(user) if user is not None else None
             if (session.current_agent_id, session.current_provider_id, session.current_model_id) == chosen:
                 return stored, session, False

@@ -61,6 +61,14 @@ class SessionContext:
         pinned = self.pinned + tuple(m for m in new if m.pinned)
         return replace(self, messages=self.messages + new, pinned=pinned)
 
+    def without(self, removed: Iterable[Message]) -> SessionContext:
+        """The context after messages were taken off the conversation's path."""
+        ids = {m.id for m in removed}
+        if not ids:
+            return self
+        return replace(self, messages=tuple(m for m in self.messages if m.id not in ids),
+                       pinned=tuple(m for m in self.pinned if m.id not in ids))
+
     def with_system_prompt(self, system_prompt: str | None) -> SessionContext:
         """The context with another system prompt (the memory section changed)."""
         return replace(self, system_prompt=system_prompt)

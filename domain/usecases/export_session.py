@@ -31,7 +31,7 @@ def message_to_dict(view: MessageView) -> dict[str, Any]:
         "tool_output_original_chars": m.tool_output_original_chars, "provider_id": m.provider_id,
         "model_id": m.model_id, "input_tokens": m.input_tokens, "output_tokens": m.output_tokens,
         "incomplete": m.incomplete, "pinned": m.pinned, "created_at": _time(m.created_at),
-        "behind_boundary": view.behind_boundary,
+        "behind_boundary": view.behind_boundary, "active": m.active,
     }
 
 

@@ -69,12 +69,14 @@ class SendMessageUseCase:
         except PalimpsestError as err:
             yield chat_error(err)
             return
+        replaced: tuple[Message, ...] = ()
         if retry:
             last = _last_user(ctx.messages)
             if last is None:
                 yield chat_error(InvalidInput("There is no message to retry in this conversation."))
                 return
             text = last.content
+            replaced = tuple(m for m in ctx.messages if m.seq > last.seq)  # a partial or failed answer: replaced
         if not text.strip():
             yield chat_error(InvalidInput("The message is empty; type something to send."))
             return
@@ -86,7 +88,7 @@ class SendMessageUseCase:
         turn = TurnProgress(MessageFactory(session_id, self._clock, self._new_id))
         user = None if retry else turn.factory.user(text)
         try:
-            ctx, switched = self._start(ctx, user, choice)
+            ctx, switched = self._start(ctx, user, choice, replaced)
         except PalimpsestError as err:
             yield chat_error(err)
             return
@@ -102,18 +104,20 @@ class SendMessageUseCase:
             raise
 
     def _start(
-        self, ctx: SessionContext, user: Message | None, choice: dict[str, str | None]
+        self, ctx: SessionContext, user: Message | None, choice: dict[str, str | None], replaced: tuple[Message, ...]
     ) -> tuple[SessionContext, bool]:
-        """Stores the user's message with the turn's choice of agent, provider and model (one transaction). When no
-        model can be chosen the message is still kept (Retry sends it once that is fixed) and the error says why."""
+        """Stores the user's message (or, on a retry, takes the answer it replaces off the conversation's path) with
+        the turn's choice of agent, provider and model, in one transaction. When no model can be chosen the message is
+        still kept (Retry sends it once that is fixed) and the error says why."""
         provider, model = ctx.provider, ctx.model
         if provider is None or model is None:
             if user is not None:
                 self._turns.add(user)
             self._contexts.load(ctx.session.id, strict=True, **choice)  # raises the precise reason
             raise InvalidInput("No model could be chosen for this conversation.")
-        stored, session, switched = self._turns.begin(ctx.session, user, ctx.agent, provider, model)
-        ctx = ctx.with_session(session)
+        stored, session, switched = self._turns.begin(ctx.session, user, ctx.agent, provider, model,
+                                                      off_path=replaced)
+        ctx = ctx.with_session(session).without(replaced)
         return (ctx.with_messages([stored]) if stored is not None else ctx), switched
 
     async def _run(

@@ -44,7 +44,7 @@ class SessionUsageQuery:
         """The usage; NotFound for an unknown or deleted session."""
         session = require_session(self._sessions, session_id)
         sums: dict[ModelId | None, tuple[int, int]] = {}
-        for m in self._messages.snapshot(session_id):
+        for m in self._messages.snapshot(session_id, include_inactive=True):  # replaced answers were paid for too
             if m.type is MessageType.AI_RESPONSE and (m.input_tokens or m.output_tokens):
                 i, o = sums.get(m.model_id, (0, 0))
                 sums[m.model_id] = (i + (m.input_tokens or 0), o + (m.output_tokens or 0))

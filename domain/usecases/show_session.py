@@ -38,8 +38,9 @@ class ShowSessionUseCase:
         self._sessions = sessions
         self._messages = messages
 
-    def __call__(self, session_id: SessionId) -> SessionDetail:
-        """The session's detail."""
+    def __call__(self, session_id: SessionId, *, include_inactive: bool = False) -> SessionDetail:
+        """The session's detail: the conversation's path (with include_inactive, also the messages taken off it)."""
         session = require_session(self._sessions, session_id)
-        views = tuple(MessageView(m, is_behind_boundary(m, session)) for m in self._messages.snapshot(session.id))
+        stored = self._messages.snapshot(session.id, include_inactive=include_inactive)
+        views = tuple(MessageView(m, is_behind_boundary(m, session)) for m in stored)
         return SessionDetail(session, views, tuple(self._sessions.compactions(session.id)))

@@ -140,7 +140,8 @@ class _FailingContainer:
 
 def test_a_turn_that_fails_before_storing_a_message_removes_the_session_it_created() -> None:
     container = _FailingContainer()
-    args = argparse.Namespace(message="hello", provider=None, agent=None, session_id=None, model=None, jsonl=False)
+    args = argparse.Namespace(message="hello", provider=None, agent=None, session_id=None, model=None, jsonl=False,
+                              retry=False)
     with pytest.raises(RuntimeError, match="broke"):
         asyncio.run(run_chat(cast(Any, container), args, io.StringIO(), io.StringIO()))
     assert container.sessions.purged == ["s-new"]

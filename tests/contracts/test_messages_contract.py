@@ -83,6 +83,23 @@ def test_the_preview_is_the_newest_user_or_ai_text_whitespace_collapsed(store: S
     assert store.sessions.get("s1").last_message_preview == "Sunny, mostly."  # type: ignore[union-attr]
 
 
+def test_a_message_taken_off_the_path_is_kept_but_no_longer_read_as_the_conversation(store: Store) -> None:
+    new_session(store)
+    store.messages.add(msg("m1", content="question"))
+    partial = store.messages.add(msg("m2", type=MessageType.AI_RESPONSE, content="half an ans", incomplete=True,
+                                     pinned=True))
+    store.messages.add(msg("m3", type=MessageType.AI_RESPONSE, content="a whole answer"))
+    off = store.messages.update(replace(partial, active=False))
+    assert not off.active and off.seq == 2
+    assert [m.id for m in store.messages.since("s1", 0)] == ["m1", "m3"]
+    assert [m.id for m in store.messages.snapshot("s1")] == ["m1", "m3"]
+    assert store.messages.pinned("s1") == []
+    assert [(m.id, m.active) for m in store.messages.snapshot("s1", include_inactive=True)] == [
+        ("m1", True), ("m2", False), ("m3", True)]
+    assert store.messages.get("m2") == off
+    assert store.messages.count("s1") == 3  # every stored message is counted
+
+
 def test_updating_the_newest_message_updates_the_preview_and_an_older_one_does_not(store: Store) -> None:
     new_session(store)
     first = store.messages.add(msg("m1", content="the question"))

@@ -131,8 +131,26 @@ def test_blank_database_downgrades_to_0001_and_upgrades_again(tmp_path: Path) ->
 
 
 def test_every_revision_is_known_and_head_is_the_last_one() -> None:
-    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 12)}
-    assert migrations.head_revision() == "0011"
+    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 13)}
+    assert migrations.head_revision() == "0012"
+
+
+def test_0012_keeps_every_message_on_the_path_and_the_search_triggers_working(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "a.db"
+    migrations.upgrade(_url(path), "0011")
+    with sqlite3.connect(path) as conn:
+        triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    migrations.upgrade(_url(path))
+    with sqlite3.connect(path) as conn:
+        assert {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")} == triggers
+        columns = {r[1]: r for r in conn.execute("PRAGMA table_info(messages)")}
+    # NOT NULL DEFAULT 1: rows written before stay on the path
+    assert columns["active"][3] == 1 and columns["active"][4] in ("1", "'1'")
+    migrations.downgrade(_url(path), "0011")
+    with sqlite3.connect(path) as conn:
+        assert {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")} == triggers
 
 
 def test_0011_tells_where_existing_windows_came_from_and_keeps_every_model(tmp_path: Path) -> None:

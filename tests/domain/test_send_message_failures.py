@@ -265,6 +265,26 @@ async def test_retrying_a_failed_turn_answers_the_stored_message_without_storing
     assert [m.content for m in sent if m.type is MessageType.USER] == ["What is the capital of Portugal?"]
 
 
+async def test_retrying_after_a_partial_reply_replaces_it_on_the_path_and_never_sends_it() -> None:
+    world = make_world()
+    world.adapter().scripts.append([TextDelta("Lisbon is the capital, and "), NetworkError("connection reset")])
+    await world.turn("What is the capital of Portugal?")
+    partial = world.stored()[-1]
+    assert partial.incomplete and partial.content.endswith(" ")
+    world.adapter().scripts.append(reply("Lisbon."))
+    events = [e async for e in world.send("s1", "", retry=True)]
+    assert any(isinstance(e, ResponseComplete) for e in events)
+    sent = world.adapter().requests[-1].messages
+    assert [(m.type, m.content) for m in sent] == [(MessageType.USER, "What is the capital of Portugal?")]
+    assert [(m.content, m.active) for m in world.stored()] == [("What is the capital of Portugal?", True),
+                                                               ("Lisbon.", True)]
+    everything = world.messages.snapshot("s1", include_inactive=True)
+    assert [(m.content, m.incomplete, m.active) for m in everything] == [
+        ("What is the capital of Portugal?", False, True), ("Lisbon is the capital, and ", True, False),
+        ("Lisbon.", False, True),
+    ]
+
+
 async def test_retrying_with_no_user_message_is_a_clear_error() -> None:
     world = make_world()
     events = [e async for e in world.send("s1", "", retry=True)]
