@@ -135,6 +135,34 @@ class Session:
         return self.compact_boundary if self.summary is not None else None
 
 
+class ReasoningKind(StrEnum):
+    """What a stored reasoning block is, which decides how (and whether) it is sent back to its provider."""
+
+    THINKING = "thinking"  # Anthropic thinking (text + signature), Gemini thought summaries
+    REDACTED = "redacted_thinking"  # Anthropic redacted_thinking (opaque data)
+    SIGNATURE = "thought_signature"  # Gemini thoughtSignature of a part (on the reply's text or on a tool call)
+    REASONING_CONTENT = "reasoning_content"  # OpenAI-compatible servers' reasoning_content / reasoning
+    ENCRYPTED = "encrypted_reasoning"  # OpenAI Responses API reasoning item (encrypted_content, summary as text)
+
+
+@dataclass(frozen=True)
+class ReasoningBlock:
+    """One block of a model's reasoning, in the order it came, bound to the provider and model that produced it
+    (signatures are only valid there): never sent to another model."""
+
+    kind: ReasoningKind
+    text: str = ""
+    signature: str | None = None  # Anthropic's signature, Gemini's thoughtSignature
+    data: str | None = None  # redacted data, encrypted reasoning content
+    item_id: str | None = None  # the provider's own id of the block (OpenAI reasoning item id)
+    provider_id: ProviderId | None = None
+    model_id: ModelId | None = None
+
+    def belongs_to(self, provider_id: ProviderId, model_id: ModelId) -> bool:
+        """Whether the block may be sent back in a request to this provider and model."""
+        return self.provider_id == provider_id and self.model_id == model_id
+
+
 @dataclass(frozen=True)
 class Message:
     """One stored message; never deleted by context management. `seq` orders it within its session."""
@@ -160,6 +188,7 @@ class Message:
     pinned: bool = False
     has_image: bool = False
     active: bool = True  # False: taken off the conversation's path (a retried partial reply), kept for the record
+    reasoning: tuple[ReasoningBlock, ...] = ()  # a reply's reasoning blocks in order (a tool call: its part's)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,8 @@ from domain.models import (
     ModelSource,
     Provider,
     ProviderType,
+    ReasoningBlock,
+    ReasoningKind,
     Session,
     ToolStatus,
     WindowSource,
@@ -122,14 +124,39 @@ def message_to_domain(row: MessageRow) -> Message:
         tool_output_original_chars=row.tool_output_original_chars, model_id=row.model_id,
         provider_id=row.provider_id, input_tokens=row.input_tokens, output_tokens=row.output_tokens,
         incomplete=bool(row.incomplete), pinned=bool(row.pinned), has_image=bool(row.has_image),
-        active=bool(row.active),
+        active=bool(row.active), reasoning=reasoning_from_json(row.reasoning),
     )
+
+
+_BLOCK_FIELDS = ("text", "signature", "data", "item_id", "provider_id", "model_id")
+
+
+def reasoning_to_json(blocks: Sequence[ReasoningBlock]) -> str | None:
+    """A message's reasoning blocks as compact JSON (None when there are none)."""
+    if not blocks:
+        return None
+    return json.dumps([{"kind": b.kind.value, **{f: getattr(b, f) for f in _BLOCK_FIELDS if getattr(b, f)}}
+                       for b in blocks], ensure_ascii=False, separators=(",", ":"))
+
+
+def reasoning_from_json(text: str | None) -> tuple[ReasoningBlock, ...]:
+    """The blocks back; a block of a kind this version does not know is skipped (never sent anywhere)."""
+    if not text:
+        return ()
+    blocks = []
+    for item in _json(text, []):
+        try:
+            kind = ReasoningKind(item.get("kind"))
+        except ValueError:
+            continue
+        blocks.append(ReasoningBlock(kind, **{f: item[f] for f in _BLOCK_FIELDS if item.get(f) is not None}))
+    return tuple(blocks)
 
 
 MESSAGE_COLUMNS = (  # the order plain message rows are selected in (message_from_row unpacks them)
     "id", "session_id", "type", "content", "thinking_content", "tool_call_id", "tool_name", "tool_input", "tool_output",
     "tool_status", "model_id", "provider_id", "input_tokens", "output_tokens", "created_at", "seq", "pinned",
-    "incomplete", "has_image", "tool_output_original_chars", "active",
+    "incomplete", "has_image", "tool_output_original_chars", "active", "reasoning",
 )
 _TYPES = {t.value: t for t in MessageType}
 _STATUSES = {s.value: s for s in ToolStatus}
@@ -140,14 +167,14 @@ def message_from_row(row: Sequence[Any]) -> Message:
     since the boundary)."""
     (id_, session_id, type_, content, thinking, call_id, tool_name, tool_input, tool_output, status, model_id,
      provider_id, input_tokens, output_tokens, created_at, seq, pinned, incomplete, has_image, original_chars,
-     active) = row
+     active, reasoning) = row
     return Message(
         id=id_, session_id=session_id, type=_TYPES[type_], content=content, created_at=created_at, seq=seq,
         thinking_content=thinking, tool_call_id=call_id, tool_name=tool_name, tool_input=tool_input,
         tool_output=tool_output, tool_status=_STATUSES[status] if status else None,
         tool_output_original_chars=original_chars, model_id=model_id, provider_id=provider_id,
         input_tokens=input_tokens, output_tokens=output_tokens, incomplete=bool(incomplete), pinned=bool(pinned),
-        has_image=bool(has_image), active=bool(active),
+        has_image=bool(has_image), active=bool(active), reasoning=reasoning_from_json(reasoning),
     )
 
 
@@ -160,7 +187,7 @@ def message_values(message: Message) -> dict[str, Any]:
         "tool_output_original_chars": message.tool_output_original_chars, "model_id": message.model_id,
         "provider_id": message.provider_id, "input_tokens": message.input_tokens,
         "output_tokens": message.output_tokens, "incomplete": message.incomplete, "pinned": message.pinned,
-        "has_image": message.has_image, "active": message.active,
+        "has_image": message.has_image, "active": message.active, "reasoning": reasoning_to_json(message.reasoning),
     }
 
 

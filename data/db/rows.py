@@ -149,6 +149,7 @@ class MessageRow(Base):
     has_image: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="0")
     tool_output_original_chars: Mapped[int | None] = mapped_column(Integer)
     active: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="1")
+    reasoning: Mapped[str | None] = mapped_column(Text)  # JSON list of reasoning blocks
 
 
 class ToolOutputArchiveRow(Base):
