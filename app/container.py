@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
+from app.settings_overrides import OverriddenSettings
 from data.keys import KeyringApiKeyStorage
 from data.storage import Storage
 from data.tools import BuiltinTools
@@ -108,7 +111,7 @@ class Container:
 
     def __init__(
         self, storage: Storage, keys: ApiKeyStorage, adapters: ModelApiAdapterFactory,
-        approver: ToolApprover | None = None,
+        approver: ToolApprover | None = None, context_overrides: Mapping[str, Any] | None = None,
     ) -> None:
         self.storage = storage
         self.keys = keys
@@ -120,7 +123,8 @@ class Container:
         self.models = storage.models
         self.agents = storage.agents
         self.memories = storage.memories
-        self.settings = storage.settings
+        self.settings = OverriddenSettings(storage.settings, context_overrides) if context_overrides else (
+            storage.settings)
         self.adapters = ProviderAdapters(self.providers, keys, adapters)
         self._build_engine(approver)
         self._build_conversation()
@@ -199,12 +203,15 @@ class Container:
         adapter_factory: ModelApiAdapterFactory | None = None,
         keys: ApiKeyStorage | None = None,
         approver: ToolApprover | None = None,
+        context_overrides: Mapping[str, Any] | None = None,
     ) -> Container:
         """Opens the store under `home` (default: $PALIMPSEST_HOME or the platform folder) and wires everything;
-        `approver` answers tool requests that need the user's consent (None: they are refused)."""
+        `approver` answers tool requests that need the user's consent (None: they are refused); `context_overrides`
+        replace stored context settings for this process only (a command's flags)."""
         storage = Storage.open(home)
         try:
-            return cls(storage, keys or KeyringApiKeyStorage(), adapter_factory or LazyAdapterFactory(), approver)
+            return cls(storage, keys or KeyringApiKeyStorage(), adapter_factory or LazyAdapterFactory(), approver,
+                       context_overrides)
         except BaseException:
             storage.close()
             raise

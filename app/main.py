@@ -78,7 +78,8 @@ def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from app.cli.approval import CliApprover
 
         approver = CliApprover(allow_all=args.allow_tools, stderr=err)
-    container = Container.build(approver=approver)
+    idle = getattr(args, "idle_timeout", None)  # palimpsest chat --idle-timeout SECONDS
+    container = Container.build(approver=approver, context_overrides={"idle_timeout_s": idle} if idle else None)
     try:
         return asyncio.run(_until_signalled(command(container, args, out, err)))
     finally:

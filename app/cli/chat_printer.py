@@ -15,7 +15,11 @@ from domain.events import (
     ToolCallStarted,
     ToolResultStored,
     ToolRoundLimitReached,
+    Waiting,
 )
+
+DIM, RESET, CLEAR_LINE = "\x1b[2m", "\x1b[0m", "\r\x1b[2K"
+WAITING_LINE_EVERY_S = 30  # without a terminal, a wait is reported at once, then at most every this many seconds
 
 
 class JsonlChatPrinter:
@@ -47,12 +51,20 @@ class TextChatPrinter:
         self._out = out
         self._err = err
         self._at_line_start = True
+        self._terminal = err.isatty()
+        self._reply_on_terminal = out.isatty()  # then the reply and the status share the screen
+        self._waiting_shown: int | None = None  # seconds of the silence last reported
+        self._status_line = False  # a dimmed "waiting" line is on the terminal, to be cleared
 
     def session(self, session_id: str) -> None:
         """Nothing: the session line is printed by the command."""
 
     def event(self, event: ChatEvent) -> None:
         """Renders one event."""
+        if isinstance(event, Waiting):
+            self._waiting(event.seconds)
+            return
+        self._clear_status()
         match event:
             case TextDelta(text=text):
                 self._out.write(text)
@@ -81,6 +93,7 @@ class TextChatPrinter:
 
     def interrupted(self) -> None:
         """Ends the line and says the partial reply was kept."""
+        self._clear_status()
         self._end_reply()
         self._err.write("palimpsest: interrupted; the partial reply was kept.\n")
         self._err.flush()
@@ -91,7 +104,36 @@ class TextChatPrinter:
             self._out.flush()
             self._at_line_start = True
 
+    def _waiting(self, seconds: int) -> None:
+        """Says the provider has been silent for `seconds` (0: data arrives again). On a terminal, one dimmed line
+        on standard error, updated in place and cleared when data arrives, never in the middle of a line of the
+        reply on the same screen; without a terminal, a plain line at once and then every 30 s of the silence."""
+        if seconds <= 0:
+            self._clear_status()
+            return
+        text = f"waiting for the provider… {seconds} s"
+        if self._terminal:
+            if self._at_line_start or not self._reply_on_terminal:
+                self._err.write(f"{CLEAR_LINE}{DIM}{text}{RESET}")
+                self._err.flush()
+                self._status_line = True
+        elif self._waiting_shown is None or _period(seconds) > _period(self._waiting_shown):
+            self._err.write(f"[{text}]\n")
+            self._err.flush()
+        self._waiting_shown = seconds
+
+    def _clear_status(self) -> None:
+        self._waiting_shown = None
+        if self._status_line:
+            self._err.write(CLEAR_LINE)
+            self._err.flush()
+            self._status_line = False
+
     def _notice(self, text: str) -> None:
         self._end_reply()
         self._err.write(text + "\n")
         self._err.flush()
+
+
+def _period(seconds: int) -> int:
+    return seconds // WAITING_LINE_EVERY_S

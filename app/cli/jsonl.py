@@ -19,6 +19,7 @@ from domain.events import (
     ToolCallStarted,
     ToolResultStored,
     ToolRoundLimitReached,
+    Waiting,
 )
 
 
@@ -67,6 +68,8 @@ def event_record(event: ChatEvent) -> dict[str, Any]:
             return {"type": "title", "title": title}
         case ToolRoundLimitReached(rounds=rounds):
             return {"type": "tool_round_limit", "rounds": rounds}
+        case Waiting(seconds=seconds):
+            return {"type": "waiting", "seconds": seconds}
     raise TypeError(f"not a ChatEvent: {event!r}")
 
 

@@ -22,6 +22,7 @@ from domain.events import (
     ToolCallStarted,
     ToolResultStored,
     ToolRoundLimitReached,
+    Waiting,
 )
 from domain.models import Message, SessionId
 from ui.backend import ConversationBackend, ConversationPage, Selection
@@ -212,7 +213,7 @@ class ChatViewModel(ChatContextOps, QObject):
         self._turns += 1
         self._live = LiveTurn(text, self._turns)
         self._error_row = None
-        self._set(streaming=True, error=None)
+        self._set(streaming=True, error=None, waiting=0)
         self._sync_rows()
 
     def _run(self, make: Callable[[], AsyncIterator[ChatEvent]]) -> None:
@@ -222,6 +223,11 @@ class ChatViewModel(ChatContextOps, QObject):
         live = self._live
         if live is None:
             return
+        if isinstance(event, Waiting):  # "Waiting for the provider… N s" until data arrives again
+            self._set(waiting=event.seconds)
+            return
+        if self._state.waiting:
+            self._set(waiting=0)
         if isinstance(event, TextDelta):
             live.add_text(event.text)
             if not self._flush.isActive():

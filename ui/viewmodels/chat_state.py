@@ -28,6 +28,7 @@ class ChatState:
     loading: bool = False
     streaming: bool = False
     compacting: bool = False
+    waiting: int = 0  # seconds the provider has been silent while streaming (0: data is arriving)
     selection: Selection | None = None
     agent_id: AgentId | None = None
     choices: tuple[ModelChoice, ...] = ()

@@ -62,12 +62,17 @@ class MainWindow(QMainWindow):
         self.compacting_bar = QLabel("Compacting… summarizing older messages so the conversation fits.", self)
         self.compacting_bar.setObjectName("CompactingBar")
         self.compacting_bar.hide()
+        self.waiting_bar = QLabel("", self)  # under the streaming reply while the provider is silent
+        self.waiting_bar.setObjectName("Muted")
+        self.waiting_bar.setContentsMargins(20, 2, 20, 2)
+        self.waiting_bar.hide()
         self.composer = Composer(self)
         chat_page = QWidget(self)
         chat_layout = QVBoxLayout(chat_page)
         chat_layout.setContentsMargins(0, 0, 0, 0)
         chat_layout.setSpacing(0)
         chat_layout.addWidget(self.chat_stack, 1)
+        chat_layout.addWidget(self.waiting_bar)
         chat_layout.addWidget(self.compacting_bar)
         chat_layout.addWidget(self.composer)
         self.first_run = FirstRunPanel(self)
@@ -173,6 +178,9 @@ class MainWindow(QMainWindow):
         self.header.show_state(state)
         self.composer.show_state(state)
         self.compacting_bar.setVisible(state.compacting)
+        waiting = state.streaming and state.waiting > 0
+        self.waiting_bar.setText(f"Waiting for the provider… {state.waiting} s" if waiting else "")
+        self.waiting_bar.setVisible(waiting)
         empty = state.session is None and self.chat_vm.model.rowCount() == 0 and not state.streaming
         self.chat_stack.setCurrentWidget(self.empty_hint if empty else self.chat_view)
 

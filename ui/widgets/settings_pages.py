@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from domain.settings import DEADLINE_RANGE_S
 from ui.viewmodels.settings import SettingsState, SettingsViewModel
 
 
@@ -133,8 +134,16 @@ class ModelsPage(QWidget):
             "one so it neither overflows nor summarizes too early." if guesses else "")
 
 
+def _seconds_box(parent: QWidget) -> QDoubleSpinBox:
+    box = QDoubleSpinBox(parent)
+    box.setRange(*DEADLINE_RANGE_S)
+    box.setDecimals(1)
+    box.setSuffix(" s")
+    return box
+
+
 class CompactionPage(QWidget):
-    """Threshold, protected window, compaction model, pruning and memory flush."""
+    """Threshold, protected window, compaction model, pruning, memory flush, and how long to wait on a provider."""
 
     def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -154,6 +163,10 @@ class CompactionPage(QWidget):
         self.summary_tokens.setRange(256, 16_384)
         self.pruning = QCheckBox("Trim old tool results before each request (never your or the model's text)", self)
         self.flush = QCheckBox("Let the agent save durable facts to long-term memory before summarizing", self)
+        self.headers_timeout = _seconds_box(self)
+        self.idle_timeout = _seconds_box(self)
+        self.idle_timeout.setToolTip("Keep-alive pings do not count. Models that think silently may need minutes.")
+        self.round_timeout = _seconds_box(self)
         save = QPushButton("Save", self)
         form = QFormLayout(self)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
@@ -163,6 +176,9 @@ class CompactionPage(QWidget):
         form.addRow("Summary length (tokens)", self.summary_tokens)
         form.addRow("", self.pruning)
         form.addRow("", self.flush)
+        form.addRow("Wait for the provider to answer", self.headers_timeout)
+        form.addRow("Give up after a silence of", self.idle_timeout)
+        form.addRow("Give up on a reply after", self.round_timeout)
         form.addRow("", save)
         save.clicked.connect(self._save)
         self._state = SettingsState()
@@ -180,6 +196,9 @@ class CompactionPage(QWidget):
         self.summary_tokens.setValue(c.summary_max_tokens)
         self.pruning.setChecked(c.pruning_enabled)
         self.flush.setChecked(c.memory_flush_enabled)
+        self.headers_timeout.setValue(c.headers_timeout_s)
+        self.idle_timeout.setValue(c.idle_timeout_s)
+        self.round_timeout.setValue(c.round_timeout_s)
 
     def _save(self) -> None:
         if self._state.context is None:
@@ -192,4 +211,7 @@ class CompactionPage(QWidget):
             summary_max_tokens=self.summary_tokens.value(),
             pruning_enabled=self.pruning.isChecked(),
             memory_flush_enabled=self.flush.isChecked(),
+            headers_timeout_s=self.headers_timeout.value(),
+            idle_timeout_s=self.idle_timeout.value(),
+            round_timeout_s=self.round_timeout.value(),
         ))
