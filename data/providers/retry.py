@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from data.providers.errors import web_page_error
 from domain.errors import ProviderError, RateLimited
-from domain.events import StreamEvent
+from domain.events import ReplyProgress, StreamEvent
 
 T = TypeVar("T")
 
@@ -36,7 +36,8 @@ class RetryPolicy:
 async def retrying_stream(
     open_stream: Callable[[], AsyncGenerator[StreamEvent, None]], policy: RetryPolicy
 ) -> AsyncIterator[StreamEvent]:
-    """Yields the stream's events; a transient failure before the first event starts it again.
+    """Yields the stream's events; a transient failure before the first event (other than ReplyProgress, which
+    changes nothing downstream) starts it again.
 
     Closing this stream early (the user pressed stop) closes the attempt under way, and with it the connection.
     """
@@ -46,7 +47,7 @@ async def retrying_stream(
         inner = open_stream()
         try:
             async for event in inner:
-                yielded = True
+                yielded = yielded or not isinstance(event, ReplyProgress)  # progress alone changed nothing yet
                 yield event
             return
         except ProviderError as error:

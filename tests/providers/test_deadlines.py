@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 
 import pytest
 
 from data.providers.factory import SdkAdapterFactory
-from data.providers.retry import RetryPolicy
+from data.providers.retry import RetryPolicy, retrying_stream
 from domain.chat.deadlines import within_deadlines
-from domain.errors import ProviderTimeout
-from domain.events import StreamEvent, TextDelta, Waiting
+from domain.errors import NetworkError, ProviderTimeout
+from domain.events import ReplyProgress, StreamDone, StreamEvent, TextDelta, Waiting
 from domain.models import Provider, ProviderType
 from domain.ports import ModelApiAdapter
 from domain.settings import Deadlines
@@ -130,3 +130,20 @@ async def test_the_headers_deadline_ends_when_the_headers_arrive(kind: ProviderT
         with pytest.raises(ProviderTimeout) as caught:
             await asyncio.wait_for(read(within_deadlines(events, deadlines), []), LIMIT_S)
     assert caught.value.deadline == "idle" and len(server.log) == 1
+
+
+async def test_a_failure_while_only_tool_arguments_arrived_is_still_retried() -> None:
+    # ReplyProgress keeps the idle deadline at bay but shows nothing, so the attempt may still start again
+    attempts: list[int] = []
+
+    async def attempt() -> AsyncGenerator[StreamEvent, None]:
+        attempts.append(len(attempts))
+        if len(attempts) == 1:
+            yield ReplyProgress()
+            raise NetworkError("the response stream ended early")
+        yield TextDelta("done")
+        yield StreamDone("end_turn")
+
+    sleep = RecordingSleep()
+    events = [e async for e in retrying_stream(attempt, RetryPolicy(max_retries=2, sleep=sleep))]
+    assert attempts == [0, 1] and events[-2:] == [TextDelta("done"), StreamDone("end_turn")]
