@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 from domain.errors import InvalidInput, KeychainUnavailable, NotFound
 from domain.events import (
+    ChatError,
     ChatEvent,
     CompactCompleted,
     ContextBreakdown,
@@ -77,6 +78,8 @@ class FakeChatBackend(ChatBackend):
         self.context = ContextStatus(12_400, 200_000, ContextBreakdown(900, 0, 9_000, 2_000, 500))
         self._n = 0
         self.cancelled = asyncio.Event()
+        self.cancel_delay = 0.0  # seconds a stopped turn takes to wind down (closing the provider's stream) first
+        self.fits_chars: int | None = None  # like the domain: a longer message is refused before it is stored
 
     def _id(self, prefix: str) -> str:
         self._n += 1
@@ -180,6 +183,10 @@ class FakeChatBackend(ChatBackend):
 
     async def send(self, session_id: str, text: str, selection: Selection) -> AsyncIterator[ChatEvent]:
         self.calls.append(("send", session_id, text, selection))
+        if self.fits_chars is not None and len(text) > self.fits_chars:
+            yield ChatError("invalid_input", f"This message is too long for {selection.model_id}: {len(text):,} "
+                            f"characters, and at most about {self.fits_chars:,} fit.", retryable=False)
+            return
         self._store(session_id, MessageType.USER, text)
         async for event in self._play(session_id, f"You said: {text}"):
             yield event
@@ -197,6 +204,7 @@ class FakeChatBackend(ChatBackend):
                 if isinstance(item, float):
                     await asyncio.sleep(item)
                 elif isinstance(item, Exception):
+                    self._keep_partial(session_id, text)  # like the domain: what arrived is kept, marked incomplete
                     raise item
                 else:
                     if isinstance(item, TextDelta):
@@ -204,13 +212,22 @@ class FakeChatBackend(ChatBackend):
                     if isinstance(item, TitleGenerated):
                         self.sessions[session_id] = replace(self.sessions[session_id], title=item.title)
                     yield item
+                    if isinstance(item, ChatError):  # the turn ended with an error: nothing more is stored
+                        self._keep_partial(session_id, text)
+                        return
         except asyncio.CancelledError:
+            if self.cancel_delay:
+                await asyncio.sleep(self.cancel_delay)
             self._store(session_id, MessageType.AI_RESPONSE, text, incomplete=True)
             self.cancelled.set()
             raise
         reply = self._store(session_id, MessageType.AI_RESPONSE, text, model_id="claude-sonnet-4-5-20250929")
         if not any(isinstance(i, ResponseComplete) for i in script):
             yield ResponseComplete(reply.id, Usage(10, 5))
+
+    def _keep_partial(self, session_id: str, text: str) -> None:
+        if text:
+            self._store(session_id, MessageType.AI_RESPONSE, text, incomplete=True)
 
     async def compact_now(self, session_id: str, selection: Selection, instructions: str | None) -> CompactCompleted:
         self.calls.append(("compact", session_id, instructions))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -45,6 +45,7 @@ class ChatRow:
     tool_running: bool = False
     retryable: bool = False
     summarized_count: int = 0
+    unanswered: bool = False  # a user message whose turn failed before any reply (Retry when it is the newest)
 
 
 def format_arguments(arguments: Mapping[str, Any] | str | None) -> str:
@@ -81,6 +82,7 @@ def rows_from_messages(
     except pinned ones, which are always shown because they are always sent.
     """
     results = {m.tool_call_id: m for m in messages if m.type is MessageType.TOOL_RESULT and m.tool_call_id}
+    unanswered = unanswered_ids(messages)
     rows: list[ChatRow] = []
     divider_done = boundary_seq is None
     if has_older and (show_originals or boundary_seq is None or (messages and messages[0].seq >= boundary_seq)):
@@ -93,11 +95,24 @@ def rows_from_messages(
         if behind and not show_originals and not message.pinned:
             continue
         row = _row(message, results, dimmed=behind)
+        if row is not None and message.id in unanswered and not behind:
+            row = replace(row, unanswered=True, retryable=message is messages[-1])
         if row is not None:
             rows.append(row)
     if not divider_done and summarized_count > 0:
         rows.append(_divider(summarized_count, boundary_seq, show_originals))
     return rows
+
+
+def unanswered_ids(messages: Sequence[Message]) -> set[str]:
+    """Ids of user messages no reply followed: the next message is another user message (or an error), or none."""
+    ids = set()
+    for i, message in enumerate(messages):
+        if message.type is MessageType.USER:
+            following = messages[i + 1] if i + 1 < len(messages) else None
+            if following is None or following.type in (MessageType.USER, MessageType.ERROR):
+                ids.add(message.id)
+    return ids
 
 
 def _divider(count: int, boundary_seq: int | None, originals_shown: bool) -> ChatRow:

@@ -12,7 +12,8 @@ from domain.models import Agent, AiModel
 from ui.backend import AppBackend, ProviderInfo, Selection, StartupInfo
 from ui.signals import emit
 from ui.viewmodels.chat_state import ModelChoice
-from ui.worker import AsyncWorker, describe_error
+from ui.viewmodels.wording import describe
+from ui.worker import AsyncWorker
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ class AppViewModel(QObject):
             }
 
         self._worker.call(read, lambda values: self._set(**values),
-                          lambda e: self._set(loading=False, error=describe_error(e)))
+                          lambda e: self._set(loading=False, error=describe(e)))
 
     def dismiss_first_run(self) -> None:
         """Hides the first-run panel (e.g. the user will set an environment variable later)."""

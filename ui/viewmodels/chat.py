@@ -31,20 +31,23 @@ from ui.models.message_list import MessageListModel
 from ui.signals import emit
 from ui.viewmodels.chat_context import ChatContextOps, compaction_notice
 from ui.viewmodels.chat_state import ChatState, ModelChoice
+from ui.viewmodels.chat_turn_end import PAGE, ChatTurnEnd
 from ui.viewmodels.live_turn import LiveTurn
-from ui.worker import AsyncWorker, StreamHandle, describe_error
+from ui.viewmodels.stream_end import StreamEnd
+from ui.viewmodels.wording import describe
+from ui.worker import AsyncWorker, StreamHandle
 
-PAGE = 120
 FLUSH_MS = 33
 
 
-class ChatViewModel(ChatContextOps, QObject):
+class ChatViewModel(ChatTurnEnd, ChatContextOps, QObject):
     """The chat screen's verbs; rows go to `model`, everything else to ChatState via state_changed."""
 
     state_changed = Signal(object)  # ChatState
     notice = Signal(str)  # a non-blocking message for the snackbar
     text_ready = Signal(str, str)  # title, text: a long text to show in a reader (a tool's full output)
     session_changed = Signal(object)  # Session: title or totals changed, the sidebar refreshes
+    text_returned = Signal(str)  # a message that was not sent (refused, or queued behind a failed turn)
 
     def __init__(self, backend: ConversationBackend, worker: AsyncWorker) -> None:
         super().__init__()
@@ -61,6 +64,10 @@ class ChatViewModel(ChatContextOps, QObject):
         self._loading_older = False
         self._stored_rows: list[ChatRow] = []
         self._stored_inputs: tuple[object, ...] = ()
+        self._end = StreamEnd()
+        self._turn_text: str | None = None
+        self._turn_base = 0
+        self._turn_error = False
         self._flush = QTimer(self)
         self._flush.setSingleShot(True)
         self._flush.setInterval(FLUSH_MS)
@@ -77,8 +84,8 @@ class ChatViewModel(ChatContextOps, QObject):
 
     def _fail(self, error: Exception) -> None:
         self._loading_older = False
-        self._set(loading=False, compacting=False, error=describe_error(error))
-        emit(self.notice, describe_error(error))
+        self._set(loading=False, compacting=False, error=describe(error))
+        emit(self.notice, describe(error))
 
     # --- header choices ----------------------------------------------------------------------------
     def set_choices(self, choices: Sequence[ModelChoice], agents: Sequence[Any], default: Selection | None) -> None:
@@ -92,6 +99,7 @@ class ChatViewModel(ChatContextOps, QObject):
     # --- opening -------------------------------------------------------------------------------
     def clear(self) -> None:
         """Shows no session (a new chat not yet sent)."""
+        self._forget_turn()
         self._stop_stream()
         self._messages, self._page, self._live, self._error_row = [], None, None, None
         self.model.set_rows([])
@@ -102,6 +110,7 @@ class ChatViewModel(ChatContextOps, QObject):
         """Loads a session's newest messages; older ones page in on demand."""
         if self._state.session is not None and self._state.session.id == session_id and not self._state.loading:
             return
+        self._forget_turn()
         self._stop_stream()
         self._live, self._error_row = None, None
         self._set(loading=True, error=None, show_originals=False)
@@ -165,17 +174,25 @@ class ChatViewModel(ChatContextOps, QObject):
             )
             self._stored_inputs = inputs
         rows = list(self._stored_rows)
+        if rows and rows[-1].retryable and (self._live is not None or self._error_row is not None):
+            rows[-1] = replace(rows[-1], retryable=False)  # a turn runs, or its error row offers Retry itself
         if self._live is not None:
             rows += self._live.rows
         elif self._error_row is not None:
             rows.append(self._error_row)
         self.model.set_rows(rows)
+        live_messages = self._live.message_count if self._live is not None else 0
+        if live_messages != self._state.live_messages:  # the header counts what the running turn added
+            self._set(live_messages=live_messages)
 
     # --- sending ---------------------------------------------------------------------------------
     def send(self, text: str) -> bool:
         """Sends a user message (creating the session first when needed); False when it cannot be sent now."""
         text = text.strip()
         state = self._state
+        refused_or_queued = self._refused_or_queued(text)
+        if refused_or_queued is not None:
+            return refused_or_queued
         if not text or not state.can_send or state.selection is None:
             return False
         selection = state.selection
@@ -188,6 +205,7 @@ class ChatViewModel(ChatContextOps, QObject):
                 emit(self.session_changed, session)
                 self._page = ConversationPage(session=session, messages=(), total_count=0)
                 self._run(lambda: self._backend.send(session.id, text, selection))
+                self.refresh_context()  # runs after the message is stored: the gauge fills while the reply streams
 
             self._worker.call(lambda: self._backend.create_session(agent, selection), created, self._turn_failed)
         else:
@@ -212,16 +230,19 @@ class ChatViewModel(ChatContextOps, QObject):
     def _start_turn(self, text: str | None) -> None:
         self._turns += 1
         self._live = LiveTurn(text, self._turns)
+        self._begin_turn(text)
         self._error_row = None
         self._set(streaming=True, error=None, waiting=0)
         self._sync_rows()
 
     def _run(self, make: Callable[[], AsyncIterator[ChatEvent]]) -> None:
-        self._handle = self._worker.stream(make, self._on_event, self._turn_done, self._turn_failed)
+        end = self._end = StreamEnd()
+        self._handle = self._worker.stream(lambda: end.track(make()), self._on_event, self._turn_done,
+                                           self._turn_failed)
 
     def _on_event(self, event: ChatEvent) -> None:
         live = self._live
-        if live is None:
+        if live is None or self._handle is None:  # the turn already ended (stopped): storage has the rest
             return
         if isinstance(event, Waiting):  # "Waiting for the provider… N s" until data arrives again
             self._set(waiting=event.seconds)
@@ -243,7 +264,8 @@ class ChatViewModel(ChatContextOps, QObject):
             live.finish()
         elif isinstance(event, ChatError):
             self._error_row = live.failed(event)
-            self._set(error=event.message)
+            self._turn_error = True
+            self._set(error=self._error_row.text)
         elif isinstance(event, ToolRoundLimitReached):
             self._error_row = live.round_limit(event)
         elif isinstance(event, CompactStarted):
@@ -276,7 +298,8 @@ class ChatViewModel(ChatContextOps, QObject):
         self._after_turn()
 
     def _turn_failed(self, error: Exception) -> None:
-        message = describe_error(error)
+        message = describe(error)
+        self._turn_error = True
         if self._live is None:
             self._live = LiveTurn(None, self._turns)
         self._error_row = self._live.failed(ChatError(
@@ -284,22 +307,8 @@ class ChatViewModel(ChatContextOps, QObject):
         ))
         self._flush.stop()
         self._handle = None
-        self._set(streaming=False, compacting=False, error=message)
+        self._set(streaming=False, compacting=False, error=self._error_row.text)
         self._after_turn()
-
-    def _after_turn(self) -> None:
-        session = self._state.session
-        if session is None:
-            self._live = None
-            self._sync_rows()
-            return
-
-        def loaded(page: ConversationPage) -> None:
-            self._live = None
-            self._opened(page)
-            emit(self.session_changed, page.session)
-
-        self._worker.call(lambda: self._backend.load_conversation(session.id, PAGE), loaded, self._fail)
 
     def _stop_stream(self) -> None:
         if self._handle is not None:

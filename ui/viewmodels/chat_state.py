@@ -39,11 +39,18 @@ class ChatState:
     show_originals: bool = False
     summarized_count: int = 0
     has_older: bool = False
+    live_messages: int = 0  # messages the running turn has added so far (shown before they are read back)
+    queued: str | None = None  # typed while a reply streamed: sent when the turn ends, unless cancelled
 
     @property
     def can_send(self) -> bool:
         """Whether the composer accepts a message now."""
         return not self.streaming and not self.loading and self.selection is not None
+
+    @property
+    def message_count(self) -> int:
+        """The session's stored messages plus those the running turn has added so far."""
+        return (self.session.message_count if self.session is not None else 0) + self.live_messages
 
     @property
     def summary(self) -> str | None:

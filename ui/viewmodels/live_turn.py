@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from domain.events import ChatError, ToolCallStarted, ToolResultStored, ToolRoundLimitReached
 from ui.models.chat_rows import ChatRow, RowKind, format_arguments
+from ui.viewmodels.wording import turn_error_text
 
 
 class LiveTurn:
@@ -23,6 +24,17 @@ class LiveTurn:
     def rows(self) -> list[ChatRow]:
         """The rows so far, the streaming reply last."""
         return [*self._rows, *([self._reply] if self._reply is not None else [])]
+
+    @property
+    def message_count(self) -> int:
+        """How many stored messages the rows so far stand for (a finished tool row is a call and its result)."""
+        count = 0
+        for row in self.rows:
+            if row.kind is RowKind.TOOL:
+                count += 1 if row.tool_running else 2
+            elif row.kind in (RowKind.USER, RowKind.ASSISTANT):
+                count += 1
+        return count
 
     def add_text(self, text: str) -> None:
         """Appends streamed text to the current reply segment (starting one when needed)."""
@@ -62,9 +74,12 @@ class LiveTurn:
         )
 
     def failed(self, event: ChatError) -> ChatRow:
-        """Adds the error row (with Retry when the error is retryable) and returns it."""
+        """Adds the error row (with Retry when the error is retryable) and returns it; when part of the reply had
+        arrived, the row says the reply was cut off and kept rather than that the provider was never reached."""
+        cut_off = self._reply is not None and bool(self._reply.text.strip())
         self._close_segment(incomplete=True)
-        row = ChatRow(RowKind.ERROR, f"live-{self._turn}-error", text=event.message, retryable=event.retryable)
+        text = turn_error_text(event.kind, event.message, cut_off=cut_off)
+        row = ChatRow(RowKind.ERROR, f"live-{self._turn}-error", text=text, retryable=event.retryable)
         self._rows.append(row)
         return row
 

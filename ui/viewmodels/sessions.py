@@ -13,7 +13,8 @@ from domain.models import Session, SessionId
 from domain.ports import SessionSearchHit
 from ui.backend import SessionsBackend
 from ui.signals import emit
-from ui.worker import AsyncWorker, describe_error
+from ui.viewmodels.wording import describe
+from ui.worker import AsyncWorker
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,12 @@ class SessionsState:
     deleted: Session | None = None  # the last deleted session, while Undo is offered
     loading: bool = False
     error: str | None = None
+
+    @property
+    def listed(self) -> tuple[Session, ...]:
+        """The sessions the sidebar lists: an empty one (its first message was refused, or never sent) only while
+        it is the open one, so failed first messages do not leave a trail of empty chats."""
+        return tuple(s for s in self.sessions if s.message_count > 0 or s.id == self.selected_id)
 
 
 class SessionsViewModel(QObject):
@@ -52,7 +59,7 @@ class SessionsViewModel(QObject):
         emit(self.state_changed, self._state)
 
     def _fail(self, error: Exception) -> None:
-        self._set(loading=False, error=describe_error(error))
+        self._set(loading=False, error=describe(error))
 
     def refresh(self) -> None:
         """Reloads the list (and re-runs the search, if any)."""

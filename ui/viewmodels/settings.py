@@ -14,7 +14,8 @@ from domain.models import Agent, AgentId, AiModel, Memory, MemoryId, ModelId, Pr
 from domain.settings import ContextSettings, ToolSettings
 from ui.backend import ConnectionResult, ProviderInfo, SettingsBackend
 from ui.signals import emit
-from ui.worker import AsyncWorker, describe_error
+from ui.viewmodels.wording import describe
+from ui.worker import AsyncWorker
 
 T = TypeVar("T")
 
@@ -68,7 +69,7 @@ class SettingsViewModel(QObject):
                 emit(self.catalog_changed)
 
         def failed(error: Exception) -> None:
-            self._set(busy=self._state.busy - {tag}, error=describe_error(error), message=None)
+            self._set(busy=self._state.busy - {tag}, error=describe(error), message=None)
 
         self._worker.call(make, ok, failed)
 
