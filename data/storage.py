@@ -8,7 +8,6 @@ from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-import migrations
 from data.db.agents import SqlAgentRepository
 from data.db.ai_models import SqlModelRepository
 from data.db.engine import Database, create_sqlite_engine
@@ -17,6 +16,7 @@ from data.db.inspection import inspect_file
 from data.db.memories import SqlMemoryRepository
 from data.db.messages import SqlMessageRepository
 from data.db.providers import SqlProviderRepository
+from data.db.schema_version import shipped_revisions
 from data.db.seed import seed
 from data.db.sessions import SqlSessionRepository
 from data.db.settings import SqlCalibrationStore, SqlSettingsRepository
@@ -57,11 +57,11 @@ class Storage:
         folder = home if home is not None else data_dir()
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / DB_NAME
-        known = migrations.known_revisions()
+        known, head = _revisions()
         inspect_file(path, known)
         registry = load_registry()
         with _start_lock(path):
-            _migrate(path, inspect_file(path, known))
+            _migrate(path, inspect_file(path, known), head)
             db = Database(create_sqlite_engine(path))
             try:
                 seed(db, registry)
@@ -93,10 +93,21 @@ def _start_lock(path: Path) -> Iterator[None]:
         ) from exc
 
 
-def _migrate(path: Path, revision: str | None) -> None:
-    head = migrations.head_revision()
+def _revisions() -> tuple[frozenset[str], str]:
+    """The shipped revision ids and the head, read without Alembic when possible (it is imported only to migrate)."""
+    shipped = shipped_revisions()
+    if shipped is not None:
+        return shipped.known, shipped.head
+    import migrations
+
+    return migrations.known_revisions(), migrations.head_revision()
+
+
+def _migrate(path: Path, revision: str | None, head: str) -> None:
     if revision == head:
         return
+    import migrations  # Alembic: only when there is something to upgrade
+
     if revision is not None:
         backup_database(path, revision)
     try:
