@@ -23,14 +23,15 @@ _Item = StreamEvent | _Failed | None  # None: the stream ended
 
 
 async def within_deadlines(
-    stream: AsyncIterator[StreamEvent], deadlines: Deadlines, *, tick: float = WAITING_TICK_S
+    stream: AsyncIterator[StreamEvent], deadlines: Deadlines, *, tick: float | None = None
 ) -> AsyncGenerator[StreamEvent | Waiting, None]:
     """The stream's events, and Waiting(seconds) after each `tick` of silence; ProviderTimeout('idle') when nothing
     arrived for `deadlines.idle_s` (time the caller spends on an event does not count), ProviderTimeout('round')
     when the stream outlasts `deadlines.round_s`. Closing this closes the stream at once.
 
     The stream is read by one helper task from start to end (so an SDK's stream always runs in one task), one
-    event ahead at most."""
+    event ahead at most. `tick` defaults to WAITING_TICK_S."""
+    tick = WAITING_TICK_S if tick is None else tick
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[_Item] = asyncio.Queue(maxsize=1)
     reader = loop.create_task(_read(stream, queue))

@@ -58,7 +58,7 @@ async def test_no_headers_is_given_up_after_the_headers_deadline_and_one_retry(k
     assert caught.value.deadline == "headers" and caught.value.transient
     assert "no response headers within 0.4 s (headers timeout)" in caught.value.message
     assert len(server.log) == 2 and len(sleep.delays) == 1  # retried once, although the policy allows two
-    assert 0.8 <= elapsed < 3.0
+    assert 0.8 <= elapsed < 6.0  # two deadlines, not the SDK's 120 s read timeout three times
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
@@ -84,8 +84,9 @@ async def test_keep_alive_pings_do_not_count_as_data(kind: ProviderType) -> None
     assert caught.value.deadline == "idle" and not caught.value.transient
     assert caught.value.message.startswith("No data from the provider for 0.6 s (idle timeout).")
     assert [e for e in seen if isinstance(e, TextDelta)] == [TextDelta("partial ")]
-    assert [e.seconds > 0 for e in seen if isinstance(e, Waiting)] == [True, True]  # at 0.25 s and 0.5 s
-    assert len(server.log) == 1 and 0.5 <= elapsed < 3.0  # an idle timeout is not retried
+    waits = [e.seconds for e in seen if isinstance(e, Waiting)]
+    assert len(waits) >= 1 and all(w > 0 for w in waits)  # every 0.25 s of the silence
+    assert len(server.log) == 1 and 0.5 <= elapsed < 6.0  # an idle timeout is not retried
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
@@ -125,7 +126,7 @@ async def test_the_headers_deadline_ends_when_the_headers_arrive(kind: ProviderT
     # a model that thinks silently: headers at once, then nothing but pings for longer than the headers deadline
     # (google-genai sends its request only on the first read, so only the response hook can tell headers arrived)
     with KINDS[kind](ScriptedBrain([ErrorReply("pings_only", interval=0.05, chunks_before=())])) as server:
-        deadlines = Deadlines(0.3, 0.9, 9)
+        deadlines = Deadlines(0.5, 1.2, 9)
         events = reply(adapter(kind, server.base_url, sleep=RecordingSleep()), deadlines)
         with pytest.raises(ProviderTimeout) as caught:
             await asyncio.wait_for(read(within_deadlines(events, deadlines), []), LIMIT_S)

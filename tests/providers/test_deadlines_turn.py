@@ -13,7 +13,8 @@ import pytest
 from app.container import Container
 from data.providers.factory import SdkAdapterFactory
 from data.providers.retry import RetryPolicy
-from domain.events import ChatError, ChatEvent, TextDelta
+from domain.chat import deadlines
+from domain.events import ChatError, ChatEvent, TextDelta, Waiting
 from domain.models import MessageType
 from domain.settings import ContextSettings
 from tests.fakes_config import FakeApiKeyStorage
@@ -97,5 +98,20 @@ async def test_a_reply_that_never_ends_is_cut_at_the_round_deadline_and_kept(
         replies = [m for m in c.messages.snapshot(session_id) if m.type is MessageType.AI_RESPONSE]
         assert len(replies) == 1 and replies[0].incomplete
         assert replies[0].content.startswith("Counting: tick 1 tick 2 ")
+    finally:
+        c.close()
+
+
+async def test_the_turn_reports_the_silence_before_the_idle_deadline(
+    tmp_path: Path, servers: FakeServers, brain: ScriptedBrain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(deadlines, "WAITING_TICK_S", 0.25)
+    brain.push(ErrorReply("pings_only", interval=0.05, chunks_before=()))
+    c = container(tmp_path, servers, idle_timeout_s=0.9)
+    try:
+        _, events = await turn(c, "gemini")
+        waits = [e.seconds for e in events if isinstance(e, Waiting)]
+        assert len(waits) >= 2 and all(w > 0 for w in waits)  # at 0.25, 0.5 and 0.75 s of silence
+        assert isinstance(events[-1], ChatError) and "(idle timeout)" in events[-1].message
     finally:
         c.close()
