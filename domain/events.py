@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from domain.models import Usage
+from domain.models import ReasoningBlock, Usage
 
 StopReason = Literal["end_turn", "tool_use", "max_tokens", "other"]
 
@@ -57,7 +57,19 @@ class ReplyProgress:
     Keep-alive pings never become events, so they never count as progress."""
 
 
-StreamEvent = TextDelta | ThinkingDelta | ToolCallRequested | UsageReported | StreamDone | ReplyProgress
+@dataclass(frozen=True)
+class ReasoningDone:
+    """A reasoning block is complete (with its signature or opaque data), to be stored with the reply — or, with
+    `call_id`, with that tool call (a Gemini thought signature on a function call part). Its text was streamed as
+    ThinkingDelta already."""
+
+    block: ReasoningBlock
+    call_id: str | None = None
+
+
+StreamEvent = (
+    TextDelta | ThinkingDelta | ToolCallRequested | UsageReported | StreamDone | ReplyProgress | ReasoningDone
+)
 
 
 # --- chat events (use cases -> UI / CLI) ------------------------------------------------------

@@ -218,9 +218,12 @@ class ModelApiAdapter(Protocol):
         tools: Sequence[ToolDefinition],
         max_output_tokens: int,
         deadlines: Deadlines | None = None,
+        reasoning: str = "auto",
     ) -> AsyncIterator[StreamEvent]:
         """The reply's events. With `deadlines` the adapter enforces the headers deadline (ProviderTimeout, retried
-        once) and keeps its HTTP timeouts above all three; the caller enforces idle and round between events."""
+        once) and keeps its HTTP timeouts above all three; the caller enforces idle and round between events.
+        `reasoning` is the level asked for (domain.settings.REASONING_LEVELS; "auto": the model's default), mapped by
+        each adapter to its provider's form for the model; completed reasoning blocks come as ReasoningDone."""
         ...
 
     async def generate_simple_completion(

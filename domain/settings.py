@@ -8,6 +8,8 @@ from typing import Any
 
 from domain.errors import InvalidInput
 
+REASONING_LEVELS = ("off", "auto", "low", "medium", "high", "max")  # "auto": the provider's default for the model
+
 SETTING_ALIASES = {
     "pruning": "pruning_enabled",
     "memory_flush": "memory_flush_enabled",
@@ -88,6 +90,7 @@ class ContextSettings:
     memory_section_max_chars: int = 4_000
     max_tool_rounds: int = 10
     max_output_tokens: int = 4_096
+    reasoning: str = "auto"
     headers_timeout_s: float = Deadlines.headers_s
     idle_timeout_s: float = Deadlines.idle_s
     round_timeout_s: float = Deadlines.round_s
@@ -121,6 +124,8 @@ class ContextSettings:
             raise InvalidInput("The protected recent window must be between 5% and 60% of the window.")
         if self.protected_window_ratio >= self.compact_threshold_ratio:
             raise InvalidInput("The protected recent window must be smaller than the compaction threshold.")
+        if self.reasoning not in REASONING_LEVELS:
+            raise InvalidInput(f"Reasoning must be one of {', '.join(REASONING_LEVELS)}, not {self.reasoning!r}.")
         if self.summary_max_tokens < 256:
             raise InvalidInput("The summary needs at least 256 tokens.")
         if not 0.0 <= self.min_free_ratio < 1.0:

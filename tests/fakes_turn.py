@@ -24,6 +24,7 @@ class SentRequest:
     messages: tuple[Message, ...]
     tools: tuple[ToolDefinition, ...]
     max_output_tokens: int
+    reasoning: str = "auto"
 
 
 class Hang:
@@ -71,8 +72,11 @@ class FakeModelApiAdapter:
         tools: Sequence[ToolDefinition],
         max_output_tokens: int,
         deadlines: Deadlines | None = None,
+        reasoning: str = "auto",
     ) -> AsyncIterator[StreamEvent]:
-        self.requests.append(SentRequest(model_id, system_prompt, tuple(messages), tuple(tools), max_output_tokens))
+        self.requests.append(
+            SentRequest(model_id, system_prompt, tuple(messages), tuple(tools), max_output_tokens, reasoning)
+        )
         if not self.scripts:
             raise AssertionError("FakeModelApiAdapter: a request arrived but no script is queued")
         return self._play(self.scripts.popleft())

@@ -75,6 +75,7 @@ class StreamCall:
     max_output_tokens: int
     cache: bool = True  # prompt caching where the provider needs it asked for (Anthropic)
     deadlines: Deadlines | None = None  # headers: enforced by the adapter; idle and round: by the caller
+    reasoning: str = "auto"  # the level asked for (domain.settings.REASONING_LEVELS)
 
     @property
     def headers_s(self) -> float | None:
@@ -103,10 +104,12 @@ class SdkAdapter:
         tools: Sequence[ToolDefinition],
         max_output_tokens: int,
         deadlines: Deadlines | None = None,
+        reasoning: str = "auto",
     ) -> AsyncIterator[StreamEvent]:
         """Events of one reply; a transient failure before the first event is retried, never after (a headers
         timeout once)."""
-        call = StreamCall(model_id, system_prompt, messages, tools, max_output_tokens, deadlines=deadlines)
+        call = StreamCall(model_id, system_prompt, messages, tools, max_output_tokens, deadlines=deadlines,
+                          reasoning=reasoning)
         return retrying_stream(lambda: self._mapped(self._stream_once(call)), self._retry)
 
     async def generate_simple_completion(

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.models import Message, MessageId, MessageType, ModelId, ProviderId, SessionId, ToolStatus
+from domain.models import Message, MessageId, MessageType, ModelId, ProviderId, ReasoningBlock, SessionId, ToolStatus
 from domain.ports import Clock
 
 IdFactory = Callable[[], str]
@@ -51,20 +51,28 @@ class MessageFactory:
         output_tokens: int | None = None,
         incomplete: bool = False,
         message_id: MessageId | None = None,
+        reasoning: tuple[ReasoningBlock, ...] = (),
     ) -> Message:
         return Message(
             id=message_id or self._new_id(), session_id=self.session_id, type=MessageType.AI_RESPONSE, content=text,
             created_at=self._clock.now(), thinking_content=thinking, model_id=model_id, provider_id=provider_id,
-            input_tokens=input_tokens, output_tokens=output_tokens, incomplete=incomplete,
+            input_tokens=input_tokens, output_tokens=output_tokens, incomplete=incomplete, reasoning=reasoning,
         )
 
     def tool_call(
-        self, call_id: str, name: str, arguments: Mapping[str, Any], *, provider_id: ProviderId, model_id: ModelId
+        self,
+        call_id: str,
+        name: str,
+        arguments: Mapping[str, Any],
+        *,
+        provider_id: ProviderId,
+        model_id: ModelId,
+        reasoning: tuple[ReasoningBlock, ...] = (),
     ) -> Message:
         return Message(
             id=self._new_id(), session_id=self.session_id, type=MessageType.TOOL_CALL, created_at=self._clock.now(),
             tool_call_id=call_id, tool_name=name, tool_input=tool_input_json(arguments),
-            provider_id=provider_id, model_id=model_id,
+            provider_id=provider_id, model_id=model_id, reasoning=reasoning,
         )
 
     def tool_result(

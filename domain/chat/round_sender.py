@@ -75,6 +75,7 @@ class RoundSender:
                     tools=attempt.ctx.tools,
                     max_output_tokens=planned.max_output_tokens,
                     deadlines=settings.deadlines,
+                    reasoning=settings.reasoning,
                 )
                 async with aclosing(stream_round(stream, attempt.state, settings.deadlines)) as deltas:
                     async for delta in deltas:

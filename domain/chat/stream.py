@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from domain.chat.deadlines import within_deadlines
 from domain.events import (
+    ReasoningDone,
     StopReason,
     StreamDone,
     StreamEvent,
@@ -16,7 +17,7 @@ from domain.events import (
     UsageReported,
     Waiting,
 )
-from domain.models import Usage
+from domain.models import ReasoningBlock, Usage
 from domain.settings import Deadlines
 
 
@@ -29,6 +30,11 @@ class RoundState:
     calls: list[ToolCallRequested] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     stop_reason: StopReason | None = None
+    blocks: list[ReasoningDone] = field(default_factory=list)  # completed reasoning blocks, in order
+
+    def reasoning(self, call_id: str | None = None) -> tuple[ReasoningBlock, ...]:
+        """The reply's own reasoning blocks (call_id None), or those of one tool call part."""
+        return tuple(done.block for done in self.blocks if done.call_id == call_id)
 
     @property
     def text(self) -> str:
@@ -64,6 +70,8 @@ async def stream_round(
                     yield event
             elif isinstance(event, ToolCallRequested):
                 state.calls.append(event)
+            elif isinstance(event, ReasoningDone):
+                state.blocks.append(event)
             elif isinstance(event, UsageReported):
                 state.usage = merge_usage(state.usage, event.usage)
             elif isinstance(event, StreamDone):

@@ -32,6 +32,11 @@ def message_to_dict(view: MessageView) -> dict[str, Any]:
         "model_id": m.model_id, "input_tokens": m.input_tokens, "output_tokens": m.output_tokens,
         "incomplete": m.incomplete, "pinned": m.pinned, "created_at": _time(m.created_at),
         "behind_boundary": view.behind_boundary, "active": m.active,
+        "reasoning": [  # signatures and opaque data elided: they are the provider's, not the user's to read
+            {"kind": b.kind.value, "text": b.text, "signed": bool(b.signature or b.data), "provider_id": b.provider_id,
+             "model_id": b.model_id}
+            for b in m.reasoning
+        ],
     }
 
 

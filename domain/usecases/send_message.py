@@ -187,7 +187,8 @@ class SendMessageUseCase:
             output_tokens=state.usage.output_tokens or None,
         )
         calls = [
-            turn.factory.tool_call(call.id, call.name, call.input, provider_id=provider_id, model_id=model_id)
+            turn.factory.tool_call(call.id, call.name, call.input, provider_id=provider_id, model_id=model_id,
+                                   reasoning=state.reasoning(call.id))
             for call in state.calls
         ]
         with self._turns.transaction():  # the calibration learned from this round is stored with it
