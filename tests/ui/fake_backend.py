@@ -269,7 +269,9 @@ class FakeChatBackend(ChatBackend):
         return self.full_outputs.get(message_id)
 
     async def list_providers(self) -> Sequence[ProviderInfo]:
-        return [ProviderInfo(p, "keychain" if p.id in self.keys else None) for p in self.providers.values()]
+        variables = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY", "gemini": "GEMINI_API_KEY"}
+        return [ProviderInfo(p, "keychain" if p.id in self.keys else None, variables.get(p.id))
+                for p in self.providers.values()]
 
     async def add_compatible_provider(self, name: str, base_url: str) -> Provider:
         provider = Provider(name.lower(), name, ProviderType.OPENAI_COMPATIBLE, base_url)

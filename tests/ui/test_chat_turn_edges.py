@@ -252,3 +252,15 @@ def test_sending_while_a_turn_streams_never_duplicates_the_user_row(qtbot, worke
     vm.send("B")
     qtbot.waitUntil(lambda: not vm.state.streaming and vm.state.queued is None and len(vm.model.rows()) == 4)
     assert [r.text for r in vm.model.rows() if r.kind is RowKind.USER] == ["A", "B"]
+
+
+def test_after_an_error_retry_cannot_fix_yet_the_unanswered_message_still_offers_retry(qtbot, backend, worker) -> None:
+    s = backend.add_session("Chat", ["Hi", "Hello!"])
+    backend.scripts.append([ChatError("authentication", AuthenticationFailed("Anthropic", missing=True).message)])
+    vm = make_vm(backend, worker)
+    opened(qtbot, vm, s.id)
+    vm.send("Are you there?")
+    qtbot.waitUntil(lambda: not vm.state.streaming and vm.model.rows()[-2].message_id is not None)
+    user, error = vm.model.rows()[-2:]
+    assert not error.retryable  # a missing key: retrying now would fail the same way
+    assert user.unanswered and user.retryable  # once a key is added, Retry under the message answers it

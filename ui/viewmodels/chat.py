@@ -174,7 +174,8 @@ class ChatViewModel(ChatTurnEnd, ChatContextOps, QObject):
             )
             self._stored_inputs = inputs
         rows = list(self._stored_rows)
-        if rows and rows[-1].retryable and (self._live is not None or self._error_row is not None):
+        error_retries = self._error_row is not None and self._error_row.retryable
+        if rows and rows[-1].retryable and (self._live is not None or error_retries):
             rows[-1] = replace(rows[-1], retryable=False)  # a turn runs, or its error row offers Retry itself
         if self._live is not None:
             rows += self._live.rows

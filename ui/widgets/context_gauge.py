@@ -1,14 +1,15 @@
-"""The context gauge: tokens used against the window, with a tooltip breaking it down, totals and cost."""
+"""The context gauge: tokens used against the window; its tooltip and, on a click, a panel break it down."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPaintEvent
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPainterPath, QPaintEvent
 from PySide6.QtWidgets import QWidget
 
 from domain.events import ContextStatus
 from ui.backend import UsageSummary
 from ui.theme import Theme
+from ui.widgets.context_panel import ContextPanel
 
 
 def compact_number(n: int) -> str:
@@ -51,6 +52,7 @@ def gauge_tooltip(status: ContextStatus | None, usage: UsageSummary | None, comp
         lines.append(f"Input: {usage.input_tokens:,} · output: {usage.output_tokens:,} · "
                      f"cache reads: {usage.cache_read_tokens:,}")
         lines.append(f"Cost: ${usage.cost_usd:.4f}" if usage.cost_usd is not None else "Cost: unknown for this model")
+    lines.append("<i>Click the gauge for the threshold and warnings.</i>")
     return "<br>".join(lines)
 
 
@@ -61,9 +63,14 @@ class ContextGauge(QWidget):
         super().__init__(parent)
         self._theme = theme
         self._status: ContextStatus | None = None
+        self._usage: UsageSummary | None = None
+        self._compactions = 0
         self._compacting = False
+        self.panel: ContextPanel | None = None
         self.setMinimumWidth(112)
-        self.setCursor(Qt.CursorShape.WhatsThisCursor)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        self.setAccessibleName("Context gauge: press to show where the context goes")
 
     def set_theme(self, theme: Theme) -> None:
         """New colors."""
@@ -74,8 +81,31 @@ class ContextGauge(QWidget):
                compacting: bool) -> None:
         """Shows a new estimate."""
         self._status, self._compacting = status, compacting
+        self._usage, self._compactions = usage, compactions
         self.setToolTip(gauge_tooltip(status, usage, compactions))
+        if self.panel is not None and self.panel.isVisible():
+            self.panel.show_status(status, usage, compactions)
         self.update()
+
+    def open_panel(self) -> ContextPanel:
+        """Opens the breakdown as a panel under the gauge (a click, Enter or Space)."""
+        if self.panel is None:
+            self.panel = ContextPanel(self)
+        self.panel.show_status(self._status, self._usage, self._compactions)
+        self.panel.popup_under(self)
+        return self.panel
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and self.rect().contains(event.position().toPoint()):
+            self.open_panel()
+            return
+        super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
+            self.open_panel()
+            return
+        super().keyPressEvent(event)
 
     def sizeHint(self) -> QSize:
         return QSize(170, 34)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ui.backend import StartupInfo
@@ -34,6 +37,19 @@ def _card(title: str, body: str, button: str | None, parent: QWidget) -> tuple[Q
     return card, action
 
 
+def start_command() -> str:
+    """A line that starts Palimpsest with a key in the environment, in this platform's shell."""
+    if sys.platform == "win32":
+        return 'set ANTHROPIC_API_KEY=paste-your-key && palimpsest'
+    return "ANTHROPIC_API_KEY=paste-your-key palimpsest"
+
+
+def _restyle(widget: QWidget, name: str) -> None:
+    widget.setObjectName(name)
+    widget.style().unpolish(widget)
+    widget.style().polish(widget)
+
+
 class FirstRunPanel(QWidget):
     """Explains the three ways to connect; says plainly when no keychain is usable."""
 
@@ -56,10 +72,15 @@ class FirstRunPanel(QWidget):
             "1 · Add an API key",
             "Paste a key from Anthropic, OpenAI or Google AI Studio. It is stored in your system keychain — "
             "never in Palimpsest's database or files.", "Add a key…", self)
-        self.env_card, _ = _card(
+        self.env_card, env_button = _card(
             "2 · Or use an environment variable",
             "Start Palimpsest with <code>ANTHROPIC_API_KEY</code>, <code>OPENAI_API_KEY</code> or "
-            "<code>GEMINI_API_KEY</code> set, and it picks the key up without storing it.", None, self)
+            "<code>GEMINI_API_KEY</code> set, and it picks the key up without storing it.", "Copy a start command",
+            self)
+        assert key_button is not None and env_button is not None
+        self.key_button, self.env_button = key_button, env_button
+        env_button.setToolTip(f"Copies “{start_command()}”: paste it in a terminal with your key")
+        env_button.hide()
         self.local_card, local_button = _card(
             "3 · Or a local server",
             "Ollama, LM Studio, llama.cpp and vLLM speak the OpenAI API. Add the endpoint, e.g. "
@@ -70,7 +91,7 @@ class FirstRunPanel(QWidget):
         self.keychain_warning.hide()
         later = QPushButton("Continue without a key", self)
         later.setFlat(True)
-        cards = QVBoxLayout()
+        cards = self._cards = QVBoxLayout()
         cards.setSpacing(10)
         for card in (self.keychain_card, self.env_card, self.local_card):
             cards.addWidget(card, 1)
@@ -95,16 +116,39 @@ class FirstRunPanel(QWidget):
         outer.addStretch(1)
         outer.addLayout(middle)
         outer.addStretch(2)
-        if key_button is not None:
-            key_button.setObjectName("PrimaryButton")
-            key_button.clicked.connect(self.open_settings)
+        key_button.setObjectName("PrimaryButton")
+        key_button.clicked.connect(self.open_settings)
+        env_button.clicked.connect(self._copy_command)
         if local_button is not None:
             local_button.clicked.connect(self.add_local)
         later.clicked.connect(self.dismissed)
 
     def show_state(self, startup: StartupInfo | None) -> None:
-        """Says plainly when no keychain backend is usable."""
+        """Says plainly when no keychain backend is usable; then the environment variable is the main route (first,
+        with the primary button) and the keychain route is disabled, its tooltip saying why."""
         problem = startup.keychain_problem if startup is not None else None
         self.keychain_warning.setVisible(bool(problem))
         if problem:
             self.keychain_warning.setText(problem)
+        no_keychain = bool(problem)
+        self.key_button.setEnabled(not no_keychain)
+        self.key_button.setToolTip(problem or "")
+        _restyle(self.key_button, "" if no_keychain else "PrimaryButton")
+        self.env_button.setVisible(no_keychain)
+        _restyle(self.env_button, "PrimaryButton" if no_keychain else "")
+        first, second = (self.env_card, self.keychain_card) if no_keychain else (self.keychain_card, self.env_card)
+        self._cards.insertWidget(0, first, 1)
+        self._cards.insertWidget(1, second, 1)
+        self._title(first).setText("1 · Use an environment variable" if no_keychain else "1 · Add an API key")
+        self._title(second).setText("2 · Or add an API key (needs a system keychain)" if no_keychain
+                                    else "2 · Or use an environment variable")
+
+    @staticmethod
+    def _title(card: QFrame) -> QLabel:
+        title = card.findChild(QLabel, "CardTitle")
+        assert isinstance(title, QLabel)
+        return title
+
+    def _copy_command(self) -> None:
+        QGuiApplication.clipboard().setText(start_command())
+        self.env_button.setText("Copied — paste it in a terminal")

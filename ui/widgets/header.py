@@ -100,7 +100,8 @@ class Header(QWidget):
         self.title.setText(session.title if session is not None and session.title else "New chat")
         parts = []
         if session is not None:
-            parts.append(f"{session.message_count:,} messages")
+            count = state.message_count  # with what the running turn added, before it is read back
+            parts.append(f"{count:,} message{'' if count == 1 else 's'}")
             if session.compaction_count:
                 parts.append(f"{session.compaction_count} compaction{'s' if session.compaction_count > 1 else ''}")
         choice = state.selected_choice

@@ -114,6 +114,8 @@ class MainWindow(QMainWindow):
         self.chat_view.typed.connect(self._type_into_composer)
         self.composer.send.connect(self._send)
         self.composer.stop.connect(chat.stop)
+        self.composer.cancel_queued.connect(chat.cancel_queued)
+        chat.text_returned.connect(self.composer.restore)
         h = self.header
         h.model_chosen.connect(chat.select_model)
         h.agent_chosen.connect(chat.select_agent)

@@ -116,12 +116,13 @@ class MessageDelegate(QStyledItemDelegate):
             badges = layout.caption
             if row.pinned:
                 badges += "  ·  pinned"
-            if row.incomplete:
-                badges += "  ·  stopped early (incomplete)"
             painter.drawText(layout.caption_pos + QPointF(0, QFontMetricsF(small).ascent()), badges)
         elif row.pinned:
             painter.setPen(QColor(t.accent))
             painter.drawText(layout.bubble.topRight() + QPointF(-60, -2), "pinned")
+        if layout.note:
+            painter.setPen(QColor(t.error_text))
+            painter.drawText(layout.note_pos + QPointF(0, QFontMetricsF(small).ascent()), layout.note)
         self._paint_doc(painter, row, layout, small)
         self._paint_links(painter, row, layout, font, always=hovered or row.kind is RowKind.ERROR)
 
@@ -212,10 +213,11 @@ class MessageDelegate(QStyledItemDelegate):
             if not label or action in skip:
                 continue
             is_code = action.startswith("copy-code")
-            if not (always or is_code):
+            if not (always or is_code or action == "retry"):
                 continue
             hovered = self._hover == (row.key, action)
-            prominent = row.kind in (RowKind.DIVIDER, RowKind.LOAD_OLDER, RowKind.ERROR) or action == "full-output"
+            prominent = row.kind in (RowKind.DIVIDER, RowKind.LOAD_OLDER, RowKind.ERROR) or action in (
+                "full-output", "retry")
             color = self._theme.accent if (hovered or prominent) else self._theme.muted
             painter.setPen(QColor(color))
             f = QFont(small)

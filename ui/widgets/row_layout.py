@@ -42,6 +42,8 @@ class RowLayout:
     hotspots: list[tuple[QRectF, str, str]] = field(default_factory=list)  # rect, action, label
     caption: str = ""
     caption_pos: QPointF = field(default_factory=QPointF)
+    note: str = ""  # "Not answered" under a user message whose turn failed (top-left of the text)
+    note_pos: QPointF = field(default_factory=QPointF)
 
     def hit(self, point: QPointF) -> str | None:
         """The action under a row-local point."""
@@ -153,8 +155,9 @@ def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: 
     bubble_w = inner_w + 2 * PAD
     top = GAP
     caption = ""
-    if row.kind is RowKind.ASSISTANT and row.model_label:
-        caption = row.model_label
+    if row.kind is RowKind.ASSISTANT and (row.model_label or row.incomplete):
+        stopped = "stopped early (incomplete)" if row.incomplete else ""  # also on the live row right after Stop
+        caption = "  ·  ".join(part for part in (row.model_label or "", stopped) if part)
     elif row.kind is RowKind.ERROR:
         caption = "Error"
     caption_h = QFontMetricsF(_small(font)).height() + 2 if caption else 0.0
@@ -176,11 +179,25 @@ def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: 
     elif not row.streaming and row.message_id:
         labels = [("copy", "Copy"), ("pin", "Unpin" if row.pinned else "Pin")]
     line_y = bubble.bottom() + 4
+    right = bubble.right() - 2
+    if user and row.unanswered and not row.streaming:
+        right = _unanswered(layout, row, font, right, line_y)
     if labels:
-        layout.hotspots += _actions(labels, font, bubble.left() + 2, line_y,
-                                    right=(bubble.right() - 2) if user else None)
+        layout.hotspots += _actions(labels, font, bubble.left() + 2, line_y, right=right if user else None)
     layout.height = line_y + ACTION_LINE + GAP / 2
     return layout
+
+
+def _unanswered(layout: RowLayout, row: ChatRow, font: QFont, right: float, y: float) -> float:
+    """Puts "Not answered — Retry" at the right end of a user message's action line; returns where the rest ends."""
+    if row.retryable:
+        retry = _actions([("retry", "Retry")], font, 0, y, right=right)
+        layout.hotspots += retry
+        right = retry[0][0].left() - 6
+    layout.note = "Not answered —" if row.retryable else "Not answered"
+    width = QFontMetricsF(_small(font)).horizontalAdvance(layout.note)
+    layout.note_pos = QPointF(right - width, y)
+    return right - width - 14
 
 
 def _tool_layout(row: ChatRow, usable: float, expanded: bool, theme: Theme, font: QFont) -> RowLayout:

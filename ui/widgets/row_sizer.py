@@ -38,7 +38,8 @@ def estimate_height(row: ChatRow, width: float, font: QFont) -> int:
             lines += segment.text.count("\n") + 3.5  # padding and the caption strip above the box
         else:
             lines += sum(max(1, math.ceil(len(p) / per_line)) for p in segment.text.strip("\n").split("\n"))
-    caption = metrics.height() if row.kind in (RowKind.ASSISTANT, RowKind.ERROR) and row.model_label else 0.0
+    captioned = row.model_label or (row.kind is RowKind.ASSISTANT and row.incomplete)
+    caption = metrics.height() if row.kind in (RowKind.ASSISTANT, RowKind.ERROR) and captioned else 0.0
     return math.ceil(lines * metrics.lineSpacing() + 2 * PAD + GAP + caption + 4 + ACTION_LINE + GAP / 2)
 
 

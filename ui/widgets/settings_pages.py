@@ -46,7 +46,7 @@ class ModelsPage(QWidget):
         self.window_box.setRange(1024, 10_000_000)
         self.window_box.setSingleStep(1024)
         self.window_box.setGroupSeparatorShown(True)
-        set_window = QPushButton("Set window", self)
+        set_window = self.set_window = QPushButton("Set window", self)
         self.new_model = QLineEdit(self)
         self.new_model.setPlaceholderText("Add a model by id, e.g. llama3.1:8b")
         self.new_window = QSpinBox(self)
@@ -79,27 +79,42 @@ class ModelsPage(QWidget):
         add_row.addWidget(add_model)
         layout.addLayout(add_row)
         self._state = SettingsState()
+        self._chosen: tuple[object, ...] | None = ()
         self.provider.currentIndexChanged.connect(lambda _: self.show_state(self._state))
         refresh.clicked.connect(lambda: vm.refresh_models(str(self.provider.currentData())))
         set_window.clicked.connect(self._set_window)
         add_model.clicked.connect(lambda: vm.set_window(str(self.provider.currentData()), self.new_model.text().strip(),
                                                         self.new_window.value(), None))
         self.table.itemSelectionChanged.connect(self._selected)
+        self._selected()
 
     def _models(self) -> list:
         pid = self.provider.currentData()
         return [m for m in self._state.models if m.provider_id == pid]
 
     def _selected(self) -> None:
-        row = self.table.currentRow()
+        """The window box edits the selected model; with none selected it is empty and disabled."""
+        rows = self.table.selectionModel().selectedRows()
+        row = rows[0].row() if rows else -1
         models = self._models()
-        if 0 <= row < len(models) and models[row].context_window_size:
-            self.window_box.setValue(models[row].context_window_size)
+        chosen = models[row] if 0 <= row < len(models) else None
+        for widget in (self.window_box, self.set_window):
+            widget.setEnabled(chosen is not None)
+            widget.setToolTip("" if chosen is not None else "Select a model in the table first")
+        key = (chosen.provider_id, chosen.id, chosen.context_window_size) if chosen is not None else None
+        if key == self._chosen:  # the same model still selected: keep what the user is typing
+            return
+        self._chosen = key
+        if chosen is not None and chosen.context_window_size:
+            self.window_box.setValue(chosen.context_window_size)
+        else:
+            self.window_box.clear()  # nothing selected, or an unknown window: no made-up number
 
     def _set_window(self) -> None:
-        row = self.table.currentRow()
+        rows = self.table.selectionModel().selectedRows()
+        row = rows[0].row() if rows else -1
         models = self._models()
-        if 0 <= row < len(models):
+        if 0 <= row < len(models) and self.window_box.text():
             m = models[row]
             self._vm.set_window(m.provider_id, m.id, self.window_box.value(), m.max_output_tokens)
 
@@ -132,6 +147,7 @@ class ModelsPage(QWidget):
         self.warning.setText(
             "Guessed windows: " + ", ".join(guesses) + ". Palimpsest compacts against the window; set the real "
             "one so it neither overflows nor summarizes too early." if guesses else "")
+        self._selected()
 
 
 def _seconds_box(parent: QWidget) -> QDoubleSpinBox:

@@ -41,7 +41,7 @@ class ProviderCard(QGroupBox):
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
         self.key.setPlaceholderText("Paste an API key")
         self.key.setObjectName(f"key-{info.provider.id}")
-        save_key = QPushButton("Save to keychain", self)
+        save_key = self.save_key = QPushButton("Save to keychain", self)
         self.remove_key = QPushButton("Remove", self)
         self.key_label = QLabel(self)
         self.key_label.setObjectName("Muted")
@@ -84,6 +84,15 @@ class ProviderCard(QGroupBox):
         """Shows the key source, the URL (once) and the last test result."""
         self.key_label.setText(key_status(info))
         self.remove_key.setEnabled(info.key_source == "keychain")
+        problem = state.keychain_problem  # no keychain: the environment variable is the way, Save cannot work
+        self.save_key.setEnabled(problem is None)
+        self.save_key.setToolTip(problem or "Store the key in the system keychain")
+        self.key.setEnabled(problem is None)
+        variable = info.env_var or "the provider's environment variable"
+        self.key.setPlaceholderText("Paste an API key" if problem is None else f"No keychain here: use {variable}")
+        self.key.setToolTip(problem or "")
+        if problem is not None and info.key_source is None:
+            self.key_label.setText(f"No key yet. Start Palimpsest with {variable} set (no keychain to store one in).")
         if not self._url_loaded or not self.url.isModified():
             self.url.setText(info.provider.base_url or "")
             self._url_loaded = True

@@ -1,0 +1,105 @@
+"""The context panel the gauge opens: where the next request's tokens go, the compaction threshold, the window's
+source and the warnings, plus the conversation's totals."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
+
+from domain.events import ContextStatus
+from ui.backend import UsageSummary
+from ui.viewmodels.wording import gui_text
+
+SOURCES = {"registry": "from Palimpsest's model list", "provider_api": "reported by the provider",
+           "learned_from_error": "learned from the provider's overflow error", "user": "set by you",
+           "server": "reported by the server"}
+
+
+def panel_rows(status: ContextStatus) -> list[tuple[str, str]]:
+    """(label, value) lines: the breakdown, the total, the threshold and the window."""
+    b = status.breakdown
+    window = status.window
+    rows = [("System prompt", f"{b.system:,}"), ("Summary", f"{b.summary:,}"), ("Messages", f"{b.messages:,}"),
+            ("Tool results", f"{b.tool_results:,}"), ("Tool definitions", f"{b.tools:,}")]
+    percent = f"  ({status.percent:.0f}%)" if status.percent is not None else ""
+    rows.append(("Total", f"{status.used:,} of {window:,} tokens{percent}" if window else f"{status.used:,} tokens"))
+    if status.threshold:
+        share = f" ({100 * status.threshold / window:.0f}% of the window)" if window else ""
+        rows.append(("Compacts at", f"{status.threshold:,} tokens{share}"))
+    if window:
+        source = SOURCES.get(status.window_source or "", status.window_source or "")
+        guess = " — a guess, set it in Settings › Models" if status.window_is_guess else ""
+        rows.append(("Window", f"{window:,} tokens" + (f", {source}" if source else "") + guess))
+    if status.input_limit and (not window or status.input_limit < window):
+        rows.append(("Input limit", f"{status.input_limit:,} tokens"))
+    return rows
+
+
+class ContextPanel(QFrame):
+    """A popup under the gauge; closes on a click elsewhere or Esc."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Popup)
+        self.setObjectName("PickerPopup")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setMinimumWidth(340)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(14, 12, 14, 12)
+        self._layout.setSpacing(8)
+
+    def show_status(self, status: ContextStatus | None, usage: UsageSummary | None, compactions: int) -> None:
+        """Rebuilds the panel's content."""
+        while self._layout.count():
+            item = self._layout.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        self._label("<b>Context sent with the next message</b>")
+        if status is None:
+            self._label("Estimated once a model is chosen and the conversation is loaded.", "Muted")
+        else:
+            grid_host = QWidget(self)
+            grid = QGridLayout(grid_host)
+            grid.setContentsMargins(0, 0, 0, 0)
+            grid.setHorizontalSpacing(18)
+            grid.setVerticalSpacing(3)
+            for i, (name, value) in enumerate(panel_rows(status)):
+                grid.addWidget(QLabel(name, grid_host), i, 0)
+                number = QLabel(value, grid_host)
+                number.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                grid.addWidget(number, i, 1)
+            self._layout.addWidget(grid_host)
+            for warning in status.warnings:
+                self._label(gui_text(warning), "Warning")
+        totals = f"Compactions so far: {compactions}"
+        if usage is not None:
+            cost = f"${usage.cost_usd:.4f}" if usage.cost_usd is not None else "unknown for this model"
+            totals += (f"<br>This conversation: input {usage.input_tokens:,} · output {usage.output_tokens:,} · "
+                       f"cache reads {usage.cache_read_tokens:,} tokens<br>Cost: {cost}")
+        self._label(totals, "Muted")
+        self.adjustSize()
+
+    def _label(self, text: str, name: str | None = None) -> QLabel:
+        label = QLabel(text, self)
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.RichText if "<" in text else Qt.TextFormat.PlainText)
+        if name:
+            label.setObjectName(name)
+        self._layout.addWidget(label)
+        return label
+
+    def texts(self) -> list[str]:
+        """Every line the panel shows (for tests and accessibility)."""
+        return [label.text() for label in self.findChildren(QLabel) if not label.isHidden()]
+
+    def popup_under(self, anchor: QWidget) -> None:
+        """Shows the panel below `anchor`, right-aligned with it and kept on its screen."""
+        self.adjustSize()
+        corner = anchor.mapToGlobal(QPoint(anchor.width(), anchor.height() + 4))
+        x, y = corner.x() - self.width(), corner.y()
+        screen = anchor.screen().availableGeometry() if anchor.screen() is not None else None
+        if screen is not None:
+            x = max(screen.left(), min(x, screen.right() - self.width()))
+            y = min(y, screen.bottom() - self.height())
+        self.move(x, y)
+        self.show()
