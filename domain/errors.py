@@ -124,6 +124,18 @@ class InvalidResponse(ProviderError):
     kind = "invalid_response"
 
 
+class ReasoningRejected(ProviderError):
+    """The provider refused reasoning blocks sent back to it (an invalid signature: a rotated key, an expired or
+    altered block). The turn can recover by sending the same messages once more without their reasoning blocks."""
+
+    kind = "reasoning_rejected"
+
+    def __init__(self, provider_name: str = "The provider", detail: str = "") -> None:
+        extra = f" ({detail})" if detail else ""
+        super().__init__(f"{provider_name} refused the model's earlier reasoning as no longer valid{extra}.")
+        self.detail = detail
+
+
 class StorageError(PalimpsestError):
     """The local database cannot be used."""
 
