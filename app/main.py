@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import os
 import signal
@@ -70,6 +69,15 @@ def _run_gui(args: argparse.Namespace, argv0: str) -> int:
 
 
 def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.command == "keys" and args.action == "status":  # answered without SQLAlchemy when it can be
+        from app.cli.key_status import report_without_storage, write_report
+
+        report = report_without_storage()
+        if report is not None:
+            write_report(report, out, err)
+            return 0
+    import asyncio
+
     from app.container import Container
 
     command = _command(args.command)
@@ -89,6 +97,8 @@ def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 async def _until_signalled(work: Coroutine[Any, Any, int]) -> int:
     """Runs a command; SIGTERM and SIGHUP stop it like Ctrl-C does (the running turn is cancelled, so everything
     already shown is stored), then the exit status is 128 + the signal's number."""
+    import asyncio
+
     loop = asyncio.get_running_loop()
     task = asyncio.ensure_future(work)
     received: list[int] = []

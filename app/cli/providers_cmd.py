@@ -8,6 +8,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, TextIO
 
+from app.cli.key_status import write_report
 from app.cli.tables import table
 from app.cli.text_input import read_stdin_text, require_text
 from data.providers.factory import BASE_URL_VARIABLES
@@ -107,9 +108,5 @@ async def run_keys(c: Container, args: argparse.Namespace, out: TextIO, err: Tex
         deleted = c.delete_api_key(args.provider)
         out.write(f"Deleted the keychain entry for {deleted.name}.\n")
     elif args.action == "status":
-        report = c.api_key_status()
-        rows = [(s.provider.id, s.provider.name, s.source or "none") for s in report.statuses]
-        out.write(table(("PROVIDER", "NAME", "KEY FROM"), rows) + "\n")
-        if report.keychain_problem:
-            err.write(f"Note: {report.keychain_problem}\n")
+        write_report(c.api_key_status(), out, err)
     return 0

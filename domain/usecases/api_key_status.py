@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from domain.models import Provider
-from domain.ports import ApiKeyStorage, KeySource, ProviderRepository
+from domain.ports import ApiKeyStorage, KeySource
 
 
 @dataclass(frozen=True)
@@ -25,10 +26,16 @@ class KeyReport:
     keychain_problem: str | None
 
 
+class ProviderList(Protocol):
+    """The configured providers the report covers (a ProviderRepository, or a direct read of them)."""
+
+    def list(self) -> Sequence[Provider]: ...
+
+
 class ApiKeyStatusUseCase:
     """Reports key sources without ever reading a key out."""
 
-    def __init__(self, providers: ProviderRepository, keys: ApiKeyStorage) -> None:
+    def __init__(self, providers: ProviderList, keys: ApiKeyStorage) -> None:
         self._providers = providers
         self._keys = keys
 
