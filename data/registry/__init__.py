@@ -1,4 +1,4 @@
-"""The shipped model registry: preset models with windows and prices, family patterns for unknown ids."""
+"""The shipped model registry: preset models with windows, prices and capabilities, family patterns for unknown ids."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from data.registry.capabilities import parse_capabilities
 from domain.errors import StorageError
-from domain.models import ModelId, ProviderId
+from domain.models import CapabilitySource, ModelCapabilities, ModelId, ProviderId
 
 
 @dataclass(frozen=True)
@@ -34,14 +35,17 @@ class RegistryModel:
     max_output_tokens: int | None
     is_default: bool
     price: ModelPrice | None
+    capabilities: ModelCapabilities | None = None
 
 
 @dataclass(frozen=True)
 class FamilyPattern:
-    """A glob over model ids (matched case-insensitively) and the window its members usually have."""
+    """A glob over model ids (matched case-insensitively), the window and the capabilities its members usually
+    have."""
 
     pattern: str
     context_window: int
+    capabilities: ModelCapabilities | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,17 @@ class Registry:
             return preset.context_window
         family = self.family(model_id)
         return family.context_window if family is not None else self.unknown_window
+
+    def capabilities(self, model_id: ModelId, provider_id: ProviderId | None = None) -> ModelCapabilities | None:
+        """A preset's capabilities, else the first family's that has some (marked as family guesses), else None."""
+        preset = self.preset(model_id, provider_id)
+        if preset is not None and preset.capabilities is not None:
+            return preset.capabilities
+        key = normalize_model_id(model_id)
+        for family in self.families:
+            if family.capabilities is not None and fnmatch.fnmatchcase(key, family.pattern.lower()):
+                return family.capabilities
+        return None
 
     def default_model(self, provider_id: ProviderId) -> RegistryModel | None:
         """The model marked default for a vendor."""
@@ -112,7 +127,10 @@ def load_registry(path: Path | None = None) -> Registry:
 
 def _parse(raw: dict[str, Any]) -> Registry:
     models = tuple(_parse_model(entry) for entry in raw["models"])
-    families = tuple(FamilyPattern(str(f["pattern"]), _positive(f["context_window"])) for f in raw["families"])
+    families = tuple(
+        FamilyPattern(str(f["pattern"]), _positive(f["context_window"]), parse_capabilities(f, CapabilitySource.FAMILY))
+        for f in raw["families"]
+    )
     ids = [(m.provider_id, m.id) for m in models]
     if len(ids) != len(set(ids)):
         raise ValueError("duplicate model ids")
@@ -132,6 +150,7 @@ def _parse_model(entry: dict[str, Any]) -> RegistryModel:
         price=ModelPrice(float(price["input"]), float(price["output"]),
                          float(price["cache_read"]) if price.get("cache_read") is not None else None)
         if price else None,
+        capabilities=parse_capabilities(entry, CapabilitySource.REGISTRY),
     )
 
 
