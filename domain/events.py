@@ -195,6 +195,13 @@ class Waiting:
 
 
 @dataclass(frozen=True)
+class Notice:
+    """Something the user should know that is not an error (the turn goes on)."""
+
+    message: str
+
+
+@dataclass(frozen=True)
 class ChatError:
     """The turn failed; `kind` is the error's stable tag and `message` a plain sentence."""
 
@@ -216,5 +223,6 @@ ChatEvent = (
     | TitleGenerated
     | ToolRoundLimitReached
     | Waiting
+    | Notice
     | ChatError
 )

@@ -10,6 +10,7 @@ from domain.events import (
     ChatEvent,
     CompactCompleted,
     MemoryFlushed,
+    Notice,
     ResponseComplete,
     TextDelta,
     ToolCallStarted,
@@ -84,6 +85,8 @@ class TextChatPrinter:
                 self._notice(f"[saved {saved} memor{'y' if saved == 1 else 'ies'}]")
             case ToolRoundLimitReached(rounds=rounds):
                 self._notice(f"[stopped after {rounds} tool rounds; send another message to continue]")
+            case Notice(message=message):
+                self._notice(f"[{message}]")
             case ChatError(message=message):
                 self._end_reply()
                 self._err.write(f"palimpsest: {message}\n")

@@ -9,14 +9,14 @@ from dataclasses import dataclass, field
 from domain.chat.request import PlannedRequest, RequestPlanner, fit_budget, input_capacity, model_key
 from domain.chat.stream import RoundState, stream_round
 from domain.context.session_context import SessionContext
-from domain.errors import ContextOverflow
-from domain.events import CompactCompleted, CompactStarted, TextDelta, ThinkingDelta, Waiting
+from domain.errors import ContextOverflow, ReasoningRejected
+from domain.events import CompactCompleted, CompactStarted, Notice, TextDelta, ThinkingDelta, Waiting
 from domain.models import AiModel
 from domain.ports import ModelApiAdapter, ModelRepository
 from domain.settings import ContextSettings
 from domain.usecases.auto_compact import AutoCompactUseCase
 
-RoundEvent = TextDelta | ThinkingDelta | Waiting | CompactStarted | CompactCompleted
+RoundEvent = TextDelta | ThinkingDelta | Waiting | CompactStarted | CompactCompleted | Notice
 
 
 @dataclass
@@ -64,7 +64,7 @@ class RoundSender:
             planned = plan()
             if planned.estimate > window:
                 planned, fitted = plan(fit_budget(window, settings)), True
-        overflowed = False
+        overflowed = stripped = False
         while True:
             attempt.planned, attempt.state = planned, RoundState()
             try:
@@ -81,6 +81,14 @@ class RoundSender:
                     async for delta in deltas:
                         yield delta
                 return
+            except ReasoningRejected:
+                if attempt.state.has_output() or stripped:
+                    raise
+                stripped = True  # never a dead end: the same request once more without the reasoning sent back
+                attempt.ctx = attempt.ctx.without_reasoning()
+                yield Notice(REASONING_DROPPED)
+                planned = plan(planned_budget(planned, fitted, window, settings))
+                continue
             except ContextOverflow as err:
                 if attempt.state.has_output() or fitted:
                     raise
@@ -114,6 +122,17 @@ class RoundSender:
         if err.limit and err.limit > 0:
             self._models.record_limit(model.provider_id, model.id, err.limit)
             attempt.ctx = attempt.ctx.with_model(self._models.resolve(model.provider_id, model.id))
+
+REASONING_DROPPED = (
+    "The provider no longer accepted the model's earlier reasoning (for example after a key or model change); it was "
+    "sent again without it. The conversation itself is unchanged."
+)
+
+
+def planned_budget(planned: PlannedRequest, fitted: bool, window: int | None, settings: ContextSettings) -> int | None:
+    """The budget a re-planned request keeps: the fitted one when the request had been cut to fit."""
+    return fit_budget(window, settings) if fitted and window else None
+
 
 def _shrunk(estimate: int, err: ContextOverflow) -> int:
     """A window to aim for when the provider named no limit and none is known: below what was refused."""

@@ -69,6 +69,11 @@ class SessionContext:
         return replace(self, messages=tuple(m for m in self.messages if m.id not in ids),
                        pinned=tuple(m for m in self.pinned if m.id not in ids))
 
+    def without_reasoning(self) -> SessionContext:
+        """The context with no reasoning block on any message (to resend after the provider refused them)."""
+        strip = lambda ms: tuple(replace(m, reasoning=()) if m.reasoning else m for m in ms)  # noqa: E731
+        return replace(self, messages=strip(self.messages), pinned=strip(self.pinned))
+
     def with_system_prompt(self, system_prompt: str | None) -> SessionContext:
         """The context with another system prompt (the memory section changed)."""
         return replace(self, system_prompt=system_prompt)

@@ -52,3 +52,33 @@ def test_an_unknown_reasoning_level_is_refused() -> None:
 
     with pytest.raises(InvalidInput, match="Reasoning must be one of"):
         ContextSettings(reasoning="extreme").validated()
+
+
+async def test_reasoning_the_provider_rejects_is_dropped_once_and_the_turn_goes_on() -> None:
+    from domain.errors import ReasoningRejected
+    from domain.events import Notice
+
+    world = make_world(handlers={"tide": lambda args, ctx: "high at 14:05"})
+    world.adapter().scripts.extend([
+        [ThinkingDelta("Check."), ReasoningDone(THOUGHT), ToolCallRequested("c1", "tide", {}), StreamDone("tool_use")],
+        ReasoningRejected("Anthropic", "Invalid signature in thinking block"),
+        reply("High tide is at 14:05."),
+    ])
+    events = await world.turn("When is high tide?")
+    notices = [e for e in events if isinstance(e, Notice)]
+    assert len(notices) == 1 and "sent again without it" in notices[0].message
+    first, second = world.adapter().requests[1:]
+    assert any(m.reasoning for m in first.messages) and not any(m.reasoning for m in second.messages)
+    assert world.stored()[-1].content == "High tide is at 14:05."
+    assert next(m for m in world.stored() if m.type is MessageType.AI_RESPONSE).reasoning == (THOUGHT,)  # kept
+
+
+async def test_reasoning_rejected_twice_is_an_error_not_a_loop() -> None:
+    from domain.errors import ReasoningRejected
+    from domain.events import ChatError
+
+    world = make_world()
+    world.adapter().scripts.extend([ReasoningRejected("Anthropic"), ReasoningRejected("Anthropic")])
+    events = await world.turn("hi")
+    assert isinstance(events[-1], ChatError) and events[-1].kind == "reasoning_rejected"
+    assert len(world.adapter().requests) == 2

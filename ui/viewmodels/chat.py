@@ -15,6 +15,7 @@ from domain.events import (
     CompactStarted,
     ContextStatusChanged,
     MemoryFlushed,
+    Notice,
     ResponseComplete,
     TextDelta,
     ThinkingDelta,
@@ -217,7 +218,7 @@ class ChatViewModel(ChatTurnEnd, ChatContextOps, QObject):
     def retry(self) -> None:
         """Runs the failed turn again."""
         state = self._state
-        if state.session is None or state.selection is None or state.streaming:
+        if state.session is None or state.selection is None or state.streaming or self._reading_back:
             return
         session_id, selection = state.session.id, state.selection
         self._start_turn(None)
@@ -278,6 +279,8 @@ class ChatViewModel(ChatTurnEnd, ChatContextOps, QObject):
             self._set(context=event.status)
         elif isinstance(event, MemoryFlushed) and event.saved_count:
             emit(self.notice, f"Saved {event.saved_count} fact(s) to long-term memory before summarizing.")
+        elif isinstance(event, Notice):
+            emit(self.notice, event.message)
         elif isinstance(event, TitleGenerated) and self._state.session is not None:
             session = replace(self._state.session, title=event.title)
             self._set(session=session)
