@@ -178,7 +178,7 @@ def test_enter_while_a_reply_streams_queues_the_message_and_it_is_sent_when_the_
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     vm.send("First")
-    qtbot.waitUntil(lambda: vm.state.streaming)
+    qtbot.waitUntil(lambda: any(r.streaming for r in vm.model.rows()))
     assert vm.send("Second")  # taken: the composer clears
     assert vm.send("and third")
     assert vm.state.queued == "Second\n\nand third"
@@ -264,3 +264,25 @@ def test_after_an_error_retry_cannot_fix_yet_the_unanswered_message_still_offers
     user, error = vm.model.rows()[-2:]
     assert not error.retryable  # a missing key: retrying now would fail the same way
     assert user.unanswered and user.retryable  # once a key is added, Retry under the message answers it
+
+
+def test_a_message_sent_while_a_stopped_turn_is_read_back_waits_and_is_sent_after_it(qtbot, backend, worker) -> None:
+    s = backend.add_session("Chat")
+    backend.cancel_delay = 0.5
+    backend.scripts.append([TextDelta("Partial"), 5.0])
+    vm = make_vm(backend, worker)
+    opened(qtbot, vm, s.id)
+    vm.send("First")
+    qtbot.waitUntil(lambda: any(r.streaming and r.text == "Partial" for r in vm.model.rows()))
+    vm.stop()
+    qtbot.waitUntil(lambda: not vm.state.streaming)
+    assert vm.send("Next")  # the stopped turn is still being stored: this one waits its turn
+    assert vm.state.queued == "Next"
+    qtbot.waitUntil(lambda: sent(backend) == ["First", "Next"], timeout=5000)
+    qtbot.waitUntil(lambda: not vm.state.streaming and len(vm.model.rows()) == 4
+                    and all(r.message_id for r in vm.model.rows()))
+    assert texts(vm) == ["First", "Partial", "Next", "You said: Next"] and vm.model.rows()[1].incomplete
+
+
+def sent(backend: FakeChatBackend) -> list[str]:
+    return [c[2] for c in backend.calls if c[0] == "send"]

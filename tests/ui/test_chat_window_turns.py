@@ -187,3 +187,19 @@ def count_dark(image: QImage, rect: QRect) -> int:
     r = rect.intersected(image.rect())
     return sum(1 for y in range(r.top(), r.bottom() + 1) for x in range(r.left(), r.right() + 1)
                if image.pixelColor(x, y).lightness() < 170)
+
+
+def test_a_refused_message_and_the_one_queued_behind_it_both_come_back_in_the_order_typed(
+        qtbot, backend, worker) -> None:
+    s = backend.add_session("Chat", ["Hi", "Hello!"])
+    backend.fits_chars = 100
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, s.id)
+    long = "z " * 200
+    window._send(long)
+    window._send("and a short follow-up")
+    qtbot.waitUntil(lambda: not window.chat_vm.state.streaming and window.composer.edit.toPlainText() != "",
+                    timeout=5000)
+    qtbot.wait(100)
+    assert window.composer.edit.toPlainText() == long.strip() + "\n\nand a short follow-up"
+    assert sent(backend) == [long.strip()] and window.chat_vm.state.queued is None

@@ -34,6 +34,7 @@ class ChatTurnEnd:
     _turn_text: str | None  # the message the running turn sends (None: a retry)
     _turn_base: int  # the newest stored seq when the turn began: a user message above it was stored
     _turn_error: bool  # the running turn failed (a queued message then goes back to the composer)
+    _reading_back = False  # the turn ended and its messages are being read back: a new message waits in the queue
     notice: Any
     text_returned: Any  # Signal(str)
     session_changed: Any
@@ -63,7 +64,7 @@ class ChatTurnEnd:
             self._set(error=message)
             emit(self.notice, message)
             return False
-        if text and state.streaming and not state.loading:
+        if text and (state.streaming or self._reading_back) and not state.loading:
             self._set(queued=f"{state.queued}\n\n{text}" if state.queued else text)
             return True
         return None
@@ -75,7 +76,7 @@ class ChatTurnEnd:
 
     def _forget_turn(self) -> None:
         """Another session opens: the running turn's message belongs to the old one; a queued message returns."""
-        self._turn_text, self._turn_error = None, False
+        self._turn_text, self._turn_error, self._reading_back = None, False, False
         self.cancel_queued()
 
     def cancel_queued(self) -> None:
@@ -93,12 +94,19 @@ class ChatTurnEnd:
             self._sync_rows()
             self._turn_ended(stored=False)
             return
+        self._reading_back = True
 
         async def read_back() -> ConversationPage:
             await end.settled()  # a stopped turn is still storing its partial reply: read it back once it has
             return await self._backend.load_conversation(session.id, PAGE)
 
+        def current() -> bool:  # still the same session and turn (not left for another one meanwhile)
+            return self._reading_back and self._state.session is not None and self._state.session.id == session.id
+
         def loaded(page: ConversationPage) -> None:
+            if not current():
+                return
+            self._reading_back = False
             self._live = None  # the stored rows replace the live ones in one update: no gap
             self._state = replace(self._state, live_messages=0)
             self._opened(page)
@@ -106,17 +114,26 @@ class ChatTurnEnd:
             base = self._turn_base
             self._turn_ended(stored=any(m.type is MessageType.USER and m.seq > base for m in page.messages))
 
-        self._worker.call(read_back, loaded, self._fail)
+        def failed(error: Exception) -> None:
+            if current():
+                self._reading_back = False
+                self._fail(error)
+                self._turn_ended(stored=True)  # unknown: assume it was stored rather than offer it twice
+
+        self._worker.call(read_back, loaded, failed)
 
     def _turn_ended(self, *, stored: bool) -> None:
         """A message that was not stored goes back to the composer; a queued one is sent now, unless the turn
-        failed (then it goes back to the composer too, so nothing is sent behind an error unseen)."""
+        failed or its message was not stored (then it goes back to the composer too, below the unsent message, so
+        nothing is sent behind an error unseen)."""
         text, self._turn_text = self._turn_text, None
-        if text is not None and not stored:
-            emit(self.text_returned, text)
+        unsent = text is not None and not stored
         queued = self._state.queued
-        if self._turn_error or queued is None:
+        if self._turn_error or unsent or queued is None:
             self.cancel_queued()
+        if unsent:
+            emit(self.text_returned, text)  # restored above the queued text: the order they were typed in
+        if queued is None or self._turn_error or unsent:
             return
         self._set(queued=None)
         if not self.send(queued):
