@@ -138,10 +138,16 @@ class FakeChatBackend(ChatBackend):
         self.calls.append(("search", query))
         hits = []
         for sid, messages in self.messages.items():
+            session = self.sessions[sid]
+            if session.deleted_at is not None:
+                continue
             for m in messages:
-                if query.lower() in m.content.lower() and self.sessions[sid].deleted_at is None:
-                    hits.append(SessionSearchHit(sid, self.sessions[sid].title, m.content[:60]))
+                if query.lower() in m.content.lower():
+                    hits.append(SessionSearchHit(sid, session.title, m.content[:60]))
                     break
+            else:
+                if query.lower() in (session.title or "").lower():  # like the real search: titles match too
+                    hits.append(SessionSearchHit(sid, session.title, ""))
         return hits
 
     async def create_session(self, agent_id: str | None, selection: Selection | None) -> Session:

@@ -120,3 +120,19 @@ def test_model_choices_put_providers_with_keys_and_default_models_first() -> Non
     assert [c.selection for c in choices] == [Selection("anthropic", "claude-a"), Selection("anthropic", "claude-b"),
                                               Selection("openai", "gpt-4o")]
     assert choices[2].label == "gpt-4o" and choices[0].provider_name == "Anthropic"
+
+
+def test_empty_sessions_are_listed_only_while_open_and_never_as_search_hits(qtbot, backend, worker) -> None:
+    full = backend.add_session("New chat about trains", ["Trains to Porto?", "Every hour."], minutes_ago=3)
+    empty = backend.add_session("New chat")
+    vm = loaded(qtbot, SessionsViewModel(backend, worker))
+    assert [s.id for s in vm.state.sessions] == [empty.id, full.id]  # what the backend lists
+    assert [s.id for s in vm.state.listed] == [full.id]
+    vm.select(empty.id)
+    assert [s.id for s in vm.state.listed] == [empty.id, full.id]
+    vm.new_chat()
+    assert [s.id for s in vm.state.listed] == [full.id]
+    vm.search("new chat")
+    qtbot.waitUntil(lambda: vm.state.hits is not None)
+    assert {h.session_id for h in vm.state.hits or ()} == {full.id, empty.id}  # both titles match
+    assert [h.session_id for h in vm.state.listed_hits or ()] == [full.id]

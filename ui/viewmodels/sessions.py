@@ -35,6 +35,14 @@ class SessionsState:
         it is the open one, so failed first messages do not leave a trail of empty chats."""
         return tuple(s for s in self.sessions if s.message_count > 0 or s.id == self.selected_id)
 
+    @property
+    def listed_hits(self) -> tuple[SessionSearchHit, ...] | None:
+        """The search hits, without the empty sessions the list hides (a title like "New chat" can match)."""
+        if self.hits is None:
+            return None
+        hidden = {s.id for s in self.sessions if s.message_count == 0 and s.id != self.selected_id}
+        return tuple(h for h in self.hits if h.session_id not in hidden)
+
 
 class SessionsViewModel(QObject):
     """The sidebar's verbs; emits SessionsState whole, and `opened` when the user picks a session."""

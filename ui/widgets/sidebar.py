@@ -145,8 +145,9 @@ class Sidebar(QWidget):
 
     def show_state(self, state: SessionsState) -> None:
         """Shows sessions (or hits) and the selection."""
-        self.model.set_rows(rows_for(state.listed, state.hits))
-        if state.hits is not None and not state.hits:
+        hits = state.listed_hits
+        self.model.set_rows(rows_for(state.listed, hits))
+        if hits is not None and not hits:
             self.empty.setText(f"No conversation mentions “{state.query}”.")
         elif state.hits is None and not state.listed and not state.loading:
             self.empty.setText("No conversations yet. Start one with New chat (Ctrl+N).")
