@@ -9,7 +9,7 @@ from domain.chat.records import MessageFactory
 from domain.chat.round_sender import RoundAttempt
 from domain.chat.tool_runner import INTERRUPTED_OUTPUT
 from domain.chat.turn_store import TurnStore
-from domain.errors import PalimpsestError
+from domain.errors import PalimpsestError, ProviderTimeout
 from domain.events import ChatError
 from domain.models import Message
 
@@ -44,4 +44,5 @@ class TurnProgress:
 
 def chat_error(err: PalimpsestError) -> ChatError:
     """The ChatError event for a known error."""
-    return ChatError(err.kind, err.message, retryable=bool(getattr(err, "transient", False)))
+    retryable = bool(getattr(err, "transient", False)) or isinstance(err, ProviderTimeout)  # a slow model: try again
+    return ChatError(err.kind, err.message, retryable=retryable)
