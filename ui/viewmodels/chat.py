@@ -27,10 +27,11 @@ from domain.events import (
 )
 from domain.models import Message, SessionId
 from ui.backend import ConversationBackend, ConversationPage, Selection
-from ui.models.chat_rows import ChatRow, RowKind, rows_from_messages
+from ui.models.chat_rows import ChatRow, rows_from_messages
 from ui.models.message_list import MessageListModel
 from ui.signals import emit
 from ui.viewmodels.chat_context import ChatContextOps, compaction_notice
+from ui.viewmodels.chat_paging import ChatPaging
 from ui.viewmodels.chat_state import ChatState, ModelChoice
 from ui.viewmodels.chat_turn_end import PAGE, ChatTurnEnd
 from ui.viewmodels.live_turn import LiveTurn
@@ -41,7 +42,7 @@ from ui.worker import AsyncWorker, StreamHandle
 FLUSH_MS = 33
 
 
-class ChatViewModel(ChatTurnEnd, ChatContextOps, QObject):
+class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, QObject):
     """The chat screen's verbs; rows go to `model`, everything else to ChatState via state_changed."""
 
     state_changed = Signal(object)  # ChatState
@@ -137,28 +138,6 @@ class ChatViewModel(ChatTurnEnd, ChatContextOps, QObject):
         )
         self._sync_rows()
         self.refresh_context()
-
-    def load_older(self) -> None:
-        """Prepends the previous page of messages."""
-        session = self._state.session
-        if session is None or not self._messages or self._loading_older:
-            return
-        first = self._messages[0].seq
-        self._loading_older = True
-        self._worker.call(lambda: self._backend.load_older(session.id, first, PAGE), self._prepend, self._fail)
-
-    def _prepend(self, older: Sequence[Message]) -> None:
-        self._loading_older = False
-        known = {m.id for m in self._messages}
-        self._messages[:0] = [m for m in older if m.id not in known]
-        total = self._page.total_count if self._page is not None else len(self._messages)
-        self._set(has_older=len(self._messages) < total and bool(older))
-        self._sync_rows()
-
-    def set_show_originals(self, show: bool) -> None:
-        """Shows (dimmed) or hides the original messages behind the compaction boundary."""
-        self._set(show_originals=show)
-        self._sync_rows()
 
     def _sync_rows(self) -> None:
         page = self._page
@@ -318,11 +297,3 @@ class ChatViewModel(ChatTurnEnd, ChatContextOps, QObject):
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
-
-    # --- reading -----------------------------------------------------------------------------------
-    def last_reply(self) -> str | None:
-        """The text of the newest assistant reply (for Ctrl+Shift+C)."""
-        for row in reversed(self.model.rows()):
-            if row.kind is RowKind.ASSISTANT and row.text:
-                return row.text
-        return None

@@ -1,0 +1,64 @@
+"""The chat screen's reading verbs: older pages, the originals behind the boundary, the newest reply's text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from domain.models import Message
+from ui.backend import ConversationBackend, ConversationPage
+from ui.models.chat_rows import RowKind
+from ui.models.message_list import MessageListModel
+from ui.viewmodels.chat_state import ChatState
+from ui.viewmodels.chat_turn_end import PAGE
+from ui.worker import AsyncWorker
+
+
+class ChatPaging:
+    """Mixed into ChatViewModel; relies on its state, worker, backend and rows."""
+
+    _backend: ConversationBackend
+    _worker: AsyncWorker
+    _state: ChatState
+    _messages: list[Message]
+    _page: ConversationPage | None
+    _loading_older: bool
+    model: MessageListModel
+
+    def _set(self, **changes: Any) -> None:
+        raise NotImplementedError
+
+    def _fail(self, error: Exception) -> None:
+        raise NotImplementedError
+
+    def _sync_rows(self) -> None:
+        raise NotImplementedError
+
+    def load_older(self) -> None:
+        """Prepends the previous page of messages."""
+        session = self._state.session
+        if session is None or not self._messages or self._loading_older:
+            return
+        first = self._messages[0].seq
+        self._loading_older = True
+        self._worker.call(lambda: self._backend.load_older(session.id, first, PAGE), self._prepend, self._fail)
+
+    def _prepend(self, older: Sequence[Message]) -> None:
+        self._loading_older = False
+        known = {m.id for m in self._messages}
+        self._messages[:0] = [m for m in older if m.id not in known]
+        total = self._page.total_count if self._page is not None else len(self._messages)
+        self._set(has_older=len(self._messages) < total and bool(older))
+        self._sync_rows()
+
+    def set_show_originals(self, show: bool) -> None:
+        """Shows (dimmed) or hides the original messages behind the compaction boundary."""
+        self._set(show_originals=show)
+        self._sync_rows()
+
+    def last_reply(self) -> str | None:
+        """The text of the newest assistant reply (for Ctrl+Shift+C)."""
+        for row in reversed(self.model.rows()):
+            if row.kind is RowKind.ASSISTANT and row.text:
+                return row.text
+        return None
