@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from app.cli.context_cmd import render_status, status_to_dict
 from app.cli.tables import one_line, table, when
 from domain.errors import InvalidInput
-from domain.models import Session
+from domain.models import Message, MessageType, Session
 from domain.usecases.export_session import detail_to_dict
 from domain.usecases.show_session import SessionDetail
 
@@ -30,40 +32,60 @@ def session_to_dict(s: Session) -> dict[str, Any]:
 
 ROLES = {"user": "user", "ai_response": "assistant", "tool_call": "tool call", "tool_result": "tool result",
          "error": "error"}  # who said it, in words: never the storage type's name
+SHOWN_PER_WRITE = 500  # messages rendered into one write: the output starts at once and stays a few writes long
 
 
 def render_detail(detail: SessionDetail) -> str:
     """A session and all its messages as plain text; summarized messages are marked with `~`."""
+    return "\n".join(detail_chunks(detail))
+
+
+def detail_chunks(detail: SessionDetail, per_chunk: int = SHOWN_PER_WRITE) -> Iterator[str]:
+    """render_detail in pieces of `per_chunk` messages (joined with newlines they are render_detail's text)."""
     s = detail.session
-    lines = [
+    head = [
         f"{s.title}  ({s.id})",
         f"model: {s.current_provider_id or '-'}/{s.current_model_id or '-'}  messages: {len(detail.messages)}  "
         f"compactions: {s.compaction_count}",
         f"tokens: {s.total_input_tokens} in, {s.total_output_tokens} out, {s.total_cache_read_tokens} cache read",
     ]
     if s.compacted_summary:
-        lines += ["", "--- summary ---", s.compacted_summary, "--- end of summary ---"]
-    lines.append("")
-    for view in detail.messages:
-        m = view.message
-        mark = "~" if view.behind_boundary else " "
-        head = f"{mark} #{m.seq} {ROLES.get(m.type.value, m.type.value.replace('_', ' '))}"
-        if m.tool_name:
-            head += f" [{m.tool_name}]"
-        if m.incomplete:
-            head += " (incomplete)"
-        if not m.active:
-            head += " (replaced: off the conversation's path)"
-        lines.append(f"{head}  {when(m.created_at)}")
+        head += ["", "--- summary ---", s.compacted_summary, "--- end of summary ---"]
+    head.append("")
+    yield "\n".join(head)
+    views = detail.messages
+    for start in range(0, len(views), per_chunk):
+        yield "\n".join(_message_text(view.message, view.behind_boundary) for view in views[start:start + per_chunk])
+    if any(v.behind_boundary for v in views):
+        yield "\n~ = summarized: kept in the database, sent only through the summary"
+
+
+_HEADS = {t: ROLES.get(t.value, t.value.replace("_", " ")) for t in MessageType}
+
+
+def _message_text(m: Message, behind_boundary: bool) -> str:
+    """One message: its head line (mark, seq, role, tool, flags, time) and its body indented by four spaces."""
+    head = f"{'~' if behind_boundary else ' '} #{m.seq} {_HEADS[m.type]}"
+    if m.tool_name:
+        head += f" [{m.tool_name}]"
+    if m.incomplete:
+        head += " (incomplete)"
+    if not m.active:
+        head += " (replaced: off the conversation's path)"
+    if m.type is MessageType.TOOL_CALL:
+        body = m.tool_input or ""
+    elif m.type is MessageType.TOOL_RESULT:
+        body = _clip(m.tool_output or "")
+    else:
         body = m.content
-        if m.type.value == "tool_call":
-            body = m.tool_input or ""
-        elif m.type.value == "tool_result":
-            body = _clip(m.tool_output or "")
-        lines += ["    " + line for line in body.splitlines()] or ["    "]
-    if any(v.behind_boundary for v in detail.messages):
-        lines += ["", "~ = summarized: kept in the database, sent only through the summary"]
-    return "\n".join(lines)
+    return f"{head}  {_minute(m.created_at)}\n    " + "\n    ".join(body.splitlines())
+
+
+def _minute(at: datetime | None) -> str:
+    """tables.when(at), with the common case done without strftime (20,000 messages: about 30 ms less)."""
+    if at is not None and at.year >= 1000:
+        return at.isoformat(" ", "minutes")[:16]
+    return when(at)
 
 
 TEXT_TOOL_OUTPUT_CHARS = 2_000
@@ -92,8 +114,11 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
             out.write(table(("ID", "UPDATED", "MESSAGES", "COMPACTIONS", "TITLE"), rows) + "\n")
     elif action == "show":
         detail = c.show_session(args.id, include_inactive=args.all)
-        text = json.dumps(detail_to_dict(detail), ensure_ascii=False, indent=2) if args.json else render_detail(detail)
-        out.write(text + "\n")
+        if args.json:
+            out.write(json.dumps(detail_to_dict(detail), ensure_ascii=False, indent=2) + "\n")
+        else:
+            for chunk in detail_chunks(detail):  # written as it is rendered
+                out.write(chunk + "\n")
     elif action == "export":
         exported = c.export_session(args.id, args.format)
         if args.output:
