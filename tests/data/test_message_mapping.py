@@ -1,0 +1,58 @@
+"""Messages mapped from plain rows are the very objects the constructor makes (the fast path fills __dict__)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from data.db import mappers
+from data.db.mappers import MESSAGE_COLUMNS, message_from_row
+from domain.models import Message, MessageType, ReasoningBlock, ReasoningKind, ToolStatus
+
+AT = datetime(2026, 5, 1, 9, 30, 12, 345_678, tzinfo=UTC)
+REASONING = json.dumps([{"kind": "thinking", "text": "hm", "signature": "sig", "provider_id": "anthropic",
+                         "model_id": "claude-x"}])
+
+
+def _row(**changes: object) -> tuple[object, ...]:
+    values: dict[str, object] = {
+        "id": "m", "session_id": "s", "type": "tool_result", "content": "c", "thinking_content": "th",
+        "tool_call_id": "call", "tool_name": "tool", "tool_input": "{}", "tool_output": "out", "tool_status": "error",
+        "model_id": "model", "provider_id": "prov", "input_tokens": 5, "output_tokens": 6, "created_at": AT, "seq": 7,
+        "pinned": 1, "incomplete": 1, "has_image": 0, "tool_output_original_chars": 99, "active": 0,
+        "reasoning": REASONING, **changes,
+    }
+    return tuple(values[name] for name in MESSAGE_COLUMNS)
+
+
+EXPECTED = Message(
+    id="m", session_id="s", type=MessageType.TOOL_RESULT, content="c", created_at=AT, seq=7, thinking_content="th",
+    tool_call_id="call", tool_name="tool", tool_input="{}", tool_output="out", tool_status=ToolStatus.ERROR,
+    tool_output_original_chars=99, model_id="model", provider_id="prov", input_tokens=5, output_tokens=6,
+    incomplete=True, pinned=True, has_image=False, active=False,
+    reasoning=(ReasoningBlock(ReasoningKind.THINKING, "hm", signature="sig", provider_id="anthropic",
+                              model_id="claude-x"),),
+)
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_a_mapped_row_equals_the_constructed_message_field_by_field(plain: bool,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mappers, "_PLAIN_MESSAGE", plain)
+    message = message_from_row(_row())
+    assert message == EXPECTED and hash(message) == hash(EXPECTED)
+    assert dataclasses.asdict(message) == dataclasses.asdict(EXPECTED)
+    assert vars(message) == vars(EXPECTED)  # no field missing, none extra, in the constructor's order
+    assert list(vars(message)) == [f.name for f in dataclasses.fields(Message)]
+
+
+def test_the_fast_path_is_taken_and_its_messages_stay_frozen() -> None:
+    assert mappers._PLAIN_MESSAGE
+    message = message_from_row(_row(tool_status=None, reasoning=None, type="user", active=1))
+    assert message.tool_status is None and message.reasoning == () and message.type is MessageType.USER
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        message.content = "changed"  # type: ignore[misc]
+    assert dataclasses.replace(message, content="x").content == "x"
