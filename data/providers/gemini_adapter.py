@@ -13,14 +13,17 @@ from google.genai import types
 
 from data.providers.base import SdkAdapter, StreamCall, headers_deadline, read_timeout
 from data.providers.errors import error_fields, status_error, transport_or_invalid, web_page_error
-from data.providers.gemini_shape import gemini_config, gemini_contents
+from data.providers.gemini_reasoning import gemini_thinking
+from data.providers.gemini_shape import gemini_config, gemini_contents, signature_text
 from data.providers.retry import RetryPolicy
 from domain.errors import (
     InvalidResponse,
     NetworkError,
     ProviderError,
+    ReasoningRejected,
 )
 from domain.events import (
+    ReasoningDone,
     StopReason,
     StreamDone,
     StreamEvent,
@@ -29,10 +32,14 @@ from domain.events import (
     ToolCallRequested,
     UsageReported,
 )
-from domain.models import AiModel, ModelSource, Usage
+from domain.models import AiModel, ModelSource, ReasoningBlock, ReasoningKind, Usage
 
 _STOP_REASONS: dict[str, StopReason] = {"STOP": "end_turn", "MAX_TOKENS": "max_tokens"}
 _DELAY = re.compile(r"^\s*([\d.]+)s\s*$")
+# "Corrupted thought signature." (a signature Gemini no longer accepts: another key, model or an altered part)
+_BAD_SIGNATURE = re.compile(
+    r"(corrupted|invalid|not valid)\W+(thought[ _]?)?signature|thought[ _]?signature is not valid", re.I
+)
 
 
 def _retry_delay(details: Any) -> float | None:
@@ -55,6 +62,8 @@ def map_gemini_error(exc: BaseException, provider_name: str = "Gemini") -> Provi
     if isinstance(exc, genai_errors.APIError):
         status, message, _ = error_fields(exc.details)
         code = exc.code or 0
+        if code == 400 and _BAD_SIGNATURE.search(message):
+            return ReasoningRejected(provider_name, message.strip().rstrip("."))
         key_invalid = "API_KEY_INVALID" in str(exc.details) or "api key not valid" in message.lower()
         return status_error(
             provider_name,
@@ -93,14 +102,17 @@ class GeminiAdapter(SdkAdapter):
         return map_gemini_error(exc, self._name)
 
     async def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
-        contents = gemini_contents(call.messages, tool_blocks=bool(call.tools))
-        config = gemini_config(call.system_prompt, call.tools, call.max_output_tokens)
+        owner = (self._provider_id, call.model_id)
+        contents = gemini_contents(call.messages, tool_blocks=bool(call.tools), owner=owner)
+        thinking = gemini_thinking(call.model_id, call.reasoning, call.max_output_tokens)
+        config = gemini_config(call.system_prompt, call.tools, thinking.max_output_tokens, thinking.config)
         timeout = read_timeout(call.deadlines)
         if timeout is not None:
             config.http_options = types.HttpOptions(timeout=int(timeout * 1000))
         usage: Usage | None = None
         finish: str | None = None
         called = False
+        reply = _ReplyReasoning(self._provider_id, call.model_id)
         stream = await self._client.aio.models.generate_content_stream(
             model=call.model_id, contents=list(contents), config=config
         )
@@ -119,11 +131,17 @@ class GeminiAdapter(SdkAdapter):
                         if part.function_call is not None:
                             called = True
                             fc = part.function_call
-                            yield ToolCallRequested(
-                                fc.id or f"call_{uuid.uuid4().hex[:24]}", fc.name or "", dict(fc.args or {})
-                            )
-                        elif part.text:
+                            call_id = fc.id or f"call_{uuid.uuid4().hex[:24]}"
+                            yield ToolCallRequested(call_id, fc.name or "", dict(fc.args or {}))
+                            if part.thought_signature:
+                                yield ReasoningDone(reply.signature(part.thought_signature), call_id=call_id)
+                            continue
+                        if part.text:
+                            if part.thought:
+                                reply.thoughts.append(part.text)
                             yield ThinkingDelta(part.text) if part.thought else TextDelta(part.text)
+                        if part.thought_signature:  # a text part's (or a signature-only part's): the reply's own
+                            reply.signatures.append(part.thought_signature)
                     if candidate.finish_reason is not None:
                         finish = str(getattr(candidate.finish_reason, "value", candidate.finish_reason))
                 chunk = await anext(stream, None)
@@ -135,6 +153,8 @@ class GeminiAdapter(SdkAdapter):
                 await stream.aclose()
         if finish is None:
             raise NetworkError("the response stream ended early")
+        for block in reply.blocks():
+            yield ReasoningDone(block)
         if usage is not None:
             yield UsageReported(usage)
         stop = _STOP_REASONS.get(finish, "other")
@@ -154,6 +174,26 @@ class GeminiAdapter(SdkAdapter):
             async for model in pager
             if model.name and _generates(model)
         ]
+
+
+class _ReplyReasoning:
+    """The reasoning of one reply as it streams: thought summaries and the signatures of its non-call parts."""
+
+    def __init__(self, provider_id: str, model_id: str) -> None:
+        self._provider_id, self._model_id = provider_id, model_id
+        self.thoughts: list[str] = []
+        self.signatures: list[bytes] = []
+
+    def signature(self, raw: bytes) -> ReasoningBlock:
+        """A part's thought signature as a block bound to this provider and model."""
+        return ReasoningBlock(ReasoningKind.SIGNATURE, signature=signature_text(raw), provider_id=self._provider_id,
+                              model_id=self._model_id)
+
+    def blocks(self) -> list[ReasoningBlock]:
+        """The thought summary (one block), then the signatures, in the order they came."""
+        blocks = [ReasoningBlock(ReasoningKind.THINKING, text="".join(self.thoughts), provider_id=self._provider_id,
+                                 model_id=self._model_id)] if self.thoughts else []
+        return blocks + [self.signature(raw) for raw in self.signatures]
 
 
 async def close_sdk_response(response: Any) -> None:
@@ -179,9 +219,10 @@ def _usage(meta: Any) -> Usage | None:
     prompt = meta.prompt_token_count
     if prompt is None and meta.candidates_token_count is None:
         return None
-    output = (meta.candidates_token_count or 0) + (getattr(meta, "thoughts_token_count", None) or 0)
+    thoughts = getattr(meta, "thoughts_token_count", None) or 0
     return Usage(
         input_tokens=prompt or 0,
-        output_tokens=output,
+        output_tokens=(meta.candidates_token_count or 0) + thoughts,
         cache_read_tokens=meta.cached_content_token_count or 0,
+        reasoning_tokens=thoughts,
     )

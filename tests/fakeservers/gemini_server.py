@@ -20,6 +20,7 @@ from tests.fakeservers.brain import (
     ToolCallPart,
     ToolResultPart,
 )
+from tests.fakeservers.gemini_rules import refusal, signed_parts, thinks
 from tests.fakeservers.server import (
     Accounting,
     FakeProviderServer,
@@ -122,6 +123,10 @@ class FakeGeminiServer(FakeProviderServer):
 
     auth_status: int | None = None  # 401 or 403: reject a wrong key that way instead of 400 API_KEY_INVALID
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.issued: list[str] = []  # every thought signature this server streamed, in order
+
     def presented_key(self, raw: RawRequest) -> str | None:
         """x-goog-api-key, else the key query parameter."""
         return raw.headers.get("x-goog-api-key") or raw.query.get("key")
@@ -147,6 +152,9 @@ class FakeGeminiServer(FakeProviderServer):
 
     def _generate(self, raw: RawRequest, model: str, stream: bool) -> HttpResponse:
         started = time.perf_counter()
+        refused = refusal(model, raw.json())
+        if refused is not None:  # a signature rule the real API enforces: the app must not break it
+            return _error(400, "INVALID_ARGUMENT", refused)
         request = normalize(model, stream, raw.json(), dict(raw.headers))
         answer, accounting = self.answer(request)
         if isinstance(answer, ErrorReply) and not stream:
@@ -158,7 +166,7 @@ class FakeGeminiServer(FakeProviderServer):
         if not stream:
             assert isinstance(answer, Reply)
             self.record_stats(request, accounting, time.perf_counter() - started)
-            parts = self._parts(answer)
+            parts = self._signed(request, self._parts(answer))
             return HttpResponse.of_json(self._chunk(request, parts, answer, accounting))
         return HttpResponse(headers={"content-type": "text/event-stream"},
                             chunks=self._stream(request, answer, accounting, started),
@@ -172,6 +180,15 @@ class FakeGeminiServer(FakeProviderServer):
         parts.extend({"functionCall": {"name": c.name, "args": dict(c.input), **({"id": c.id} if c.id else {})}}
                      for c in reply.tool_calls)
         return parts
+
+    def _signed(self, request: NormalizedRequest, parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """With thinking on, Gemini signs the first function call, or the last part of a reply without calls (the
+        signatures given are kept in `issued`)."""
+        if not thinks(request.model, request.raw):
+            return parts
+        signed = signed_parts(request.model, parts)
+        self.issued.extend(p["thoughtSignature"] for p in signed if "thoughtSignature" in p)
+        return signed
 
     def _usage(self, accounting: Accounting) -> dict[str, Any]:
         usage = {"promptTokenCount": accounting.input_tokens, "candidatesTokenCount": accounting.output_tokens,
@@ -189,6 +206,11 @@ class FakeGeminiServer(FakeProviderServer):
         chunk: dict[str, Any] = {"candidates": [candidate], "modelVersion": request.model,
                                  "responseId": uuid.uuid4().hex[:22]}
         chunk["usageMetadata"] = self._usage(accounting) if accounting else {"promptTokenCount": 0}
+        thoughts = min(self.counter("".join(reply.thinking)), accounting.output_tokens - 1) if (
+            reply is not None and reply.thinking and accounting is not None) else 0
+        if thoughts > 0:  # thinking is billed as output but reported apart from the candidates' tokens
+            chunk["usageMetadata"]["candidatesTokenCount"] -= thoughts
+            chunk["usageMetadata"]["thoughtsTokenCount"] = thoughts
         return chunk
 
     def _stream(self, request: NormalizedRequest, answer: Reply | ErrorReply, accounting: Accounting,
@@ -215,5 +237,5 @@ class FakeGeminiServer(FakeProviderServer):
         if answer.text_chunks and not answer.tool_calls:
             last.append({"text": answer.text_chunks[-1]})
         last.extend(self._parts(Reply(tool_calls=answer.tool_calls)))
-        yield sse(self._chunk(request, last, answer, accounting))
+        yield sse(self._chunk(request, self._signed(request, last), answer, accounting))
         self.record_stats(request, accounting, time.perf_counter() - started)

@@ -1,0 +1,63 @@
+"""The reasoning setting in Gemini's shape: thinking_level on Gemini 3, thinking_budget on 2.5, thought summaries."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from google.genai import types
+
+MAX_OUTPUT_2_5 = 65_536  # every Gemini 2.5 model's output limit (thinking included)
+_FAMILY = re.compile(r"(?:^|/)gemini-(\d+)(?:\.(\d+))?-(pro|flash)(-lite)?", re.I)
+_BUDGETS = {"low": 1_024, "medium": 8_192, "high": 16_384}
+
+
+@dataclass(frozen=True)
+class GeminiThinking:
+    """What a request carries for the reasoning level: the thinking config (None: nothing sent) and the output limit,
+    raised by a fixed thinking budget so the answer still fits after the thinking."""
+
+    config: types.ThinkingConfig | None
+    max_output_tokens: int
+
+
+def gemini_thinking(model_id: str, level: str, max_output_tokens: int) -> GeminiThinking:
+    """The thinking config for `level` (domain.settings.REASONING_LEVELS) on this model. Gemini 3 and later take a
+    thinking_level (Pro cannot stop thinking: "off" is its lowest level), 2.5 a thinking_budget (Pro's smallest is
+    128, Flash and Flash-Lite turn off with 0); "auto" leaves the model's default and only asks for thought
+    summaries. Models of other families get nothing: no field they may refuse."""
+    match = _FAMILY.search(model_id)
+    if match is None:
+        return GeminiThinking(None, max_output_tokens)
+    major, minor, tier, lite = int(match.group(1)), match.group(2), match.group(3).lower(), bool(match.group(4))
+    if level == "auto":
+        return GeminiThinking(types.ThinkingConfig(include_thoughts=True), max_output_tokens)
+    if major >= 3:
+        return GeminiThinking(_level_config(level, tier, pro_3_0=major == 3 and minor is None and tier == "pro"),
+                              max_output_tokens)
+    if (major, int(minor or 0)) == (2, 5):
+        budget = _budget(level, tier, lite)
+        raised = min(MAX_OUTPUT_2_5, max_output_tokens + budget) if budget > 0 else max_output_tokens
+        return GeminiThinking(types.ThinkingConfig(thinking_budget=budget, include_thoughts=level != "off"), raised)
+    return GeminiThinking(None, max_output_tokens)
+
+
+def _level_config(level: str, tier: str, *, pro_3_0: bool) -> types.ThinkingConfig:
+    if level == "off":  # Flash can think minimally; Pro always thinks, at least at LOW
+        chosen = types.ThinkingLevel.MINIMAL if tier == "flash" else types.ThinkingLevel.LOW
+    elif level == "low":
+        chosen = types.ThinkingLevel.LOW
+    elif level == "medium" and not pro_3_0:  # Gemini 3 Pro has only LOW and HIGH
+        chosen = types.ThinkingLevel.MEDIUM
+    else:
+        chosen = types.ThinkingLevel.HIGH
+    return types.ThinkingConfig(thinking_level=chosen, include_thoughts=level != "off")
+
+
+def _budget(level: str, tier: str, lite: bool) -> int:
+    if level == "off":
+        return 128 if tier == "pro" else 0  # 2.5 Pro cannot turn thinking off; 128 is its smallest budget
+    if level == "max":
+        return 32_768 if tier == "pro" else 24_576
+    budget = _BUDGETS.get(level, _BUDGETS["high"])
+    return max(budget, 512) if lite else budget
