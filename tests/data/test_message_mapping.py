@@ -56,3 +56,16 @@ def test_the_fast_path_is_taken_and_its_messages_stay_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         message.content = "changed"  # type: ignore[misc]
     assert dataclasses.replace(message, content="x").content == "x"
+
+
+@pytest.mark.parametrize("micros", [0, 1, 999_999, 1_746_091_812_345_678, -1, -86_400_000_001, 253_402_300_799_999_999])
+def test_stored_microseconds_read_back_as_the_exact_utc_datetime(micros: int) -> None:
+    from sqlalchemy.dialects import sqlite
+
+    from data.db.rows import UtcTimestamp
+
+    seconds, rest = divmod(micros, 1_000_000)
+    expected = datetime.fromtimestamp(seconds, tz=UTC).replace(microsecond=rest)
+    read = UtcTimestamp().process_result_value(micros, sqlite.dialect())
+    assert read == expected and read is not None and read.tzinfo is UTC
+    assert UtcTimestamp().process_bind_param(read, sqlite.dialect()) == micros
