@@ -42,5 +42,6 @@ class ShowSessionUseCase:
         """The session's detail: the conversation's path (with include_inactive, also the messages taken off it)."""
         session = require_session(self._sessions, session_id)
         stored = self._messages.snapshot(session.id, include_inactive=include_inactive)
-        views = tuple(MessageView(m, is_behind_boundary(m, session)) for m in stored)
+        boundary = session.boundary  # is_behind_boundary, with the boundary looked up once for the whole session
+        views = tuple(MessageView(m, boundary is not None and m.seq < boundary) for m in stored)
         return SessionDetail(session, views, tuple(self._sessions.compactions(session.id)))
