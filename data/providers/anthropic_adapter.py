@@ -2,45 +2,54 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncGenerator
+from dataclasses import replace
 from typing import Any
 
 import anthropic
 
 from data.providers.anthropic_shape import anthropic_request
+from data.providers.anthropic_stream import StreamState, learned_form
 from data.providers.base import SdkAdapter, StreamCall, headers_deadline, read_timeout
-from data.providers.conversation import parse_tool_arguments
 from data.providers.errors import (
     error_fields,
     retry_after_seconds,
+    short,
     status_error,
     transport_or_invalid,
 )
 from data.providers.retry import RetryPolicy
+from data.registry import load_registry
+from data.registry.capabilities import anthropic_capabilities, filled
 from domain.errors import (
     InvalidResponse,
     NetworkError,
     ProviderError,
     ProviderUnavailable,
+    ReasoningRejected,
 )
 from domain.events import (
-    ReplyProgress,
-    StopReason,
     StreamDone,
     StreamEvent,
-    TextDelta,
-    ThinkingDelta,
-    ToolCallRequested,
     UsageReported,
 )
-from domain.models import AiModel, ModelSource, Usage
+from domain.models import (
+    AiModel,
+    CapabilitySource,
+    ModelCapabilities,
+    ModelId,
+    ModelSource,
+)
 
-_STOP_REASONS: dict[str, StopReason] = {
-    "end_turn": "end_turn",
-    "stop_sequence": "end_turn",
-    "tool_use": "tool_use",
-    "max_tokens": "max_tokens",
-}
+# the 400s of reasoning blocks sent back that the API no longer accepts (a signature of another model or key, an
+# altered block): "messages.N.content.M: Invalid signature in thinking block", "Invalid `signature` in `thinking`
+# block", "`thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified"
+_REASONING_REFUSED = re.compile(
+    r"invalid\W+(signature|data)\W+in\W+(redacted_)?thinking\W+block|thinking\W+blocks\W+in\W+the\W+latest\W+"
+    r"assistant\W+message\W+cannot\W+be\W+modified",
+    re.IGNORECASE,
+)
 
 
 def map_anthropic_error(exc: BaseException, provider_name: str = "Anthropic") -> ProviderError:
@@ -52,6 +61,8 @@ def map_anthropic_error(exc: BaseException, provider_name: str = "Anthropic") ->
         status = exc.status_code
         if status == 200 and kind == "api_error":  # an `event: error` in the middle of a stream
             return ProviderUnavailable(f"{provider_name} failed mid-response")
+        if status == 400 and _REASONING_REFUSED.search(message or ""):
+            return ReasoningRejected(provider_name, short(message))
         return status_error(
             provider_name,
             status,
@@ -87,26 +98,50 @@ class AnthropicAdapter(SdkAdapter):
     ) -> None:
         super().__init__(provider_id=provider_id, provider_name=provider_name, retry=retry, secret=secret)
         self._client = client
+        self._listed: dict[ModelId, tuple[ModelCapabilities | None, int | None]] = {}  # from list_models
+        self._learned: dict[ModelId, ModelCapabilities] = {}  # thinking forms learned from the provider's 400s
 
     def map_error(self, exc: BaseException) -> ProviderError:
         """See map_anthropic_error."""
         return map_anthropic_error(exc, self._name)
 
-    async def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
-        request = anthropic_request(
-            model_id=call.model_id,
-            system_prompt=call.system_prompt,
-            messages=call.messages,
-            tools=call.tools,
-            max_output_tokens=call.max_output_tokens,
-            cache=call.cache,
-        )
-        timeout = read_timeout(call.deadlines)
-        async with headers_deadline(call.headers_s):
-            stream = await self._client.messages.create(
-                **request, stream=True, timeout=anthropic.NOT_GIVEN if timeout is None else timeout
+    def capabilities(self, model_id: ModelId) -> tuple[ModelCapabilities | None, int | None]:
+        """The model's capabilities and output limit: as the provider listed them in this process, else the
+        registry's entry or family guess (call.capabilities, the stored ones, win over both; a thinking form the
+        provider refused in this process wins over all)."""
+        if model_id in self._listed:
+            return self._listed[model_id]
+        registry = load_registry()
+        preset = registry.preset(model_id)
+        return registry.capabilities(model_id), preset.max_output_tokens if preset is not None else None
+
+    async def _open(self, call: StreamCall) -> Any:
+        """Sends the request; a thinking form the model refuses (a wrong guess for an id the registry does not know)
+        is learned from the 400 and the request sent once more in the form that fits."""
+        for attempt in (1, 2):
+            listed, max_output = self.capabilities(call.model_id)
+            capabilities = self._learned.get(call.model_id) or call.capabilities or listed
+            request = anthropic_request(
+                model_id=call.model_id, system_prompt=call.system_prompt, messages=call.messages, tools=call.tools,
+                max_output_tokens=call.max_output_tokens, cache=call.cache, provider_id=self._provider_id,
+                reasoning=call.reasoning, capabilities=capabilities, model_max_output=max_output,
             )
-        state = _StreamState()
+            timeout = read_timeout(call.deadlines)
+            try:
+                async with headers_deadline(call.headers_s):
+                    return await self._client.messages.create(
+                        **request, stream=True, timeout=anthropic.NOT_GIVEN if timeout is None else timeout
+                    )
+            except anthropic.BadRequestError as exc:
+                learned = learned_form(error_fields(exc.body)[1], capabilities)
+                if attempt == 2 or learned is None:
+                    raise
+                self._learned[call.model_id] = learned
+        raise AssertionError("unreachable")
+
+    async def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
+        stream = await self._open(call)
+        state = StreamState(self._provider_id, call.model_id)
         try:
             async for event in stream:
                 for out in state.feed(event):
@@ -119,66 +154,21 @@ class AnthropicAdapter(SdkAdapter):
         yield StreamDone(state.stop_reason)
 
     async def _models(self) -> list[AiModel]:
-        return [
-            AiModel(
-                id=info.id,
-                display_name=info.display_name,
-                provider_id=self._provider_id,
-                source=ModelSource.FETCHED,
-                context_window_size=getattr(info, "max_input_tokens", None),
-                max_output_tokens=getattr(info, "max_tokens", None),
-            )
-            async for info in self._client.models.list()
-        ]
-
-
-class _StreamState:
-    """Folds raw Messages API stream events into domain events."""
-
-    def __init__(self) -> None:
-        self.input = self.output = self.cache_read = self.cache_write = 0
-        self.stop_reason: StopReason = "other"
-        self.finished = False
-        self.tools: dict[int, tuple[str, str, list[str]]] = {}
-
-    def feed(self, event: Any) -> list[StreamEvent]:
-        kind = event.type
-        if kind == "message_start":
-            self._take_usage(event.message.usage)
-        elif kind == "content_block_start" and event.content_block.type == "tool_use":
-            self.tools[event.index] = (event.content_block.id, event.content_block.name, [])
-        elif kind == "content_block_delta":
-            delta = event.delta
-            if delta.type == "text_delta" and delta.text:
-                return [TextDelta(delta.text)]
-            if delta.type == "thinking_delta" and delta.thinking:
-                return [ThinkingDelta(delta.thinking)]
-            if delta.type == "input_json_delta" and event.index in self.tools:
-                self.tools[event.index][2].append(delta.partial_json)
-                return [ReplyProgress()]
-        elif kind == "content_block_stop" and event.index in self.tools:
-            call_id, name, pieces = self.tools.pop(event.index)
-            return [ToolCallRequested(call_id, name, parse_tool_arguments("".join(pieces)))]
-        elif kind == "message_delta":
-            self.stop_reason = _STOP_REASONS.get(event.delta.stop_reason or "", "other")
-            self._take_usage(event.usage)
-        elif kind == "message_stop":
-            self.finished = True
-        return []
-
-    def _take_usage(self, usage: Any) -> None:
-        if usage is None:
-            return
-        self.input = getattr(usage, "input_tokens", None) or self.input
-        self.output = getattr(usage, "output_tokens", None) or self.output
-        self.cache_read = getattr(usage, "cache_read_input_tokens", None) or self.cache_read
-        self.cache_write = getattr(usage, "cache_creation_input_tokens", None) or self.cache_write
-
-    def usage(self) -> Usage:
-        return Usage(
-            input_tokens=self.input + self.cache_read + self.cache_write,
-            output_tokens=self.output,
-            cache_read_tokens=self.cache_read,
-            cache_write_tokens=self.cache_write,
-        )
-
+        registry = load_registry()
+        models = []
+        async for info in self._client.models.list():
+            window, max_output = getattr(info, "max_input_tokens", None), getattr(info, "max_tokens", None)
+            reported = anthropic_capabilities(info)
+            if reported is not None:
+                sources = [(name, CapabilitySource.PROVIDER_API)
+                           for name, value in (("context_window", window), ("max_output_tokens", max_output)) if value]
+                reported = replace(reported, sources=(*reported.sources, *sources))
+            capabilities = filled(reported, registry.capabilities(info.id))
+            preset = registry.preset(info.id)
+            self._listed[info.id] = (capabilities, max_output or (preset.max_output_tokens if preset else None))
+            models.append(AiModel(
+                id=info.id, display_name=info.display_name, provider_id=self._provider_id,
+                source=ModelSource.FETCHED, context_window_size=window, max_output_tokens=max_output,
+                capabilities=capabilities,
+            ))
+        return models

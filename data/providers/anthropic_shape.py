@@ -6,8 +6,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from data.providers.conversation import CallBlock, ResultBlock, TextBlock, to_turns
-from domain.models import Message, ToolDefinition
+from data.providers.anthropic_thinking import loop_reasoning, thinking_block, thinking_request
+from data.providers.conversation import CallBlock, ResultBlock, TextBlock, Turn, to_turns
+from domain.models import Message, ModelCapabilities, ReasoningBlock, ToolDefinition
 
 EPHEMERAL = {"type": "ephemeral"}
 _ID_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
@@ -22,9 +23,16 @@ def anthropic_messages(
     messages: Sequence[Message], *, cache: bool = True, tool_blocks: bool = True
 ) -> list[dict[str, Any]]:
     """User/assistant alternation with tool_result blocks in the user turn right after their tool_use turn."""
+    return shape_turns(to_turns(messages, user_first=True, tool_blocks=tool_blocks), cache=cache)
+
+
+def shape_turns(
+    turns: Sequence[Turn], *, cache: bool = True, reasoning: dict[int, list[ReasoningBlock]] | None = None
+) -> list[dict[str, Any]]:
+    """Turns in the Messages API's shape; `reasoning` (by turn index) goes first in its assistant turn, unchanged."""
     shaped: list[dict[str, Any]] = []
-    for turn in to_turns(messages, user_first=True, tool_blocks=tool_blocks):
-        content: list[dict[str, Any]] = []
+    for index, turn in enumerate(turns):
+        content: list[dict[str, Any]] = [thinking_block(b) for b in (reasoning or {}).get(index, ())]
         for block in turn.blocks:
             if isinstance(block, TextBlock):
                 content.append({"type": "text", "text": block.text})
@@ -72,13 +80,27 @@ def anthropic_request(
     tools: Sequence[ToolDefinition],
     max_output_tokens: int,
     cache: bool = True,
+    provider_id: str = "",
+    reasoning: str = "off",
+    capabilities: ModelCapabilities | None = None,
+    model_max_output: int | None = None,
 ) -> dict[str, Any]:
     """Keyword arguments for messages.create (without stream); cache=False for one-off prompts (a cache write
-    costs more than plain input and would never be read)."""
+    costs more than plain input and would never be read). Thinking follows the model's form at the `reasoning`
+    level (anthropic_thinking.thinking_request); while it is on, the current tool loop's own reasoning blocks of
+    this provider and model go back first in their turns, as they came."""
+    turns = to_turns(messages, user_first=True, tool_blocks=bool(tools))
+    echoed = loop_reasoning(turns, provider_id, model_id)
+    last_assistant = max(echoed, default=None)
+    thinking = thinking_request(
+        capabilities, reasoning, max_output_tokens, model_max_output=model_max_output,
+        loop_lacks_thinking=last_assistant is not None and not echoed[last_assistant],
+    )
     params: dict[str, Any] = {
         "model": model_id,
-        "max_tokens": max_output_tokens,
-        "messages": anthropic_messages(messages, cache=cache, tool_blocks=bool(tools)),
+        "max_tokens": thinking.max_tokens,
+        "messages": shape_turns(turns, cache=cache, reasoning=echoed if thinking.active else None),
+        **thinking.params,
     }
     system = anthropic_system(system_prompt, cache=cache)
     if system:

@@ -13,7 +13,7 @@ from data.providers.errors import scrub
 from data.providers.retry import RetryPolicy, retrying_call, retrying_stream
 from domain.errors import ProviderError, ProviderTimeout
 from domain.events import StreamEvent, TextDelta
-from domain.models import AiModel, Message, MessageType, ModelId, ToolDefinition
+from domain.models import AiModel, Message, MessageType, ModelCapabilities, ModelId, ToolDefinition
 from domain.settings import Deadlines
 
 T = TypeVar("T")
@@ -76,6 +76,7 @@ class StreamCall:
     cache: bool = True  # prompt caching where the provider needs it asked for (Anthropic)
     deadlines: Deadlines | None = None  # headers: enforced by the adapter; idle and round: by the caller
     reasoning: str = "auto"  # the level asked for (domain.settings.REASONING_LEVELS)
+    capabilities: ModelCapabilities | None = None  # the model's, as stored (None: the adapter looks them up)
 
     @property
     def headers_s(self) -> float | None:
@@ -105,11 +106,12 @@ class SdkAdapter:
         max_output_tokens: int,
         deadlines: Deadlines | None = None,
         reasoning: str = "auto",
+        capabilities: ModelCapabilities | None = None,
     ) -> AsyncIterator[StreamEvent]:
         """Events of one reply; a transient failure before the first event is retried, never after (a headers
         timeout once)."""
         call = StreamCall(model_id, system_prompt, messages, tools, max_output_tokens, deadlines=deadlines,
-                          reasoning=reasoning)
+                          reasoning=reasoning, capabilities=capabilities)
         return retrying_stream(lambda: self._mapped(self._stream_once(call)), self._retry)
 
     async def generate_simple_completion(
@@ -135,7 +137,7 @@ class SdkAdapter:
         # streamed, so a long summary never waits on one read timeout; a failure anywhere retries the whole
         # attempt (nothing of it reached the user)
         message = Message(id="prompt", session_id="", type=MessageType.USER, content=prompt)
-        call = StreamCall(model_id, system, (message,), (), max_tokens, cache=False)
+        call = StreamCall(model_id, system, (message,), (), max_tokens, cache=False, reasoning="off")
         pieces = [e.text async for e in self._mapped(self._stream_once(call)) if isinstance(e, TextDelta)]
         return "".join(pieces)
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from domain.errors import InvalidResponse
-from domain.models import Message, MessageType, ToolStatus
+from domain.models import Message, MessageType, ReasoningBlock, ToolStatus
 
 INTERRUPTED_RESULT = "Error: tool call was interrupted before it returned a result."
 CONTINUE_PLACEHOLDER = "(continuing the conversation)"
@@ -46,10 +46,12 @@ Role = Literal["user", "assistant"]
 
 @dataclass(frozen=True)
 class Turn:
-    """One provider-neutral turn: user turns hold text and tool results, assistant turns text and calls."""
+    """One provider-neutral turn: user turns hold text and tool results, assistant turns text and calls (and the
+    reasoning blocks of the replies they came from, in order, for the shapers that send some back)."""
 
     role: Role
     blocks: tuple[Block, ...]
+    reasoning: tuple[ReasoningBlock, ...] = ()
 
 
 def parse_tool_input(raw: str | None) -> dict[str, Any]:
@@ -79,14 +81,16 @@ def to_turns(messages: Sequence[Message], *, user_first: bool = True, tool_block
     turns: list[Turn] = []
     calls: list[CallBlock] = []
     assistant: list[Block] = []
+    reasoning: list[ReasoningBlock] = []
 
     def close_assistant() -> None:
         if assistant:
-            turns.append(Turn("assistant", tuple(assistant)))
+            turns.append(Turn("assistant", tuple(assistant), tuple(reasoning)))
         if calls:
             turns.append(Turn("user", tuple(_result_for(call, results) for call in calls)))
         assistant.clear()
         calls.clear()
+        reasoning.clear()
 
     seen_ids: set[str] = set()
     for message in messages:
@@ -99,6 +103,7 @@ def to_turns(messages: Sequence[Message], *, user_first: bool = True, tool_block
                 close_assistant()
             if message.content.strip():
                 assistant.append(TextBlock(message.content))
+            reasoning.extend(message.reasoning)
         elif message.type is MessageType.TOOL_CALL:
             call_id = message.tool_call_id or f"call_{message.id}"
             if call_id in seen_ids:
@@ -133,7 +138,7 @@ def as_text(turn: Turn) -> Turn:
             blocks.append(TextBlock(f"[{label} tool {block.name}: {block.output}]"))
         else:
             blocks.append(block)
-    return Turn(turn.role, tuple(blocks))
+    return Turn(turn.role, tuple(blocks), turn.reasoning)
 
 
 def merge_same_roles(turns: Sequence[Turn]) -> list[Turn]:
@@ -146,7 +151,7 @@ def merge_same_roles(turns: Sequence[Turn]) -> list[Turn]:
                 blocks = tuple(b for b in blocks if isinstance(b, ResultBlock)) + tuple(
                     b for b in blocks if not isinstance(b, ResultBlock)
                 )
-            merged[-1] = Turn(turn.role, blocks)
+            merged[-1] = Turn(turn.role, blocks, merged[-1].reasoning + turn.reasoning)
         else:
             merged.append(turn)
     return merged

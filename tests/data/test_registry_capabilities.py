@@ -36,8 +36,8 @@ def test_every_anthropic_preset_has_capabilities_a_window_and_a_max_output() -> 
 
 def test_the_current_claude_models_are_in_the_file_with_prices() -> None:
     registry = load_registry()
-    for model_id in ("claude-fable-5-1", "claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5", "claude-opus-5",
-                     "claude-sonnet-5", "claude-opus-4-8", "claude-opus-4-7", "claude-opus-4-6"):
+    for model_id in ("claude-fable-5-2", "claude-fable-5-1", "claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5",
+                     "claude-opus-5", "claude-sonnet-5", "claude-opus-4-8", "claude-opus-4-7", "claude-opus-4-6"):
         assert registry.price(model_id) is not None, model_id
     price = registry.price("claude-opus-5-5")
     assert price is not None and (price.input, price.output, price.cache_read) == (4.0, 20.0, 0.2)

@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+from tests.fakeservers.anthropic_rules import model_info, redacted_data, refusal, sign
 from tests.fakeservers.brain import (
     STREAMED_FAILURES,
     ErrorReply,
@@ -29,9 +30,8 @@ from tests.fakeservers.server import (
     stalled_chunks,
 )
 
-DEFAULT_MODELS = (
-    {"id": "claude-test-1", "display_name": "Claude Test", "max_input_tokens": 200000, "max_tokens": 64000},
-)
+DEFAULT_MODELS = (model_info("claude-test-1", display_name="Claude Test"),)
+__all__ = ["DEFAULT_MODELS", "FakeAnthropicServer", "error_body", "error_response", "normalize", "refusal"]
 
 
 def _text_of(content: Any) -> str:
@@ -100,18 +100,6 @@ def error_response(err: ErrorReply, presented_key: str | None = None) -> HttpRes
     return HttpResponse.of_json(error_body("api_error", err.message or "Internal server error"), 500, headers)
 
 
-def refusal(body: dict[str, Any]) -> str | None:
-    """The 400 message the real Messages API answers a request it refuses, or None (the rules the app can break)."""
-    messages = body.get("messages") or []
-    if messages and messages[-1].get("role") == "assistant":
-        content = messages[-1].get("content")
-        last = content if isinstance(content, str) else next(
-            (b.get("text", "") for b in reversed(content or []) if b.get("type") == "text"), "")
-        if last != last.rstrip():
-            return "messages: final assistant content cannot end with trailing whitespace"
-    return None
-
-
 class FakeAnthropicServer(FakeProviderServer):
     """Speaks the Anthropic Messages API; accepts the key as x-api-key or Authorization: Bearer."""
 
@@ -133,7 +121,7 @@ class FakeAnthropicServer(FakeProviderServer):
             )
         if raw.method == "POST" and raw.path == "/v1/messages":
             started = time.perf_counter()
-            refused = refusal(raw.json())
+            refused = refusal(raw.json(), self.models or DEFAULT_MODELS)
             if refused is not None:  # a rule the real API enforces: the app must not break it
                 return HttpResponse.of_json(error_body("invalid_request_error", refused), 400)
             request = normalize(raw.json(), dict(raw.headers))
@@ -144,7 +132,7 @@ class FakeAnthropicServer(FakeProviderServer):
                 return HttpResponse(silent=True)
             if isinstance(answer, ErrorReply) and answer.kind not in STREAMED_FAILURES:
                 return error_response(answer)
-            usage = self._usage(request, accounting)
+            usage = self._usage(request, accounting, answer)
             if not request.stream:
                 assert isinstance(answer, Reply)
                 self.record_stats(request, accounting, time.perf_counter() - started)
@@ -154,17 +142,26 @@ class FakeAnthropicServer(FakeProviderServer):
                                 cut=isinstance(answer, ErrorReply) and answer.kind == "cut_off")
         return HttpResponse.of_json(error_body("not_found_error", f"Not found: {raw.path}"), 404)
 
-    def _usage(self, request: NormalizedRequest, accounting: Accounting) -> dict[str, int]:
+    def _usage(self, request: NormalizedRequest, accounting: Accounting, answer: Reply | ErrorReply
+               ) -> dict[str, Any]:
         caching = "cache_control" in json.dumps(request.raw)
         read = accounting.cached_tokens if caching else 0
         write = accounting.input_tokens - read if caching else 0
-        return {"input_tokens": accounting.input_tokens - read - write, "cache_read_input_tokens": read,
-                "cache_creation_input_tokens": write, "output_tokens": accounting.output_tokens}
+        usage: dict[str, Any] = {"input_tokens": accounting.input_tokens - read - write,
+                                 "cache_read_input_tokens": read, "cache_creation_input_tokens": write,
+                                 "output_tokens": accounting.output_tokens}
+        answer_thinking = "".join(answer.thinking) if isinstance(answer, Reply) else ""
+        if answer_thinking:
+            usage["output_tokens_details"] = {"thinking_tokens": self.counter(answer_thinking)}
+        return usage
 
-    def _message(self, request: NormalizedRequest, reply: Reply, usage: dict[str, int]) -> dict[str, Any]:
+    def _message(self, request: NormalizedRequest, reply: Reply, usage: dict[str, Any]) -> dict[str, Any]:
         content: list[dict[str, Any]] = []
         if reply.thinking:
-            content.append({"type": "thinking", "thinking": "".join(reply.thinking), "signature": "sig"})
+            thought = "".join(reply.thinking)
+            content.append({"type": "thinking", "thinking": thought, "signature": sign(request.model, thought)})
+        content.extend({"type": "redacted_thinking", "data": redacted_data(request.model)}
+                       for _ in range(reply.redacted))
         if reply.text:
             content.append({"type": "text", "text": reply.text})
         for call in reply.tool_calls:
@@ -174,9 +171,9 @@ class FakeAnthropicServer(FakeProviderServer):
                 "model": request.model, "content": content, "stop_reason": reply.effective_stop_reason,
                 "stop_sequence": None, "usage": usage}
 
-    def _stream(self, request: NormalizedRequest, answer: Reply | ErrorReply, usage: dict[str, int],
+    def _stream(self, request: NormalizedRequest, answer: Reply | ErrorReply, usage: dict[str, Any],
                 accounting: Accounting, started: float) -> Iterator[bytes]:
-        start_usage = {**usage, "output_tokens": 1}
+        start_usage = {**{k: v for k, v in usage.items() if k != "output_tokens_details"}, "output_tokens": 1}
         message: dict[str, Any] = {"id": f"msg_{uuid.uuid4().hex[:20]}", "type": "message", "role": "assistant",
                    "model": request.model, "content": [], "stop_reason": None, "stop_sequence": None,
                    "usage": start_usage}
@@ -191,8 +188,14 @@ class FakeAnthropicServer(FakeProviderServer):
             for piece in answer.thinking:
                 yield sse({"type": "content_block_delta", "index": index,
                            "delta": {"type": "thinking_delta", "thinking": piece}}, "content_block_delta")
+            signature = sign(request.model, "".join(answer.thinking))
             yield sse({"type": "content_block_delta", "index": index,
-                       "delta": {"type": "signature_delta", "signature": "sig"}}, "content_block_delta")
+                       "delta": {"type": "signature_delta", "signature": signature}}, "content_block_delta")
+            yield sse({"type": "content_block_stop", "index": index}, "content_block_stop")
+            index += 1
+        for _ in range(answer.redacted):
+            block = {"type": "redacted_thinking", "data": redacted_data(request.model)}
+            yield sse({"type": "content_block_start", "index": index, "content_block": block}, "content_block_start")
             yield sse({"type": "content_block_stop", "index": index}, "content_block_stop")
             index += 1
         if answer.text or not answer.tool_calls:
@@ -216,9 +219,10 @@ class FakeAnthropicServer(FakeProviderServer):
                           "content_block_delta")
             yield sse({"type": "content_block_stop", "index": index}, "content_block_stop")
             index += 1
+        delta_usage = {k: v for k, v in usage.items() if k in ("output_tokens", "output_tokens_details")}
         yield sse({"type": "message_delta", "delta": {"stop_reason": answer.effective_stop_reason,
                                                        "stop_sequence": None},
-                   "usage": {"output_tokens": usage["output_tokens"]}}, "message_delta")
+                   "usage": delta_usage}, "message_delta")
         yield sse({"type": "message_stop"}, "message_stop")
         self.record_stats(request, accounting, time.perf_counter() - started)
 

@@ -110,6 +110,7 @@ class Reply:
     thinking: tuple[str, ...] = ()
     stop_reason: StopReason | None = None
     tool_argument_chunk: int = 7  # tool-call JSON is streamed in slices of this many characters
+    redacted: int = 0  # Anthropic: this many redacted_thinking blocks after the thinking
 
     @classmethod
     def of_text(cls, text: str, chunk: int = 8) -> Reply:
