@@ -8,6 +8,7 @@ from typing import Any
 import openai
 
 from data.providers.base import SdkAdapter, StreamCall, headers_deadline, read_timeout
+from data.providers.compat_reasoning import Server, echo_field, reasoning_params, server_for
 from data.providers.conversation import parse_tool_arguments
 from data.providers.errors import (
     error_fields,
@@ -27,6 +28,7 @@ from domain.errors import (
     ProviderUnavailable,
 )
 from domain.events import (
+    ReasoningDone,
     ReplyProgress,
     StopReason,
     StreamDone,
@@ -36,7 +38,7 @@ from domain.events import (
     ToolCallRequested,
     UsageReported,
 )
-from domain.models import AiModel, ModelSource, Usage
+from domain.models import AiModel, ModelSource, ReasoningBlock, ReasoningKind, Usage
 
 _STOP_REASONS: dict[str, StopReason] = {
     "stop": "end_turn",
@@ -94,10 +96,13 @@ class OpenAIAdapter(SdkAdapter):
         retry: RetryPolicy | None = None,
         secret: str | None = None,
         compatible: bool = False,
+        server: Server | None = None,
     ) -> None:
         super().__init__(provider_id=provider_id, provider_name=provider_name, retry=retry, secret=secret)
         self._client = client
         self._compatible = compatible
+        # how reasoning is asked for and sent back: from the base URL unless given
+        self._server = server or server_for(str(client.base_url), compatible=compatible)
         # OpenAI's own API wants max_completion_tokens; compatible servers still speak max_tokens.
         self._max_tokens_field = "max_tokens" if compatible else "max_completion_tokens"
 
@@ -113,6 +118,9 @@ class OpenAIAdapter(SdkAdapter):
             tools=call.tools,
             max_output_tokens=call.max_output_tokens,
             max_tokens_field=self._max_tokens_field,
+            echo=echo_field(self._server),
+            owner=(self._provider_id, call.model_id),
+            extra=reasoning_params(self._server, call.model_id, call.reasoning),
         )
         timeout = read_timeout(call.deadlines)
         async with headers_deadline(call.headers_s):
@@ -121,6 +129,7 @@ class OpenAIAdapter(SdkAdapter):
                 timeout=openai.NOT_GIVEN if timeout is None else timeout,
             )
         calls: dict[int, list[Any]] = {}
+        thoughts: list[str] = []
         usage: Usage | None = None
         finish: str | None = None
         try:
@@ -132,6 +141,7 @@ class OpenAIAdapter(SdkAdapter):
                     if delta is not None:
                         thinking = getattr(delta, "reasoning_content", None) or getattr(delta, "reasoning", None)
                         if isinstance(thinking, str) and thinking:
+                            thoughts.append(thinking)
                             yield ThinkingDelta(thinking)
                         if delta.content:
                             yield TextDelta(delta.content)
@@ -150,6 +160,9 @@ class OpenAIAdapter(SdkAdapter):
         for index in sorted(calls):
             call_id, name, pieces = calls[index]
             yield ToolCallRequested(call_id or f"call_{index}", name, parse_tool_arguments("".join(pieces)))
+        if thoughts:  # kept whole, to be sent back on this turn if it made tool calls (DeepSeek requires it)
+            yield ReasoningDone(ReasoningBlock(ReasoningKind.REASONING_CONTENT, text="".join(thoughts),
+                                               provider_id=self._provider_id, model_id=call.model_id))
         if usage is not None:
             yield UsageReported(usage)
         stop = _STOP_REASONS.get(finish, "other")
@@ -178,9 +191,11 @@ class OpenAIAdapter(SdkAdapter):
 def _usage(raw: Any) -> Usage:
     details = getattr(raw, "prompt_tokens_details", None)
     cached = getattr(details, "cached_tokens", None) or 0
+    reasoning = getattr(getattr(raw, "completion_tokens_details", None), "reasoning_tokens", None) or 0
     return Usage(
         input_tokens=raw.prompt_tokens or 0,
         output_tokens=raw.completion_tokens or 0,
         cache_read_tokens=cached,
+        reasoning_tokens=reasoning,
     )
 

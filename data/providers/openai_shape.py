@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from data.providers.conversation import CallBlock, ResultBlock, TextBlock, to_turns
-from domain.models import Message, ToolDefinition
+from domain.models import Message, ReasoningBlock, ReasoningKind, ToolDefinition
 
 MAX_ID_LENGTH = 40  # OpenAI rejects longer tool_call ids
 
@@ -20,10 +20,21 @@ def safe_call_id(call_id: str) -> str:
     return "call_" + hashlib.sha1(call_id.encode()).hexdigest()[:32]
 
 
+def own_reasoning(blocks: Sequence[ReasoningBlock], owner: tuple[str, str]) -> str | None:
+    """The reasoning_content a turn's replies carried, if the target model produced them itself (else None)."""
+    texts = [b.text for b in blocks if b.kind is ReasoningKind.REASONING_CONTENT and b.belongs_to(*owner)]
+    return "".join(texts) if texts else None
+
+
 def openai_messages(
-    system_prompt: str | None, messages: Sequence[Message], *, tool_blocks: bool = True
+    system_prompt: str | None, messages: Sequence[Message], *, tool_blocks: bool = True,
+    echo: str | None = None, owner: tuple[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """A system message, then user / assistant (with tool_calls) / tool messages, results right after calls."""
+    """A system message, then user / assistant (with tool_calls) / tool messages, results right after calls.
+
+    With `echo` (the field a compatible server reads, e.g. reasoning_content), an assistant turn that made tool calls
+    carries the reasoning the target model `owner` (provider id, model id) produced for it; with reasoning_content, a
+    tool-call turn another model wrote carries an empty one (DeepSeek refuses a tool-call turn without the field)."""
     shaped: list[dict[str, Any]] = []
     if system_prompt and system_prompt.strip():
         shaped.append({"role": "system", "content": system_prompt})
@@ -32,6 +43,9 @@ def openai_messages(
         if turn.role == "assistant":
             calls = [b for b in turn.blocks if isinstance(b, CallBlock)]
             message: dict[str, Any] = {"role": "assistant", "content": "\n\n".join(texts) or None}
+            reasoning = own_reasoning(getattr(turn, "reasoning", ()), owner) if calls and echo and owner else None
+            if reasoning is not None or (calls and echo == "reasoning_content"):
+                message[str(echo)] = reasoning or ""
             if calls:
                 message["tool_calls"] = [
                     {
@@ -73,12 +87,16 @@ def openai_request(
     tools: Sequence[ToolDefinition],
     max_output_tokens: int,
     max_tokens_field: str,
+    echo: str | None = None,
+    owner: tuple[str, str] | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Keyword arguments for chat.completions.create (without stream)."""
+    """Keyword arguments for chat.completions.create (without stream); `extra`: the reasoning knobs."""
     params: dict[str, Any] = {
         "model": model_id,
-        "messages": openai_messages(system_prompt, messages, tool_blocks=bool(tools)),
+        "messages": openai_messages(system_prompt, messages, tool_blocks=bool(tools), echo=echo, owner=owner),
         max_tokens_field: max_output_tokens,
+        **(extra or {}),
     }
     if tools:
         params["tools"] = openai_tools(tools)

@@ -10,6 +10,7 @@ from typing import Any
 
 from tests.fakeservers.brain import (
     STREAMED_FAILURES,
+    Answer,
     Brain,
     ErrorReply,
     NormalizedMessage,
@@ -31,6 +32,24 @@ from tests.fakeservers.server import (
 from tests.fakeservers.tokens import TokenCounter, approx_counter
 
 _FINISH = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length", "other": "content_filter"}
+DEEPSEEK_DOCS = "https://api-docs.deepseek.com/guides/thinking_mode#tool-calls"
+
+
+def deepseek_thinks(body: Mapping[str, Any]) -> bool:
+    """DeepSeek thinks unless the request turns it off with thinking.type "disabled"."""
+    return (body.get("thinking") or {}).get("type") != "disabled"
+
+
+def deepseek_refusal(body: Mapping[str, Any]) -> str | None:
+    """DeepSeek's 400 for a thinking request whose assistant turn with tool calls lacks its reasoning_content (the
+    index counts every message, the system one included), or None."""
+    if not deepseek_thinks(body):
+        return None
+    for index, message in enumerate(body.get("messages") or []):
+        if message.get("role") == "assistant" and message.get("tool_calls") and "reasoning_content" not in message:
+            return (f"Missing `reasoning_content` field in the assistant message at message index {index}. For more "
+                    f"information, please refer to {DEEPSEEK_DOCS}")
+    return None
 
 
 def _text_of(content: Any) -> str:
@@ -104,13 +123,18 @@ def error_response(err: ErrorReply, presented_key: str | None = None) -> HttpRes
 
 
 class FakeOpenAIServer(FakeProviderServer):
-    """Speaks Chat Completions under /v1; with ollama=True also answers Ollama's POST /api/show."""
+    """Speaks Chat Completions under /v1; with ollama=True also answers Ollama's POST /api/show; with deepseek=True
+    acts as DeepSeek in thinking mode (thinking unless turned off, tool-call turns need their reasoning_content);
+    reasoning_field is the delta field reasoning streams in ("reasoning" as OpenRouter does)."""
 
     def __init__(self, brain: Brain | None = None, *, counter: TokenCounter = approx_counter,
                  context_windows: Mapping[str, int] | None = None, models: Iterable[Mapping[str, Any]] | None = None,
-                 api_key: str | None = None, ollama: bool = False) -> None:
+                 api_key: str | None = None, ollama: bool = False, deepseek: bool = False,
+                 reasoning_field: str = "reasoning_content") -> None:
         super().__init__(brain, counter=counter, context_windows=context_windows, models=models, api_key=api_key)
         self.ollama = ollama
+        self.deepseek = deepseek
+        self.reasoning_field = reasoning_field
 
     @property
     def base_url(self) -> str:
@@ -151,6 +175,9 @@ class FakeOpenAIServer(FakeProviderServer):
 
     def _complete(self, raw: RawRequest) -> HttpResponse:
         started = time.perf_counter()
+        refused = deepseek_refusal(raw.json()) if self.deepseek else None
+        if refused is not None:  # the rule DeepSeek enforces in thinking mode: the app must not break it
+            return _error(refused, "invalid_request_error", "invalid_request_error", 400)
         request = normalize(raw.json(), dict(raw.headers))
         answer, accounting = self.answer(request)
         if isinstance(answer, ErrorReply) and not request.stream:
@@ -162,7 +189,8 @@ class FakeOpenAIServer(FakeProviderServer):
         usage = {"prompt_tokens": accounting.input_tokens, "completion_tokens": accounting.output_tokens,
                  "total_tokens": accounting.input_tokens + accounting.output_tokens,
                  "prompt_tokens_details": {"cached_tokens": accounting.cached_tokens, "audio_tokens": 0},
-                 "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0,
+                 "completion_tokens_details": {"reasoning_tokens": self._reasoning_tokens(request, answer),
+                                               "audio_tokens": 0,
                                                "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0}}
         head = {"id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "created": int(time.time()), "model": request.model,
                 "system_fingerprint": "fp_fake"}
@@ -196,7 +224,7 @@ class FakeOpenAIServer(FakeProviderServer):
                 elif answer.kind == "malformed":
                     yield b'data: {"id": "chatcmpl-broken", "choices": [{"delta": {"content\n\n'
                 return
-            yield from (chunk({"reasoning_content": piece}) for piece in answer.thinking)
+            yield from (chunk({self.reasoning_field: piece}) for piece in self._thinking(request, answer))
             yield from (chunk({"content": piece}) for piece in answer.text_chunks)
             for index, call in enumerate(answer.tool_calls):
                 opening = self._call(index, call)
@@ -215,6 +243,16 @@ class FakeOpenAIServer(FakeProviderServer):
 
         return HttpResponse(headers={"content-type": "text/event-stream"}, chunks=chunks(),
                             cut=isinstance(answer, ErrorReply) and answer.kind == "cut_off")
+
+    def _thinking(self, request: NormalizedRequest, answer: Answer) -> tuple[str, ...]:
+        """The reasoning pieces streamed (none from DeepSeek with thinking turned off)."""
+        if not isinstance(answer, Reply) or (self.deepseek and not deepseek_thinks(request.raw)):
+            return ()
+        return answer.thinking
+
+    def _reasoning_tokens(self, request: NormalizedRequest, answer: Answer) -> int:
+        thinking = "".join(self._thinking(request, answer))
+        return self.counter(thinking) if thinking else 0
 
     @staticmethod
     def _call(index: int, call: Any) -> dict[str, Any]:
