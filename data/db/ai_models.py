@@ -8,6 +8,7 @@ from dataclasses import replace
 from sqlalchemy import select
 from sqlalchemy.orm import Session as OrmSession
 
+from data.db.capabilities_json import capabilities_from_json, capabilities_to_json, merged
 from data.db.engine import Database, keyed_select
 from data.db.mappers import model_onto_row, model_to_domain
 from data.db.rows import ModelRow, ProviderRow
@@ -37,6 +38,8 @@ class SqlModelRepository:
 
     def resolve(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
         stored = self.get(provider_id, model_id)
+        if stored is not None and stored.capabilities is None:  # not listed yet: the registry's entry or family
+            stored = replace(stored, capabilities=self._registry.capabilities(model_id))
         if stored is not None and stored.context_window_size:
             return stored
         preset = self._registry.preset(model_id)
@@ -50,7 +53,7 @@ class SqlModelRepository:
                            window_source=WindowSource.REGISTRY)
         return AiModel(id=model_id, display_name=preset.display_name if preset else None, provider_id=provider_id,
                        source=ModelSource.FETCHED, context_window_size=window, max_output_tokens=max_output,
-                       window_is_guess=guess)
+                       window_is_guess=guess, capabilities=self._registry.capabilities(model_id))
 
     def upsert(self, model: AiModel) -> AiModel:
         """Inserts or replaces a model; an existing user-set window survives unless `model` is user-set too."""
@@ -85,9 +88,12 @@ class SqlModelRepository:
                                    user_window=False,
                                    window_source=(WindowSource.PROVIDER_API if model.context_window_size
                                                   else WindowSource.REGISTRY).value,
-                                   input_limit=model.input_limit))
+                                   input_limit=model.input_limit,
+                                   capabilities=capabilities_to_json(model.capabilities)))
                     continue
                 row.display_name = model.display_name or row.display_name
+                row.capabilities = capabilities_to_json(merged(capabilities_from_json(row.capabilities),
+                                                               model.capabilities))
                 if row.user_window:
                     continue
                 if model.context_window_size:

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
+from data.db.capabilities_json import capabilities_from_json, capabilities_to_json
 from data.db.rows import AgentRow, CompactionRow, MemoryRow, MessageRow, ModelRow, ProviderRow, SessionRow
 from domain.models import (
     Agent,
@@ -40,6 +41,7 @@ def model_to_domain(row: ModelRow) -> AiModel:
         source=ModelSource(row.source), context_window_size=row.context_window_size,
         max_output_tokens=row.max_output_tokens, window_is_guess=bool(row.window_is_guess),
         user_window=bool(row.user_window), window_source=_window_source(row), input_limit=row.input_limit,
+        capabilities=capabilities_from_json(row.capabilities),
     )
 
 
@@ -62,6 +64,7 @@ def model_onto_row(model: AiModel, row: ModelRow) -> None:
     row.user_window = model.user_window
     row.window_source = model.window_source.value
     row.input_limit = model.input_limit
+    row.capabilities = capabilities_to_json(model.capabilities)
 
 
 def agent_to_domain(row: AgentRow) -> Agent:

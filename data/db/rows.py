@@ -77,6 +77,7 @@ class ModelRow(Base):
     user_window: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="0")
     window_source: Mapped[str | None] = mapped_column(String)
     input_limit: Mapped[int | None] = mapped_column(Integer)
+    capabilities: Mapped[str | None] = mapped_column(Text)  # JSON (data.db.capabilities_json), NULL: not known
 
 
 class AgentRow(Base):

@@ -6,6 +6,7 @@ import json
 from datetime import UTC, datetime
 
 from data.db.agents import DEFAULT_AGENT_ID
+from data.db.capabilities_json import capabilities_from_json, capabilities_to_json, refreshed
 from data.db.engine import Database
 from data.db.rows import AgentRow, ModelRow, ProviderRow
 from data.registry import Registry
@@ -22,7 +23,8 @@ DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant."
 
 
 def seed(db: Database, registry: Registry) -> None:
-    """Adds what is missing; refreshes preset windows unless the user set one."""
+    """Adds what is missing; refreshes preset windows unless the user set one, and the presets' capabilities that
+    came from the registry (what the provider reported or the user set stays)."""
     now = datetime.now(UTC)
     with db.write() as s:
         for provider_id, name, kind in BUILT_IN_PROVIDERS:
@@ -41,8 +43,11 @@ def seed(db: Database, registry: Registry) -> None:
                 s.add(ModelRow(id=preset.id, provider_id=preset.provider_id, display_name=preset.display_name,
                                is_default=preset.is_default, source=ModelSource.PRESET.value,
                                context_window_size=preset.context_window, max_output_tokens=preset.max_output_tokens,
-                               window_is_guess=False, user_window=False))
+                               window_is_guess=False, user_window=False,
+                               capabilities=capabilities_to_json(preset.capabilities)))
                 continue
+            fresh = refreshed(capabilities_from_json(row.capabilities), preset.capabilities)
+            row.capabilities = capabilities_to_json(fresh)
             if row.user_window:
                 continue
             if row.source == ModelSource.PRESET.value or row.context_window_size is None:
