@@ -104,7 +104,7 @@ class GeminiAdapter(SdkAdapter):
     async def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
         owner = (self._provider_id, call.model_id)
         contents = gemini_contents(call.messages, tool_blocks=bool(call.tools), owner=owner)
-        thinking = gemini_thinking(call.model_id, call.reasoning, call.max_output_tokens)
+        thinking = gemini_thinking(call.model_id, call.reasoning, call.max_output_tokens, call.capabilities)
         config = gemini_config(call.system_prompt, call.tools, thinking.max_output_tokens, thinking.config)
         timeout = read_timeout(call.deadlines)
         if timeout is not None:

@@ -7,6 +7,9 @@ from dataclasses import dataclass
 
 from google.genai import types
 
+from domain.models import ModelCapabilities, ThinkingForm
+
+LEVELS = ("minimal", "low", "medium", "high")  # Gemini 3 thinking levels, in order
 MAX_OUTPUT_2_5 = 65_536  # every Gemini 2.5 model's output limit (thinking included)
 _FAMILY = re.compile(r"(?:^|/)gemini-(\d+)(?:\.(\d+))?-(pro|flash)(-lite)?", re.I)
 _BUDGETS = {"low": 1_024, "medium": 8_192, "high": 16_384}
@@ -21,20 +24,27 @@ class GeminiThinking:
     max_output_tokens: int
 
 
-def gemini_thinking(model_id: str, level: str, max_output_tokens: int) -> GeminiThinking:
+def gemini_thinking(model_id: str, level: str, max_output_tokens: int,
+                    capabilities: ModelCapabilities | None = None) -> GeminiThinking:
     """The thinking config for `level` (domain.settings.REASONING_LEVELS) on this model. Gemini 3 and later take a
-    thinking_level (Pro cannot stop thinking: "off" is its lowest level), 2.5 a thinking_budget (Pro's smallest is
-    128, Flash and Flash-Lite turn off with 0); "auto" leaves the model's default and only asks for thought
-    summaries. Models of other families get nothing: no field they may refuse."""
+    thinking_level (the level asked for, else the nearest lower one the model takes; "off" is its lowest, as Pro
+    cannot stop thinking), 2.5 a thinking_budget (Pro's smallest is 128, Flash and Flash-Lite turn off with 0);
+    "auto" leaves the model's default and only asks for thought summaries. Models of other families, and models
+    whose known capabilities say they do not think, get nothing: no field they may refuse. The levels a Gemini 3
+    model takes come from its capabilities' efforts when known, else from its family."""
     match = _FAMILY.search(model_id)
-    if match is None:
+    known_not_to_think = (capabilities is not None and capabilities.thinking is ThinkingForm.NONE
+                          and capabilities.source("thinking") is not None)
+    if match is None or known_not_to_think:
         return GeminiThinking(None, max_output_tokens)
     major, minor, tier, lite = int(match.group(1)), match.group(2), match.group(3).lower(), bool(match.group(4))
     if level == "auto":
         return GeminiThinking(types.ThinkingConfig(include_thoughts=True), max_output_tokens)
     if major >= 3:
-        return GeminiThinking(_level_config(level, tier, pro_3_0=major == 3 and minor is None and tier == "pro"),
-                              max_output_tokens)
+        offered = tuple(e for e in LEVELS if capabilities is not None and e in capabilities.efforts)
+        if not offered:  # the family's: 3 Pro takes LOW and HIGH, later Pros add MEDIUM, Flash also MINIMAL
+            offered = LEVELS if tier == "flash" else ("low", "high") if (major, minor) == (3, None) else LEVELS[1:]
+        return GeminiThinking(_level_config(level, offered), max_output_tokens)
     if (major, int(minor or 0)) == (2, 5):
         budget = _budget(level, tier, lite)
         raised = min(MAX_OUTPUT_2_5, max_output_tokens + budget) if budget > 0 else max_output_tokens
@@ -42,16 +52,16 @@ def gemini_thinking(model_id: str, level: str, max_output_tokens: int) -> Gemini
     return GeminiThinking(None, max_output_tokens)
 
 
-def _level_config(level: str, tier: str, *, pro_3_0: bool) -> types.ThinkingConfig:
-    if level == "off":  # Flash can think minimally; Pro always thinks, at least at LOW
-        chosen = types.ThinkingLevel.MINIMAL if tier == "flash" else types.ThinkingLevel.LOW
-    elif level == "low":
-        chosen = types.ThinkingLevel.LOW
-    elif level == "medium" and not pro_3_0:  # Gemini 3 Pro has only LOW and HIGH
-        chosen = types.ThinkingLevel.MEDIUM
+def _level_config(level: str, offered: tuple[str, ...]) -> types.ThinkingConfig:
+    if level == "off":
+        chosen = offered[0]
+    elif level == "max":
+        chosen = offered[-1]
     else:
-        chosen = types.ThinkingLevel.HIGH
-    return types.ThinkingConfig(thinking_level=chosen, include_thoughts=level != "off")
+        rank = LEVELS.index(level) if level in LEVELS else len(LEVELS) - 1
+        below = [name for name in offered if LEVELS.index(name) <= rank]
+        chosen = below[-1] if below else offered[0]
+    return types.ThinkingConfig(thinking_level=types.ThinkingLevel(chosen.upper()), include_thoughts=level != "off")
 
 
 def _budget(level: str, tier: str, lite: bool) -> int:

@@ -88,8 +88,7 @@ def gemini_contents(messages: Sequence[Message], *, tool_blocks: bool = True,
     signed = _call_signatures(messages, owner)
     for turn in to_turns(messages, user_first=True, tool_blocks=tool_blocks):
         if turn.role == "assistant":
-            contents.append(types.Content(role="model", parts=_model_parts(
-                turn.blocks, getattr(turn, "reasoning", ()), signed, owner)))
+            contents.append(types.Content(role="model", parts=_model_parts(turn.blocks, turn.reasoning, signed, owner)))
             continue
         parts: list[types.Part] = []
         for block in turn.blocks:

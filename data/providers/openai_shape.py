@@ -43,7 +43,7 @@ def openai_messages(
         if turn.role == "assistant":
             calls = [b for b in turn.blocks if isinstance(b, CallBlock)]
             message: dict[str, Any] = {"role": "assistant", "content": "\n\n".join(texts) or None}
-            reasoning = own_reasoning(getattr(turn, "reasoning", ()), owner) if calls and echo and owner else None
+            reasoning = own_reasoning(turn.reasoning, owner) if calls and echo and owner else None
             if reasoning is not None or (calls and echo == "reasoning_content"):
                 message[str(echo)] = reasoning or ""
             if calls:

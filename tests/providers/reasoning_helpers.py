@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 
 from domain.events import ReasoningDone, StreamEvent, TextDelta, ThinkingDelta, ToolCallRequested
-from domain.models import Message, MessageType, ReasoningBlock, ToolDefinition
+from domain.models import Message, MessageType, ModelCapabilities, ReasoningBlock, ToolDefinition
 from domain.ports import ModelApiAdapter
 from tests.providers.helpers import WEATHER, History, collect
 
@@ -40,8 +40,10 @@ def answer_calls(history: History, events: Sequence[StreamEvent], output: str = 
 
 
 async def send(adapter: ModelApiAdapter, history: History, model: str, reasoning: str = "auto",
-               tools: tuple[ToolDefinition, ...] = (WEATHER,)) -> list[StreamEvent]:
-    """All events of one round sent with a reasoning level."""
+               tools: tuple[ToolDefinition, ...] = (WEATHER,),
+               capabilities: ModelCapabilities | None = None) -> list[StreamEvent]:
+    """All events of one round sent with a reasoning level (and the model's capabilities, when given)."""
+    extra = {"capabilities": capabilities} if capabilities is not None else {}
     return await collect(adapter.send_message_stream(
         model_id=model, system_prompt="Be brief.", messages=history.messages, tools=tools, max_output_tokens=512,
-        reasoning=reasoning))
+        reasoning=reasoning, **extra))

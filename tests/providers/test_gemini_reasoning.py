@@ -13,7 +13,7 @@ from google.genai import types
 
 from domain.errors import ReasoningRejected
 from domain.events import ReasoningDone, StreamDone, TextDelta, ThinkingDelta, ToolCallRequested, UsageReported
-from domain.models import ProviderType, ReasoningKind
+from domain.models import CapabilitySource, ModelCapabilities, ProviderType, ReasoningKind, ThinkingForm
 from tests.fakeservers import FakeGeminiServer, Reply, ScriptedBrain, ToolCall
 from tests.fakeservers.gemini_rules import thinking_config
 from tests.providers.helpers import History, adapter_for
@@ -22,6 +22,7 @@ from tests.providers.reasoning_helpers import answer_calls, record_round, send
 GEMINI = ProviderType.GEMINI
 PRO3, FLASH3, FLASH25, PRO25 = "gemini-3-pro-preview", "gemini-3-flash-preview", "gemini-2.5-flash", "gemini-2.5-pro"
 PLACEHOLDER = "skip_thought_signature_validator"
+SOURCED = (("thinking", CapabilitySource.REGISTRY), ("efforts", CapabilitySource.REGISTRY))
 WEATHER_CALL = Reply(thinking=("Need the weather.",), tool_calls=(ToolCall("get_weather", {"city": "Lima"}),))
 
 
@@ -119,7 +120,9 @@ async def test_history_from_another_provider_gets_the_placeholder_on_the_first_c
 
 @pytest.mark.parametrize(("model", "level", "expected"), [
     (PRO3, "high", {"thinkingLevel": "HIGH", "includeThoughts": True}),
-    (PRO3, "medium", {"thinkingLevel": "HIGH", "includeThoughts": True}),  # 3 Pro: LOW or HIGH only
+    (PRO3, "medium", {"thinkingLevel": "LOW", "includeThoughts": True}),  # 3 Pro: LOW or HIGH; the nearest lower
+    ("gemini-3.1-pro-preview", "medium", {"thinkingLevel": "MEDIUM", "includeThoughts": True}),
+    (PRO3, "max", {"thinkingLevel": "HIGH", "includeThoughts": True}),
     (PRO3, "off", {"thinkingLevel": "LOW", "includeThoughts": False}),  # 3 Pro always thinks
     (FLASH3, "off", {"thinkingLevel": "MINIMAL", "includeThoughts": False}),
     (FLASH3, "medium", {"thinkingLevel": "MEDIUM", "includeThoughts": True}),
@@ -134,6 +137,20 @@ async def test_history_from_another_provider_gets_the_placeholder_on_the_first_c
 async def test_the_reasoning_level_maps_to_the_models_thinking_config(model, level, expected):
     with FakeGeminiServer(ScriptedBrain(["ok"])) as fake:
         await send(adapter_for(GEMINI, fake.base_url), History().user("hi"), model, level)
+    raw = fake.requests[-1].raw
+    assert (thinking_config(raw) if "thinkingConfig" in raw.get("generationConfig", {}) else None) == expected
+
+
+@pytest.mark.parametrize(("caps", "level", "expected"), [
+    (ModelCapabilities(ThinkingForm.ALWAYS_ON, efforts=("low", "high"), sources=SOURCED), "off",
+     {"thinkingLevel": "LOW", "includeThoughts": False}),
+    (ModelCapabilities(ThinkingForm.ALWAYS_ON, efforts=("low", "medium", "high"), sources=SOURCED), "medium",
+     {"thinkingLevel": "MEDIUM", "includeThoughts": True}),
+    (ModelCapabilities(ThinkingForm.NONE, sources=SOURCED), "high", None),
+])
+async def test_known_capabilities_decide_the_levels_a_gemini_3_model_is_sent(caps, level, expected):
+    with FakeGeminiServer(ScriptedBrain(["ok"])) as fake:
+        await send(adapter_for(GEMINI, fake.base_url), History().user("hi"), FLASH3, level, capabilities=caps)
     raw = fake.requests[-1].raw
     assert (thinking_config(raw) if "thinkingConfig" in raw.get("generationConfig", {}) else None) == expected
 
