@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-_SIGNING_KEY = b"fake-gemini-signing-key"
+SIGNING_KEY = b"fake-gemini-signing-key"  # a server may rotate its own (then old signatures are corrupted)
 _MAGIC = b"FGSIG1"
 PLACEHOLDERS = ("skip_thought_signature_validator", "context_engineering_is_the_way_to_go")  # documented dummies
 DOCS = "https://ai.google.dev/gemini-api/docs/thought-signatures"
@@ -58,18 +58,18 @@ def _content_of(part: Mapping[str, Any]) -> str:
     return "text"  # a text part's is bound only to the model (the client may rejoin streamed text)
 
 
-def _mac(model: str, nonce: bytes, part: Mapping[str, Any]) -> bytes:
+def _mac(key: bytes, model: str, nonce: bytes, part: Mapping[str, Any]) -> bytes:
     message = model.encode() + b"\0" + nonce + b"\0" + _content_of(part).encode()
-    return hmac.new(_SIGNING_KEY, message, hashlib.sha256).digest()[:16]
+    return hmac.new(key, message, hashlib.sha256).digest()[:16]
 
 
-def sign(model: str, part: Mapping[str, Any]) -> str:
+def sign(model: str, part: Mapping[str, Any], key: bytes = SIGNING_KEY) -> str:
     """A thought signature for a part this server streams: opaque bytes bound to the model (and a call's content)."""
     nonce = os.urandom(8)
-    return base64.b64encode(_MAGIC + nonce + _mac(model, nonce, part)).decode()
+    return base64.b64encode(_MAGIC + nonce + _mac(key, model, nonce, part)).decode()
 
 
-def _verifies(model: str, signature: Any, part: Mapping[str, Any]) -> bool:
+def _verifies(key: bytes, model: str, signature: Any, part: Mapping[str, Any]) -> bool:
     if signature in PLACEHOLDERS:
         return True
     text = str(signature)
@@ -80,15 +80,15 @@ def _verifies(model: str, signature: Any, part: Mapping[str, Any]) -> bool:
     if len(raw) != len(_MAGIC) + 8 + 16 or not raw.startswith(_MAGIC):
         return False
     nonce, mac = raw[len(_MAGIC):len(_MAGIC) + 8], raw[len(_MAGIC) + 8:]
-    return hmac.compare_digest(mac, _mac(model, nonce, part))
+    return hmac.compare_digest(mac, _mac(key, model, nonce, part))
 
 
-def signed_parts(model: str, parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def signed_parts(model: str, parts: list[dict[str, Any]], key: bytes = SIGNING_KEY) -> list[dict[str, Any]]:
     """The last chunk's parts with Gemini's signatures: on the first function call (parallel calls carry only one),
     else on the last part of a reply without calls."""
     calls = [part for part in parts if "functionCall" in part]
     target = calls[0] if calls else (parts[-1] if parts else None)
-    return [{**part, "thoughtSignature": sign(model, part)} if part is target else part for part in parts]
+    return [{**part, "thoughtSignature": sign(model, part, key)} if part is target else part for part in parts]
 
 
 def _current_turn_start(contents: Sequence[Mapping[str, Any]]) -> int:
@@ -100,14 +100,14 @@ def _current_turn_start(contents: Sequence[Mapping[str, Any]]) -> int:
     return 0
 
 
-def refusal(model: str, body: Mapping[str, Any]) -> str | None:
+def refusal(model: str, body: Mapping[str, Any], key: bytes = SIGNING_KEY) -> str | None:
     """The 400 message the real API answers a request whose signatures it refuses, or None."""
     contents = body.get("contents") or []
     for content in contents:
         if content.get("role") != "model":
             continue
         for part in content.get("parts") or []:
-            if "thoughtSignature" in part and not _verifies(model, part["thoughtSignature"], part):
+            if "thoughtSignature" in part and not _verifies(key, model, part["thoughtSignature"], part):
                 return CORRUPTED
     if not enforces_signatures(model):
         return None

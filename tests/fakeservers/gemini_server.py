@@ -20,7 +20,7 @@ from tests.fakeservers.brain import (
     ToolCallPart,
     ToolResultPart,
 )
-from tests.fakeservers.gemini_rules import refusal, signed_parts, thinks
+from tests.fakeservers.gemini_rules import SIGNING_KEY, refusal, signed_parts, thinks
 from tests.fakeservers.server import (
     Accounting,
     FakeProviderServer,
@@ -126,6 +126,7 @@ class FakeGeminiServer(FakeProviderServer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.issued: list[str] = []  # every thought signature this server streamed, in order
+        self.signing_key = SIGNING_KEY  # change it to make every signature given so far "corrupted"
 
     def presented_key(self, raw: RawRequest) -> str | None:
         """x-goog-api-key, else the key query parameter."""
@@ -152,7 +153,7 @@ class FakeGeminiServer(FakeProviderServer):
 
     def _generate(self, raw: RawRequest, model: str, stream: bool) -> HttpResponse:
         started = time.perf_counter()
-        refused = refusal(model, raw.json())
+        refused = refusal(model, raw.json(), self.signing_key)
         if refused is not None:  # a signature rule the real API enforces: the app must not break it
             return _error(400, "INVALID_ARGUMENT", refused)
         request = normalize(model, stream, raw.json(), dict(raw.headers))
@@ -186,7 +187,7 @@ class FakeGeminiServer(FakeProviderServer):
         signatures given are kept in `issued`)."""
         if not thinks(request.model, request.raw):
             return parts
-        signed = signed_parts(request.model, parts)
+        signed = signed_parts(request.model, parts, self.signing_key)
         self.issued.extend(p["thoughtSignature"] for p in signed if "thoughtSignature" in p)
         return signed
 

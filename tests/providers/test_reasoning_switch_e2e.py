@@ -20,6 +20,7 @@ from tests.fakeservers.brain import Answer
 
 PRO, FLASH, DEEPSEEK = "gemini-3-pro-preview", "gemini-3-flash-preview", "deepseek-v4-pro"
 GEMINI_KEY = "AIza-switch-KEY-1"
+PLACEHOLDER_TEXT = "skip_thought_signature_validator"
 
 
 class FetchBrain:
@@ -103,3 +104,24 @@ def test_gemini_tool_loops_survive_every_switch_and_no_signature_reaches_another
     echoed = [m["reasoning_content"] for m in last if m["role"] == "assistant" and m.get("tool_calls")]
     assert len(echoed) == len(plan) and echoed.count("") == len(plan) - 2
     assert all(text.startswith("I should fetch ") for text in echoed if text)
+
+
+def test_signatures_gemini_no_longer_accepts_are_dropped_and_the_turn_goes_on_with_a_notice(world):
+    cli, gemini, _deepseek, pages = world
+    first = cli.run("chat", "-p", "gemini", "-m", PRO, "--jsonl", "--allow-tools", f"FETCH {pages}/text/1",
+                    subprocess_run=False)
+    assert first.code == 0, first.err
+    session = json.loads(first.out.splitlines()[0])["session_id"]
+    gemini.signing_key = b"rotated"  # every signature given so far is now "Corrupted thought signature."
+    logged = len(gemini.log)
+    second = cli.run("chat", "-s", session, "-p", "gemini", "-m", PRO, "--jsonl", "--allow-tools",
+                     f"FETCH {pages}/text/2", subprocess_run=False)
+    lines = [json.loads(line) for line in second.out.splitlines()]
+    assert second.code == 0, second.err
+    assert not [e for e in lines if e["type"] == "error"]
+    assert [e["name"] for e in lines if e["type"] == "tool_result"] == ["http_request"]
+    assert any(e["type"] == "notice" and "reasoning" in e["message"] for e in lines), lines
+    assert any(e["type"] == "response_complete" for e in lines)
+    retried = [r.json() for r in gemini.log[logged:] if r.method == "POST"]
+    assert any(PLACEHOLDER_TEXT in json.dumps(body) for body in retried)
+
