@@ -17,6 +17,7 @@ from domain.usecases.generate_title import TITLE_SYSTEM
 from tests.cli.harness import Cli, PageServer
 from tests.fakeservers import FakeGeminiServer, FakeOpenAIServer, NormalizedRequest, Reply, ToolCall, ToolResultPart
 from tests.fakeservers.brain import Answer
+from tests.fakeservers.gemini_rules import thinking_config
 
 PRO, FLASH, DEEPSEEK = "gemini-3-pro-preview", "gemini-3-flash-preview", "deepseek-v4-pro"
 GEMINI_KEY = "AIza-switch-KEY-1"
@@ -69,8 +70,8 @@ def test_gemini_tool_loops_survive_every_switch_and_no_signature_reaches_another
         where = ["-s", session] if session else []
         fake = gemini if provider == "gemini" else deepseek
         logged, issued = len(fake.log), len(gemini.issued)
-        result = cli.run("chat", *where, "-p", provider, "-m", model, "--jsonl", "--allow-tools",
-                         f"FETCH {pages}/text/{turn} please", subprocess_run=False)
+        result = cli.run("chat", *where, "-p", provider, "-m", model, "--jsonl", "--allow-tools", "--reasoning",
+                         "high", f"FETCH {pages}/text/{turn} please", subprocess_run=False)
         lines = [json.loads(line) for line in result.out.splitlines()]
         assert result.code == 0, f"turn {turn} ({model}): {result.err}"
         assert not [e for e in lines if e["type"] in ("error", "notice")], f"turn {turn} ({model}): {lines}"
@@ -85,6 +86,8 @@ def test_gemini_tool_loops_survive_every_switch_and_no_signature_reaches_another
             assert not any(variant in body for body in bodies
                            for variant in (signature, signature.replace("+", "-").replace("/", "_"))), model
     assert issued_by[PRO] and issued_by[FLASH]
+    chats = [r for r in gemini.requests if "FETCH" in r.last_user_text and TITLE_SYSTEM not in r.system]
+    assert chats and all(thinking_config(r.raw) == {"thinkingLevel": "HIGH", "includeThoughts": True} for r in chats)
 
     storage = Storage.open(cli.home)
     try:
