@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import AsyncGenerator
+from dataclasses import replace
 from typing import Any
 
 from google import genai
@@ -13,9 +14,11 @@ from google.genai import types
 
 from data.providers.base import SdkAdapter, StreamCall, headers_deadline, read_timeout
 from data.providers.errors import error_fields, status_error, transport_or_invalid, web_page_error
-from data.providers.gemini_reasoning import gemini_thinking
+from data.providers.gemini_reasoning import gemini_thinking, listed_capabilities
 from data.providers.gemini_shape import gemini_config, gemini_contents, signature_text
 from data.providers.retry import RetryPolicy
+from data.registry import load_registry
+from data.registry.capabilities import filled
 from domain.errors import (
     InvalidResponse,
     NetworkError,
@@ -32,7 +35,16 @@ from domain.events import (
     ToolCallRequested,
     UsageReported,
 )
-from domain.models import AiModel, ModelSource, ReasoningBlock, ReasoningKind, Usage
+from domain.models import (
+    AiModel,
+    CapabilitySource,
+    ModelCapabilities,
+    ModelId,
+    ModelSource,
+    ReasoningBlock,
+    ReasoningKind,
+    Usage,
+)
 
 _STOP_REASONS: dict[str, StopReason] = {"STOP": "end_turn", "MAX_TOKENS": "max_tokens"}
 _DELAY = re.compile(r"^\s*([\d.]+)s\s*$")
@@ -96,6 +108,7 @@ class GeminiAdapter(SdkAdapter):
     ) -> None:
         super().__init__(provider_id=provider_id, provider_name=provider_name, retry=retry, secret=secret)
         self._client = client
+        self._listed: dict[ModelId, ModelCapabilities | None] = {}  # from list_models in this process
 
     def map_error(self, exc: BaseException) -> ProviderError:
         """See map_gemini_error."""
@@ -104,7 +117,7 @@ class GeminiAdapter(SdkAdapter):
     async def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
         owner = (self._provider_id, call.model_id)
         contents = gemini_contents(call.messages, tool_blocks=bool(call.tools), owner=owner)
-        thinking = gemini_thinking(call.model_id, call.reasoning, call.max_output_tokens, call.capabilities)
+        thinking = gemini_thinking(call.model_id, call.reasoning, call.max_output_tokens, self._capabilities(call))
         config = gemini_config(call.system_prompt, call.tools, thinking.max_output_tokens, thinking.config)
         timeout = read_timeout(call.deadlines)
         if timeout is not None:
@@ -160,20 +173,35 @@ class GeminiAdapter(SdkAdapter):
         stop = _STOP_REASONS.get(finish, "other")
         yield StreamDone("tool_use" if called and stop == "end_turn" else stop)
 
+    def _capabilities(self, call: StreamCall) -> ModelCapabilities | None:
+        """The call's (the stored ones), else as listed in this process, else the registry's entry or family guess."""
+        if call.capabilities is not None:
+            return call.capabilities
+        if call.model_id in self._listed:
+            return self._listed[call.model_id]
+        return load_registry().capabilities(call.model_id)
+
     async def _models(self) -> list[AiModel]:
+        registry = load_registry()
         pager = await self._client.aio.models.list(config={"query_base": True})
-        return [
-            AiModel(
-                id=(model.name or "").removeprefix("models/"),
-                display_name=model.display_name,
-                provider_id=self._provider_id,
-                source=ModelSource.FETCHED,
-                context_window_size=model.input_token_limit,
-                max_output_tokens=model.output_token_limit,
-            )
-            async for model in pager
-            if model.name and _generates(model)
-        ]
+        models = []
+        async for model in pager:
+            if not model.name or not _generates(model):
+                continue
+            model_id = model.name.removeprefix("models/")
+            reported = listed_capabilities(model_id, getattr(model, "thinking", None))
+            if reported is not None:
+                limits = (("context_window", model.input_token_limit), ("max_output_tokens", model.output_token_limit))
+                sources = [(name, CapabilitySource.PROVIDER_API) for name, value in limits if value]
+                reported = replace(reported, sources=(*reported.sources, *sources))
+            capabilities = filled(reported, registry.capabilities(model_id))
+            self._listed[model_id] = capabilities
+            models.append(AiModel(
+                id=model_id, display_name=model.display_name, provider_id=self._provider_id,
+                source=ModelSource.FETCHED, context_window_size=model.input_token_limit,
+                max_output_tokens=model.output_token_limit, capabilities=capabilities,
+            ))
+        return models
 
 
 class _ReplyReasoning:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from google.genai import types
 
-from domain.models import ModelCapabilities, ThinkingForm
+from domain.models import CapabilitySource, ModelCapabilities, ThinkingForm
 
 LEVELS = ("minimal", "low", "medium", "high")  # Gemini 3 thinking levels, in order
 MAX_OUTPUT_2_5 = 65_536  # every Gemini 2.5 model's output limit (thinking included)
@@ -42,9 +42,9 @@ def gemini_thinking(model_id: str, level: str, max_output_tokens: int,
         return GeminiThinking(types.ThinkingConfig(include_thoughts=True), max_output_tokens)
     if major >= 3:
         offered = tuple(e for e in LEVELS if capabilities is not None and e in capabilities.efforts)
-        if not offered:  # the family's: 3 Pro takes LOW and HIGH, later Pros add MEDIUM, Flash also MINIMAL
-            offered = LEVELS if tier == "flash" else ("low", "high") if (major, minor) == (3, None) else LEVELS[1:]
-        return GeminiThinking(_level_config(level, offered), max_output_tokens)
+        if tier == "flash" and offered and "minimal" not in offered and "low" in offered:
+            offered = ("minimal", *offered)  # the domain's efforts have no MINIMAL: Flash's "off" is its MINIMAL
+        return GeminiThinking(_level_config(level, offered or _family_levels(major, minor, tier)), max_output_tokens)
     if (major, int(minor or 0)) == (2, 5):
         budget = _budget(level, tier, lite)
         raised = min(MAX_OUTPUT_2_5, max_output_tokens + budget) if budget > 0 else max_output_tokens
@@ -71,3 +71,27 @@ def _budget(level: str, tier: str, lite: bool) -> int:
         return 32_768 if tier == "pro" else 24_576
     budget = _BUDGETS.get(level, _BUDGETS["high"])
     return max(budget, 512) if lite else budget
+
+
+def listed_capabilities(model_id: str, thinking: bool | None) -> ModelCapabilities | None:
+    """What Gemini's model list says of a model's thinking (its `thinking` flag), with the form and levels its family
+    takes (2.5: a budget; 3 and later: always on, at a level); None when the list does not say."""
+    if thinking is None:
+        return None
+    if not thinking:
+        return ModelCapabilities(ThinkingForm.NONE, sources=(("thinking", CapabilitySource.PROVIDER_API),))
+    match = _FAMILY.search(model_id)
+    if match is None or int(match.group(1)) < 3:
+        return ModelCapabilities(ThinkingForm.BUDGET, sources=(("thinking", CapabilitySource.PROVIDER_API),))
+    major, minor, tier = int(match.group(1)), match.group(2), match.group(3).lower()
+    levels = _family_levels(major, minor, tier)
+    sources = (("thinking", CapabilitySource.PROVIDER_API), ("efforts", CapabilitySource.FAMILY))
+    return ModelCapabilities(ThinkingForm.ALWAYS_ON, efforts=tuple(e for e in levels if e != "minimal"),
+                             sources=sources)
+
+
+def _family_levels(major: int, minor: str | None, tier: str) -> tuple[str, ...]:
+    """The thinking levels of a Gemini 3+ family: 3 Pro takes LOW and HIGH, later Pros add MEDIUM, Flash MINIMAL."""
+    if tier == "flash":
+        return LEVELS
+    return ("low", "high") if (major, minor) == (3, None) else LEVELS[1:]

@@ -149,7 +149,8 @@ class FakeGeminiServer(FakeProviderServer):
         return {"name": f"models/{model['id']}", "version": "001", "displayName": model.get("display_name", ""),
                 "description": "", "inputTokenLimit": model.get("input_token_limit"),
                 "outputTokenLimit": model.get("output_token_limit"),
-                "supportedGenerationMethods": ["generateContent", "countTokens"]}
+                "supportedGenerationMethods": ["generateContent", "countTokens"],
+                **({"thinking": model["thinking"]} if "thinking" in model else {})}
 
     def _generate(self, raw: RawRequest, model: str, stream: bool) -> HttpResponse:
         started = time.perf_counter()

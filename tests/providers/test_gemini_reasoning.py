@@ -141,18 +141,38 @@ async def test_the_reasoning_level_maps_to_the_models_thinking_config(model, lev
     assert (thinking_config(raw) if "thinkingConfig" in raw.get("generationConfig", {}) else None) == expected
 
 
-@pytest.mark.parametrize(("caps", "level", "expected"), [
-    (ModelCapabilities(ThinkingForm.ALWAYS_ON, efforts=("low", "high"), sources=SOURCED), "off",
+@pytest.mark.parametrize(("model", "caps", "level", "expected"), [
+    (PRO3, ModelCapabilities(ThinkingForm.ALWAYS_ON, efforts=("low", "high"), sources=SOURCED), "off",
      {"thinkingLevel": "LOW", "includeThoughts": False}),
-    (ModelCapabilities(ThinkingForm.ALWAYS_ON, efforts=("low", "medium", "high"), sources=SOURCED), "medium",
-     {"thinkingLevel": "MEDIUM", "includeThoughts": True}),
-    (ModelCapabilities(ThinkingForm.NONE, sources=SOURCED), "high", None),
+    (FLASH3, ModelCapabilities(ThinkingForm.ALWAYS_ON, efforts=("low", "medium", "high"), sources=SOURCED), "off",
+     {"thinkingLevel": "MINIMAL", "includeThoughts": False}),  # the domain's efforts have no MINIMAL; Flash does
+    (FLASH3, ModelCapabilities(ThinkingForm.ALWAYS_ON, efforts=("low", "high"), sources=SOURCED), "medium",
+     {"thinkingLevel": "LOW", "includeThoughts": True}),
+    (FLASH3, ModelCapabilities(ThinkingForm.NONE, sources=SOURCED), "high", None),
 ])
-async def test_known_capabilities_decide_the_levels_a_gemini_3_model_is_sent(caps, level, expected):
+async def test_known_capabilities_decide_the_levels_a_gemini_3_model_is_sent(model, caps, level, expected):
     with FakeGeminiServer(ScriptedBrain(["ok"])) as fake:
-        await send(adapter_for(GEMINI, fake.base_url), History().user("hi"), FLASH3, level, capabilities=caps)
+        await send(adapter_for(GEMINI, fake.base_url), History().user("hi"), model, level, capabilities=caps)
     raw = fake.requests[-1].raw
     assert (thinking_config(raw) if "thinkingConfig" in raw.get("generationConfig", {}) else None) == expected
+
+
+async def test_the_model_list_says_which_models_think_and_their_levels_follow_the_family():
+    limits = {"input_token_limit": 131_072, "output_token_limit": 8_192}
+    models = [{"id": "gemini-3.1-pro-preview", **limits, "thinking": True},
+              {"id": "gemini-2.5-flash", **limits, "thinking": True},
+              {"id": "gemma-3-27b-it", **limits, "thinking": False}]
+    with FakeGeminiServer(ScriptedBrain(["ok"]), models=models) as fake:
+        adapter = adapter_for(GEMINI, fake.base_url)
+        listed = {m.id: m.capabilities for m in await adapter.list_models()}
+        await send(adapter, History().user("hi"), "gemma-3-27b-it", "high")  # listed as not thinking: nothing sent
+    pro, flash, gemma = listed["gemini-3.1-pro-preview"], listed["gemini-2.5-flash"], listed["gemma-3-27b-it"]
+    assert pro is not None and (pro.thinking, pro.efforts) == (ThinkingForm.ALWAYS_ON, ("low", "medium", "high"))
+    assert pro.source("thinking") is CapabilitySource.PROVIDER_API and pro.source("efforts") is CapabilitySource.FAMILY
+    assert pro.reasoning_levels() == ("auto", "low", "medium", "high")
+    assert flash is not None and flash.thinking is ThinkingForm.BUDGET and flash.vision  # the registry fills the rest
+    assert gemma is not None and gemma.thinking is ThinkingForm.NONE
+    assert "thinkingConfig" not in fake.requests[-1].raw.get("generationConfig", {})
 
 
 async def test_a_fixed_thinking_budget_raises_the_output_limit_so_the_answer_still_fits():
