@@ -86,8 +86,10 @@ def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from app.cli.approval import CliApprover
 
         approver = CliApprover(allow_all=args.allow_tools, stderr=err)
-    idle = getattr(args, "idle_timeout", None)  # palimpsest chat --idle-timeout SECONDS
-    container = Container.build(approver=approver, context_overrides={"idle_timeout_s": idle} if idle else None)
+    overrides = {name: value for name, value in (  # palimpsest chat --idle-timeout SECONDS --reasoning LEVEL
+        ("idle_timeout_s", getattr(args, "idle_timeout", None)), ("reasoning", getattr(args, "reasoning", None)),
+    ) if value}
+    container = Container.build(approver=approver, context_overrides=overrides or None)
     try:
         return asyncio.run(_until_signalled(command(container, args, out, err)))
     finally:

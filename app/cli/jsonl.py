@@ -47,6 +47,7 @@ def event_record(event: ChatEvent) -> dict[str, Any]:
                     "input_tokens": usage.input_tokens,
                     "output_tokens": usage.output_tokens,
                     "cache_read_tokens": usage.cache_read_tokens,
+                    "reasoning_tokens": usage.reasoning_tokens,
                 },
             }
         case CompactStarted():

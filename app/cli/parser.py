@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from domain.settings import DEADLINE_RANGE_S
+from domain.settings import DEADLINE_RANGE_S, REASONING_LEVELS
 
 EXPORT_FORMATS = ("markdown", "json")
 
@@ -48,6 +48,9 @@ def build_parser() -> CliParser:
     chat.add_argument("--idle-timeout", type=seconds, metavar="SECONDS",
                       help="give up when the provider sends nothing for this long (keep-alive pings do not count); "
                       "overrides Settings for this command")
+    chat.add_argument("--reasoning", choices=REASONING_LEVELS, metavar="LEVEL",
+                      help="how much the model thinks before answering: " + " | ".join(REASONING_LEVELS)
+                      + " (auto: the model's own default); overrides Settings for this command")
     chat.add_argument("--allow-tools", action="store_true",
                       help="let tools send requests other than GET/HEAD without asking (else asked on a terminal, "
                       "refused without one)")
