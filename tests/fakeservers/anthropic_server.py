@@ -194,8 +194,9 @@ class FakeAnthropicServer(FakeProviderServer):
             yield sse({"type": "content_block_stop", "index": index}, "content_block_stop")
             index += 1
         for _ in range(answer.redacted):
-            block = {"type": "redacted_thinking", "data": redacted_data(request.model)}
-            yield sse({"type": "content_block_start", "index": index, "content_block": block}, "content_block_start")
+            redacted = {"type": "redacted_thinking", "data": redacted_data(request.model)}
+            yield sse({"type": "content_block_start", "index": index, "content_block": redacted},
+                      "content_block_start")
             yield sse({"type": "content_block_stop", "index": index}, "content_block_stop")
             index += 1
         if answer.text or not answer.tool_calls:
