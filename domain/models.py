@@ -74,6 +74,7 @@ class ModelCapabilities:
     efforts: tuple[str, ...] = ()  # effort levels the provider accepts for the model (may include e.g. "xhigh")
     default_effort: str | None = None
     hides_thinking: bool = False  # thinking text is omitted unless asked for (Anthropic thinking.display)
+    thinks_by_default: bool = False  # reasons when the request says nothing about it (always true when always on)
     vision: bool | None = None
     pdf_input: bool | None = None
     tool_use: bool | None = None
@@ -93,6 +94,12 @@ class ModelCapabilities:
             levels = tuple(level for level in REASONING_EFFORTS if level in self.efforts)
         head = ("auto",) if self.thinking is ThinkingForm.ALWAYS_ON else ("off", "auto")
         return head + levels
+
+    @property
+    def thinks_unasked(self) -> bool:
+        """Whether the model reasons on a request that does not ask for it (the provider's default)."""
+        return self.thinking is ThinkingForm.ALWAYS_ON or (self.thinking is not ThinkingForm.NONE
+                                                           and self.thinks_by_default)
 
 
 class MessageType(StrEnum):

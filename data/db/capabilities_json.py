@@ -38,6 +38,7 @@ def capabilities_from_json(text: str | None) -> ModelCapabilities | None:
             efforts=tuple(str(e) for e in raw.get("efforts") or ()),
             default_effort=raw.get("default_effort"),
             hides_thinking=bool(raw.get("hides_thinking")),
+            thinks_by_default=bool(raw.get("thinks_by_default")),
             vision=_flag(raw.get("vision")),
             pdf_input=_flag(raw.get("pdf_input")),
             tool_use=_flag(raw.get("tool_use")),

@@ -71,10 +71,11 @@ def thinking_request(
 
     - budget models: `{"type": "enabled", "budget_tokens": N}` with max_tokens raised by N to keep the reply's
       room (capped at the model's output limit, N < max_tokens); off and auto (their default) send nothing;
-    - adaptive models: `{"type": "adaptive"}` plus `output_config.effort` (the nearest effort the model takes;
-      auto: none, the model's default), max_tokens raised the same way; off: `{"type": "disabled"}` (newer
-      models think when nothing is sent);
+    - adaptive models: `{"type": "adaptive"}` plus `output_config.effort` (the nearest effort the model takes),
+      max_tokens raised the same way; off: `{"type": "disabled"}` (newer models think when nothing is sent);
     - always-on models: adaptive with an effort; off, which they cannot do, asks for their lowest effort;
+    - auto is the provider's default for the model: nothing for a model that does not think unasked, adaptive at
+      the model's own effort for one that does (so its thinking can be shown);
     - models that hide their thinking unless asked get `display: "summarized"`.
 
     `loop_lacks_thinking`: the request continues a tool loop whose last assistant turn has no thinking block of
@@ -93,6 +94,8 @@ def thinking_request(
         return ThinkingRequest(max_tokens, {"thinking": _display({"type": "enabled", "budget_tokens": budget}, caps)},
                                active=True)
     assert caps is not None
+    if level == "auto" and not caps.thinks_unasked:
+        return plain
     if form is ThinkingForm.ADAPTIVE and (level == "off" or loop_lacks_thinking):
         return ThinkingRequest(max_output_tokens, {"thinking": {"type": "disabled"}})
     params: dict[str, Any] = {"thinking": _display({"type": "adaptive"}, caps)}

@@ -6,7 +6,8 @@ from typing import Any
 
 from domain.models import CapabilitySource, ModelCapabilities, ThinkingForm
 
-FIELDS = ("thinking", "efforts", "default_effort", "hides_thinking", "vision", "pdf_input", "tool_use")
+FIELDS = ("thinking", "efforts", "default_effort", "hides_thinking", "thinks_by_default", "vision", "pdf_input",
+          "tool_use")
 ANTHROPIC_EFFORTS = ("low", "medium", "high", "xhigh", "max")  # output_config.effort values, in order
 
 
@@ -27,6 +28,7 @@ def parse_capabilities(entry: dict[str, Any], source: CapabilitySource) -> Model
         efforts=tuple(efforts),
         default_effort=default_effort,
         hides_thinking=_flag(entry, "hides_thinking") or False,
+        thinks_by_default=_flag(entry, "thinks_by_default") or False,
         vision=_flag(entry, "vision"),
         pdf_input=_flag(entry, "pdf_input"),
         tool_use=_flag(entry, "tool_use"),

@@ -110,6 +110,7 @@ def test_stored_json_that_cannot_be_read_is_not_known_and_a_newer_form_is_droppe
     assert caps is not None and caps.thinking is ThinkingForm.NONE and caps.source("thinking") is None
     assert caps.vision is True and caps.source("vision") is None
     round_trip = ModelCapabilities(thinking=ThinkingForm.ALWAYS_ON, efforts=("low", "max"), default_effort="max",
-                                   hides_thinking=True, vision=True, pdf_input=False, tool_use=True,
+                                   hides_thinking=True, thinks_by_default=True, vision=True, pdf_input=False,
+                                   tool_use=True,
                                    sources=(("thinking", CapabilitySource.PROVIDER_API),))
     assert capabilities_from_json(capabilities_to_json(round_trip)) == round_trip

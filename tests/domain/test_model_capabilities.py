@@ -34,3 +34,10 @@ def test_each_value_names_its_source():
     assert caps.source("thinking") is CapabilitySource.PROVIDER_API
     assert caps.source("tool_use") is CapabilitySource.FAMILY
     assert caps.source("vision") is None
+
+
+def test_a_model_thinks_unasked_when_always_on_or_marked_so() -> None:
+    assert ModelCapabilities(thinking=ThinkingForm.ALWAYS_ON).thinks_unasked
+    assert ModelCapabilities(thinking=ThinkingForm.ADAPTIVE, thinks_by_default=True).thinks_unasked
+    assert not ModelCapabilities(thinking=ThinkingForm.ADAPTIVE).thinks_unasked
+    assert not ModelCapabilities(thinking=ThinkingForm.NONE, thinks_by_default=True).thinks_unasked

@@ -78,18 +78,20 @@ async def test_the_raised_max_tokens_stays_within_the_models_output_limit() -> N
 
 @pytest.mark.parametrize(("model", "level", "thinking"), [
     ("claude-sonnet-4-5-20250929", "off", None), ("claude-sonnet-4-5-20250929", "auto", None),
-    ("claude-sonnet-4-6", "off", {"type": "disabled"}), ("claude-3-5-haiku-20241022", "high", None),
+    ("claude-sonnet-4-6", "off", {"type": "disabled"}), ("claude-sonnet-4-6", "auto", None),
+    ("claude-sonnet-5", "off", {"type": "disabled"}), ("claude-3-5-haiku-20241022", "high", None),
 ])
-async def test_off_never_thinks_nor_does_a_budget_models_default_or_a_model_without_thinking(
+async def test_off_never_thinks_and_auto_keeps_the_default_of_a_model_that_does_not_think_unasked(
     model: str, level: str, thinking: dict[str, str] | None
 ) -> None:
     raw = await _raw(model, level)
     assert raw.get("thinking") == thinking and "output_config" not in raw and raw["max_tokens"] == 512
 
 
-async def test_auto_lets_an_adaptive_model_decide_at_its_default_effort() -> None:
-    raw = await _raw("claude-sonnet-4-6", "auto")
-    assert raw["thinking"] == {"type": "adaptive"} and "output_config" not in raw and raw["max_tokens"] > 512
+async def test_auto_on_a_model_that_thinks_unasked_keeps_its_effort_and_shows_the_thinking() -> None:
+    raw = await _raw("claude-sonnet-5", "auto")  # adaptive, thinks by default, hides its thinking unless asked
+    assert raw["thinking"] == {"type": "adaptive", "display": "summarized"}
+    assert "output_config" not in raw and raw["max_tokens"] > 512
 
 
 async def test_capabilities_the_provider_lists_win_over_the_registrys_guess() -> None:
