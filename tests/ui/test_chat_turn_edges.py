@@ -103,7 +103,8 @@ def test_a_failed_first_message_shows_the_message_and_the_error_with_retry_also_
     (reopened,) = vm.model.rows()
     assert reopened.text == "Plan a trip" and reopened.unanswered and reopened.retryable
     vm.retry()
-    qtbot.waitUntil(lambda: not vm.state.streaming and texts(vm) == ["Plan a trip", "Retried reply."])
+    qtbot.waitUntil(lambda: not vm.state.streaming and texts(vm) == ["Plan a trip", "Retried reply."]
+                    and all(r.message_id for r in vm.model.rows()))
     assert not vm.model.rows()[0].unanswered
 
 
@@ -114,7 +115,8 @@ def test_a_message_sent_after_an_unanswered_one_leaves_it_marked_not_answered(qt
     opened(qtbot, vm, s.id)
     assert vm.model.rows()[-1].unanswered and vm.model.rows()[-1].retryable
     vm.send("Another question")
-    qtbot.waitUntil(lambda: not vm.state.streaming and len(vm.model.rows()) == 5)
+    qtbot.waitUntil(lambda: not vm.state.streaming and len(vm.model.rows()) == 5
+                    and all(r.message_id for r in vm.model.rows()))
     lost = vm.model.rows()[2]
     assert lost.text == "Lost question" and lost.unanswered and not lost.retryable  # Retry would answer the newest
     assert not any(r.unanswered for r in vm.model.rows()[3:])
