@@ -25,9 +25,11 @@ from domain.models import (
     Memory,
     Message,
     MessageType,
+    ModelCapabilities,
     Provider,
     ProviderType,
     Session,
+    ThinkingForm,
     ToolStatus,
     Usage,
 )
@@ -58,8 +60,10 @@ class FakeChatBackend(ChatBackend):
             "gemini": Provider("gemini", "Google Gemini", ProviderType.GEMINI),
         }
         self.models = [
-            AiModel("claude-sonnet-4-5-20250929", "Claude Sonnet 4.5", "anthropic", True, context_window_size=200_000),
-            AiModel("gpt-4o", "GPT-4o", "openai", True, context_window_size=128_000),
+            AiModel("claude-sonnet-4-5-20250929", "Claude Sonnet 4.5", "anthropic", True, context_window_size=200_000,
+                    capabilities=ModelCapabilities(thinking=ThinkingForm.BUDGET, vision=True, pdf_input=True)),
+            AiModel("gpt-4o", "GPT-4o", "openai", True, context_window_size=128_000,
+                    capabilities=ModelCapabilities(vision=True)),
             AiModel("gpt-4o-mini", "GPT-4o mini", "openai", context_window_size=128_000),
             AiModel("gemini-2.5-pro", "Gemini 2.5 Pro", "gemini", True, context_window_size=1_048_576),
         ]

@@ -8,7 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from domain.models import Agent, AiModel
+from domain.models import Agent, AiModel, ThinkingForm
 from ui.backend import AppBackend, ProviderInfo, Selection, StartupInfo
 from ui.signals import emit
 from ui.viewmodels.chat_state import ModelChoice
@@ -52,9 +52,20 @@ def build_choices(providers: Sequence[ProviderInfo], models: Sequence[AiModel]) 
             provider_name=by_id[m.provider_id].provider.name,
             window=m.context_window_size,
             window_is_guess=m.window_is_guess,
+            features=features_of(m),
         )
         for m in ordered
     )
+
+
+def features_of(model: AiModel) -> tuple[str, ...]:
+    """What the model is known to take besides text, for the picker (nothing when its capabilities are unknown)."""
+    caps = model.capabilities
+    if caps is None:
+        return ()
+    found = [("reasoning", caps.thinking is not ThinkingForm.NONE), ("images", caps.vision),
+             ("PDFs", caps.pdf_input)]
+    return tuple(name for name, known in found if known)
 
 
 class AppViewModel(QObject):

@@ -18,6 +18,7 @@ class ModelChoice:
     provider_name: str
     window: int | None = None
     window_is_guess: bool = False
+    features: tuple[str, ...] = ()  # what the model takes besides text: "reasoning", "images", "PDFs", "tools"
 
 
 @dataclass(frozen=True)

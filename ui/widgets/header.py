@@ -145,6 +145,9 @@ class Header(QWidget):
             emit(self.agent_chosen, agent_id)
 
 
+FEATURE_MARKS = {"reasoning": "✦", "images": "◩", "PDFs": "▤"}  # in the picker's detail column; named in the tooltip
+
+
 def model_items(choices: Sequence[ModelChoice]) -> list[PickerItem]:
     """Picker rows: a header per provider (in the order the choices come), then its models with their window size."""
     items: list[PickerItem] = []
@@ -154,9 +157,11 @@ def model_items(choices: Sequence[ModelChoice]) -> list[PickerItem]:
             provider = c.provider_name
             items.append(PickerItem(provider, header=True))
         guess = " (guessed — set it in Settings › Models)" if c.window_is_guess else ""
+        marks = "".join(FEATURE_MARKS[f] for f in c.features if f in FEATURE_MARKS)
+        takes = f" · takes {', '.join(c.features)}" if c.features else ""
         items.append(PickerItem(
-            c.label, c.selection, detail=window_label(c.window, c.window_is_guess),
-            tooltip=f"{c.selection.model_id} · context window {c.window:,} tokens{guess}" if c.window
-            else f"{c.selection.model_id} · context window unknown",
-            keywords=f"{c.provider_name} {c.selection.model_id}"))
+            c.label, c.selection, detail=f"{marks}  {window_label(c.window, c.window_is_guess)}".strip(),
+            tooltip=(f"{c.selection.model_id} · context window {c.window:,} tokens{guess}" if c.window
+                     else f"{c.selection.model_id} · context window unknown") + takes,
+            keywords=f"{c.provider_name} {c.selection.model_id} {' '.join(c.features)}"))
     return items
