@@ -32,7 +32,7 @@ class AppBridge:
             keychain_problem=self._c.keys.keychain_problem(),
             default_selection=self._default_selection(providers),
             agents=tuple(self._c.list_agents()),
-            has_sessions=bool(self._c.list_sessions()),
+            has_sessions=any(s.message_count > 0 for s in self._c.list_sessions()),  # an empty one is not listed
         )
 
     def _default_selection(self, providers: Sequence[ProviderInfo]) -> Selection | None:
