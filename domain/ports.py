@@ -18,6 +18,7 @@ from domain.models import (
     MemoryId,
     Message,
     MessageId,
+    ModelCapabilities,
     ModelId,
     Provider,
     ProviderId,
@@ -219,11 +220,13 @@ class ModelApiAdapter(Protocol):
         max_output_tokens: int,
         deadlines: Deadlines | None = None,
         reasoning: str = "auto",
+        capabilities: ModelCapabilities | None = None,
     ) -> AsyncIterator[StreamEvent]:
         """The reply's events. With `deadlines` the adapter enforces the headers deadline (ProviderTimeout, retried
         once) and keeps its HTTP timeouts above all three; the caller enforces idle and round between events.
         `reasoning` is the level asked for (domain.settings.REASONING_LEVELS; "auto": the model's default), mapped by
-        each adapter to its provider's form for the model; completed reasoning blocks come as ReasoningDone."""
+        each adapter to its provider's form for the model (from `capabilities` when known); completed reasoning
+        blocks come as ReasoningDone."""
         ...
 
     async def generate_simple_completion(

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.events import StreamDone, StreamEvent, TextDelta, ToolCallRequested, UsageReported
-from domain.models import AiModel, Message, ModelId, Provider, ToolDefinition, Usage
+from domain.models import AiModel, Message, ModelCapabilities, ModelId, Provider, ToolDefinition, Usage
 from domain.ports import ToolContext, ToolOutcome
 from domain.settings import Deadlines
 
@@ -25,6 +25,7 @@ class SentRequest:
     tools: tuple[ToolDefinition, ...]
     max_output_tokens: int
     reasoning: str = "auto"
+    capabilities: ModelCapabilities | None = None
 
 
 class Hang:
@@ -73,9 +74,11 @@ class FakeModelApiAdapter:
         max_output_tokens: int,
         deadlines: Deadlines | None = None,
         reasoning: str = "auto",
+        capabilities: ModelCapabilities | None = None,
     ) -> AsyncIterator[StreamEvent]:
         self.requests.append(
-            SentRequest(model_id, system_prompt, tuple(messages), tuple(tools), max_output_tokens, reasoning)
+            SentRequest(model_id, system_prompt, tuple(messages), tuple(tools), max_output_tokens, reasoning,
+                        capabilities)
         )
         if not self.scripts:
             raise AssertionError("FakeModelApiAdapter: a request arrived but no script is queued")

@@ -76,6 +76,7 @@ class RoundSender:
                     max_output_tokens=planned.max_output_tokens,
                     deadlines=settings.deadlines,
                     reasoning=settings.reasoning,
+                    capabilities=attempt.model.capabilities,
                 )
                 async with aclosing(stream_round(stream, attempt.state, settings.deadlines)) as deltas:
                     async for delta in deltas:

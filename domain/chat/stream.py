@@ -92,6 +92,7 @@ def merge_usage(seen: Usage, reported: Usage) -> Usage:
         output_tokens=max(seen.output_tokens, reported.output_tokens),
         cache_read_tokens=max(seen.cache_read_tokens, reported.cache_read_tokens),
         cache_write_tokens=max(seen.cache_write_tokens, reported.cache_write_tokens),
+        reasoning_tokens=max(seen.reasoning_tokens, reported.reasoning_tokens),
     )
 
 
@@ -102,4 +103,5 @@ def add_usage(a: Usage, b: Usage) -> Usage:
         a.output_tokens + b.output_tokens,
         a.cache_read_tokens + b.cache_read_tokens,
         a.cache_write_tokens + b.cache_write_tokens,
+        a.reasoning_tokens + b.reasoning_tokens,
     )

@@ -82,3 +82,32 @@ async def test_reasoning_rejected_twice_is_an_error_not_a_loop() -> None:
     events = await world.turn("hi")
     assert isinstance(events[-1], ChatError) and events[-1].kind == "reasoning_rejected"
     assert len(world.adapter().requests) == 2
+
+
+async def test_reasoning_tokens_are_added_up_over_the_turns_rounds() -> None:
+    from domain.events import ResponseComplete
+
+    world = make_world(handlers={"tide": lambda args, ctx: "high"})
+    world.adapter().scripts.extend([
+        [ToolCallRequested("c1", "tide", {}), UsageReported(Usage(100, 40, reasoning_tokens=30)),
+         StreamDone("tool_use")],
+        [TextDelta("High."), UsageReported(Usage(120, 10)), UsageReported(Usage(120, 25, reasoning_tokens=12)),
+         StreamDone("end_turn")],
+    ])
+    events = await world.turn("tide?")
+    done = next(e for e in events if isinstance(e, ResponseComplete))
+    assert done.usage.reasoning_tokens == 42 and done.usage.output_tokens == 65
+
+
+async def test_the_models_capabilities_reach_the_adapter() -> None:
+    from dataclasses import replace
+
+    from domain.models import ModelCapabilities, ThinkingForm
+
+    world = make_world()
+    caps = ModelCapabilities(thinking=ThinkingForm.ADAPTIVE, efforts=("low", "high"))
+    big = world.models.get("anthropic", "claude-big")
+    world.models.upsert(replace(big, capabilities=caps))
+    world.adapter().scripts.append(reply("ok"))
+    await world.turn("hi")
+    assert world.adapter().requests[0].capabilities == caps
