@@ -172,7 +172,9 @@ def test_prices_come_from_the_registry_for_exact_dated_and_alias_ids() -> None:
     assert price_of("llama3.1:8b") is None  # local models have no price
 
 
-async def test_startup_counts_only_sessions_with_messages(bridge: ContainerBackend, factory: FakeAdapterFactory) -> None:
+async def test_startup_counts_only_sessions_with_messages(
+    bridge: ContainerBackend, factory: FakeAdapterFactory
+) -> None:
     empty = await bridge.create_session(None, CLAUDE)
     assert not (await bridge.startup()).has_sessions  # a left-over empty session keeps the first-run screen
     await turn(bridge, factory, empty.id, "hello")
