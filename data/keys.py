@@ -5,16 +5,15 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping
-
-import keyring
-from keyring.backend import KeyringBackend
-from keyring.backends import chainer, fail
-from keyring.errors import KeyringError, PasswordDeleteError
+from typing import TYPE_CHECKING
 
 from data.redaction import register_secret
 from domain.errors import InvalidInput, KeychainUnavailable
 from domain.models import ProviderId
 from domain.ports import KeySource
+
+if TYPE_CHECKING:  # keyring itself is imported on first use: commands that never read a key start without it
+    from keyring.backend import KeyringBackend
 
 SERVICE = "palimpsest"
 ENV_VARS: Mapping[str, tuple[str, ...]] = {
@@ -50,6 +49,8 @@ class KeyringApiKeyStorage:
             raise InvalidInput("The API key contains spaces or line breaks; paste the key alone.")
         register_secret(clean)
         backend = self._usable_backend()
+        from keyring.errors import KeyringError
+
         try:
             backend.set_password(SERVICE, provider_id, clean)
         except KeyringError as exc:
@@ -57,6 +58,8 @@ class KeyringApiKeyStorage:
 
     def delete(self, provider_id: ProviderId) -> None:
         backend = self._usable_backend()
+        from keyring.errors import KeyringError, PasswordDeleteError
+
         try:
             backend.delete_password(SERVICE, provider_id)
         except PasswordDeleteError:
@@ -65,6 +68,8 @@ class KeyringApiKeyStorage:
             raise KeychainUnavailable(f"the keychain refused to delete it: {type(exc).__name__}") from None
 
     def keychain_problem(self) -> str | None:
+        import keyring
+
         return keychain_problem(keyring.get_keyring())
 
     def env_var_names(self, provider_id: ProviderId) -> tuple[str, ...]:
@@ -72,6 +77,8 @@ class KeyringApiKeyStorage:
         return ENV_VARS.get(provider_id, ())
 
     def _usable_backend(self) -> KeyringBackend:
+        import keyring
+
         backend = keyring.get_keyring()
         problem = keychain_problem(backend)
         if problem is not None:
@@ -79,6 +86,9 @@ class KeyringApiKeyStorage:
         return backend
 
     def _from_keychain(self, provider_id: ProviderId) -> str | None:
+        import keyring
+        from keyring.errors import KeyringError
+
         backend = keyring.get_keyring()
         if keychain_problem(backend) is not None:
             return None
@@ -102,6 +112,8 @@ class KeyringApiKeyStorage:
 
 def keychain_problem(backend: KeyringBackend) -> str | None:
     """None for a usable keychain, else a plain sentence saying why it cannot be used (naming the backend)."""
+    from keyring.backends import chainer, fail
+
     backends = list(backend.backends) if isinstance(backend, chainer.ChainerBackend) else [backend]
     usable = [b for b in backends if not isinstance(b, fail.Keyring) and not _is_null(b) and not _is_plaintext(b)]
     if usable:

@@ -27,9 +27,9 @@ def make_cli(tmp_path: Path) -> Cli:
     return Cli(tmp_path / "home", tmp_path / "keychain" / "keys.json", {"OPENAI_API_KEY": "sk-env-0123456789"})
 
 
-def _imported_by(cli: Cli, *args: str) -> list[str]:
+def _imported_by(cli: Cli, *args: str, heavy: tuple[str, ...] = HEAVY) -> list[str]:
     code = (f"import sys; from app.main import main; status = main({list(args)!r});"
-            f"print('HEAVY', sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r}), status)")
+            f"print('HEAVY', sorted({{m.split('.')[0] for m in sys.modules}} & {set(heavy)!r}), status)")
     done = subprocess.run([sys.executable, "-c", code], env=cli.env, cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     line = next(line for line in done.stdout.splitlines() if line.startswith("HEAVY"))
@@ -41,6 +41,13 @@ def test_keys_status_on_a_current_database_imports_no_sqlalchemy_sdk_or_qt(tmp_p
     cli = make_cli(tmp_path)
     assert cli.run("providers", "list").code == 0  # creates, migrates and seeds the database
     assert _imported_by(cli, "keys", "status") == []
+
+
+def test_commands_that_read_no_key_do_not_load_the_keychain_an_sdk_or_qt(tmp_path: Path) -> None:
+    cli = make_cli(tmp_path)
+    assert cli.run("providers", "list").code == 0
+    for args in (("sessions", "list"), ("sessions", "search", "anything"), ("models", "list")):
+        assert _imported_by(cli, *args, heavy=("keyring", "PySide6", "anthropic", "openai", "google")) == [], args
 
 
 def test_help_imports_no_sqlalchemy_sdk_or_qt() -> None:
