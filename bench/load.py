@@ -52,6 +52,15 @@ def _verdict(value: float, target: float) -> str:
     return "met" if value <= target else "**not met**"
 
 
+def _pauses(values: Sequence[float]) -> str:
+    return f"median {median(list(values)):,.0f} ms, worst {max(values):,.0f} ms"
+
+
+def _all_within(values: Sequence[float], target: float, what: str) -> str:
+    within = sum(v <= target for v in values)
+    return "met" if within == len(values) else f"**not met** ({within} of {len(values)} {what} within)"
+
+
 def _ms(values: Sequence[float]) -> str:
     return f"{median(list(values)):,.0f} ms"
 
@@ -79,9 +88,8 @@ def measure(store: LoadStore, pycache: Path, runs: int) -> list[Row]:
                      _verdict(median(paint), 200)))
         rows.append(("  to everything settled (exact row heights, context gauge, usage)", _ms(settled), "—", ""))
     pause_open = [float(r["pause_ms"]) for r in big]
-    rows.append((f"desktop: longest GUI-thread pause while opening the {BIG:,}-message session (worst of {runs})",
-                 f"{max(pause_open):,.0f} ms (median {median(pause_open):,.0f})", "≤ 50 ms",
-                 _verdict(max(pause_open), 50)))
+    rows.append((f"desktop: longest GUI-thread pause while opening the {BIG:,}-message session",
+                 _pauses(pause_open), "≤ 50 ms", _all_within(pause_open, 50, "opens")))
     # (c) + (d) full-text search
     for word in queries:
         cli = in_process_ms(store.home, ["sessions", "search", word], runs)
@@ -96,8 +104,8 @@ def measure(store: LoadStore, pycache: Path, runs: int) -> list[Row]:
     rows.append(("desktop: search, to hits in the sidebar (all three words)", _ms(gui_times), "≤ 100 ms",
                  _verdict(median(gui_times), 100)))
     rows.append(("  the slowest word (the common one)", _ms(gui_worst), "≤ 100 ms", _verdict(median(gui_worst), 100)))
-    rows.append((f"desktop: longest GUI-thread pause while searching (worst of {len(pause_search)})",
-                 f"{max(pause_search):,.0f} ms", "≤ 50 ms", _verdict(max(pause_search), 50)))
+    rows.append(("desktop: longest GUI-thread pause while searching (each word, each run)",
+                 _pauses(pause_search), "≤ 50 ms", _all_within(pause_search, 50, "searches")))
     # (e) start-up
     for args in (["keys", "status"], ["--help"]):
         times = wall_ms(args, env, 7)
@@ -108,11 +116,11 @@ def measure(store: LoadStore, pycache: Path, runs: int) -> list[Row]:
     return rows
 
 
-def render(rows: list[Row], runs: int) -> str:
-    """The Markdown report."""
+def render(rows: list[Row], runs: int, load: str = "") -> str:
+    """The Markdown report (`load`: the machine's load averages while it ran)."""
     lines = [
         f"Store: {SESSIONS:,} sessions, {MESSAGES:,} messages (one session of {BIG:,}, none compacted); "
-        f"medians of {runs} runs unless noted; Python {platform.python_version()}, {os.cpu_count()} cores.",
+        f"medians of {runs} runs unless noted; Python {platform.python_version()}, {os.cpu_count()} cores{load}.",
         "",
         "| measure | result | target | |",
         "|---|--:|--:|---|",
@@ -130,12 +138,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cached = cached_store(args.cache)
     work = Path(tempfile.mkdtemp(prefix="palimpsest-load-"))
+    before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     try:
         store = working_copy(cached, work / "home")
         rows = measure(store, args.cache / "pycache", args.runs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    report = render(rows, args.runs)
+    load = f", load average {before:.1f} at the start and {os.getloadavg()[0]:.1f} at the end" \
+        if before is not None else ""
+    report = render(rows, args.runs, load)
     print(report)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text("# Load benchmark\n\n`.venv/bin/python -m bench.load`\n\n" + report)
