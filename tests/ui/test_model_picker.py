@@ -64,7 +64,7 @@ def test_the_list_groups_models_under_unselectable_provider_headers_and_the_curr
         selectable = bool(model.flags(model.index(i)) & Qt.ItemFlag.ItemIsSelectable)
         assert selectable is not row.header
     details = {r.text: r.detail for r in rows if not r.header}
-    assert details == {"Claude Sonnet 4.5": "200K", "Gemini 2.5 Pro": "1M", "GPT-4o": "128K",
+    assert details == {"Claude Sonnet 4.5": "✦◩▤  200K", "Gemini 2.5 Pro": "1M", "GPT-4o": "◩  128K",
                        "GPT-4o mini": "128K", "o3": "200K"}
     current = model.row_of(Selection("anthropic", "claude-sonnet-4-5-20250929"))
     assert popup.list.currentIndex().row() == current
