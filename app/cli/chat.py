@@ -73,7 +73,8 @@ async def _send(c: Container, args: argparse.Namespace, session_id: str, text: s
     if not args.session_id:
         err.write(f"session: {session_id}\n")
         err.flush()
-    printer: ChatPrinter = JsonlChatPrinter(out) if args.jsonl else TextChatPrinter(out, err)
+    printer: ChatPrinter = (JsonlChatPrinter(out) if args.jsonl
+                            else TextChatPrinter(out, err, show_thinking=getattr(args, "show_thinking", False)))
     printer.session(session_id)
     failed = False
     try:

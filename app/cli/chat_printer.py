@@ -13,6 +13,7 @@ from domain.events import (
     Notice,
     ResponseComplete,
     TextDelta,
+    ThinkingDelta,
     ToolCallStarted,
     ToolResultStored,
     ToolRoundLimitReached,
@@ -48,9 +49,11 @@ class JsonlChatPrinter:
 class TextChatPrinter:
     """Streams the reply text to `out`; tool calls, compactions and errors go to `err` as short notices."""
 
-    def __init__(self, out: TextIO, err: TextIO) -> None:
+    def __init__(self, out: TextIO, err: TextIO, *, show_thinking: bool = False) -> None:
         self._out = out
         self._err = err
+        self._show_thinking = show_thinking  # the model's reasoning on stderr (dimmed on a terminal)
+        self._thinking_open = False
         self._at_line_start = True
         self._terminal = err.isatty()
         self._reply_on_terminal = out.isatty()  # then the reply and the status share the screen
@@ -66,6 +69,13 @@ class TextChatPrinter:
             self._waiting(event.seconds)
             return
         self._clear_status()
+        if isinstance(event, ThinkingDelta):
+            if self._show_thinking and event.text:
+                self._thinking(event.text)
+            return
+        if self._thinking_open:
+            self._err.write((RESET if self._terminal else "") + "\n")
+            self._thinking_open = False
         match event:
             case TextDelta(text=text):
                 self._out.write(text)
@@ -93,6 +103,13 @@ class TextChatPrinter:
                 self._err.flush()
             case ResponseComplete():
                 self._end_reply()
+
+    def _thinking(self, text: str) -> None:
+        if not self._thinking_open:
+            self._err.write((DIM if self._terminal else "") + "[thinking] ")
+            self._thinking_open = True
+        self._err.write(text)
+        self._err.flush()
 
     def interrupted(self) -> None:
         """Ends the line and says the partial reply was kept."""

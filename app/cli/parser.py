@@ -54,6 +54,8 @@ def build_parser() -> CliParser:
     chat.add_argument("--allow-tools", action="store_true",
                       help="let tools send requests other than GET/HEAD without asking (else asked on a terminal, "
                       "refused without one)")
+    chat.add_argument("--show-thinking", action="store_true",
+                      help="print the model's reasoning (when it streams any) dimmed on standard error")
     chat.add_argument("--retry", action="store_true",
                       help="answer the session's last message again (with -s); a partial or failed answer is replaced")
     chat.add_argument("message", metavar="MESSAGE", nargs="?", help="the message; - reads standard input")

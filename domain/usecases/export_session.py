@@ -103,6 +103,8 @@ def detail_to_markdown(detail: SessionDetail) -> str:
         name = f" `{m.tool_name}`" if m.tool_name else ""
         out.append(f"### {label}{name}{extra} — {_time(m.created_at) or ''}".rstrip(" —"))
         out.append("")
+        if m.thinking_content and m.thinking_content.strip():  # reasoning folded, above the reply
+            out += ["<details><summary>Thinking</summary>", "", m.thinking_content.strip(), "", "</details>", ""]
         body = m.content
         if m.type.value == "tool_call" and m.tool_input:
             body = f"```json\n{m.tool_input}\n```"
