@@ -4,6 +4,7 @@ in-process on a freshly built Container (the time beyond start-up)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import io
 import os
 import statistics
@@ -51,14 +52,16 @@ def in_process_ms(home: Path, argv: list[str], runs: int) -> list[float]:
     """The time (ms) of the command alone, each run on a freshly opened Container (its output is discarded)."""
     from app.cli.parser import build_parser
     from app.container import Container
-    from app.main import _command
+    from app.main import _command, tune_gc_for_a_command
 
     os.environ.setdefault("PYTHON_KEYRING_BACKEND", "tests.memory_keyring.MemoryKeyring")
     args = build_parser().parse_args(argv)
     command = _command(args.command)
     times = []
+    tune_gc_for_a_command()  # as `palimpsest` does for every command
     for _ in range(runs):
         container = Container.build(home)
+        gc.freeze()
         try:
             out, err = io.StringIO(), io.StringIO()
             start = time.perf_counter()
