@@ -150,6 +150,8 @@ class SqlSessionRepository:
         with self._db.read() as s:
             floor = s.execute(_NEWEST_FLOOR, {"q": match, "k": self.ranked_matches}).scalar()
             messages = _MESSAGE_HITS if floor is None else _MESSAGE_HITS_NEWEST
+            if floor is not None:  # a common word: its best matches spread over many sessions, fewer snippets do
+                params["n"] = limit * 5
             for statement in (_SESSION_HITS, messages):
                 for session_id, snippet, score in s.execute(statement, {**params, "floor": floor}):
                     if session_id not in best or score < best[session_id][0]:
