@@ -88,7 +88,7 @@ class RoundSender:
                 stripped = True  # never a dead end: the same request once more without the reasoning sent back
                 attempt.ctx = attempt.ctx.without_reasoning()
                 yield Notice(REASONING_DROPPED)
-                planned = plan(planned_budget(planned, fitted, window, settings))
+                planned = plan(kept_budget(fitted, window, settings))
                 continue
             except ContextOverflow as err:
                 if attempt.state.has_output() or fitted:
@@ -130,7 +130,7 @@ REASONING_DROPPED = (
 )
 
 
-def planned_budget(planned: PlannedRequest, fitted: bool, window: int | None, settings: ContextSettings) -> int | None:
+def kept_budget(fitted: bool, window: int | None, settings: ContextSettings) -> int | None:
     """The budget a re-planned request keeps: the fitted one when the request had been cut to fit."""
     return fit_budget(window, settings) if fitted and window else None
 
