@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -35,15 +34,6 @@ def test_search_is_full_text_and_scoped_to_the_agent_plus_global(remembered: Sto
     assert {m.id for m in remembered.memories.search("lisbon")} == {"g1", "d1"}
     assert [m.id for m in remembered.memories.search("lisbon", agent_id="coder")] == ["g1"]
     assert [m.id for m in remembered.memories.search("rust cli")] == ["c1"]
-
-
-def test_search_follows_updates_and_deletes(remembered: Storage) -> None:
-    memory = remembered.memories.get("g1")
-    assert memory is not None
-    remembered.memories.update(replace(memory, content="The user lives in Porto"))
-    remembered.memories.delete("d1")
-    assert remembered.memories.search("lisbon") == []
-    assert [m.id for m in remembered.memories.search("porto")] == ["g1"]
 
 
 def test_an_empty_memory_is_refused(storage: Storage) -> None:
