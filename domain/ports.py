@@ -256,6 +256,7 @@ class ToolOutcome:
 
     output: str
     is_error: bool = False
+    notice: str | None = None  # something the user should be told (e.g. an MCP server was restarted)
 
 
 class ToolExecutor(Protocol):

@@ -94,6 +94,7 @@ class ContextSettings:
     headers_timeout_s: float = Deadlines.headers_s
     idle_timeout_s: float = Deadlines.idle_s
     round_timeout_s: float = Deadlines.round_s
+    tool_definitions_warn_ratio: float = 0.10  # warn when the tools' definitions take more of the window
 
     @property
     def deadlines(self) -> Deadlines:
@@ -128,6 +129,8 @@ class ContextSettings:
             raise InvalidInput(f"Reasoning must be one of {', '.join(REASONING_LEVELS)}, not {self.reasoning!r}.")
         if self.summary_max_tokens < 256:
             raise InvalidInput("The summary needs at least 256 tokens.")
+        if not 0.0 < self.tool_definitions_warn_ratio <= 1.0:
+            raise InvalidInput("The tool definitions warning share must be between 0% and 100% of the window.")
         if not 0.0 <= self.min_free_ratio < 1.0:
             raise InvalidInput("The minimum share a compaction must free is between 0% and 99%.")
         for name in ("tool_result_max_chars", "soft_trim_chars", "max_tool_rounds", "max_output_tokens",

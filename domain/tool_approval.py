@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Protocol
 
 
@@ -13,6 +14,15 @@ class ApprovalRequest:
     tool: str
     title: str
     details: tuple[tuple[str, str], ...] = ()
+    can_remember: bool = False  # the user may answer "Always" (an MCP tool's rule becomes allow)
+
+
+class ApprovalDecision(str, Enum):
+    """The user's answer: this once, always (remembered as the tool's rule), or no."""
+
+    ONCE = "once"
+    ALWAYS = "always"
+    DENY = "deny"
 
 
 class ToolApprover(Protocol):
@@ -37,3 +47,18 @@ class AllowAllApprover:
     async def approve(self, request: ApprovalRequest) -> bool:
         """Always True."""
         return True
+
+
+class DecidingApprover(Protocol):
+    """An approver that can also answer "Always" (the GUI dialog, the terminal prompt)."""
+
+    async def decide(self, request: ApprovalRequest) -> ApprovalDecision: ...
+
+
+async def ask(approver: ToolApprover, request: ApprovalRequest) -> ApprovalDecision:
+    """The approver's answer as a decision; an approver without `decide` answers only once or no."""
+    decide = getattr(approver, "decide", None)
+    if decide is not None and request.can_remember:
+        decision: ApprovalDecision = await decide(request)
+        return decision
+    return ApprovalDecision.ONCE if await approver.approve(request) else ApprovalDecision.DENY

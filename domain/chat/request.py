@@ -144,8 +144,17 @@ class RequestPlanner:
             input_limit=model.input_limit if model else None,
             window_source=model.window_source.value if model and model.context_window_size else None,
             threshold=threshold,
-            warnings=_warnings(ctx, measured.used, capacity),
+            warnings=_warnings(ctx, measured.used, capacity) + _tool_warnings(ctx, measured.breakdown.tools, capacity),
         )
+
+
+def _tool_warnings(ctx: SessionContext, tools: int, capacity: int | None) -> tuple[str, ...]:
+    """A warning when the tools' definitions take more than their share of the window (default 10%)."""
+    share = ctx.settings.tool_definitions_warn_ratio
+    if not capacity or tools <= capacity * share:
+        return ()
+    return (f"Tool definitions take {tools:,} tokens, {tools / capacity:.0%} of the window (over {share:.0%}); "
+            "turn MCP servers off for this conversation to free it.",)
 
 
 def _warnings(ctx: SessionContext, used: int, capacity: int | None) -> tuple[str, ...]:

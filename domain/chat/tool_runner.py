@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Collection
 
 from domain.chat.records import MessageFactory
 from domain.context.truncator import ToolResultTruncator
-from domain.events import ToolCallRequested, ToolCallStarted, ToolResultStored
+from domain.events import Notice, ToolCallRequested, ToolCallStarted, ToolResultStored
 from domain.models import Message
 from domain.ports import MessageRepository, ToolContext, ToolExecutor, ToolOutcome
 
@@ -37,11 +37,13 @@ class ToolRunner:
         self._offered = set(offered)
         self._stored: list[Message] = []
 
-    async def run(self, call: ToolCallRequested) -> AsyncIterator[ToolCallStarted | ToolResultStored]:
-        """Announces the call, runs it, stores the (truncated) result and announces that."""
+    async def run(self, call: ToolCallRequested) -> AsyncIterator[ToolCallStarted | ToolResultStored | Notice]:
+        """Announces the call, runs it, stores the (truncated) result and announces that (and any notice)."""
         yield ToolCallStarted(call.id, call.name, call.input)
         outcome = await self._execute(call)
         yield self.store(call.id, call.name, outcome.output, is_error=outcome.is_error)
+        if outcome.notice:
+            yield Notice(outcome.notice)
 
     async def _execute(self, call: ToolCallRequested) -> ToolOutcome:
         if call.name not in self._offered:

@@ -6,6 +6,7 @@ from domain.chat.target import resolve_target
 from domain.context.memory_section import with_memory
 from domain.context.session_context import SessionContext
 from domain.errors import InvalidInput, NotFound
+from domain.mcp import ExtraToolSource
 from domain.models import Agent, AgentId, AiModel, ModelId, Provider, ProviderId, Session, SessionId
 from domain.ports import (
     AgentRepository,
@@ -42,10 +43,12 @@ class SessionContextLoader:
         memories: MemoryRepository,
         settings: SettingsRepository,
         tools: ToolExecutor,
+        extra_tools: ExtraToolSource | None = None,
     ) -> None:
         self._sessions, self._messages, self._agents = sessions, messages, agents
         self._providers, self._models, self._memories = providers, models, memories
         self._settings, self._tools, self._store = settings, tools, store
+        self._extra = extra_tools
 
     def load(
         self,
@@ -76,6 +79,8 @@ class SessionContextLoader:
         settings = effective_settings(self._settings.context_settings(), agent)
         system = with_memory(agent.system_prompt, self._memories.list(agent.id), settings.memory_section_max_chars)
         tools = tuple(self._tools.definitions(list(agent.enabled_tools) or None))
+        if self._extra is not None:
+            tools += tuple(self._extra.mcp_definitions(agent.id, session.id))
         boundary = session.boundary
         messages = tuple(self._messages.since(session.id, boundary or 0))
         pinned = tuple(self._messages.pinned(session.id)) if boundary is not None else ()

@@ -1,0 +1,76 @@
+"""A real MCP server written with the SDK's own server API, for tests: `python -m tests.mcp.server [--http PORT]`."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import sys
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.utilities.types import Image
+
+server = MCPServer("palimpsest-test-files")
+
+# A 1x1 transparent PNG.
+PIXEL = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="
+)
+
+
+@server.tool()
+def read_file(path: str) -> str:
+    """Read a text file by name (test data: the name is echoed back)."""
+    print(f"read_file {path}", file=sys.stderr, flush=True)
+    return f"contents of {path}"
+
+
+@server.tool()
+def big_file(kilobytes: int = 200) -> str:
+    """Return a large text of the given size in kilobytes, numbered lines."""
+    lines, size, i = [], 0, 0
+    while size < kilobytes * 1000:
+        line = f"line {i:06d} " + "x" * 40
+        lines.append(line)
+        size += len(line) + 1
+        i += 1
+    return "\n".join(lines)
+
+
+@server.tool()
+def fail(reason: str) -> str:
+    """Always fails with the reason given."""
+    raise ValueError(f"cannot do it: {reason}")
+
+
+@server.tool()
+def crash() -> str:
+    """Kills the server process in the middle of the call."""
+    print("crashing now", file=sys.stderr, flush=True)
+    os._exit(3)
+
+
+@server.tool()
+async def hang() -> str:
+    """Never answers."""
+    await asyncio.sleep(3600)
+    return "never"
+
+
+@server.tool()
+def picture() -> Image:
+    """Returns a tiny PNG image."""
+    return Image(data=PIXEL, format="png")
+
+
+def main() -> None:
+    """Runs over stdio, or over Streamable HTTP on 127.0.0.1 with `--http PORT`."""
+    if len(sys.argv) >= 3 and sys.argv[1] == "--http":
+        server.run(transport="streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        print("test server starting", file=sys.stderr, flush=True)
+        server.run()
+
+
+if __name__ == "__main__":
+    main()
