@@ -8,6 +8,7 @@ import os
 import sys
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.types import Image
 
 server = MCPServer("palimpsest-test-files")
@@ -40,7 +41,7 @@ def big_file(kilobytes: int = 200) -> str:
 @server.tool()
 def fail(reason: str) -> str:
     """Always fails with the reason given."""
-    raise ValueError(f"cannot do it: {reason}")
+    raise ToolError(f"cannot do it: {reason}")
 
 
 @server.tool()

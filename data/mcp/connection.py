@@ -1,0 +1,137 @@
+"""One running MCP server: its transport and ClientSession held open by one task on the hub's loop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.client.session import IncomingMessage
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from domain.mcp import McpServer, McpServerSecrets, McpToolSpec, McpTransport
+
+log = logging.getLogger(__name__)
+
+ToolsChanged = Callable[[list[McpToolSpec]], None]
+
+
+class Connection:
+    """Starts a server (stdio: a child process whose stderr goes to `log_path`; HTTP: a Streamable HTTP session),
+    keeps it open until stop(), and tells `on_tools_changed` the new list after `notifications/tools/list_changed`."""
+
+    def __init__(self, server: McpServer, secrets: McpServerSecrets, log_path: Path,
+                 on_tools_changed: ToolsChanged | None = None) -> None:
+        self.server = server
+        self._secrets = secrets
+        self._log_path = log_path
+        self._on_tools_changed = on_tools_changed
+        self.session: ClientSession | None = None
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.closed = False
+
+    async def start(self, timeout: float) -> None:
+        """Starts the server and completes the handshake; raises with the reason when it cannot within `timeout`."""
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._task = asyncio.create_task(self._serve(ready), name=f"mcp-{self.server.name}")
+        try:
+            await asyncio.wait_for(asyncio.shield(ready), timeout)
+        except BaseException:
+            await self.stop()
+            raise
+
+    async def list_tools(self) -> list[McpToolSpec]:
+        """Every tool the server lists (all pages)."""
+        session = self._live()
+        specs: list[McpToolSpec] = []
+        cursor: str | None = None
+        while True:
+            params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+            result = await session.list_tools(params=params)
+            specs += [_spec(t) for t in result.tools]
+            cursor = result.next_cursor
+            if not cursor:
+                return specs
+
+    async def call(self, tool: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        """Calls a tool (raises MCPError for a protocol error or a closed connection)."""
+        return await self._live().call_tool(tool, arguments)
+
+    async def ping(self, timeout: float) -> None:
+        """Raises when the server no longer answers (its process died, its session ended)."""
+        await asyncio.wait_for(self._live().send_ping(), timeout)
+
+    async def stop(self) -> None:
+        """Closes the session and stops the server process (the SDK terminates it, then kills it)."""
+        self._stop.set()
+        task = self._task
+        if task is not None and not task.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(task), 10)
+            except (TimeoutError, asyncio.TimeoutError):
+                task.cancel()
+            except Exception:  # noqa: S110 - the server's own failure while stopping is logged by _serve
+                pass
+        self.closed = True
+
+    def _live(self) -> ClientSession:
+        if self.session is None or self.closed:
+            raise ConnectionError(f"the MCP server {self.server.name!r} is not running")
+        return self.session
+
+    async def _serve(self, ready: asyncio.Future[None]) -> None:
+        try:
+            async with AsyncExitStack() as stack:
+                if self.server.transport is McpTransport.STDIO:
+                    self._log_path.parent.mkdir(parents=True, exist_ok=True)
+                    errlog = stack.enter_context(self._log_path.open("a", encoding="utf-8", errors="replace"))
+                    params = StdioServerParameters(command=self.server.command or "", args=list(self.server.args),
+                                                   env=dict(self._secrets.env) or None)
+                    read, write = await stack.enter_async_context(stdio_client(params, errlog=errlog))
+                else:
+                    client = await stack.enter_async_context(
+                        create_mcp_http_client(headers=dict(self._secrets.headers) or None))
+                    read, write = await stack.enter_async_context(
+                        streamable_http_client(self.server.url or "", http_client=client))
+                session = await stack.enter_async_context(ClientSession(read, write, message_handler=self._on_message))
+                await session.initialize()
+                self.session = session
+                ready.set_result(None)
+                await self._stop.wait()
+        except BaseException as exc:
+            if not ready.done():
+                ready.set_exception(exc if isinstance(exc, Exception) else ConnectionError(str(exc)))
+            elif not isinstance(exc, asyncio.CancelledError):
+                log.warning("MCP server %s ended: %s", self.server.name, exc)
+            if not isinstance(exc, Exception):
+                raise
+        finally:
+            self.session = None
+            self.closed = True
+
+    async def _on_message(self, message: IncomingMessage) -> None:
+        if isinstance(message, types.ToolListChangedNotification) and self._on_tools_changed is not None:
+            asyncio.get_running_loop().create_task(self._relist())
+        elif isinstance(message, Exception):
+            log.debug("MCP server %s: %s", self.server.name, message)
+
+    async def _relist(self) -> None:
+        try:
+            specs = await self.list_tools()
+        except Exception as exc:  # the list is refreshed on the next start instead
+            log.warning("Could not list the tools of %s again: %s", self.server.name, exc)
+            return
+        if self._on_tools_changed is not None:
+            self._on_tools_changed(specs)
+
+
+def _spec(tool: types.Tool) -> McpToolSpec:
+    schema = dict(tool.input_schema) if tool.input_schema else {"type": "object", "properties": {}}
+    return McpToolSpec(tool.name, tool.description or "", schema)

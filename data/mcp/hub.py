@@ -1,0 +1,202 @@
+"""McpHub: the McpConnector owning one asyncio loop in a background thread, on which every server runs."""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import logging
+import threading
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from mcp.shared.exceptions import MCPError
+
+from data.mcp.connection import Connection
+from data.mcp.results import outcome_of
+from domain.mcp import McpSecretStore, McpServer, McpServerError, McpToolSpec
+from domain.ports import ToolOutcome
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+START_TIMEOUT_S = 30.0
+PING_TIMEOUT_S = 10.0
+ToolsChanged = Callable[[str, list[McpToolSpec]], None]
+
+
+class McpHub:
+    """Servers start on first use and keep running; a server that died is restarted once (the user is told) and a
+    call in flight when it died returns an error, never retried. Calls time out, and cancelling the awaiting task
+    (Stop) cancels the call. The loop runs in its own daemon thread, so a hung or chatty server never blocks the
+    caller's loop or the GUI; close() stops every server (also at interpreter exit)."""
+
+    def __init__(self, secrets: McpSecretStore, log_dir: Path, *, on_tools_changed: ToolsChanged | None = None,
+                 start_timeout_s: float = START_TIMEOUT_S) -> None:
+        self._secrets = secrets
+        self._log_dir = log_dir
+        self._on_tools_changed = on_tools_changed
+        self._start_timeout = start_timeout_s
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._guard = threading.Lock()
+        self._connections: dict[str, Connection] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._failures: dict[str, int] = {}  # crashes since the last successful call, per server
+        self._closed = False
+
+    def log_path(self, server: str) -> str:
+        """The file a stdio server's stderr is appended to."""
+        return str(self._log_dir / f"{server}.log")
+
+    async def list_tools(self, server: McpServer) -> Sequence[McpToolSpec]:
+        """Starts the server if needed and lists its tools (McpServerError when it cannot be started)."""
+        return await self._submit(self._list(server))
+
+    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
+        """Calls a tool; a failure of any kind comes back as an error outcome for the model."""
+        try:
+            return await self._submit(self._call(server, tool, dict(arguments)))
+        except McpServerError as err:
+            return ToolOutcome(f"Error: {err}", is_error=True)
+
+    def running(self) -> list[str]:
+        """Names of the servers running now."""
+        return [name for name, c in self._connections.items() if not c.closed]
+
+    def close(self) -> None:
+        """Stops every server and the loop; safe to call twice and from any thread but the hub's own."""
+        with self._guard:
+            loop, thread, self._closed = self._loop, self._thread, True
+            self._loop = self._thread = None
+        if loop is None or thread is None:
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(self._stop_all(), loop).result(timeout=20)
+        except Exception as exc:  # noqa: BLE001 - closing must go on
+            log.warning("Stopping the MCP servers failed: %s", exc)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=5)
+
+    async def _submit(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Runs `coro` on the hub's loop and awaits it from the caller's loop; cancelling the caller cancels it."""
+        loop = self._ensure_loop()
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, loop))
+
+    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
+        with self._guard:
+            if self._closed:
+                raise McpServerError("The MCP servers are shut down.")
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                thread = threading.Thread(target=_run_forever, args=(loop,), name="mcp-hub", daemon=True)
+                thread.start()
+                self._loop, self._thread = loop, thread
+                atexit.register(self.close)
+            return self._loop
+
+    async def _list(self, server: McpServer) -> list[McpToolSpec]:
+        self._failures[server.name] = 0  # the user asked for it: a server that stopped twice may start again
+        connection, _ = await self._connection(server)
+        try:
+            return await asyncio.wait_for(connection.list_tools(), server.timeout_s)
+        except (TimeoutError, asyncio.TimeoutError):
+            raise McpServerError(f"The MCP server {server.name!r} did not list its tools within "
+                                 f"{server.timeout_s:g} s.") from None
+        except (MCPError, ConnectionError) as err:
+            raise McpServerError(f"The MCP server {server.name!r} could not list its tools: {err}") from None
+
+    async def _call(self, server: McpServer, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
+        connection, notice = await self._connection(server)
+        try:
+            result = await asyncio.wait_for(connection.call(tool, arguments), server.timeout_s)
+        except (TimeoutError, asyncio.TimeoutError):
+            return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} did not answer within "
+                               f"{server.timeout_s:g} s; it was cancelled.", is_error=True, notice=notice)
+        except (MCPError, ConnectionError, OSError) as err:
+            if connection.closed or _connection_closed(err):
+                return await self._crashed(server, tool, connection)
+            return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} failed: {err}", is_error=True,
+                               notice=notice)
+        self._failures[server.name] = 0
+        outcome = outcome_of(result)
+        return ToolOutcome(outcome.output, outcome.is_error, notice)
+
+    async def _crashed(self, server: McpServer, tool: str, connection: Connection) -> ToolOutcome:
+        self._failures[server.name] = self._failures.get(server.name, 0) + 1
+        await connection.stop()
+        where = f" Its log: {self.log_path(server.name)}." if server.command else ""
+        return ToolOutcome(
+            f"Error: the MCP server {server.name!r} stopped while running {tool}; the call did not complete "
+            "and was not retried.", is_error=True,
+            notice=f"The MCP server {server.name!r} stopped during a call to {tool}; it is restarted on its next "
+                   f"use.{where}")
+
+    async def _connection(self, server: McpServer) -> tuple[Connection, str | None]:
+        """The running connection of the server (started, or restarted once after a crash), and a notice for the
+        user when it was restarted."""
+        lock = self._locks.setdefault(server.name, asyncio.Lock())
+        async with lock:
+            current = self._connections.get(server.name)
+            if current is not None and current.server != server:  # edited meanwhile: start it afresh
+                await current.stop()
+                current = None
+            if current is not None and not current.closed:
+                try:
+                    await current.ping(min(PING_TIMEOUT_S, server.timeout_s))
+                    return current, None
+                except Exception:  # noqa: BLE001 - died while idle: counts as a crash
+                    self._failures[server.name] = self._failures.get(server.name, 0) + 1
+                    await current.stop()
+            failures = self._failures.get(server.name, 0)
+            if failures > 1:
+                raise McpServerError(
+                    f"The MCP server {server.name!r} stopped again after a restart; it is not restarted again "
+                    f"automatically{self._log_hint(server)}. Check it, then list its tools to start it again.")
+            connection = await self._start(server)
+            if failures == 0:
+                return connection, None
+            return connection, f"The MCP server {server.name!r} had stopped and was restarted."
+
+    async def _start(self, server: McpServer) -> Connection:
+        secrets = self._secrets.get(server.name)
+        tools_changed = self._on_tools_changed
+        on_change = (lambda specs: tools_changed(server.name, specs)) if tools_changed else None
+        connection = Connection(server, secrets, Path(self.log_path(server.name)), on_change)
+        try:
+            await connection.start(self._start_timeout)
+        except (TimeoutError, asyncio.TimeoutError):
+            raise McpServerError(f"The MCP server {server.name!r} did not start within {self._start_timeout:g} s"
+                                 f"{self._log_hint(server)}.") from None
+        except Exception as err:  # noqa: BLE001 - any failure to start is the server's, said plainly
+            raise McpServerError(f"The MCP server {server.name!r} could not be started: {_reason(err)}"
+                                 f"{self._log_hint(server)}.") from None
+        self._connections[server.name] = connection
+        return connection
+
+    def _log_hint(self, server: McpServer) -> str:
+        return f" (its log: {self.log_path(server.name)})" if server.command else ""
+
+    async def _stop_all(self) -> None:
+        await asyncio.gather(*(c.stop() for c in self._connections.values()), return_exceptions=True)
+        self._connections.clear()
+
+
+def _connection_closed(err: BaseException) -> bool:
+    return isinstance(err, MCPError) and err.code == -32000
+
+
+def _reason(err: BaseException) -> str:
+    if isinstance(err, BaseExceptionGroup):
+        return "; ".join(_reason(e) for e in err.exceptions)
+    if isinstance(err, FileNotFoundError):
+        return f"command not found ({err.filename or err})"
+    return str(err) or type(err).__name__
+
+
+def _run_forever(loop: asyncio.AbstractEventLoop) -> None:
+    asyncio.set_event_loop(loop)
+    try:
+        loop.run_forever()
+    finally:
+        loop.close()

@@ -1,0 +1,65 @@
+"""Shared pieces of the MCP tests: the test server's configuration, an in-memory secret store, an HTTP server."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from domain.mcp import McpServer, McpServerSecrets, McpTransport
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def stdio_server(name: str = "files", timeout_s: float = 20.0) -> McpServer:
+    """The test server, started over stdio with this Python."""
+    return McpServer(name, McpTransport.STDIO, command=sys.executable, args=("-m", "tests.mcp.server"),
+                     timeout_s=timeout_s)
+
+
+class MemorySecrets:
+    """An McpSecretStore in a dict, recording what it was given."""
+
+    def __init__(self) -> None:
+        self.stored: dict[str, McpServerSecrets] = {}
+
+    def get(self, server: str) -> McpServerSecrets:
+        return self.stored.get(server, McpServerSecrets())
+
+    def set(self, server: str, secrets: McpServerSecrets) -> None:
+        self.stored[server] = secrets
+
+    def delete(self, server: str, secrets_names: McpServer) -> None:
+        self.stored.pop(server, None)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def http_server() -> Iterator[str]:
+    """The test server over Streamable HTTP on 127.0.0.1, as a subprocess; yields its URL."""
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "tests.mcp.server", "--http", str(port)], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("the MCP test server did not start")
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(10)
