@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from app.settings_overrides import OverriddenSettings
 from data.keys import KeyringApiKeyStorage
+from data.mcp.secrets import KeyringMcpSecrets
 from data.storage import Storage
 from data.tools import BuiltinTools
 from data.tools.executor import TOOL_NAMES
@@ -21,8 +23,10 @@ from domain.context.builder import CompactAwareMessageBuilder
 from domain.context.context_loader import SessionContextLoader
 from domain.context.estimator import TokenEstimator
 from domain.context.pruner import ToolResultPruner
+from domain.mcp import McpConnector, McpSecretStore, McpServer, McpToolSpec
+from domain.mcp_tools import ToolsWithMcp
 from domain.models import Provider
-from domain.ports import ApiKeyStorage, ModelApiAdapter, ModelApiAdapterFactory
+from domain.ports import ApiKeyStorage, ModelApiAdapter, ModelApiAdapterFactory, ToolOutcome
 from domain.services.adapters import ProviderAdapters
 from domain.services.summarizer import AdapterSummarizer
 from domain.tool_approval import ToolApprover
@@ -106,12 +110,46 @@ class LazyAdapterFactory:
         return adapter
 
 
+class LazyMcpConnector:
+    """The MCP hub, imported and started on first use (a command that never calls an MCP tool never loads the SDK)."""
+
+    def __init__(self, secrets: McpSecretStore, log_dir: Path,
+                 on_tools_changed: Callable[[str, list[McpToolSpec]], None] | None = None) -> None:
+        self._secrets, self._log_dir, self._on_tools_changed = secrets, log_dir, on_tools_changed
+        self._hub: McpConnector | None = None
+
+    def _get(self) -> McpConnector:
+        if self._hub is None:
+            from data.mcp.hub import McpHub
+
+            self._hub = McpHub(self._secrets, self._log_dir, on_tools_changed=self._on_tools_changed)
+        return self._hub
+
+    async def list_tools(self, server: McpServer) -> Sequence[McpToolSpec]:
+        """See McpHub.list_tools."""
+        return await self._get().list_tools(server)
+
+    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
+        """See McpHub.call_tool."""
+        return await self._get().call_tool(server, tool, arguments)
+
+    def log_path(self, server: str) -> str:
+        """Where the stderr of a stdio server goes."""
+        return str(self._log_dir / f"{server}.log")
+
+    def close(self) -> None:
+        """Stops every server started (nothing to do when none was)."""
+        if self._hub is not None:
+            self._hub.close()
+
+
 class Container:
     """Every long-lived object of a running Palimpsest; the CLI and the desktop app call its use cases."""
 
     def __init__(
         self, storage: Storage, keys: ApiKeyStorage, adapters: ModelApiAdapterFactory,
         approver: ToolApprover | None = None, context_overrides: Mapping[str, Any] | None = None,
+        mcp_secrets: McpSecretStore | None = None,
     ) -> None:
         self.storage = storage
         self.keys = keys
@@ -126,16 +164,20 @@ class Container:
         self.settings = OverriddenSettings(storage.settings, context_overrides) if context_overrides else (
             storage.settings)
         self.adapters = ProviderAdapters(self.providers, keys, adapters)
+        self.mcp_servers = storage.mcp_servers
+        self.mcp_secrets = mcp_secrets or KeyringMcpSecrets()
+        self.mcp = LazyMcpConnector(self.mcp_secrets, storage.path.parent / "logs" / "mcp", self._mcp_tools_changed)
         self._build_engine(approver)
         self._build_conversation()
         self._build_management()
 
     def _build_engine(self, approver: ToolApprover | None) -> None:
         settings = self.settings
-        self.tools = BuiltinTools(  # no approver: requests other than GET/HEAD are refused
+        builtin = BuiltinTools(  # no approver: requests other than GET/HEAD are refused
             self.memories, self.messages, self.clock,
             http_allowed_hosts=lambda: settings.tool_settings().allowed_hosts, approver=approver,
         )
+        self.tools = ToolsWithMcp(builtin, self.mcp_servers, self.mcp, approver)  # no approver: "ask" refuses
         self.estimator = TokenEstimator(self.storage.calibration)
         self.planner = RequestPlanner(
             CompactAwareMessageBuilder(), ToolResultPruner(self.settings.context_settings()), self.estimator
@@ -143,8 +185,14 @@ class Container:
         self.contexts = SessionContextLoader(
             store=self.store, sessions=self.sessions, messages=self.messages, agents=self.agents,
             providers=self.providers, models=self.models, memories=self.memories, settings=self.settings,
-            tools=self.tools,
+            tools=self.tools, extra_tools=self.tools,
         )
+
+    def _mcp_tools_changed(self, name: str, tools: list[McpToolSpec]) -> None:
+        """A running server announced a new tool list: store it (offered from the next request on)."""
+        server = self.mcp_servers.get(name)
+        if server is not None:
+            self.mcp_servers.save(replace(server, tools=tuple(tools)))
 
     def _build_conversation(self) -> None:
         self.auto_compact = AutoCompactUseCase(
@@ -217,5 +265,8 @@ class Container:
             raise
 
     def close(self) -> None:
-        """Releases the database."""
-        self.storage.close()
+        """Stops the MCP servers this process started, then releases the database."""
+        try:
+            self.mcp.close()
+        finally:
+            self.storage.close()

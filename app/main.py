@@ -51,6 +51,10 @@ def _command(name: str) -> Command:
         from app.cli.tools_cmd import run_tools
 
         return run_tools
+    if name == "mcp":
+        from app.cli.mcp_cmd import run_mcp
+
+        return run_mcp
     from app.cli import providers_cmd
 
     return {"providers": providers_cmd.run_providers, "models": providers_cmd.run_models,

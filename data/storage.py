@@ -13,6 +13,7 @@ from data.db.ai_models import SqlModelRepository
 from data.db.engine import Database, create_sqlite_engine
 from data.db.file_lock import LockFileError, LockTimeout, exclusive_lock
 from data.db.inspection import inspect_file
+from data.db.mcp_servers import SqlMcpServerRepository
 from data.db.memories import SqlMemoryRepository
 from data.db.messages import SqlMessageRepository
 from data.db.providers import SqlProviderRepository
@@ -46,6 +47,7 @@ class Storage:
         self.memories = SqlMemoryRepository(db)
         self.settings = SqlSettingsRepository(db)
         self.calibration = SqlCalibrationStore(db)
+        self.mcp_servers = SqlMcpServerRepository(db)
 
     @classmethod
     def open(cls, home: Path | None = None) -> Storage:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Protocol
 
 from domain.errors import InvalidInput
@@ -19,14 +19,14 @@ _HEADER_NAME = re.compile(r"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-class McpTransport(str, Enum):
+class McpTransport(StrEnum):
     """How Palimpsest reaches a server: a local command over stdio, or a URL over Streamable HTTP."""
 
     STDIO = "stdio"
     HTTP = "http"
 
 
-class ToolPermission(str, Enum):
+class ToolPermission(StrEnum):
     """What happens when the model calls a tool: ask the user each time, run it, or refuse it."""
 
     ASK = "ask"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Protocol
 
 
@@ -17,7 +17,7 @@ class ApprovalRequest:
     can_remember: bool = False  # the user may answer "Always" (an MCP tool's rule becomes allow)
 
 
-class ApprovalDecision(str, Enum):
+class ApprovalDecision(StrEnum):
     """The user's answer: this once, always (remembered as the tool's rule), or no."""
 
     ONCE = "once"

@@ -8,7 +8,7 @@ import sys
 import threading
 from typing import TextIO
 
-from domain.tool_approval import ApprovalRequest
+from domain.tool_approval import ApprovalDecision, ApprovalRequest
 
 SHOWN_CHARS = 2000
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -25,8 +25,12 @@ class CliApprover:
 
     async def approve(self, request: ApprovalRequest) -> bool:
         """True when allowed up front or when the user answers y/yes; no terminal, EOF or anything else is a no."""
+        return await self.decide(request) is not ApprovalDecision.DENY
+
+    async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
+        """Once for y/yes, Always for a/always (when the request may be remembered), else Deny."""
         if self._allow_all:
-            return True
+            return ApprovalDecision.ONCE
         stdin = self._stdin or sys.stdin
         stderr = self._stderr or sys.stderr
         if not (_is_tty(stdin) and _is_tty(stderr)):
@@ -35,11 +39,16 @@ class CliApprover:
                 "Pass --allow-tools to allow such tool requests in scripts.\n"
             )
             stderr.flush()
-            return False
-        stderr.write(render_request(request) + "Allow? [y/N] ")
+            return ApprovalDecision.DENY
+        choices = "[y/a/N] (a: always allow this tool)" if request.can_remember else "[y/N]"
+        stderr.write(render_request(request) + f"Allow? {choices} ")
         stderr.flush()
-        answer = await _read_line(stdin)
-        return answer.strip().lower() in ("y", "yes")
+        answer = (await _read_line(stdin)).strip().lower()
+        if answer in ("y", "yes"):
+            return ApprovalDecision.ONCE
+        if request.can_remember and answer in ("a", "always"):
+            return ApprovalDecision.ALWAYS
+        return ApprovalDecision.DENY
 
 
 def render_request(request: ApprovalRequest) -> str:

@@ -66,6 +66,9 @@ def build_parser() -> CliParser:
     _add_keys(commands)
     _add_agents(commands)
     _add_tools(commands)
+    from app.cli.mcp_parser import add_mcp_parser
+
+    add_mcp_parser(commands, _group)
     return parser
 
 

@@ -210,3 +210,16 @@ class SettingRow(Base):
     __tablename__ = "settings"
     key: Mapped[str] = mapped_column(String, primary_key=True)
     value: Mapped[str] = mapped_column(Text, nullable=False)
+
+
+class McpServerRow(Base):
+    """An MCP server: transport, config JSON (command, args, URL, secret names, timeout, who turned it off), its
+    tools JSON as last listed and the tools' rules JSON."""
+
+    __tablename__ = "mcp_servers"
+    name: Mapped[str] = mapped_column(String, primary_key=True)
+    transport: Mapped[str] = mapped_column(String, nullable=False)
+    config: Mapped[str] = mapped_column(Text, nullable=False)
+    tools: Mapped[str] = mapped_column(Text, nullable=False)
+    permissions: Mapped[str] = mapped_column(Text, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)

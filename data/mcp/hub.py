@@ -73,7 +73,7 @@ class McpHub:
             return
         try:
             asyncio.run_coroutine_threadsafe(self._stop_all(), loop).result(timeout=20)
-        except Exception as exc:  # noqa: BLE001 - closing must go on
+        except Exception as exc:
             log.warning("Stopping the MCP servers failed: %s", exc)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout=5)
@@ -100,7 +100,7 @@ class McpHub:
         connection, _ = await self._connection(server)
         try:
             return await asyncio.wait_for(connection.list_tools(), server.timeout_s)
-        except (TimeoutError, asyncio.TimeoutError):
+        except TimeoutError:
             raise McpServerError(f"The MCP server {server.name!r} did not list its tools within "
                                  f"{server.timeout_s:g} s.") from None
         except (MCPError, ConnectionError) as err:
@@ -110,7 +110,7 @@ class McpHub:
         connection, notice = await self._connection(server)
         try:
             result = await asyncio.wait_for(connection.call(tool, arguments), server.timeout_s)
-        except (TimeoutError, asyncio.TimeoutError):
+        except TimeoutError:
             return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} did not answer within "
                                f"{server.timeout_s:g} s; it was cancelled.", is_error=True, notice=notice)
         except (MCPError, ConnectionError, OSError) as err:
@@ -145,7 +145,7 @@ class McpHub:
                 try:
                     await current.ping(min(PING_TIMEOUT_S, server.timeout_s))
                     return current, None
-                except Exception:  # noqa: BLE001 - died while idle: counts as a crash
+                except Exception:
                     self._failures[server.name] = self._failures.get(server.name, 0) + 1
                     await current.stop()
             failures = self._failures.get(server.name, 0)
@@ -165,10 +165,10 @@ class McpHub:
         connection = Connection(server, secrets, Path(self.log_path(server.name)), on_change)
         try:
             await connection.start(self._start_timeout)
-        except (TimeoutError, asyncio.TimeoutError):
+        except TimeoutError:
             raise McpServerError(f"The MCP server {server.name!r} did not start within {self._start_timeout:g} s"
                                  f"{self._log_hint(server)}.") from None
-        except Exception as err:  # noqa: BLE001 - any failure to start is the server's, said plainly
+        except Exception as err:
             raise McpServerError(f"The MCP server {server.name!r} could not be started: {_reason(err)}"
                                  f"{self._log_hint(server)}.") from None
         self._connections[server.name] = connection

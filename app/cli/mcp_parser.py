@@ -1,0 +1,42 @@
+"""The arguments of `palimpsest mcp ...` (argparse only: building the parser loads nothing else)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def add_mcp_parser(commands: argparse._SubParsersAction, group: Any) -> None:
+    """The `mcp` command group (called by the CLI parser)."""
+    mcp = group(commands, "mcp", "MCP servers whose tools the model can use")
+    add = mcp.add_parser("add", help="add a server: NAME -- COMMAND ARGS..., or NAME --url URL")
+    add.add_argument("name", metavar="NAME")
+    add.add_argument("--url", metavar="URL", help="a Streamable HTTP server's URL")
+    add.add_argument("--header", action="append", metavar="NAME:VALUE",
+                     help="an HTTP header (its value is kept in the keychain)")
+    add.add_argument("--env", action="append", metavar="NAME=VALUE",
+                     help="an environment variable of the command (its value is kept in the keychain)")
+    add.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS", help="a call's time limit (120)")
+    add.add_argument("server_command", metavar="COMMAND", nargs="*",
+                     help="after --: the command that starts the server, with its arguments")
+    listing = mcp.add_parser("list", help="list the servers")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    tools = mcp.add_parser("tools", help="start a server, list its tools with their rules and sizes")
+    tools.add_argument("name", metavar="NAME")
+    remove = mcp.add_parser("remove", help="remove a server (and its secrets from the keychain)")
+    remove.add_argument("name", metavar="NAME")
+    imp = mcp.add_parser("import", help="add the servers of another client's JSON configuration (mcpServers)")
+    imp.add_argument("file", metavar="FILE")
+    rule = mcp.add_parser("permission", help="set a tool's rule: ask (the default), allow or deny; TOOL * for all")
+    rule.add_argument("name", metavar="NAME")
+    rule.add_argument("tool", metavar="TOOL")
+    rule.add_argument("rule", metavar="RULE", choices=("ask", "allow", "deny"))
+    for action in ("enable", "disable"):
+        toggle = mcp.add_parser(action, help=f"turn a server {'on' if action == 'enable' else 'off'} for an agent "
+                                "or a session")
+        toggle.add_argument("name", metavar="NAME")
+        which = toggle.add_mutually_exclusive_group(required=True)
+        which.add_argument("--agent", metavar="AGENT")
+        which.add_argument("--session", dest="session_id", metavar="SESSION")
+    log = mcp.add_parser("log", help="the file a stdio server's error output goes to")
+    log.add_argument("name", metavar="NAME")

@@ -1,0 +1,86 @@
+"""McpServerRepository over SQLite: one row per server, its lists as JSON."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from data.db.engine import Database
+from data.db.rows import McpServerRow
+from domain.mcp import DEFAULT_TIMEOUT_S, McpServer, McpToolSpec, McpTransport, ToolPermission
+
+
+class SqlMcpServerRepository:
+    """The configured MCP servers, ordered by name."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def list(self) -> Sequence[McpServer]:
+        with self._db.read() as s:
+            return [_to_domain(r) for r in s.scalars(select(McpServerRow).order_by(McpServerRow.name))]
+
+    def get(self, name: str) -> McpServer | None:
+        with self._db.read() as s:
+            row = s.get(McpServerRow, name)
+            return _to_domain(row) if row else None
+
+    def save(self, server: McpServer) -> McpServer:
+        with self._db.write() as s:
+            row = s.get(McpServerRow, server.name)
+            if row is None:
+                row = McpServerRow(name=server.name, created_at=datetime.now(UTC))
+                s.add(row)
+            row.transport = server.transport.value
+            row.config = json.dumps(_config(server))
+            row.tools = json.dumps([{"name": t.name, "description": t.description,
+                                     "input_schema": dict(t.input_schema)} for t in server.tools])
+            row.permissions = json.dumps({k: v.value for k, v in server.permissions.items()})
+        return server
+
+    def delete(self, name: str) -> None:
+        with self._db.write() as s:
+            row = s.get(McpServerRow, name)
+            if row is not None:
+                s.delete(row)
+
+
+def _config(server: McpServer) -> dict[str, Any]:
+    return {"command": server.command, "args": list(server.args), "env_names": list(server.env_names),
+            "url": server.url, "header_names": list(server.header_names), "timeout_s": server.timeout_s,
+            "disabled_agents": list(server.disabled_agents), "disabled_sessions": list(server.disabled_sessions)}
+
+
+def _loads(text: str, kind: type) -> Any:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return kind()
+    return value if isinstance(value, kind) else kind()
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+def _to_domain(row: McpServerRow) -> McpServer:
+    config = _loads(row.config, dict)
+    tools = tuple(
+        McpToolSpec(t["name"], str(t.get("description") or ""), t.get("input_schema") or {"type": "object"})
+        for t in _loads(row.tools, list) if isinstance(t, dict) and isinstance(t.get("name"), str)
+    )
+    rules = {k: ToolPermission(v) for k, v in _loads(row.permissions, dict).items()
+             if v in {p.value for p in ToolPermission}}
+    timeout = config.get("timeout_s")
+    return McpServer(
+        name=row.name, transport=McpTransport(row.transport), command=config.get("command"),
+        args=_strings(config.get("args")), env_names=_strings(config.get("env_names")), url=config.get("url"),
+        header_names=_strings(config.get("header_names")), tools=tools, permissions=rules,
+        disabled_agents=_strings(config.get("disabled_agents")),
+        disabled_sessions=_strings(config.get("disabled_sessions")),
+        timeout_s=float(timeout) if isinstance(timeout, int | float) and timeout > 0 else DEFAULT_TIMEOUT_S,
+    )
