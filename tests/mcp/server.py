@@ -52,6 +52,15 @@ def crash() -> str:
 
 
 @server.tool()
+async def wait_to_be_killed(pid_file: str) -> str:
+    """Writes this server's process id to pid_file, then waits (for the test to kill the process)."""
+    with open(pid_file, "w", encoding="utf-8") as f:
+        f.write(str(os.getpid()))
+    await asyncio.sleep(60)
+    return "not killed"
+
+
+@server.tool()
 async def hang() -> str:
     """Never answers."""
     await asyncio.sleep(3600)
