@@ -51,12 +51,12 @@ class McpHub:
 
     async def list_tools(self, server: McpServer) -> Sequence[McpToolSpec]:
         """Starts the server if needed and lists its tools (McpServerError when it cannot be started)."""
-        return await self._submit(self._list(server))
+        return await self._submit(self._list, server)
 
     async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
         """Calls a tool; a failure of any kind comes back as an error outcome for the model."""
         try:
-            return await self._submit(self._call(server, tool, dict(arguments)))
+            return await self._submit(self._call, server, tool, dict(arguments))
         except McpServerError as err:
             return ToolOutcome(f"Error: {err}", is_error=True)
 
@@ -78,10 +78,11 @@ class McpHub:
         loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout=5)
 
-    async def _submit(self, coro: Coroutine[Any, Any, T]) -> T:
-        """Runs `coro` on the hub's loop and awaits it from the caller's loop; cancelling the caller cancels it."""
+    async def _submit(self, work: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
+        """Runs `work(*args)` on the hub's loop and awaits it from the caller's loop; cancelling the caller cancels
+        it there."""
         loop = self._ensure_loop()
-        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, loop))
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work(*args), loop))
 
     def _ensure_loop(self) -> asyncio.AbstractEventLoop:
         with self._guard:

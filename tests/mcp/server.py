@@ -7,7 +7,7 @@ import base64
 import os
 import sys
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.types import Image
 
@@ -23,7 +23,7 @@ PIXEL = base64.b64decode(
 def read_file(path: str) -> str:
     """Read a text file by name (test data: the name is echoed back)."""
     print(f"read_file {path}", file=sys.stderr, flush=True)
-    return f"contents of {path}"
+    return f"contents of {os.path.expandvars(path)}"
 
 
 @server.tool()
@@ -71,6 +71,19 @@ async def hang() -> str:
 def picture() -> Image:
     """Returns a tiny PNG image."""
     return Image(data=PIXEL, format="png")
+
+
+def shout(text: str) -> str:
+    """Upper-cases the text (added at run time by add_shout)."""
+    return text.upper()
+
+
+@server.tool()
+async def add_shout(ctx: Context) -> str:
+    """Adds the shout tool and tells the client that the tool list changed."""
+    server.add_tool(shout)
+    await ctx.session.send_tool_list_changed()
+    return "added shout"
 
 
 def main() -> None:

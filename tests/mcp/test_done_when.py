@@ -1,6 +1,7 @@
-"""Issue 18's acceptance test, from a clean data directory through the real CLI: `palimpsest mcp add files -- python
--m tests.mcp.server`, then chats whose fake model calls the server's tools; a 200 KB result is stored truncated and paged
-with read_tool_result; the server killed mid-call gives a readable tool error and the next call and turn work."""
+"""Issue 18's acceptance test, from a clean data directory through the real CLI: `palimpsest mcp add files --
+python -m tests.mcp.server`, then chats whose fake model calls the server's tools; a 200 KB result is stored truncated
+and paged with read_tool_result; the server killed mid-call gives a readable tool error and the next call and turn
+work."""
 
 from __future__ import annotations
 
@@ -100,13 +101,13 @@ def env(tmp_path: Path) -> Iterator[Env]:
 def _add_files_server(env: Env) -> None:
     added = env.run("mcp", "add", "files", "--", sys.executable, "-m", "tests.mcp.server")
     assert added.code == 0, added.err
-    assert "Added MCP server files with 7 tools" in added.out
+    assert "Added MCP server files with 8 tools" in added.out
 
 
 def test_a_200_kb_mcp_result_is_stored_truncated_and_paged_back_with_read_tool_result(env: Env) -> None:
     _add_files_server(env)
     listed = env.run("mcp", "list")
-    assert listed.code == 0 and re.search(r"files\s+stdio\s+7", listed.out)
+    assert listed.code == 0 and re.search(r"files\s+stdio\s+8", listed.out)
 
     result, lines = env.chat("BIG file please", "--allow-tools")
 
