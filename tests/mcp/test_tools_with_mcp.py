@@ -12,8 +12,8 @@ from tests.fakes_turn import FakeToolExecutor
 from tests.mcp.fakes import DecidingApprover, FakeConnector, MemoryMcpServers
 
 SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
-FILES = McpServer("files", McpTransport.STDIO, command="files-server",
-                  tools=(McpToolSpec("read", "Reads a file.", SCHEMA), McpToolSpec("delete", "Deletes a file.", SCHEMA)))
+FILES = McpServer("files", McpTransport.STDIO, command="files-server", tools=(
+    McpToolSpec("read", "Reads a file.", SCHEMA), McpToolSpec("delete", "Deletes a file.", SCHEMA)))
 CTX = ToolContext("s1", "agent-1")
 
 
@@ -24,7 +24,7 @@ def _tools(*servers: McpServer, approver: object | None = None) -> tuple[ToolsWi
 
 
 def test_mcp_tools_are_offered_as_server__tool_with_their_schemas_and_denied_ones_are_not() -> None:
-    tools, repo, _ = _tools(FILES.with_permission("delete", ToolPermission.DENY))
+    tools, _, _ = _tools(FILES.with_permission("delete", ToolPermission.DENY))
     [read] = tools.mcp_definitions("agent-1", "s1")
     assert (read.name, read.description, read.parameters) == ("files__read", "Reads a file.", SCHEMA)
     assert [d.name for d in tools.definitions()] == ["save_memory"]  # the built-in ones, unchanged
