@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from domain.events import ChatEvent, CompactCompleted, ContextStatus
+from domain.mcp import McpServer
 from domain.models import (
     Agent,
     AgentId,
@@ -270,6 +271,30 @@ class SettingsBackend(Protocol):
 
     async def save_tool_settings(self, settings: ToolSettings) -> ToolSettings:
         """Validates (InvalidInput naming a bad host) and stores tool settings; returns them as stored."""
+        raise NotImplementedError
+
+    async def list_mcp_servers(self) -> Sequence[McpServer]:
+        """The configured MCP servers with their tools as last listed."""
+        raise NotImplementedError
+
+    async def add_mcp_server(self, name: str, command: Sequence[str], url: str | None) -> McpServer:
+        """Adds a server after starting it and listing its tools (InvalidInput / McpServerError say why not)."""
+        raise NotImplementedError
+
+    async def refresh_mcp_tools(self, name: str) -> McpServer:
+        """Starts the server if needed and lists its tools again."""
+        raise NotImplementedError
+
+    async def set_mcp_tool_permission(self, name: str, tool: str, rule: str) -> McpServer:
+        """Sets one tool's rule: ask, allow or deny."""
+        raise NotImplementedError
+
+    async def remove_mcp_server(self, name: str) -> None:
+        """Removes a server and its secrets."""
+        raise NotImplementedError
+
+    async def mcp_log_path(self, name: str) -> str:
+        """The file a stdio server's error output goes to."""
         raise NotImplementedError
 
 

@@ -10,8 +10,15 @@ from app.container import Container
 from app.gui.bridge_chat import provider_infos
 from data.tools.executor import TOOL_NAMES
 from domain.errors import ProviderError
+from domain.mcp import McpServer
 from domain.models import Agent, AgentId, AiModel, Memory, MemoryId, ModelId, Provider, ProviderId
 from domain.settings import ContextSettings, ToolSettings
+from domain.usecases.mcp_servers import (
+    AddMcpServerUseCase,
+    RefreshMcpToolsUseCase,
+    RemoveMcpServerUseCase,
+    SetMcpToolPermissionUseCase,
+)
 from domain.usecases.save_tool_settings import SaveToolSettingsUseCase
 from ui.backend import ConnectionResult, ProviderInfo
 
@@ -86,3 +93,22 @@ class SettingsBridge:
 
     async def save_tool_settings(self, settings: ToolSettings) -> ToolSettings:
         return SaveToolSettingsUseCase(self._c.settings)(settings)
+
+    async def list_mcp_servers(self) -> Sequence[McpServer]:
+        return self._c.mcp_servers.list()
+
+    async def add_mcp_server(self, name: str, command: Sequence[str], url: str | None) -> McpServer:
+        return await AddMcpServerUseCase(self._c.mcp_servers, self._c.mcp_secrets, self._c.mcp)(
+            name, command=command, url=url)
+
+    async def refresh_mcp_tools(self, name: str) -> McpServer:
+        return await RefreshMcpToolsUseCase(self._c.mcp_servers, self._c.mcp)(name)
+
+    async def set_mcp_tool_permission(self, name: str, tool: str, rule: str) -> McpServer:
+        return SetMcpToolPermissionUseCase(self._c.mcp_servers)(name, tool, rule)
+
+    async def remove_mcp_server(self, name: str) -> None:
+        RemoveMcpServerUseCase(self._c.mcp_servers, self._c.mcp_secrets)(name)
+
+    async def mcp_log_path(self, name: str) -> str:
+        return self._c.mcp.log_path(name)

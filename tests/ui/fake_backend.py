@@ -19,6 +19,7 @@ from domain.events import (
     TextDelta,
     TitleGenerated,
 )
+from domain.mcp import McpServer, McpToolSpec, ToolPermission
 from domain.models import (
     Agent,
     AiModel,
@@ -35,6 +36,7 @@ from domain.models import (
 )
 from domain.ports import SessionSearchHit
 from domain.settings import ContextSettings, ToolSettings
+from domain.usecases.mcp_servers import AddMcpServerUseCase
 from domain.usecases.save_tool_settings import allowed_hosts_from
 from ui.backend import (
     ChatBackend,
@@ -73,6 +75,8 @@ class FakeChatBackend(ChatBackend):
         self.memories = [Memory("m1", "The user prefers metric units.", T0, None)]
         self.settings = ContextSettings()
         self.tools = ToolSettings()
+        self.mcp_servers: list[McpServer] = []
+        self.mcp_tools_on_add: list[McpToolSpec] = []
         self.sessions: dict[str, Session] = {}
         self.messages: dict[str, list[Message]] = {}
         self.scripts: deque[Script] = deque()
@@ -358,3 +362,29 @@ class FakeChatBackend(ChatBackend):
 
     async def keychain_problem(self) -> str | None:
         return self.keychain_problem_text
+
+    async def list_mcp_servers(self) -> Sequence[McpServer]:
+        return list(self.mcp_servers)
+
+    async def add_mcp_server(self, name: str, command: Sequence[str], url: str | None) -> McpServer:
+        server = AddMcpServerUseCase.build(name, command=command, url=url, env={}, headers={}, timeout_s=120.0)
+        if any(s.name == server.name for s in self.mcp_servers):
+            raise InvalidInput(f"An MCP server named {server.name!r} already exists; remove it first.")
+        server = replace(server, tools=tuple(self.mcp_tools_on_add))
+        self.mcp_servers.append(server)
+        return server
+
+    async def refresh_mcp_tools(self, name: str) -> McpServer:
+        return next(s for s in self.mcp_servers if s.name == name)
+
+    async def set_mcp_tool_permission(self, name: str, tool: str, rule: str) -> McpServer:
+        self.calls.append(("mcp_permission", name, tool, rule))
+        index = next(i for i, s in enumerate(self.mcp_servers) if s.name == name)
+        self.mcp_servers[index] = self.mcp_servers[index].with_permission(tool, ToolPermission(rule))
+        return self.mcp_servers[index]
+
+    async def remove_mcp_server(self, name: str) -> None:
+        self.mcp_servers = [s for s in self.mcp_servers if s.name != name]
+
+    async def mcp_log_path(self, name: str) -> str:
+        return f"/home/user/.local/share/palimpsest/logs/mcp/{name}.log"

@@ -49,3 +49,40 @@ def test_settings_tools_screenshot(qtbot, backend, worker, artifacts) -> None:
     assert dialog.tools.hosts.toPlainText() == "localhost\nnas.lan\n192.168.1.0/24"
     image = saved(dialog, artifacts / "settings_tools.png")
     assert image.width() >= 800 and image.height() >= 600
+
+
+def test_settings_tools_lists_mcp_servers_and_their_tools_screenshot(qtbot, backend, worker, artifacts) -> None:
+    from domain.mcp import McpServer, McpToolSpec, McpTransport, ToolPermission
+
+    schema = {"type": "object", "properties": {"path": {"type": "string"}}}
+    files = McpServer("files", McpTransport.STDIO, command="/usr/bin/python3", args=("-m", "tests.mcp.server"),
+                      tools=(McpToolSpec("read_file", "Read a text file by name.", schema),
+                             McpToolSpec("big_file", "Return a large text of the given size in kilobytes.", schema),
+                             McpToolSpec("fail", "Always fails with the reason given.", schema)),
+                      permissions={"read_file": ToolPermission.ALLOW, "fail": ToolPermission.DENY})
+    web = McpServer("web", McpTransport.HTTP, url="https://mcp.example.com/mcp",
+                    tools=(McpToolSpec("search", "Search the web and return the top results.", schema),))
+    backend.mcp_servers = [files, web]
+    backend.tools = ToolSettings(("nas.lan",))
+    window = themed_window(qtbot, backend, worker)
+    window.open_settings()
+    dialog = window.settings_dialog
+    assert dialog is not None
+    qtbot.waitUntil(lambda: window.settings_vm.state.mcp_servers != () and not window.settings_vm.state.busy)
+    dialog.tabs.setCurrentWidget(dialog.tools)
+    section = dialog.tools.mcp
+    tree = section.tree
+    assert [tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())] == ["files", "web"]
+    first = tree.topLevelItem(0)
+    assert [first.child(i).text(0) for i in range(first.childCount())] == ["read_file", "big_file", "fail"]
+    rules = [tree.itemWidget(first.child(i), 1).currentText() for i in range(first.childCount())]
+    assert rules == ["allow", "ask", "deny"]
+    first.setSelected(True)
+    assert section.open_log.isEnabled() and section.refresh.isEnabled()
+    qtbot.wait(100)
+    image = saved(dialog, artifacts / "settings_mcp.png")
+    assert image.width() >= 800 and image.height() >= 600
+
+    tree.itemWidget(first.child(1), 1).setCurrentText("allow")  # a rule changed in the list is stored
+    qtbot.waitUntil(lambda: ("mcp_permission", "files", "big_file", "allow") in backend.calls)
+    qtbot.waitUntil(lambda: window.settings_vm.state.mcp_servers[0].permission("big_file") is ToolPermission.ALLOW)

@@ -3,6 +3,7 @@ tools."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -10,6 +11,7 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QObject, Signal
 
 from domain.errors import InvalidInput
+from domain.mcp import McpServer
 from domain.models import Agent, AgentId, AiModel, Memory, MemoryId, ModelId, ProviderId
 from domain.settings import ContextSettings, ToolSettings
 from ui.backend import ConnectionResult, ProviderInfo, SettingsBackend
@@ -31,6 +33,8 @@ class SettingsState:
     context: ContextSettings | None = None
     tools: ToolSettings | None = None
     tool_names: tuple[str, ...] = ()
+    mcp_servers: tuple[McpServer, ...] = ()
+    mcp_logs: Mapping[str, str] = field(default_factory=dict)
     keychain_problem: str | None = None
     busy: frozenset[str] = frozenset()
     provider_status: Mapping[ProviderId, str] = field(default_factory=dict)
@@ -87,10 +91,19 @@ class SettingsViewModel(QObject):
                 "agents": tuple(await b.list_agents()), "memories": tuple(await b.list_memories()),
                 "context": await b.context_settings(), "tools": await b.tool_settings(),
                 "tool_names": tuple(await b.tool_names()),
+                **await self._mcp_values(),
                 "keychain_problem": await b.keychain_problem(),
             }
 
         self._run("load", everything, lambda values: self._set(**values))
+
+    async def _mcp_values(self) -> dict[str, Any]:
+        servers = tuple(await self._backend.list_mcp_servers())
+        logs = {s.name: await self._backend.mcp_log_path(s.name) for s in servers if s.command}
+        return {"mcp_servers": servers, "mcp_logs": logs}
+
+    def _reload_mcp(self, message: str) -> None:
+        self._run("mcp", self._mcp_values, lambda values: self._set(**values, message=message))
 
     def _reload_providers(self, message: str) -> None:
         self._run("providers", self._backend.list_providers,
@@ -203,6 +216,39 @@ class SettingsViewModel(QObject):
                       else "Allowed hosts saved: none; local and private addresses are refused.")
 
         self._run("tools", lambda: self._backend.save_tool_settings(settings), saved)
+
+    # --- MCP servers ------------------------------------------------------------------------------------
+    def add_mcp_server(self, name: str, target: str) -> None:
+        """Adds a server from a command line (split like a shell would) or an http(s) URL; it is started once to
+        list its tools, and nothing is stored when that fails (the error says why)."""
+        target = target.strip()
+        if not name.strip() or not target:
+            self._reject("Give the MCP server a name and a command line or URL.")
+            return
+        is_url = target.startswith(("http://", "https://"))
+        try:
+            command = [] if is_url else shlex.split(target)
+        except ValueError as err:
+            self._reject(f"The command line cannot be read: {err}.")
+            return
+        self._run("mcp", lambda: self._backend.add_mcp_server(name.strip(), command, target if is_url else None),
+                  lambda s: self._reload_mcp(f"MCP server {s.name} added with {len(s.tools)} tools."))
+
+    def refresh_mcp_tools(self, name: str) -> None:
+        """Starts the server if needed and lists its tools again."""
+        self._run("mcp", lambda: self._backend.refresh_mcp_tools(name),
+                  lambda s: self._reload_mcp(f"{s.name}: {len(s.tools)} tools."))
+
+    def set_mcp_tool_permission(self, name: str, tool: str, rule: str) -> None:
+        """Sets one tool's rule (ask, allow or deny)."""
+        self._run("mcp", lambda: self._backend.set_mcp_tool_permission(name, tool, rule),
+                  lambda s: self._set(mcp_servers=tuple(s if x.name == s.name else x for x in self._state.mcp_servers),
+                                      message=f"{name}: {tool} is now {rule}."))
+
+    def remove_mcp_server(self, name: str) -> None:
+        """Removes a server (and its secrets from the keychain)."""
+        self._run("mcp", lambda: self._backend.remove_mcp_server(name),
+                  lambda _: self._reload_mcp(f"MCP server {name} removed."))
 
     # --- agents and memories -------------------------------------------------------------------------
     def save_agent(self, agent: Agent) -> None:

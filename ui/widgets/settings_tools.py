@@ -1,12 +1,15 @@
-"""Settings › Tools: the hosts on this computer or the local network that http_request may reach, one per line."""
+"""Settings › Tools: MCP servers and their tools' rules, and the hosts on this computer or the local network that
+http_request may reach, one per line."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from domain.settings import ToolSettings
 from ui.viewmodels.settings import SettingsState, SettingsViewModel
+from ui.widgets.settings_mcp import McpSection
 
 EXPLANATION = (
     "The http_request tool reaches public internet addresses only. Addresses on this computer and your local "
@@ -26,12 +29,14 @@ CONFIRMATION = (
 
 
 class ToolsPage(QWidget):
-    """Edits the allowed hosts; Save hands the text to the view model, which reports a bad entry as the error."""
+    """The MCP servers (McpSection) above the allowed hosts; Save hands the hosts' text to the view model, which
+    reports a bad entry as the error."""
 
     def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._vm = vm
         self._shown: ToolSettings | None = None
+        self.mcp = McpSection(vm, self)
         title = QLabel("Allowed hosts on your machine or network", self)
         title.setObjectName("CardTitle")
         explanation = _wrapped(EXPLANATION, self)
@@ -39,6 +44,7 @@ class ToolsPage(QWidget):
         self.hosts.setPlaceholderText("localhost\n192.168.1.20\nnas.lan\n10.0.0.0/8")
         self.hosts.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.hosts.setTabChangesFocus(True)
+        self.hosts.setFixedHeight(self.hosts.fontMetrics().lineSpacing() * 4 + 20)
         hint = _wrapped(FORMAT, self)
         hint.setObjectName("Muted")
         confirmation = _wrapped(CONFIRMATION, self)
@@ -46,19 +52,20 @@ class ToolsPage(QWidget):
         self.save = QPushButton("Save", self)
         self.save.clicked.connect(lambda: vm.save_allowed_hosts(self.hosts.toPlainText()))
         buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.save)
+        buttons.addWidget(self.hosts, 1)
+        buttons.addWidget(self.save, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.mcp, 1)
+        layout.addSpacing(8)
         layout.addWidget(title)
         layout.addWidget(explanation)
-        layout.addWidget(self.hosts, 1)
-        layout.addWidget(hint)
         layout.addLayout(buttons)
-        layout.addSpacing(8)
+        layout.addWidget(hint)
         layout.addWidget(confirmation)
 
     def show_state(self, state: SettingsState) -> None:
         """Shows the stored hosts when they change (so what is being typed is not overwritten)."""
+        self.mcp.show_state(state)
         self.save.setEnabled("tools" not in state.busy and state.tools is not None)
         if state.tools is None or state.tools == self._shown:
             return

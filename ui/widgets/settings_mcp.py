@@ -1,0 +1,144 @@
+"""Settings › Tools › MCP servers: each server with its tools and each tool's rule; add, refresh, remove, open log."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt, QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from domain.mcp import McpServer, ToolPermission
+from ui.viewmodels.settings import SettingsState, SettingsViewModel
+
+EXPLANATION = (
+    "Tools of Model Context Protocol servers, offered to the model as server__tool. Every tool asks before it runs "
+    "(you see its arguments; Allow once, Always or Deny) unless you set it to allow; deny hides it from the model."
+)
+RULES = tuple(p.value for p in ToolPermission)
+SERVER_ROLE = Qt.ItemDataRole.UserRole
+
+
+class McpSection(QWidget):
+    """Lists the servers and their tools; a rule changed in a tool's box is stored at once."""
+
+    def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._vm = vm
+        self._shown: tuple[McpServer, ...] | None = None
+        self._logs: dict[str, str] = {}
+        title = QLabel("MCP servers", self)
+        title.setObjectName("CardTitle")
+        explanation = QLabel(EXPLANATION, self)
+        explanation.setWordWrap(True)
+        explanation.setObjectName("Muted")
+        self.tree = QTreeWidget(self)
+        self.tree.setColumnCount(3)
+        self.tree.setHeaderLabels(["Server / tool", "Rule", "Description"])
+        header = self.tree.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.tree.itemSelectionChanged.connect(self._selection_changed)
+        self.tree.setMinimumHeight(170)
+        self._row_height = QComboBox().sizeHint().height() + 2
+        self.refresh = QPushButton("Refresh tools", self)
+        self.remove = QPushButton("Remove", self)
+        self.open_log = QPushButton("Open log", self)
+        self.refresh.clicked.connect(lambda: self._on_selected(vm.refresh_mcp_tools))
+        self.remove.clicked.connect(lambda: self._on_selected(vm.remove_mcp_server))
+        self.open_log.clicked.connect(self._open_log)
+        self.name = QLineEdit(self)
+        self.name.setPlaceholderText("name")
+        self.name.setMaximumWidth(140)
+        self.target = QLineEdit(self)
+        self.target.setPlaceholderText("command line (npx -y @scope/server /path)  or  https://example.com/mcp")
+        self.add = QPushButton("Add server", self)
+        self.add.clicked.connect(lambda: vm.add_mcp_server(self.name.text(), self.target.text()))
+        actions = QHBoxLayout()
+        for button in (self.refresh, self.remove, self.open_log):
+            actions.addWidget(button)
+        actions.addStretch(1)
+        adding = QHBoxLayout()
+        adding.addWidget(self.name)
+        adding.addWidget(self.target, 1)
+        adding.addWidget(self.add)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(title)
+        layout.addWidget(explanation)
+        layout.addWidget(self.tree, 1)
+        layout.addLayout(actions)
+        layout.addLayout(adding)
+        self._selection_changed()
+
+    def show_state(self, state: SettingsState) -> None:
+        """Rebuilds the list when the servers change; buttons follow the busy state."""
+        busy = "mcp" in state.busy
+        self.add.setEnabled(not busy)
+        self._logs = dict(state.mcp_logs)
+        if state.mcp_servers != self._shown:
+            self._shown = state.mcp_servers
+            self._rebuild(state.mcp_servers)
+        self._selection_changed(busy)
+
+    def selected_server(self) -> str | None:
+        """The name of the server whose row (or one of whose tools) is selected."""
+        items = self.tree.selectedItems()
+        if not items:
+            return None
+        item = items[0].parent() or items[0]
+        name = item.data(0, SERVER_ROLE)
+        return str(name) if name else None
+
+    def _rebuild(self, servers: tuple[McpServer, ...]) -> None:
+        selected = self.selected_server()
+        self.tree.clear()
+        for server in servers:
+            count = len(server.tools)
+            top = QTreeWidgetItem([server.name, "", f"{server.transport.value}: {server.describe()} · {count} tools"])
+            top.setData(0, SERVER_ROLE, server.name)
+            top.setToolTip(2, server.describe())
+            self.tree.addTopLevelItem(top)
+            for tool in server.tools:
+                child = QTreeWidgetItem([tool.name, "", " ".join(tool.description.split())])
+                child.setToolTip(2, tool.description)
+                child.setSizeHint(1, QSize(90, self._row_height))
+                top.addChild(child)
+                self.tree.setItemWidget(child, 1, self._rule_box(server, tool.name))
+            top.setExpanded(True)
+            if server.name == selected:
+                top.setSelected(True)
+
+    def _rule_box(self, server: McpServer, tool: str) -> QComboBox:
+        box = QComboBox(self.tree)
+        box.addItems(RULES)
+        box.setCurrentText(server.permission(tool).value)
+        box.setAccessibleName(f"Rule of {tool}")
+        box.currentTextChanged.connect(lambda rule: self._vm.set_mcp_tool_permission(server.name, tool, rule))
+        return box
+
+    def _selection_changed(self, busy: bool = False) -> None:
+        name = self.selected_server()
+        for button in (self.refresh, self.remove):
+            button.setEnabled(name is not None and not busy)
+        self.open_log.setEnabled(name is not None and name in self._logs)
+
+    def _on_selected(self, verb: object) -> None:
+        name = self.selected_server()
+        if name is not None and callable(verb):
+            verb(name)
+
+    def _open_log(self) -> None:
+        name = self.selected_server()
+        if name is not None and name in self._logs:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(self._logs[name]))
