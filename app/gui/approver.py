@@ -7,11 +7,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
-from PySide6.QtWidgets import QDialog, QWidget
+from PySide6.QtWidgets import QWidget
 
-from domain.tool_approval import ApprovalRequest
+from domain.tool_approval import ApprovalDecision, ApprovalRequest
 from ui.signals import emit
-from ui.widgets.tool_approval import ToolApprovalDialog
+from ui.widgets.tool_approval import ToolApprovalDialog, decision_of
 
 Present = Callable[[ToolApprovalDialog], None]
 """Shows the dialog without blocking (default: QDialog.open); the answer arrives through its finished signal."""
@@ -22,7 +22,7 @@ class _Pending:
     """One question in flight: the request, how to answer the waiting coroutine, and the dialog once shown."""
 
     request: ApprovalRequest
-    answer: Callable[[bool], None]
+    answer: Callable[[ApprovalDecision], None]
     withdrawn: bool = False
     dialog: ToolApprovalDialog | None = None
 
@@ -43,17 +43,22 @@ class GuiApprover(QObject):
         self._withdrawn.connect(self._withdraw, Qt.ConnectionType.QueuedConnection)
 
     async def approve(self, request: ApprovalRequest) -> bool:
-        """True only when the user pressed Allow once; Deny, closing the dialog or cancellation is False."""
+        """True only when the user pressed Allow once (or Always); Deny, closing the dialog or cancellation is
+        False."""
+        return await self.decide(request) is not ApprovalDecision.DENY
+
+    async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
+        """Allow once, Always (offered when the request can be remembered) or Deny; closing is Deny."""
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[bool] = loop.create_future()
+        future: asyncio.Future[ApprovalDecision] = loop.create_future()
 
-        def resolve(allowed: bool) -> None:
+        def resolve(decision: ApprovalDecision) -> None:
             if not future.done():
-                future.set_result(allowed)
+                future.set_result(decision)
 
-        def answer(allowed: bool) -> None:  # called on the GUI thread
+        def answer(decision: ApprovalDecision) -> None:  # called on the GUI thread
             try:
-                loop.call_soon_threadsafe(resolve, allowed)
+                loop.call_soon_threadsafe(resolve, decision)
             except RuntimeError:  # the worker's loop is closed: no one waits for the answer any more
                 pass
 
@@ -75,7 +80,7 @@ class GuiApprover(QObject):
 
         def finished(code: int) -> None:
             pending.dialog = None  # deleted on close
-            pending.answer(code == QDialog.DialogCode.Accepted.value)
+            pending.answer(decision_of(code))
 
         dialog.finished.connect(finished)
         pending.dialog = dialog

@@ -1,4 +1,5 @@
-"""The dialog that asks before a tool does something with side effects: what it wants to send, Allow once or Deny."""
+"""The dialog that asks before a tool does something with side effects: what it wants to send, Allow once or Deny
+(and Always, for a tool whose rule can be remembered)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from domain.tool_approval import ApprovalRequest
+from domain.tool_approval import ApprovalDecision, ApprovalRequest
 
+ALWAYS_CODE = 2  # done() code of Always (Accepted is 1, Rejected 0)
 SHOWN_CHARS = 20_000
 SHORT_CHARS = 90
 TITLE_CHARS = 160  # the full URL is in the details below
@@ -40,8 +42,8 @@ def shown_value(value: str) -> str:
 
 
 class ToolApprovalDialog(QDialog):
-    """Shows one ApprovalRequest as plain text (title, then each detail); Allow once accepts, Deny (the default
-    button) and closing the dialog reject."""
+    """Shows one ApprovalRequest as plain text (title, then each detail); Allow once accepts, Always (when the
+    request can be remembered) ends with ALWAYS_CODE, Deny (the default button) and closing the dialog reject."""
 
     def __init__(self, request: ApprovalRequest, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -52,6 +54,8 @@ class ToolApprovalDialog(QDialog):
         self.title = _plain_label(visible(title), self)
         self.title.setObjectName("CardTitle")
         intro = _plain_label(
+            f"The model asked to run the MCP tool {request.tool} with these arguments. It runs only if you allow it; "
+            "Always allows this tool from now on (Settings › Tools changes that)." if request.can_remember else
             f"The model asked the {request.tool} tool to send this request. Nothing is sent unless you allow it; "
             "you are asked again for every such request.", self)
         intro.setObjectName("Muted")
@@ -64,6 +68,11 @@ class ToolApprovalDialog(QDialog):
             form.addRow(f"{label}:", field)
         buttons = QDialogButtonBox(self)
         self.allow_button: QPushButton = buttons.addButton("Allow once", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.always_button: QPushButton | None = None
+        if request.can_remember:
+            self.always_button = buttons.addButton("Always", QDialogButtonBox.ButtonRole.ActionRole)
+            self.always_button.setAutoDefault(False)
+            self.always_button.clicked.connect(lambda: self.done(ALWAYS_CODE))
         self.deny_button: QPushButton = buttons.addButton("Deny", QDialogButtonBox.ButtonRole.RejectRole)
         self.allow_button.setAutoDefault(False)
         self.deny_button.setDefault(True)
@@ -96,8 +105,20 @@ class ToolApprovalDialog(QDialog):
 
     @property
     def allowed(self) -> bool:
-        """True only when the user pressed Allow once."""
-        return self.result() == QDialog.DialogCode.Accepted
+        """True only when the user pressed Allow once or Always."""
+        return self.decision is not ApprovalDecision.DENY
+
+    @property
+    def decision(self) -> ApprovalDecision:
+        """The answer: Allow once, Always, or Deny (also for a dialog closed without an answer)."""
+        return decision_of(self.result())
+
+
+def decision_of(code: int) -> ApprovalDecision:
+    """The decision a dialog's result code stands for."""
+    if code == ALWAYS_CODE:
+        return ApprovalDecision.ALWAYS
+    return ApprovalDecision.ONCE if code == QDialog.DialogCode.Accepted.value else ApprovalDecision.DENY
 
 
 def _plain_label(text: str, parent: QWidget) -> QLabel:
