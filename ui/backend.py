@@ -61,6 +61,15 @@ class UsageSummary:
 
 
 @dataclass(frozen=True)
+class SessionMcpServer:
+    """An MCP server as one conversation sees it: on or off here, and how many tools it offers."""
+
+    name: str
+    enabled: bool
+    tools: int
+
+
+@dataclass(frozen=True)
 class Selection:
     """The provider and model a session talks to."""
 
@@ -181,6 +190,14 @@ class ConversationBackend(Protocol):
 
     async def full_tool_output(self, message_id: MessageId) -> str | None:
         """The untruncated original of a tool result, if one was kept."""
+        raise NotImplementedError
+
+    async def session_mcp_servers(self, session_id: SessionId) -> Sequence[SessionMcpServer]:
+        """Every MCP server, on or off for this conversation."""
+        raise NotImplementedError
+
+    async def set_session_mcp_server(self, session_id: SessionId, name: str, enabled: bool) -> None:
+        """Turns an MCP server on or off for this conversation (its tools leave or rejoin the request)."""
         raise NotImplementedError
 
 

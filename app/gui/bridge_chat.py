@@ -7,9 +7,11 @@ from collections.abc import AsyncIterator, Sequence
 from app.container import Container
 from app.gui.pricing import session_cost
 from domain.events import ChatEvent, CompactCompleted, ContextStatus
+from domain.mcp import tool_definitions
 from domain.models import AgentId, AiModel, Message, MessageId, ProviderId, ProviderType, Session, SessionId
 from domain.usecases.load_conversation import ConversationPage
-from ui.backend import ProviderInfo, Selection, StartupInfo, UsageSummary
+from domain.usecases.mcp_servers import SetMcpServerEnabledUseCase
+from ui.backend import ProviderInfo, Selection, SessionMcpServer, StartupInfo, UsageSummary
 
 
 def provider_infos(container: Container) -> list[ProviderInfo]:
@@ -107,3 +109,10 @@ class ConversationBridge:
 
     async def full_tool_output(self, message_id: MessageId) -> str | None:
         return self._c.conversation.original_output(message_id)
+
+    async def session_mcp_servers(self, session_id: SessionId) -> Sequence[SessionMcpServer]:
+        return [SessionMcpServer(s.name, session_id not in s.disabled_sessions, len(tool_definitions(s)))
+                for s in self._c.mcp_servers.list()]
+
+    async def set_session_mcp_server(self, session_id: SessionId, name: str, enabled: bool) -> None:
+        SetMcpServerEnabledUseCase(self._c.mcp_servers)(name, enabled, session_id=session_id)

@@ -154,7 +154,8 @@ def _tool_warnings(ctx: SessionContext, tools: int, capacity: int | None) -> tup
     if not capacity or tools <= capacity * share:
         return ()
     return (f"Tool definitions take {tools:,} tokens, {tools / capacity:.0%} of the window (over {share:.0%}); "
-            "turn MCP servers off for this conversation to free it.",)
+            "turn MCP servers off for this conversation to free it (in the gauge's panel, or with "
+            "`palimpsest mcp disable NAME --session ID`).",)
 
 
 def _warnings(ctx: SessionContext, used: int, capacity: int | None) -> tuple[str, ...]:

@@ -44,6 +44,7 @@ from ui.backend import (
     ConversationPage,
     ProviderInfo,
     Selection,
+    SessionMcpServer,
     StartupInfo,
     UsageSummary,
 )
@@ -281,6 +282,17 @@ class FakeChatBackend(ChatBackend):
 
     async def full_tool_output(self, message_id: str) -> str | None:
         return self.full_outputs.get(message_id)
+
+    async def session_mcp_servers(self, session_id: str) -> Sequence[SessionMcpServer]:
+        return [SessionMcpServer(s.name, session_id not in s.disabled_sessions, len(s.tools))
+                for s in self.mcp_servers]
+
+    async def set_session_mcp_server(self, session_id: str, name: str, enabled: bool) -> None:
+        self.calls.append(("session_mcp_server", session_id, name, enabled))
+        index = next(i for i, s in enumerate(self.mcp_servers) if s.name == name)
+        server = self.mcp_servers[index]
+        off = tuple(x for x in server.disabled_sessions if x != session_id) + (() if enabled else (session_id,))
+        self.mcp_servers[index] = replace(server, disabled_sessions=off)
 
     async def list_providers(self) -> Sequence[ProviderInfo]:
         variables = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY", "gemini": "GEMINI_API_KEY"}

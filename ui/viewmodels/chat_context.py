@@ -57,6 +57,20 @@ class ChatContextOps:
         self._worker.call(
             lambda: self._backend.usage_summary(session.id), lambda u: self._set(usage=u), self._fail
         )
+        self._worker.call(lambda: self._backend.session_mcp_servers(session.id),
+                          lambda servers: self._set(mcp_servers=tuple(servers)), self._fail)
+
+    def set_mcp_server_enabled(self, name: str, enabled: bool) -> None:
+        """Turns an MCP server on or off for this conversation, then measures the context again."""
+        session = self._state.session
+        if session is None:
+            return
+
+        def done(_: object) -> None:
+            emit(self.notice, f"{name} is {'on' if enabled else 'off'} in this conversation.")
+            self.refresh_context()
+
+        self._worker.call(lambda: self._backend.set_session_mcp_server(session.id, name, enabled), done, self._fail)
 
     def replace_message(self, message: Message) -> None:
         """Swaps in an updated stored message (after pinning)."""

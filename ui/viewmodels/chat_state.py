@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from domain.events import ContextStatus
 from domain.models import Agent, AgentId, Session
-from ui.backend import Selection, UsageSummary
+from ui.backend import Selection, SessionMcpServer, UsageSummary
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class ChatState:
     agents: tuple[Agent, ...] = ()
     context: ContextStatus | None = None
     usage: UsageSummary | None = None
+    mcp_servers: tuple[SessionMcpServer, ...] = ()  # on or off for this conversation
     error: str | None = None
     show_originals: bool = False
     summarized_count: int = 0

@@ -15,6 +15,8 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"Add one in Settings \(or `palimpsest providers add`\)"), f"Add one in {KEYS_PLACE}"),
     (re.compile(r"in Settings › Models or with `palimpsest models add`"), "in Settings › Models"),
     (re.compile(r"set it with `palimpsest models add`"), "set it in Settings › Models"),
+    (re.compile(r" \(in the gauge's panel, or with `palimpsest mcp disable NAME --session ID`\)"),
+     " below"),
 )
 _ANY_CLI = re.compile(r"\s*\((?:or )?`?palimpsest [^)]*\)|,? or with `palimpsest [^`]*`|`palimpsest [^`]*`")
 _REACH = re.compile(r"^Could not reach the provider(?: \((?P<detail>.*)\))?\.")

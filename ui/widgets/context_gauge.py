@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPainterPath, QPaintEvent
 from PySide6.QtWidgets import QWidget
 
 from domain.events import ContextStatus
-from ui.backend import UsageSummary
+from ui.backend import SessionMcpServer, UsageSummary
 from ui.theme import Theme
 from ui.widgets.context_panel import ContextPanel
 
@@ -59,6 +59,8 @@ def gauge_tooltip(status: ContextStatus | None, usage: UsageSummary | None, comp
 class ContextGauge(QWidget):
     """A slim bar and a label; green, amber past 70%, red past the compaction threshold."""
 
+    mcp_server_toggled = Signal(str, bool)  # from the panel: server name, on
+
     def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._theme = theme
@@ -66,6 +68,7 @@ class ContextGauge(QWidget):
         self._usage: UsageSummary | None = None
         self._compactions = 0
         self._compacting = False
+        self._servers: tuple[SessionMcpServer, ...] = ()
         self.panel: ContextPanel | None = None
         self.setMinimumWidth(112)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -78,20 +81,23 @@ class ContextGauge(QWidget):
         self.update()
 
     def show_state(self, status: ContextStatus | None, usage: UsageSummary | None, compactions: int,
-               compacting: bool) -> None:
-        """Shows a new estimate."""
+               compacting: bool, servers: tuple[SessionMcpServer, ...] = ()) -> None:
+        """Shows a new estimate (and the MCP servers the panel can turn off for this conversation)."""
+        changed = (status, usage, compactions, servers) != (self._status, self._usage, self._compactions,
+                                                             self._servers)
         self._status, self._compacting = status, compacting
-        self._usage, self._compactions = usage, compactions
+        self._usage, self._compactions, self._servers = usage, compactions, servers
         self.setToolTip(gauge_tooltip(status, usage, compactions))
-        if self.panel is not None and self.panel.isVisible():
-            self.panel.show_status(status, usage, compactions)
+        if changed and self.panel is not None and self.panel.isVisible():
+            self.panel.show_status(status, usage, compactions, servers)
         self.update()
 
     def open_panel(self) -> ContextPanel:
         """Opens the breakdown as a panel under the gauge (a click, Enter or Space)."""
         if self.panel is None:
             self.panel = ContextPanel(self)
-        self.panel.show_status(self._status, self._usage, self._compactions)
+            self.panel.mcp_server_toggled.connect(self.mcp_server_toggled)
+        self.panel.show_status(self._status, self._usage, self._compactions, self._servers)
         self.panel.popup_under(self)
         return self.panel
 

@@ -3,11 +3,12 @@ source and the warnings, plus the conversation's totals."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from domain.events import ContextStatus
-from ui.backend import UsageSummary
+from ui.backend import SessionMcpServer, UsageSummary
+from ui.signals import emit
 from ui.viewmodels.wording import gui_text
 
 SOURCES = {"registry": "from Palimpsest's model list", "provider_api": "reported by the provider",
@@ -36,7 +37,10 @@ def panel_rows(status: ContextStatus) -> list[tuple[str, str]]:
 
 
 class ContextPanel(QFrame):
-    """A popup under the gauge; closes on a click elsewhere or Esc."""
+    """A popup under the gauge; closes on a click elsewhere or Esc. Its MCP server boxes turn a server on or off for
+    this conversation."""
+
+    mcp_server_toggled = Signal(str, bool)  # server name, on
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Popup)
@@ -47,7 +51,8 @@ class ContextPanel(QFrame):
         self._layout.setContentsMargins(14, 12, 14, 12)
         self._layout.setSpacing(8)
 
-    def show_status(self, status: ContextStatus | None, usage: UsageSummary | None, compactions: int) -> None:
+    def show_status(self, status: ContextStatus | None, usage: UsageSummary | None, compactions: int,
+                    servers: tuple[SessionMcpServer, ...] = ()) -> None:
         """Rebuilds the panel's content."""
         while self._layout.count():
             item = self._layout.takeAt(0)
@@ -71,6 +76,13 @@ class ContextPanel(QFrame):
             self._layout.addWidget(grid_host)
             for warning in status.warnings:
                 self._label(gui_text(warning), "Warning")
+        if servers:
+            self._label("MCP servers in this conversation (their tools' definitions count above)", "Muted")
+            for server in servers:
+                box = QCheckBox(f"{server.name} — {server.tools} tool{'' if server.tools == 1 else 's'}", self)
+                box.setChecked(server.enabled)
+                box.toggled.connect(lambda on, name=server.name: emit(self.mcp_server_toggled, name, on))
+                self._layout.addWidget(box)
         totals = f"Compactions so far: {compactions}"
         if usage is not None:
             cost = f"${usage.cost_usd:.4f}" if usage.cost_usd is not None else "unknown for this model"

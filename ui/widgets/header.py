@@ -134,7 +134,8 @@ class Header(QWidget):
         self.edit_action.setEnabled(has_summary and not busy)
         self.originals_action.setEnabled(state.summarized_count > 0)
         self.originals_action.setText("Hide originals" if state.show_originals else "Show originals")
-        self.gauge.show_state(state.context, state.usage, session.compaction_count if session else 0, state.compacting)
+        self.gauge.show_state(state.context, state.usage, session.compaction_count if session else 0, state.compacting,
+                              state.mcp_servers)
 
     def _model_chosen(self, selection: object) -> None:
         if isinstance(selection, Selection):

@@ -120,6 +120,7 @@ class MainWindow(QMainWindow):
         h.model_chosen.connect(chat.select_model)
         h.agent_chosen.connect(chat.select_agent)
         h.compact_requested.connect(self.compact_now)
+        h.gauge.mcp_server_toggled.connect(chat.set_mcp_server_enabled)
         h.reset_requested.connect(self.reset_context)
         h.summary_requested.connect(self.show_summary)
         h.originals_toggled.connect(lambda: chat.set_show_originals(not chat.state.show_originals))

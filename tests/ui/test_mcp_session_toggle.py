@@ -1,0 +1,48 @@
+"""The context panel lists the MCP servers with a box each: unticking one turns it off for this conversation only,
+and the gauge is measured again; the tool-definition warning is shown above them."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QCheckBox
+
+from domain.events import ContextBreakdown, ContextStatus
+from domain.mcp import McpServer, McpToolSpec, McpTransport
+from tests.ui.window_helpers import demo_sessions, open_session, themed_window
+
+WARNING = ("Tool definitions take 24,310 tokens, 12% of the window (over 10%); turn MCP servers off for this "
+           "conversation to free it (in the gauge's panel, or with `palimpsest mcp disable NAME --session ID`).")
+SHOWN = ("Tool definitions take 24,310 tokens, 12% of the window (over 10%); turn MCP servers off for this "
+         "conversation to free it below.")
+
+
+def test_the_context_panel_turns_an_mcp_server_off_for_this_conversation(qtbot, backend, worker, artifacts) -> None:
+    schema = {"type": "object"}
+    backend.mcp_servers = [
+        McpServer("files", McpTransport.STDIO, command="x", tools=(McpToolSpec("read_file", "", schema),)),
+        McpServer("github", McpTransport.STDIO, command="y",
+                  tools=tuple(McpToolSpec(f"tool_{i}", "", schema) for i in range(41))),
+    ]
+    backend.context = ContextStatus(60_000, 200_000, ContextBreakdown(900, 0, 30_000, 4_790, 24_310),
+                                    threshold=170_000, warnings=(WARNING,))
+    sid = demo_sessions(backend)
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, sid)
+    qtbot.waitUntil(lambda: window.chat_vm.state.mcp_servers != ())
+    gauge = window.header.gauge
+    qtbot.mouseClick(gauge, Qt.MouseButton.LeftButton, pos=QPoint(gauge.width() // 2, gauge.height() // 2))
+    panel = gauge.panel
+    assert panel is not None
+    qtbot.waitUntil(panel.isVisible)
+    assert SHOWN in panel.texts()
+    boxes = {b.text(): b for b in panel.findChildren(QCheckBox)}
+    assert set(boxes) == {"files — 1 tool", "github — 41 tools"}
+    assert all(b.isChecked() for b in boxes.values())
+    panel.grab().save(str(artifacts / "context_panel_mcp.png"))
+
+    boxes["github — 41 tools"].setChecked(False)
+
+    qtbot.waitUntil(lambda: ("session_mcp_server", sid, "github", False) in backend.calls)
+    qtbot.waitUntil(lambda: [s.enabled for s in window.chat_vm.state.mcp_servers] == [True, False])
+    assert backend.mcp_servers[1].disabled_sessions == (sid,)
+    qtbot.waitUntil(lambda: any(not b.isChecked() for b in panel.findChildren(QCheckBox) if b.isVisible()))
