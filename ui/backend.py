@@ -310,6 +310,10 @@ class SettingsBackend(Protocol):
         """Removes a server and its secrets."""
         raise NotImplementedError
 
+    async def set_agent_mcp_servers(self, agent_id: AgentId, off: Sequence[str]) -> Sequence[McpServer]:
+        """Turns the named MCP servers off for an agent and every other one on; returns every server."""
+        raise NotImplementedError
+
     async def mcp_log_path(self, name: str) -> str:
         """The file a stdio server's error output goes to."""
         raise NotImplementedError

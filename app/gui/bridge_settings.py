@@ -17,6 +17,7 @@ from domain.usecases.mcp_servers import (
     AddMcpServerUseCase,
     RefreshMcpToolsUseCase,
     RemoveMcpServerUseCase,
+    SetMcpServerEnabledUseCase,
     SetMcpToolPermissionUseCase,
 )
 from domain.usecases.save_tool_settings import SaveToolSettingsUseCase
@@ -109,6 +110,13 @@ class SettingsBridge:
 
     async def remove_mcp_server(self, name: str) -> None:
         RemoveMcpServerUseCase(self._c.mcp_servers, self._c.mcp_secrets)(name)
+
+    async def set_agent_mcp_servers(self, agent_id: AgentId, off: Sequence[str]) -> Sequence[McpServer]:
+        toggle = SetMcpServerEnabledUseCase(self._c.mcp_servers)
+        for server in self._c.mcp_servers.list():
+            if (server.name in off) != (agent_id in server.disabled_agents):
+                toggle(server.name, server.name not in off, agent_id=agent_id)
+        return self._c.mcp_servers.list()
 
     async def mcp_log_path(self, name: str) -> str:
         return self._c.mcp.log_path(name)

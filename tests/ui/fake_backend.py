@@ -398,5 +398,11 @@ class FakeChatBackend(ChatBackend):
     async def remove_mcp_server(self, name: str) -> None:
         self.mcp_servers = [s for s in self.mcp_servers if s.name != name]
 
+    async def set_agent_mcp_servers(self, agent_id: str, off: Sequence[str]) -> Sequence[McpServer]:
+        self.calls.append(("agent_mcp_servers", agent_id, tuple(off)))
+        self.mcp_servers = [replace(s, disabled_agents=tuple(a for a in s.disabled_agents if a != agent_id)
+                                    + ((agent_id,) if s.name in off else ())) for s in self.mcp_servers]
+        return list(self.mcp_servers)
+
     async def mcp_log_path(self, name: str) -> str:
         return f"/home/user/.local/share/palimpsest/logs/mcp/{name}.log"

@@ -46,3 +46,24 @@ def test_the_context_panel_turns_an_mcp_server_off_for_this_conversation(qtbot, 
     qtbot.waitUntil(lambda: [s.enabled for s in window.chat_vm.state.mcp_servers] == [True, False])
     assert backend.mcp_servers[1].disabled_sessions == (sid,)
     qtbot.waitUntil(lambda: any(not b.isChecked() for b in panel.findChildren(QCheckBox) if b.isVisible()))
+
+
+def test_settings_agents_turns_an_mcp_server_off_for_one_agent(qtbot, backend, worker) -> None:
+    backend.mcp_servers = [McpServer("files", McpTransport.STDIO, command="x",
+                                     tools=(McpToolSpec("read_file", "", {"type": "object"}),))]
+    window = themed_window(qtbot, backend, worker)
+    window.open_settings()
+    dialog = window.settings_dialog
+    assert dialog is not None
+    qtbot.waitUntil(lambda: window.settings_vm.state.mcp_servers != () and not window.settings_vm.state.busy)
+    dialog.tabs.setCurrentWidget(dialog.agents)
+    page = dialog.agents
+    items = {page.tools.item(i).text(): page.tools.item(i) for i in range(page.tools.count())}
+    server = items["MCP server: files (1 tools)"]
+    assert server.checkState() == Qt.CheckState.Checked  # a new server is on for every agent
+    server.setCheckState(Qt.CheckState.Unchecked)
+    page._save()
+    qtbot.waitUntil(lambda: ("agent_mcp_servers", "general", ("files",)) in backend.calls)
+    qtbot.waitUntil(lambda: window.settings_vm.state.mcp_servers[0].disabled_agents == ("general",))
+    saved = next(a for a in backend.agents if a.id == "general")
+    assert saved.enabled_tools == ("http_request",)  # the MCP entry is not a built-in tool name

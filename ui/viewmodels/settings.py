@@ -3,7 +3,6 @@ tools."""
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -16,6 +15,7 @@ from domain.models import Agent, AgentId, AiModel, Memory, MemoryId, ModelId, Pr
 from domain.settings import ContextSettings, ToolSettings
 from ui.backend import ConnectionResult, ProviderInfo, SettingsBackend
 from ui.signals import emit
+from ui.viewmodels.settings_mcp import SettingsMcpOps
 from ui.viewmodels.wording import describe
 from ui.worker import AsyncWorker
 
@@ -42,7 +42,7 @@ class SettingsState:
     error: str | None = None
 
 
-class SettingsViewModel(QObject):
+class SettingsViewModel(SettingsMcpOps, QObject):
     """The settings verbs; each runs on the worker and updates SettingsState."""
 
     state_changed = Signal(object)  # SettingsState
@@ -96,14 +96,6 @@ class SettingsViewModel(QObject):
             }
 
         self._run("load", everything, lambda values: self._set(**values))
-
-    async def _mcp_values(self) -> dict[str, Any]:
-        servers = tuple(await self._backend.list_mcp_servers())
-        logs = {s.name: await self._backend.mcp_log_path(s.name) for s in servers if s.command}
-        return {"mcp_servers": servers, "mcp_logs": logs}
-
-    def _reload_mcp(self, message: str) -> None:
-        self._run("mcp", self._mcp_values, lambda values: self._set(**values, message=message))
 
     def _reload_providers(self, message: str) -> None:
         self._run("providers", self._backend.list_providers,
@@ -217,42 +209,9 @@ class SettingsViewModel(QObject):
 
         self._run("tools", lambda: self._backend.save_tool_settings(settings), saved)
 
-    # --- MCP servers ------------------------------------------------------------------------------------
-    def add_mcp_server(self, name: str, target: str) -> None:
-        """Adds a server from a command line (split like a shell would) or an http(s) URL; it is started once to
-        list its tools, and nothing is stored when that fails (the error says why)."""
-        target = target.strip()
-        if not name.strip() or not target:
-            self._reject("Give the MCP server a name and a command line or URL.")
-            return
-        is_url = target.startswith(("http://", "https://"))
-        try:
-            command = [] if is_url else shlex.split(target)
-        except ValueError as err:
-            self._reject(f"The command line cannot be read: {err}.")
-            return
-        self._run("mcp", lambda: self._backend.add_mcp_server(name.strip(), command, target if is_url else None),
-                  lambda s: self._reload_mcp(f"MCP server {s.name} added with {len(s.tools)} tools."))
-
-    def refresh_mcp_tools(self, name: str) -> None:
-        """Starts the server if needed and lists its tools again."""
-        self._run("mcp", lambda: self._backend.refresh_mcp_tools(name),
-                  lambda s: self._reload_mcp(f"{s.name}: {len(s.tools)} tools."))
-
-    def set_mcp_tool_permission(self, name: str, tool: str, rule: str) -> None:
-        """Sets one tool's rule (ask, allow or deny)."""
-        self._run("mcp", lambda: self._backend.set_mcp_tool_permission(name, tool, rule),
-                  lambda s: self._set(mcp_servers=tuple(s if x.name == s.name else x for x in self._state.mcp_servers),
-                                      message=f"{name}: {tool} is now {rule}."))
-
-    def remove_mcp_server(self, name: str) -> None:
-        """Removes a server (and its secrets from the keychain)."""
-        self._run("mcp", lambda: self._backend.remove_mcp_server(name),
-                  lambda _: self._reload_mcp(f"MCP server {name} removed."))
-
     # --- agents and memories -------------------------------------------------------------------------
-    def save_agent(self, agent: Agent) -> None:
-        """Adds or updates an agent."""
+    def save_agent(self, agent: Agent, mcp_off: Sequence[str] | None = None) -> None:
+        """Adds or updates an agent; `mcp_off` (when given) names the MCP servers turned off for it."""
         if not agent.name.strip():
             self._reject("An agent needs a name.")
             return
@@ -260,6 +219,8 @@ class SettingsViewModel(QObject):
         def saved(stored: Agent) -> None:
             others = tuple(a for a in self._state.agents if a.id != stored.id)
             self._set(agents=(*others, stored), message=f"Agent {stored.name} saved.")
+            if mcp_off is not None:
+                self.set_agent_mcp_servers(stored.id, tuple(mcp_off))
 
         self._run("agent", lambda: self._backend.save_agent(agent), saved, catalog=True)
 

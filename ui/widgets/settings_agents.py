@@ -18,12 +18,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from domain.mcp import McpServer
 from domain.models import Agent
 from ui.viewmodels.settings import SettingsState, SettingsViewModel
 
+MCP_PREFIX = "MCP server: "
+MCP_ROLE = Qt.ItemDataRole.UserRole
+
 
 class AgentsPage(QWidget):
-    """Agents: name, system prompt, enabled tools."""
+    """Agents: name, system prompt, enabled built-in tools and MCP servers."""
 
     def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -50,6 +54,7 @@ class AgentsPage(QWidget):
         layout.addLayout(form, 1)
         self._agents: tuple[Agent, ...] = ()
         self._tool_names: tuple[str, ...] = ()
+        self._servers: tuple[McpServer, ...] = ()
         self._current: Agent | None = None
         self.list.currentRowChanged.connect(self._show)
         new.clicked.connect(lambda: self._edit(None))
@@ -58,9 +63,9 @@ class AgentsPage(QWidget):
 
     def show_state(self, state: SettingsState) -> None:
         """Lists agents; keeps the one being edited."""
-        if state.agents == self._agents and state.tool_names == self._tool_names:
+        if (state.agents, state.tool_names, state.mcp_servers) == (self._agents, self._tool_names, self._servers):
             return
-        self._agents, self._tool_names = state.agents, state.tool_names
+        self._agents, self._tool_names, self._servers = state.agents, state.tool_names, state.mcp_servers
         self.list.blockSignals(True)
         self.list.clear()
         for a in state.agents:
@@ -84,13 +89,23 @@ class AgentsPage(QWidget):
             on = agent is None or name in agent.enabled_tools
             item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
             self.tools.addItem(item)
+        for server in self._servers:  # a new server is on for every agent; each agent can turn it off
+            item = QListWidgetItem(f"{MCP_PREFIX}{server.name} ({len(server.tools)} tools)")
+            item.setData(MCP_ROLE, server.name)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            on = agent is None or agent.id not in server.disabled_agents
+            item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
+            self.tools.addItem(item)
 
     def _save(self) -> None:
-        tools = tuple(self.tools.item(i).text() for i in range(self.tools.count())
-                      if self.tools.item(i).checkState() == Qt.CheckState.Checked)
+        items = [self.tools.item(i) for i in range(self.tools.count())]
+        checked = [(i, i.checkState() == Qt.CheckState.Checked) for i in items]
+        tools = tuple(i.text() for i, on in checked if on and i.data(MCP_ROLE) is None)
+        mcp_off = [str(i.data(MCP_ROLE)) for i, on in checked if not on and i.data(MCP_ROLE) is not None]
         base = self._current or Agent(id="", name="")
         self._vm.save_agent(replace(base, name=self.name.text().strip(),
-                                    system_prompt=self.prompt.toPlainText().strip() or None, enabled_tools=tools))
+                                    system_prompt=self.prompt.toPlainText().strip() or None, enabled_tools=tools),
+                            mcp_off if self._servers else None)
 
 
 class MemoriesPage(QWidget):

@@ -1,0 +1,72 @@
+"""The settings dialog's MCP verbs (mixed into SettingsViewModel): add, refresh, rules, remove, per-agent switches."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from domain.models import AgentId
+from ui.backend import SettingsBackend
+
+
+class SettingsMcpOps:
+    """Relies on SettingsViewModel's state, backend and _run/_set/_reject."""
+
+    _backend: SettingsBackend
+    _state: Any
+
+    def _set(self, **changes: Any) -> None:
+        raise NotImplementedError
+
+    def _run(self, tag: str, make: Callable[[], Any], then: Callable[[Any], None], *, catalog: bool = False) -> None:
+        raise NotImplementedError
+
+    def _reject(self, message: str) -> None:
+        raise NotImplementedError
+
+    async def _mcp_values(self) -> dict[str, Any]:
+        servers = tuple(await self._backend.list_mcp_servers())
+        logs = {s.name: await self._backend.mcp_log_path(s.name) for s in servers if s.command}
+        return {"mcp_servers": servers, "mcp_logs": logs}
+
+    def _reload_mcp(self, message: str) -> None:
+        self._run("mcp", self._mcp_values, lambda values: self._set(**values, message=message))
+
+    # --- MCP servers ------------------------------------------------------------------------------------
+    def add_mcp_server(self, name: str, target: str) -> None:
+        """Adds a server from a command line (split like a shell would) or an http(s) URL; it is started once to
+        list its tools, and nothing is stored when that fails (the error says why)."""
+        target = target.strip()
+        if not name.strip() or not target:
+            self._reject("Give the MCP server a name and a command line or URL.")
+            return
+        is_url = target.startswith(("http://", "https://"))
+        try:
+            command = [] if is_url else shlex.split(target)
+        except ValueError as err:
+            self._reject(f"The command line cannot be read: {err}.")
+            return
+        self._run("mcp", lambda: self._backend.add_mcp_server(name.strip(), command, target if is_url else None),
+                  lambda s: self._reload_mcp(f"MCP server {s.name} added with {len(s.tools)} tools."))
+
+    def refresh_mcp_tools(self, name: str) -> None:
+        """Starts the server if needed and lists its tools again."""
+        self._run("mcp", lambda: self._backend.refresh_mcp_tools(name),
+                  lambda s: self._reload_mcp(f"{s.name}: {len(s.tools)} tools."))
+
+    def set_mcp_tool_permission(self, name: str, tool: str, rule: str) -> None:
+        """Sets one tool's rule (ask, allow or deny)."""
+        self._run("mcp", lambda: self._backend.set_mcp_tool_permission(name, tool, rule),
+                  lambda s: self._set(mcp_servers=tuple(s if x.name == s.name else x for x in self._state.mcp_servers),
+                                      message=f"{name}: {tool} is now {rule}."))
+
+    def remove_mcp_server(self, name: str) -> None:
+        """Removes a server (and its secrets from the keychain)."""
+        self._run("mcp", lambda: self._backend.remove_mcp_server(name),
+                  lambda _: self._reload_mcp(f"MCP server {name} removed."))
+
+    def set_agent_mcp_servers(self, agent_id: AgentId, off: Sequence[str]) -> None:
+        """Turns the named MCP servers off for an agent and every other one on."""
+        self._run("mcp", lambda: self._backend.set_agent_mcp_servers(agent_id, off),
+                  lambda servers: self._set(mcp_servers=tuple(servers)))
