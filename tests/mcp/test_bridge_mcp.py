@@ -24,8 +24,7 @@ async def test_switches_per_agent_and_conversation_change_the_tools_a_request_of
                                            tools=(McpToolSpec("read", "Reads.", SCHEMA),)))
         backend = ContainerBackend(container)
         session = container.create_session(provider_id="anthropic", model_id="claude-sonnet-4-6")
-        agent = container.agents.get(session.current_agent_id) if session.current_agent_id else container.agents.default()
-        assert agent is not None
+        agent = container.contexts.load(session.id).agent
 
         def offered() -> list[str]:
             return [t.name for t in container.contexts.load(session.id).tools if "__" in t.name]
@@ -33,7 +32,8 @@ async def test_switches_per_agent_and_conversation_change_the_tools_a_request_of
         assert offered() == ["files__read"]
         assert await backend.session_mcp_servers(session.id) == [SessionMcpServer("files", True, 1)]
         await backend.set_session_mcp_server(session.id, "files", False)
-        assert offered() == [] and await backend.session_mcp_servers(session.id) == [SessionMcpServer("files", False, 1)]
+        assert offered() == []
+        assert await backend.session_mcp_servers(session.id) == [SessionMcpServer("files", False, 1)]
         await backend.set_session_mcp_server(session.id, "files", True)
         assert offered() == ["files__read"]
 
