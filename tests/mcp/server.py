@@ -73,6 +73,15 @@ def picture() -> Image:
     return Image(data=PIXEL, format="png")
 
 
+@server.tool()
+def auth_header(ctx: Context) -> str:
+    """Over HTTP: the Authorization header this request carried ("none" without one, "stdio" over stdio)."""
+    request = ctx.request_context.request
+    if request is None:
+        return "stdio"
+    return str(request.headers.get("authorization", "none"))
+
+
 def shout(text: str) -> str:
     """Upper-cases the text (added at run time by add_shout)."""
     return text.upper()

@@ -16,7 +16,7 @@ from domain.mcp import McpServer, McpServerError, McpServerSecrets, McpToolSpec,
 from tests.mcp.helpers import MemorySecrets, http_server, stdio_server
 from tests.mcp.test_done_when import children_running
 
-TOOLS = ["read_file", "big_file", "fail", "crash", "wait_to_be_killed", "hang", "picture", "add_shout"]
+TOOLS = ["read_file", "big_file", "fail", "crash", "wait_to_be_killed", "hang", "picture", "auth_header", "add_shout"]
 
 
 @pytest.fixture()
@@ -194,3 +194,16 @@ async def test_an_http_server_that_is_down_is_a_clear_error(hub: McpHub) -> None
     server = McpServer("down", McpTransport.HTTP, url=f"http://127.0.0.1:{free_port()}/mcp")
     with pytest.raises(McpServerError, match=r"'down' could not be started"):
         await hub.list_tools(server)
+
+
+async def test_header_values_from_the_keychain_reach_an_http_server(tmp_path: Path) -> None:
+    secrets = MemorySecrets()
+    secrets.set("web", McpServerSecrets(headers={"Authorization": "Bearer mcp-token-7f"}))
+    hub = McpHub(secrets, tmp_path / "logs")
+    try:
+        with http_server() as url:
+            server = McpServer("web", McpTransport.HTTP, url=url, header_names=("Authorization",), timeout_s=20)
+            outcome = await hub.call_tool(server, "auth_header", {})
+    finally:
+        hub.close()
+    assert outcome.output == "Bearer mcp-token-7f"
