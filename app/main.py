@@ -158,7 +158,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="replace")
-    args = build_parser().parse_args(list(argv) if argv is not None else None)
+    from app.cli.mcp_parser import split_server_command
+
+    arguments, server_command = split_server_command(list(argv) if argv is not None else sys.argv[1:])
+    args = build_parser().parse_args(arguments)
+    if server_command is not None:
+        args.server_command = server_command
     if args.session and not args.screenshot:
         build_parser().error("--session is only used with --screenshot (for chat, use: palimpsest chat -s ID)")
     bad_text = undecodable_argument(args) or overlong_identifier(args)

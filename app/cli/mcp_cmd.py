@@ -51,8 +51,6 @@ async def run_mcp(c: Container, args: argparse.Namespace, out: TextIO, err: Text
     """Dispatches the mcp action."""
     if args.action == "add":
         command = list(args.server_command or [])
-        if command[:1] == ["--"]:
-            command = command[1:]
         if command and "/" in command[0] and Path(command[0]).exists():  # a relative path works from any folder
             command[0] = str(Path(command[0]).absolute())
         add = AddMcpServerUseCase(c.mcp_servers, c.mcp_secrets, c.mcp)

@@ -9,7 +9,9 @@ from typing import Any
 def add_mcp_parser(commands: argparse._SubParsersAction, group: Any) -> None:
     """The `mcp` command group (called by the CLI parser)."""
     mcp = group(commands, "mcp", "MCP servers whose tools the model can use")
-    add = mcp.add_parser("add", help="add a server: NAME -- COMMAND ARGS..., or NAME --url URL")
+    add = mcp.add_parser("add", help="add a server: NAME -- COMMAND ARGS..., or NAME --url URL",
+                         usage="palimpsest mcp add NAME [--url URL] [--header NAME:VALUE] [--env NAME=VALUE] "
+                         "[--timeout SECONDS] [-- COMMAND ARGS...]")
     add.add_argument("name", metavar="NAME")
     add.add_argument("--url", metavar="URL", help="a Streamable HTTP server's URL")
     add.add_argument("--header", action="append", metavar="NAME:VALUE",
@@ -17,8 +19,7 @@ def add_mcp_parser(commands: argparse._SubParsersAction, group: Any) -> None:
     add.add_argument("--env", action="append", metavar="NAME=VALUE",
                      help="an environment variable of the command (its value is kept in the keychain)")
     add.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS", help="a call's time limit (120)")
-    add.add_argument("server_command", metavar="COMMAND", nargs="*",
-                     help="after --: the command that starts the server, with its arguments")
+    add.set_defaults(server_command=[])  # everything after `--` (see split_server_command)
     listing = mcp.add_parser("list", help="list the servers")
     listing.add_argument("--json", action="store_true", help="print JSON")
     tools = mcp.add_parser("tools", help="start a server, list its tools with their rules and sizes")
@@ -40,3 +41,16 @@ def add_mcp_parser(commands: argparse._SubParsersAction, group: Any) -> None:
         which.add_argument("--session", dest="session_id", metavar="SESSION")
     log = mcp.add_parser("log", help="the file a stdio server's error output goes to")
     log.add_argument("name", metavar="NAME")
+
+
+def split_server_command(argv: list[str]) -> tuple[list[str], list[str] | None]:
+    """For `mcp add ... -- COMMAND ARGS...`: the arguments before `--` and the server's command line after it
+    (None for any other command), so the command's own options (`-m`, `--port`) are never read as ours."""
+    try:
+        start = argv.index("mcp")
+    except ValueError:
+        return argv, None
+    if argv[start + 1:start + 2] != ["add"] or "--" not in argv[start + 2:]:
+        return argv, None
+    cut = argv.index("--", start + 2)
+    return argv[:cut], argv[cut + 1:]
