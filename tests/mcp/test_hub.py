@@ -75,11 +75,28 @@ async def test_cancelling_the_caller_cancels_the_call_without_blocking_its_loop(
     for _ in range(10):  # the caller's loop keeps running while the call waits on the hub's thread
         await asyncio.sleep(0.02)
         ticks += 1
+    assert _calls_in_flight(hub) == 1
     call.cancel()
     with pytest.raises(asyncio.CancelledError):
         await call
     assert ticks == 10
+    for _ in range(50):  # the call's task on the hub's loop is cancelled too
+        if _calls_in_flight(hub) == 0:
+            break
+        await asyncio.sleep(0.05)
+    assert _calls_in_flight(hub) == 0
     assert (await hub.call_tool(server, "read_file", {"path": "y"})).output == "contents of y"
+
+
+def _calls_in_flight(hub: McpHub) -> int:
+    """Tasks running a call on the hub's own loop."""
+    loop = hub._loop
+    assert loop is not None
+
+    async def count() -> int:
+        return sum(1 for t in asyncio.all_tasks() if getattr(t.get_coro(), "__name__", "") == "_call")
+
+    return asyncio.run_coroutine_threadsafe(count(), loop).result(5)
 
 
 async def test_a_crash_mid_call_is_an_error_not_retried_then_one_restart_with_a_notice(hub: McpHub) -> None:
