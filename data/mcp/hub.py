@@ -119,6 +119,10 @@ class McpHub:
                 return await self._crashed(server, tool, connection)
             return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} failed: {err}", is_error=True,
                                notice=notice)
+        except Exception as err:  # e.g. a result breaking its own output schema: the model reads why
+            log.warning("MCP call %s on %s failed: %r", tool, server.name, err)
+            return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} failed: {type(err).__name__}: "
+                               f"{err}", is_error=True, notice=notice)
         self._failures[server.name] = 0
         outcome = outcome_of(result)
         return ToolOutcome(outcome.output, outcome.is_error, notice)
@@ -139,7 +143,7 @@ class McpHub:
         lock = self._locks.setdefault(server.name, asyncio.Lock())
         async with lock:
             current = self._connections.get(server.name)
-            if current is not None and current.server != server:  # edited meanwhile: start it afresh
+            if current is not None and _launch(current.server) != _launch(server):  # edited: start it afresh
                 await current.stop()
                 current = None
             if current is not None and not current.closed:
@@ -181,6 +185,11 @@ class McpHub:
     async def _stop_all(self) -> None:
         await asyncio.gather(*(c.stop() for c in self._connections.values()), return_exceptions=True)
         self._connections.clear()
+
+
+def _launch(server: McpServer) -> tuple[object, ...]:
+    """What starting or reaching the server depends on (its rules, tools and switches do not count)."""
+    return (server.transport, server.command, server.args, server.env_names, server.url, server.header_names)
 
 
 def _connection_closed(err: BaseException) -> bool:

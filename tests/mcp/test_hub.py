@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from data.mcp.hub import McpHub
-from domain.mcp import McpServer, McpServerError, McpServerSecrets, McpToolSpec, McpTransport
+from domain.mcp import McpServer, McpServerError, McpServerSecrets, McpToolSpec, McpTransport, ToolPermission
 from tests.mcp.helpers import MemorySecrets, http_server, stdio_server
 from tests.mcp.test_done_when import children_running
 
@@ -224,3 +224,14 @@ async def test_header_values_from_the_keychain_reach_an_http_server(tmp_path: Pa
     finally:
         hub.close()
     assert outcome.output == "Bearer mcp-token-7f"
+
+
+async def test_a_changed_rule_keeps_the_server_running_and_a_changed_command_restarts_it(hub: McpHub) -> None:
+    server = stdio_server()
+    await hub.call_tool(server, "read_file", {"path": "a"})
+    allowed = replace(server, permissions={"read_file": ToolPermission.ALLOW}, timeout_s=5.0)
+    assert (await hub.call_tool(allowed, "read_file", {"path": "b"})).notice is None
+    assert Path(hub.log_path("files")).read_text().count("test server starting") == 1
+    moved = replace(server, args=(*server.args, "--verbose"))
+    assert (await hub.call_tool(moved, "read_file", {"path": "c"})).output == "contents of c"
+    assert Path(hub.log_path("files")).read_text().count("test server starting") == 2
