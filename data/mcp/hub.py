@@ -177,7 +177,21 @@ class McpHub:
             raise McpServerError(f"The MCP server {server.name!r} could not be started: {_reason(err)}"
                                  f"{self._log_hint(server)}.") from None
         self._connections[server.name] = connection
+        await self._relist_on_connect(server, connection)
         return connection
+
+    async def _relist_on_connect(self, server: McpServer, connection: Connection) -> None:
+        """Tools are listed on every connect: a list that changed since it was stored is reported (the next
+        request offers it)."""
+        if self._on_tools_changed is None:
+            return
+        try:
+            specs = await asyncio.wait_for(connection.list_tools(), min(PING_TIMEOUT_S, server.timeout_s))
+        except Exception as err:  # the stored list stays; the call goes on
+            log.warning("Could not list the tools of %s on connect: %s", server.name, err)
+            return
+        if tuple(specs) != server.tools:
+            self._on_tools_changed(server.name, specs)
 
     def _log_hint(self, server: McpServer) -> str:
         return f" (its log: {self.log_path(server.name)})" if server.command else ""

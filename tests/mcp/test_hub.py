@@ -160,16 +160,33 @@ async def test_a_tool_list_change_is_reported_with_the_new_list(tmp_path: Path) 
 
     def changed(name: str, tools: list[McpToolSpec]) -> None:
         changes.append((name, tools))
-        seen.set()
+        if any(t.name == "shout" for t in tools):
+            seen.set()
 
     hub = McpHub(MemorySecrets(), tmp_path / "logs", on_tools_changed=changed)
     try:
-        assert (await hub.call_tool(stdio_server(), "add_shout", {})).output == "added shout"
-        await asyncio.get_running_loop().run_in_executor(None, seen.wait, 10)
+        server = replace(stdio_server(), tools=tuple(await hub.list_tools(stdio_server())))
+        assert (await hub.call_tool(server, "add_shout", {})).output == "added shout"
+        assert await asyncio.get_running_loop().run_in_executor(None, seen.wait, 10)
     finally:
         hub.close()
     name, tools = changes[-1]
-    assert name == "files" and tools[-1].name == "shout"
+    assert name == "files" and [t.name for t in tools] == [*TOOLS, "shout"]
+
+
+async def test_tools_are_listed_on_connect_and_a_stale_stored_list_is_reported(tmp_path: Path) -> None:
+    changes: list[tuple[str, list[McpToolSpec]]] = []
+    hub = McpHub(MemorySecrets(), tmp_path / "logs", on_tools_changed=lambda n, t: changes.append((n, t)))
+    try:
+        stale = replace(stdio_server(), tools=(McpToolSpec("read_file", "old", {"type": "object"}),))
+        assert (await hub.call_tool(stale, "read_file", {"path": "a"})).output == "contents of a"
+        [(name, tools)] = changes
+        assert name == "files" and [t.name for t in tools] == TOOLS
+        current = replace(stdio_server("other"), tools=tuple(tools))
+        await hub.call_tool(current, "read_file", {"path": "a"})
+        assert len(changes) == 1  # a list that did not change is not reported
+    finally:
+        hub.close()
 
 
 async def test_environment_values_reach_the_server_process(tmp_path: Path) -> None:
