@@ -197,3 +197,25 @@ def _kill_when_written(pid_file: Path) -> None:
             os.kill(int(pid_file.read_text()), signal.SIGKILL)
             return
         time.sleep(0.05)
+
+
+def test_as_real_processes_the_chat_command_leaves_no_server_running(env: Env, tmp_path: Path) -> None:
+    marker = f"mark-{os.getpid()}-{time.monotonic_ns()}"
+    added = env.cli.run("mcp", "add", "files", "--", sys.executable, "-m", "tests.mcp.server", marker)
+    assert added.code == 0, added.err
+    assert env.cli.run("mcp", "permission", "files", "read_file", "allow").code == 0
+    chat = env.cli.run("chat", "--jsonl", "-p", "anthropic", "-m", MODEL, "READ notes")
+    assert chat.code == 0, chat.err
+    assert env.brain.results[-1].text == "contents of notes.txt"
+    assert _processes_with(marker) == []  # the command stopped its server before exiting: no orphan
+
+
+def _processes_with(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and marker.encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
