@@ -59,7 +59,7 @@ def test_settings_agents_turns_an_mcp_server_off_for_one_agent(qtbot, backend, w
     dialog.tabs.setCurrentWidget(dialog.agents)
     page = dialog.agents
     items = {page.tools.item(i).text(): page.tools.item(i) for i in range(page.tools.count())}
-    server = items["MCP server: files (1 tools)"]
+    server = items["MCP server: files (1 tool)"]
     assert server.checkState() == Qt.CheckState.Checked  # a new server is on for every agent
     server.setCheckState(Qt.CheckState.Unchecked)
     page._save()
@@ -67,3 +67,37 @@ def test_settings_agents_turns_an_mcp_server_off_for_one_agent(qtbot, backend, w
     qtbot.waitUntil(lambda: window.settings_vm.state.mcp_servers[0].disabled_agents == ("general",))
     saved = next(a for a in backend.agents if a.id == "general")
     assert saved.enabled_tools == ("http_request",)  # the MCP entry is not a built-in tool name
+
+
+def test_settings_tools_adds_a_server_from_a_command_line_or_a_url(qtbot, backend, worker) -> None:
+    backend.mcp_tools_on_add = [McpToolSpec("read_file", "Reads.", {"type": "object"})]
+    window = themed_window(qtbot, backend, worker)
+    window.open_settings()
+    dialog = window.settings_dialog
+    assert dialog is not None
+    qtbot.waitUntil(lambda: window.settings_vm.state.tools is not None and not window.settings_vm.state.busy)
+    section = dialog.tools.mcp
+    section.name.setText("files")
+    section.target.setText("python -m 'my server' --root \"/tmp/my notes\"")
+    section.add.click()
+    qtbot.waitUntil(lambda: window.settings_vm.state.message == "MCP server files added with 1 tool.")
+    [server] = backend.mcp_servers
+    assert (server.command, server.args) == ("python", ("-m", "my server", "--root", "/tmp/my notes"))
+    assert section.tree.topLevelItem(0).text(0) == "files"
+
+    section.name.setText("web")
+    section.target.setText("https://mcp.example.com/mcp")
+    section.add.click()
+    qtbot.waitUntil(lambda: len(backend.mcp_servers) == 2)
+    assert backend.mcp_servers[1].url == "https://mcp.example.com/mcp"
+    qtbot.waitUntil(lambda: not window.settings_vm.state.busy and section.add.isEnabled())
+
+    section.name.setText("bad name")
+    section.target.setText("x")
+    section.add.click()
+    qtbot.waitUntil(lambda: (window.settings_vm.state.error or "").startswith("Invalid MCP server name 'bad name'"))
+    section.name.setText("q")
+    section.target.setText("python 'unclosed")
+    section.add.click()
+    assert window.settings_vm.state.error == "The command line cannot be read: No closing quotation."
+    assert len(backend.mcp_servers) == 2

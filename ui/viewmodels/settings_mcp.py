@@ -48,12 +48,12 @@ class SettingsMcpOps:
             self._reject(f"The command line cannot be read: {err}.")
             return
         self._run("mcp", lambda: self._backend.add_mcp_server(name.strip(), command, target if is_url else None),
-                  lambda s: self._reload_mcp(f"MCP server {s.name} added with {len(s.tools)} tools."))
+                  lambda s: self._reload_mcp(f"MCP server {s.name} added with {_tools(len(s.tools))}."))
 
     def refresh_mcp_tools(self, name: str) -> None:
         """Starts the server if needed and lists its tools again."""
         self._run("mcp", lambda: self._backend.refresh_mcp_tools(name),
-                  lambda s: self._reload_mcp(f"{s.name}: {len(s.tools)} tools."))
+                  lambda s: self._reload_mcp(f"{s.name}: {_tools(len(s.tools))}."))
 
     def set_mcp_tool_permission(self, name: str, tool: str, rule: str) -> None:
         """Sets one tool's rule (ask, allow or deny)."""
@@ -70,3 +70,7 @@ class SettingsMcpOps:
         """Turns the named MCP servers off for an agent and every other one on."""
         self._run("mcp", lambda: self._backend.set_agent_mcp_servers(agent_id, off),
                   lambda servers: self._set(mcp_servers=tuple(servers)))
+
+
+def _tools(count: int) -> str:
+    return f"{count} tool{'' if count == 1 else 's'}"

@@ -90,7 +90,8 @@ class AgentsPage(QWidget):
             item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
             self.tools.addItem(item)
         for server in self._servers:  # a new server is on for every agent; each agent can turn it off
-            item = QListWidgetItem(f"{MCP_PREFIX}{server.name} ({len(server.tools)} tools)")
+            count = len(server.tools)
+            item = QListWidgetItem(f"{MCP_PREFIX}{server.name} ({count} tool{'' if count == 1 else 's'})")
             item.setData(MCP_ROLE, server.name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             on = agent is None or agent.id not in server.disabled_agents
