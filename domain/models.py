@@ -183,6 +183,7 @@ class Session:
     flushed_in_compaction_cycle: bool = False
     current_provider_id: ProviderId | None = None
     current_model_id: ModelId | None = None
+    reasoning: str | None = None  # this conversation's reasoning level (REASONING_LEVELS); None: the agent's/app's
 
     @property
     def summary(self) -> str | None:

@@ -118,6 +118,7 @@ class SessionRow(Base):
     compaction_count: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
     current_provider_id: Mapped[str | None] = mapped_column(String)
     current_model_id: Mapped[str | None] = mapped_column(String)
+    reasoning: Mapped[str | None] = mapped_column(String)  # the conversation's own reasoning level; NULL: default
 
 
 class MessageRow(Base):
