@@ -153,6 +153,8 @@ class MessageRow(Base):
     tool_output_original_chars: Mapped[int | None] = mapped_column(Integer)
     active: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="1")
     reasoning: Mapped[str | None] = mapped_column(Text)  # JSON list of reasoning blocks
+    reasoning_tokens: Mapped[int | None] = mapped_column(Integer)
+    thinking_ms: Mapped[int | None] = mapped_column(Integer)
 
 
 class ToolOutputArchiveRow(Base):
