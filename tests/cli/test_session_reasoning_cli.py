@@ -56,3 +56,27 @@ def test_an_unknown_level_or_session_is_a_clear_error_and_changes_nothing(tmp_pa
     assert bad.code == 2 and "invalid choice: 'extreme'" in bad.err and "Traceback" not in bad.err
     missing = cli.run("sessions", "reasoning", "s-missing", "high", subprocess_run=False)
     assert missing.code != 0 and "s-missing" in missing.err and "Traceback" not in missing.err
+
+
+def test_a_long_prompt_with_thinking_on_keeps_input_plus_max_tokens_inside_the_window(tmp_path: Path) -> None:
+    """The fake refuses prompt + max_tokens over the window like the Messages API; the reply's room is planned with
+    the thinking budget on top, so the request goes through without a refusal or a compaction."""
+    brain = ScriptedBrain([], default=Reply(thinking=("Read it.",), text_chunks=("Read.",)))
+    paste = " ".join(f"line {i}: the quick brown fox jumps over the lazy dog" for i in range(1_500))
+    with FakeAnthropicServer(brain, api_key=KEY, models=[model_info(HAIKU)],
+                             context_windows={HAIKU: 40_000}) as server:
+        (tmp_path / "keychain").mkdir()
+        env = {"ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": server.base_url}
+        cli = Cli(tmp_path / "home", tmp_path / "keychain" / "keys.json", env)
+        assert cli.run("models", "add", "anthropic", HAIKU, "--context-window", "40000",
+                       subprocess_run=False).code == 0
+        done = cli.run("chat", "-p", "anthropic", "-m", HAIKU, "--reasoning", "high", "--jsonl", paste,
+                       subprocess_run=False)
+        assert done.code == 0, done.err
+        events = [json.loads(line) for line in done.out.splitlines()]
+        first = server.requests[0]
+        thinking_requests = [r for r in server.requests if "thinking" in r.raw]
+    assert len(thinking_requests) == 1  # accepted at once: no refusal, no compaction, no retry
+    assert not [e for e in events if e["type"] == "error" or e["type"].startswith("compact")]
+    assert first.raw["thinking"]["type"] == "enabled"
+    assert first.raw["max_tokens"] > first.raw["thinking"]["budget_tokens"]
