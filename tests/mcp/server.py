@@ -82,6 +82,18 @@ def auth_header(ctx: Context) -> str:
     return str(request.headers.get("authorization", "none"))
 
 
+@server.tool()
+async def chatty(ctx: Context, megabytes: int = 2) -> str:
+    """Writes this many megabytes to stderr and sends 200 log messages before answering."""
+    line = "noise " * 170 + "\n"
+    for _ in range(megabytes * 1000):
+        sys.stderr.write(line)
+    sys.stderr.flush()
+    for i in range(200):
+        await ctx.info(f"progress note {i}")
+    return "said a lot"
+
+
 def shout(text: str) -> str:
     """Upper-cases the text (added at run time by add_shout)."""
     return text.upper()

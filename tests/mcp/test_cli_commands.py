@@ -35,7 +35,7 @@ def test_import_adds_the_servers_that_start_and_names_those_that_do_not(cli: Cli
     }}))
     result = run(cli, "mcp", "import", str(config))
     assert result.code == 0, result.err
-    assert result.out == "Added MCP server test-files with 9 tools.\n"
+    assert result.out == "Added MCP server test-files with 10 tools.\n"
     assert "Skipped missing: The MCP server 'missing' could not be started: command not found" in result.err
     listed = json.loads(run(cli, "mcp", "list", "--json").out)
     assert [(s["name"], s["env"]) for s in listed] == [("test-files", ["TOKEN"])]

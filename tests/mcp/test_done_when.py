@@ -101,13 +101,13 @@ def env(tmp_path: Path) -> Iterator[Env]:
 def _add_files_server(env: Env) -> None:
     added = env.run("mcp", "add", "files", "--", sys.executable, "-m", "tests.mcp.server")
     assert added.code == 0, added.err
-    assert "Added MCP server files with 9 tools" in added.out
+    assert "Added MCP server files with 10 tools" in added.out
 
 
 def test_a_200_kb_mcp_result_is_stored_truncated_and_paged_back_with_read_tool_result(env: Env) -> None:
     _add_files_server(env)
     listed = env.run("mcp", "list")
-    assert listed.code == 0 and re.search(r"files\s+stdio\s+9", listed.out)
+    assert listed.code == 0 and re.search(r"files\s+stdio\s+10", listed.out)
 
     result, lines = env.chat("BIG file please", "--allow-tools")
 

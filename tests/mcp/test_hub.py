@@ -16,7 +16,8 @@ from domain.mcp import McpServer, McpServerError, McpServerSecrets, McpToolSpec,
 from tests.mcp.helpers import MemorySecrets, http_server, stdio_server
 from tests.mcp.test_done_when import children_running
 
-TOOLS = ["read_file", "big_file", "fail", "crash", "wait_to_be_killed", "hang", "picture", "auth_header", "add_shout"]
+TOOLS = ["read_file", "big_file", "fail", "crash", "wait_to_be_killed", "hang", "picture", "auth_header", "chatty",
+         "add_shout"]
 
 
 @pytest.fixture()
@@ -55,6 +56,12 @@ async def test_a_tool_error_is_an_error_outcome_with_the_servers_message(hub: Mc
 async def test_an_image_becomes_a_one_line_description(hub: McpHub) -> None:
     outcome = await hub.call_tool(stdio_server(), "picture", {})
     assert (outcome.output, outcome.is_error) == ("[image: image/png, 68 bytes]", False)
+
+
+async def test_a_chatty_server_answers_and_its_noise_goes_to_its_log(hub: McpHub) -> None:
+    outcome = await hub.call_tool(stdio_server(), "chatty", {"megabytes": 3})
+    assert (outcome.output, outcome.is_error) == ("said a lot", False)
+    assert Path(hub.log_path("files")).stat().st_size > 3_000_000
 
 
 async def test_a_server_that_never_answers_times_out_and_the_server_stays_usable(hub: McpHub) -> None:

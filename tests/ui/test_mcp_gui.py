@@ -93,7 +93,7 @@ def test_mcp_tools_in_the_desktop_app(qapp, monkeypatch: pytest.MonkeyPatch, art
             settings.tabs.setCurrentWidget(settings.tools)
             tree = settings.tools.mcp.tree
             server = tree.topLevelItem(0)
-            assert server.text(0) == "files" and server.childCount() == 9
+            assert server.text(0) == "files" and server.childCount() == 10
             assert window.settings_vm.state.mcp_servers[0].permission("read_file") is ToolPermission.ALLOW
             assert tree.itemWidget(server.child(0), 1).currentText() == "allow"
             app.processEvents()
