@@ -1,0 +1,41 @@
+"""An MCP tool result as the text a tool result carries: text whole, binary content as a one-line description."""
+
+from __future__ import annotations
+
+import base64
+
+import mcp_types as types
+
+from data.mcp.results import outcome_of
+
+PNG = base64.b64encode(b"\x89PNG" + b"\x00" * 96).decode()
+
+
+def test_text_blocks_are_joined_and_binary_content_is_described_in_one_line() -> None:
+    result = types.CallToolResult(content=[
+        types.TextContent(type="text", text="first"),
+        types.ImageContent(type="image", data=PNG, mime_type="image/png"),
+        types.AudioContent(type="audio", data=base64.b64encode(b"x" * 2048).decode(), mime_type="audio/wav"),
+        types.EmbeddedResource(type="resource", resource=types.TextResourceContents(
+            uri="file:///notes/todo.md", mime_type="text/markdown", text="- buy milk")),
+        types.EmbeddedResource(type="resource", resource=types.BlobResourceContents(
+            uri="file:///notes/scan.pdf", mime_type="application/pdf", blob=base64.b64encode(b"%PDF" * 10).decode())),
+        types.ResourceLink(type="resource_link", uri="file:///notes/big.log", name="big.log", description="the log"),
+    ])
+    outcome = outcome_of(result)
+    assert not outcome.is_error
+    assert outcome.output.split("\n") == [
+        "first", "[image: image/png, 100 bytes]", "[audio: audio/wav, 2,048 bytes]",
+        "[resource file:///notes/todo.md]", "- buy milk",
+        "[resource file:///notes/scan.pdf: application/pdf, 40 bytes]",
+        "[resource link file:///notes/big.log (big.log) — the log]",
+    ]
+
+
+def test_an_error_result_is_an_error_outcome_and_structured_content_stands_in_for_missing_text() -> None:
+    failed = outcome_of(types.CallToolResult(content=[types.TextContent(type="text", text="no such file")],
+                                             is_error=True))
+    assert (failed.output, failed.is_error) == ("Error: no such file", True)
+    structured = outcome_of(types.CallToolResult(content=[], structured_content={"count": 3}))
+    assert structured.output == '{"count": 3}'
+    assert outcome_of(types.CallToolResult(content=[])).output == "(the tool returned nothing)"
