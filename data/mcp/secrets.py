@@ -53,7 +53,10 @@ class KeyringMcpSecrets:
         backend = keyring.get_keyring()
         problem = keychain_problem(backend)
         if problem is not None:
-            raise KeychainUnavailable(message=problem)
+            reason = problem.split(" Use the provider's environment variable")[0]
+            raise KeychainUnavailable(message=(
+                f"The MCP server {server!r} was not added: its environment and header values are kept only in the "
+                f"system keychain, and none is usable here. {reason}"))
         for value in [*secrets.env.values(), *secrets.headers.values()]:
             register_secret(value)
         try:

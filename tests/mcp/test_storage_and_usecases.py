@@ -228,3 +228,23 @@ def test_the_migration_adds_the_table_to_a_populated_database_and_downgrade_remo
 def test_the_keychain_entry_holds_the_values_and_nothing_else_is_written(tmp_path: Path) -> None:
     KeyringMcpSecrets().set("web", McpServerSecrets(headers={"X-Key": "v1"}))
     assert keyring.get_password("palimpsest", "mcp:web") == '{"env": {}, "headers": {"X-Key": "v1"}}'
+
+
+async def test_without_a_usable_keychain_a_server_with_secrets_is_refused_and_one_without_is_added() -> None:
+    from keyring.backends import fail
+
+    from domain.errors import KeychainUnavailable
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    try:
+        repo = MemoryMcpServers()
+        add = AddMcpServerUseCase(repo, KeyringMcpSecrets(), FakeConnector(tools={"web": [], "files": []}))
+        with pytest.raises(KeychainUnavailable) as caught:
+            await add("web", url="https://mcp.example.com/mcp", headers={"Authorization": "Bearer x"})
+        assert str(caught.value).startswith("The MCP server 'web' was not added: its environment and header values "
+                                            "are kept only in the system keychain, and none is usable here. No system")
+        assert "ANTHROPIC_API_KEY" not in str(caught.value) and repo.list() == []
+        assert (await add("files", command=["files-server"])).name == "files"  # nothing secret: no keychain needed
+    finally:
+        keyring.set_keyring(previous)
