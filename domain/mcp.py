@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -17,6 +18,8 @@ DEFAULT_TIMEOUT_S = 120.0
 _SERVER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,31}$")
 _HEADER_NAME = re.compile(r"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NOT_IN_MODEL_NAMES = re.compile(r"[^A-Za-z0-9_-]")
+MAX_MODEL_TOOL_NAME = 64  # what every provider accepts ([A-Za-z0-9_-]{1,64})
 
 
 class McpTransport(StrEnum):
@@ -89,8 +92,18 @@ class McpServerSecrets:
 
 
 def qualified_name(server: str, tool: str) -> str:
-    """The name the model sees: `server__tool`."""
-    return f"{server}{SEPARATOR}{tool}"
+    """The name the model sees: `server__tool`, with characters providers refuse in tool names (a tool named
+    `repo.search`) made `_`, and cut to 64 characters with a short hash of the tool's own name when longer."""
+    name = f"{server}{SEPARATOR}{_NOT_IN_MODEL_NAMES.sub('_', tool)}"
+    if len(name) <= MAX_MODEL_TOOL_NAME:
+        return name
+    digest = hashlib.sha256(tool.encode()).hexdigest()[:8]
+    return f"{name[:MAX_MODEL_TOOL_NAME - 9]}_{digest}"
+
+
+def find_tool(server: McpServer, name: str) -> McpToolSpec | None:
+    """The server's tool the model called by `name` (its `server__tool` name), None when it has none such."""
+    return next((t for t in server.tools if qualified_name(server.name, t.name) == name), None)
 
 
 def split_name(name: str) -> tuple[str, str] | None:

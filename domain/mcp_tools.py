@@ -12,6 +12,7 @@ from domain.mcp import (
     McpServer,
     McpServerRepository,
     ToolPermission,
+    find_tool,
     split_name,
     tool_definitions,
 )
@@ -51,11 +52,12 @@ class ToolsWithMcp:
         server = self._servers.get(parts[0])
         if server is None:
             return ToolOutcome(f"Error: no MCP server named {parts[0]!r} is configured.", is_error=True)
-        tool = parts[1]
         if not server.enabled_for(context.agent_id, context.session_id):
             return ToolOutcome(f"Error: the MCP server {server.name!r} is turned off here.", is_error=True)
-        if tool not in {t.name for t in server.tools}:
-            return ToolOutcome(f"Error: the MCP server {server.name!r} has no tool {tool!r}.", is_error=True)
+        spec = find_tool(server, name)
+        if spec is None:
+            return ToolOutcome(f"Error: the MCP server {server.name!r} has no tool {parts[1]!r}.", is_error=True)
+        tool = spec.name
         refusal = await self._check(server, tool, arguments)
         if refusal is not None:
             return refusal

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from app.cli.tables import one_line, table
 from domain.errors import InvalidInput
-from domain.mcp import McpServer, tool_definitions
+from domain.mcp import McpServer, qualified_name, tool_definitions
 from domain.usecases.import_mcp_servers import ImportMcpServersUseCase
 from domain.usecases.lookup import require_agent, require_session
 from domain.usecases.mcp_servers import (
@@ -72,7 +72,7 @@ async def run_mcp(c: Container, args: argparse.Namespace, out: TextIO, err: Text
     elif args.action == "tools":
         server = await RefreshMcpToolsUseCase(c.mcp_servers, c.mcp)(args.name)
         sizes = {d.name: c.estimator.estimate_tools([d]) for d in tool_definitions(server)}
-        rows = [(t.name, server.permission(t.name).value, sizes.get(f"{server.name}__{t.name}", 0),
+        rows = [(t.name, server.permission(t.name).value, sizes.get(qualified_name(server.name, t.name), 0),
                  one_line(t.description, 70)) for t in server.tools]
         out.write(table(("TOOL", "RULE", "TOKENS", "DESCRIPTION"), rows) + "\n")
     elif args.action == "remove":

@@ -100,6 +100,23 @@ async def test_unknown_servers_tools_and_turned_off_servers_are_error_outcomes()
     assert connector.calls == []
 
 
+async def test_tool_names_providers_refuse_are_made_safe_and_still_reach_the_right_tool() -> None:
+    import re
+
+    long_name = "search_" + "very_long_" * 8
+    server = McpServer("gh", McpTransport.STDIO, command="x", tools=(
+        McpToolSpec("repo.search/v2", "", SCHEMA), McpToolSpec(long_name, "", SCHEMA),
+        McpToolSpec(long_name + "2", "", SCHEMA)), permissions={"repo.search/v2": ToolPermission.ALLOW,
+                                                                long_name: ToolPermission.ALLOW})
+    tools, _, connector = _tools(server)
+    names = [d.name for d in tools.mcp_definitions("a", "s")]
+    assert names[0] == "gh__repo_search_v2"
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{1,64}", n) for n in names) and len(set(names)) == 3
+    await tools.execute(names[0], {}, CTX)
+    await tools.execute(names[1], {}, CTX)
+    assert [c[1] for c in connector.calls] == ["repo.search/v2", long_name]
+
+
 async def test_built_in_tools_go_to_the_built_in_executor() -> None:
     tools, _, connector = _tools(FILES)
     assert (await tools.execute("save_memory", {"content": "x"}, CTX)).output == "saved"
