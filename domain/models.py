@@ -25,6 +25,14 @@ class ProviderType(StrEnum):
     OPENAI_COMPATIBLE = "openai_compatible"
 
 
+class ProviderApi(StrEnum):
+    """Which OpenAI API an OpenAI-type provider speaks: auto = Responses on api.openai.com, else Chat Completions."""
+
+    AUTO = "auto"
+    RESPONSES = "responses"
+    CHAT_COMPLETIONS = "chat_completions"
+
+
 class ModelSource(StrEnum):
     """Where a model row came from: the shipped registry, the provider's list, or the user."""
 
@@ -128,6 +136,7 @@ class Provider:
     type: ProviderType
     base_url: str | None = None
     is_active: bool = True
+    api: ProviderApi = ProviderApi.AUTO  # OpenAI and OpenAI-compatible providers only
 
 
 @dataclass(frozen=True)
@@ -146,6 +155,7 @@ class AiModel:
     window_source: WindowSource = WindowSource.REGISTRY
     input_limit: int | None = None
     capabilities: ModelCapabilities | None = None  # None: not known (nothing assumed)
+    trained_window: int | None = None  # a local server's model: the length it was trained for (the window: loaded)
 
 
 @dataclass(frozen=True)

@@ -141,8 +141,15 @@ class ModelRepository(Protocol):
     def set_user_window(
         self, provider_id: ProviderId, model_id: ModelId, window: int, max_output: int | None = None
     ) -> AiModel: ...
-    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int) -> None:
-        """Learns a window from a provider's overflow error (never over a user-set window)."""
+    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int, *, input_only: bool = False) -> None:
+        """Learns a window from a provider's overflow error (never over a user-set window); with `input_only`, the
+        model's input limit instead (its window stays)."""
+        ...
+    def record_server_window(
+        self, provider_id: ProviderId, model_id: ModelId, window: int, trained: int | None = None
+    ) -> AiModel:
+        """Records the context a local server has the model loaded with (window_source server) and the length it was
+        trained for; a user-set window still wins."""
         ...
 
 

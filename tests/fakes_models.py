@@ -89,11 +89,15 @@ class FakeModelRepository:
         self.models[(provider_id, model_id)] = new
         return new
 
-    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int) -> None:
+    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int, *, input_only: bool = False) -> None:
         _check_sizes(limit, None)
         self._require_provider(provider_id)
         self.recorded_limits.append((provider_id, model_id, limit))
         old = self.get(provider_id, model_id)
+        if input_only:
+            self.models[(provider_id, model_id)] = replace(old, input_limit=limit) if old is not None else AiModel(
+                id=model_id, display_name=None, provider_id=provider_id, source=ModelSource.FETCHED, input_limit=limit)
+            return
         if old is None:
             self.models[(provider_id, model_id)] = AiModel(
                 id=model_id, display_name=None, provider_id=provider_id, source=ModelSource.FETCHED,
@@ -101,6 +105,21 @@ class FakeModelRepository:
         elif not old.user_window:
             self.models[(provider_id, model_id)] = replace(old, context_window_size=limit, window_is_guess=False,
                                                            window_source=WindowSource.LEARNED)
+
+    def record_server_window(
+        self, provider_id: ProviderId, model_id: ModelId, window: int, trained: int | None = None
+    ) -> AiModel:
+        _check_sizes(window, None)
+        self._require_provider(provider_id)
+        old = self.get(provider_id, model_id) or AiModel(
+            id=model_id, display_name=None, provider_id=provider_id, source=ModelSource.FETCHED)
+        new = replace(old, trained_window=trained)
+        if not old.user_window:
+            max_output = old.max_output_tokens if old.max_output_tokens and old.max_output_tokens < window else None
+            new = replace(new, context_window_size=window, window_is_guess=False, window_source=WindowSource.SERVER,
+                          max_output_tokens=max_output)
+        self.models[(provider_id, model_id)] = new
+        return new
 
     def _require_provider(self, provider_id: ProviderId) -> None:
         if self.providers is not None and self.providers.get(provider_id) is None:

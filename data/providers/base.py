@@ -9,7 +9,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from data.providers.errors import scrub
+from data.providers.errors import request_id_of, scrub
 from data.providers.retry import RetryPolicy, retrying_call, retrying_stream
 from domain.errors import ProviderError, ProviderTimeout
 from domain.events import StreamEvent, TextDelta
@@ -146,7 +146,7 @@ class SdkAdapter:
 
     # --- plumbing ---------------------------------------------------------------------------------
     def _error(self, exc: BaseException) -> ProviderError:
-        return scrub(self.map_error(exc), self._secret)
+        return scrub(self.map_error(exc), self._secret).with_request_id(request_id_of(exc))
 
     async def _mapped(self, events: AsyncGenerator[StreamEvent, None]) -> AsyncGenerator[StreamEvent, None]:
         try:

@@ -12,6 +12,7 @@ from data.providers.compat_reasoning import Server, echo_field, reasoning_params
 from data.providers.conversation import parse_tool_arguments
 from data.providers.errors import (
     error_fields,
+    is_billing,
     overflow_from_message,
     retry_after_seconds,
     short,
@@ -22,6 +23,7 @@ from data.providers.ollama import ollama_context_window
 from data.providers.openai_shape import openai_request
 from data.providers.retry import RetryPolicy
 from domain.errors import (
+    BillingError,
     InvalidResponse,
     NetworkError,
     ProviderError,
@@ -40,6 +42,7 @@ from domain.events import (
 )
 from domain.models import AiModel, ModelSource, ReasoningBlock, ReasoningKind, Usage
 
+OPENAI_BILLING_PAGE = "https://platform.openai.com/settings/organization/billing"
 _STOP_REASONS: dict[str, StopReason] = {
     "stop": "end_turn",
     "tool_calls": "tool_use",
@@ -54,8 +57,6 @@ def map_openai_error(exc: BaseException, provider_name: str = "OpenAI") -> Provi
         return exc
     if isinstance(exc, openai.APIStatusError):
         kind, message, code = error_fields(exc.body)
-        if exc.status_code == 429 and code == "insufficient_quota":
-            return InvalidResponse(f"{provider_name} says the account has no quota left: {short(message)}")
         return status_error(
             provider_name,
             exc.status_code,
@@ -63,6 +64,8 @@ def map_openai_error(exc: BaseException, provider_name: str = "OpenAI") -> Provi
             code=code,
             auth=code == "invalid_api_key",
             retry_after=retry_after_seconds(exc.response.headers),
+            billing=is_billing(kind, code),
+            billing_page=OPENAI_BILLING_PAGE if provider_name == "OpenAI" else None,
         )
     if isinstance(exc, openai.APITimeoutError):
         return NetworkError("the request timed out")
@@ -75,6 +78,8 @@ def map_openai_error(exc: BaseException, provider_name: str = "OpenAI") -> Provi
         overflow = overflow_from_message(message, code)
         if overflow is not None:
             return overflow
+        if is_billing(kind, code):
+            return BillingError(provider_name, OPENAI_BILLING_PAGE if provider_name == "OpenAI" else None)
         if kind in ("server_error", "overloaded_error", "api_error") or not kind:
             return ProviderUnavailable(f"{provider_name} failed mid-response")
         return InvalidResponse(f"{provider_name} failed mid-response: {short(message)}")
