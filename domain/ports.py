@@ -228,12 +228,14 @@ class ModelApiAdapter(Protocol):
         deadlines: Deadlines | None = None,
         reasoning: str = "auto",
         capabilities: ModelCapabilities | None = None,
+        cache_key: str | None = None,
     ) -> AsyncIterator[StreamEvent]:
         """The reply's events. With `deadlines` the adapter enforces the headers deadline (ProviderTimeout, retried
         once) and keeps its HTTP timeouts above all three; the caller enforces idle and round between events.
         `reasoning` is the level asked for (domain.settings.REASONING_LEVELS; "auto": the model's default), mapped by
         each adapter to its provider's form for the model (from `capabilities` when known); completed reasoning
-        blocks come as ReasoningDone."""
+        blocks come as ReasoningDone. `cache_key`: one stable key per conversation, for providers whose prompt
+        cache routes by a key (OpenAI's prompt_cache_key)."""
         ...
 
     async def generate_simple_completion(

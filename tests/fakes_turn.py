@@ -75,6 +75,7 @@ class FakeModelApiAdapter:
         deadlines: Deadlines | None = None,
         reasoning: str = "auto",
         capabilities: ModelCapabilities | None = None,
+        cache_key: str | None = None,
     ) -> AsyncIterator[StreamEvent]:
         self.requests.append(
             SentRequest(model_id, system_prompt, tuple(messages), tuple(tools), max_output_tokens, reasoning,

@@ -14,9 +14,9 @@ from contextlib import closing
 from pathlib import Path
 
 from data.db.inspection import VERSION_TABLE, inspect_file
+from data.db.mappers import provider_api
 from data.db.schema_version import shipped_revisions
 from data.paths import database_path
-from data.db.mappers import provider_api
 from domain.models import Provider, ProviderType
 
 BUSY_SECONDS = 30.0

@@ -77,6 +77,7 @@ class StreamCall:
     deadlines: Deadlines | None = None  # headers: enforced by the adapter; idle and round: by the caller
     reasoning: str = "auto"  # the level asked for (domain.settings.REASONING_LEVELS)
     capabilities: ModelCapabilities | None = None  # the model's, as stored (None: the adapter looks them up)
+    cache_key: str | None = None  # one per conversation (OpenAI's prompt_cache_key)
 
     @property
     def headers_s(self) -> float | None:
@@ -107,11 +108,12 @@ class SdkAdapter:
         deadlines: Deadlines | None = None,
         reasoning: str = "auto",
         capabilities: ModelCapabilities | None = None,
+        cache_key: str | None = None,
     ) -> AsyncIterator[StreamEvent]:
         """Events of one reply; a transient failure before the first event is retried, never after (a headers
         timeout once)."""
         call = StreamCall(model_id, system_prompt, messages, tools, max_output_tokens, deadlines=deadlines,
-                          reasoning=reasoning, capabilities=capabilities)
+                          reasoning=reasoning, capabilities=capabilities, cache_key=cache_key)
         return retrying_stream(lambda: self._mapped(self._stream_once(call)), self._retry)
 
     async def generate_simple_completion(

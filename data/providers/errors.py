@@ -22,6 +22,7 @@ from domain.errors import (
     RateLimited,
 )
 
+
 @dataclass(frozen=True)
 class _Wording:
     """One provider wording of an overflow: its pattern and how its numbers read (the group of the input tokens,
@@ -267,7 +268,7 @@ def status_error(
 ) -> ProviderError:
     """The domain error for an HTTP error answer, once the adapter has read its provider's flags from the body."""
     if billing:  # before the 429 check: OpenAI answers an empty account with 429, and waiting will not fix it
-        return BillingError(provider_name, billing_page, short(message, 200))
+        return BillingError(provider_name, billing_page)
     if overloaded:
         return ProviderUnavailable(f"{provider_name} is overloaded")
     if auth or status in (401, 403):

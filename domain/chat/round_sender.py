@@ -77,6 +77,7 @@ class RoundSender:
                     deadlines=settings.deadlines,
                     reasoning=settings.reasoning,
                     capabilities=attempt.model.capabilities,
+                    cache_key=attempt.ctx.session.id,
                 )
                 async with aclosing(stream_round(stream, attempt.state, settings.deadlines)) as deltas:
                     async for delta in deltas:
