@@ -159,6 +159,22 @@ class AiModel:
 
 
 @dataclass(frozen=True)
+class ServerWindow:
+    """What a local server (Ollama, LM Studio, llama.cpp, vLLM) says about a model's context: the length it has the
+    model loaded with (what it really takes; longer requests it cuts silently) and the length the model was trained
+    for, when it says."""
+
+    server: str
+    loaded: int
+    trained: int | None = None
+
+    @property
+    def short(self) -> bool:
+        """Whether the server runs the model with less context than it was trained for."""
+        return self.trained is not None and self.loaded < self.trained
+
+
+@dataclass(frozen=True)
 class Agent:
     """A persona: system prompt, preferred provider/model, enabled tools and context overrides."""
 

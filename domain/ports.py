@@ -22,6 +22,7 @@ from domain.models import (
     ModelId,
     Provider,
     ProviderId,
+    ServerWindow,
     Session,
     SessionId,
     ToolDefinition,
@@ -243,6 +244,11 @@ class ModelApiAdapter(Protocol):
     ) -> str: ...
 
     async def list_models(self) -> list[AiModel]: ...
+
+    async def server_window(self, model_id: ModelId) -> ServerWindow | None:
+        """A local server's real context for the model (probed once: Ollama's /api/version, /api/show and /api/ps,
+        llama.cpp's /props, LM Studio's and vLLM's model lists), or None: not a local server, or it does not say."""
+        ...
 
 
 class ModelApiAdapterFactory(Protocol):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.events import StreamDone, StreamEvent, TextDelta, ToolCallRequested, UsageReported
-from domain.models import AiModel, Message, ModelCapabilities, ModelId, Provider, ToolDefinition, Usage
+from domain.models import AiModel, Message, ModelCapabilities, ModelId, Provider, ServerWindow, ToolDefinition, Usage
 from domain.ports import ToolContext, ToolOutcome
 from domain.settings import Deadlines
 
@@ -63,6 +63,7 @@ class FakeModelApiAdapter:
         self.default_completion = default_completion
         self.completion_prompts: list[tuple[ModelId, str, str | None, int]] = []
         self.models: list[AiModel] = []
+        self.server_windows: dict[ModelId, ServerWindow] = {}
 
     def send_message_stream(
         self,
@@ -109,6 +110,10 @@ class FakeModelApiAdapter:
         if isinstance(item, Exception):
             raise item
         return item
+
+    async def server_window(self, model_id: ModelId) -> ServerWindow | None:
+        """What `server_windows` says for the model (None: not a local server)."""
+        return self.server_windows.get(model_id)
 
     async def list_models(self) -> list[AiModel]:
         return list(self.models)

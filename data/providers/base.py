@@ -13,7 +13,15 @@ from data.providers.errors import request_id_of, scrub
 from data.providers.retry import RetryPolicy, retrying_call, retrying_stream
 from domain.errors import ProviderError, ProviderTimeout
 from domain.events import StreamEvent, TextDelta
-from domain.models import AiModel, Message, MessageType, ModelCapabilities, ModelId, ToolDefinition
+from domain.models import (
+    AiModel,
+    Message,
+    MessageType,
+    ModelCapabilities,
+    ModelId,
+    ServerWindow,
+    ToolDefinition,
+)
 from domain.settings import Deadlines
 
 T = TypeVar("T")
@@ -125,6 +133,11 @@ class SdkAdapter:
     async def list_models(self) -> list[AiModel]:
         """The provider's models, with context windows wherever the provider reports them."""
         return await self._call(self._models)
+
+    async def server_window(self, model_id: ModelId) -> ServerWindow | None:
+        """None: hosted providers' windows come from the registry and their model lists (OpenAI-compatible
+        adapters override this to ask a local server)."""
+        return None
 
     # --- for subclasses ---------------------------------------------------------------------------
     def map_error(self, exc: BaseException) -> ProviderError:

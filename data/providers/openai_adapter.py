@@ -19,6 +19,7 @@ from data.providers.errors import (
     status_error,
     transport_or_invalid,
 )
+from data.providers.local_server import probe_window
 from data.providers.ollama import ollama_context_window
 from data.providers.openai_shape import openai_request
 from data.providers.retry import RetryPolicy
@@ -40,7 +41,7 @@ from domain.events import (
     ToolCallRequested,
     UsageReported,
 )
-from domain.models import AiModel, ModelSource, ReasoningBlock, ReasoningKind, Usage
+from domain.models import AiModel, ModelSource, ReasoningBlock, ReasoningKind, ServerWindow, Usage
 
 OPENAI_BILLING_PAGE = "https://platform.openai.com/settings/organization/billing"
 _STOP_REASONS: dict[str, StopReason] = {
@@ -110,6 +111,15 @@ class OpenAIAdapter(SdkAdapter):
         self._server = server or server_for(str(client.base_url), compatible=compatible)
         # OpenAI's own API wants max_completion_tokens; compatible servers still speak max_tokens.
         self._max_tokens_field = "max_tokens" if compatible else "max_completion_tokens"
+        self._windows: dict[str, ServerWindow | None] = {}  # probed once per model (a local server's real window)
+
+    async def server_window(self, model_id: str) -> ServerWindow | None:
+        """For an OpenAI-compatible base URL, what the server says it runs the model with (see local_server)."""
+        if not self._compatible:
+            return None
+        if model_id not in self._windows:
+            self._windows[model_id] = await probe_window(self._client, model_id)
+        return self._windows[model_id]
 
     def map_error(self, exc: BaseException) -> ProviderError:
         """See map_openai_error."""
