@@ -45,8 +45,8 @@ class FakeLmStudioServer(FakeOpenAIServer):
             name = raw.path.removeprefix("/api/v0/models/")
             if name != self.model:
                 return HttpResponse.of_json({"error": f"Model {name} not found"}, 404)
-            return HttpResponse.of_json({"id": name, "object": "model", "type": "llm", "publisher": "lmstudio-community",
-                                         "arch": "qwen2", "compatibility_type": "gguf", "quantization": "Q4_K_M",
-                                         "state": "loaded", "max_context_length": self.maximum,
-                                         "loaded_context_length": self.loaded})
+            return HttpResponse.of_json({
+                "id": name, "object": "model", "type": "llm", "publisher": "lmstudio-community", "arch": "qwen2",
+                "compatibility_type": "gguf", "quantization": "Q4_K_M", "state": "loaded",
+                "max_context_length": self.maximum, "loaded_context_length": self.loaded})
         return super().route(raw)
