@@ -117,6 +117,8 @@ def normalize(body: Mapping[str, Any], headers: Mapping[str, str]) -> Normalized
             call_id = str(item["call_id"])
             messages.append(NormalizedMessage("tool", (ToolResultPart(call_id, names.get(call_id, ""),
                                                                       _text(item.get("output"))),)))
+    if body.get("tools"):  # the definitions are part of the prompt (counted and cached), as on the real API
+        system.append("[tools] " + json.dumps(body["tools"], sort_keys=True))
     return NormalizedRequest(
         flavour="openai", model=str(body.get("model") or ""), system="\n".join(s for s in system if s),
         messages=tuple(messages), tool_names=tuple(str(t.get("name")) for t in body.get("tools") or []),

@@ -16,6 +16,7 @@ from tests.fakeservers.openai_server import FakeOpenAIServer, error_response
 from tests.fakeservers.responses_rules import Refusal, check, normalize, reasons
 from tests.fakeservers.server import HttpResponse, RawRequest, non_stream_error, sse, stalled_chunks
 
+CACHE_MIN_TOKENS, CACHE_STEP = 1024, 128
 INPUT_LIMIT_WORDING = ("Input tokens exceed the configured limit of {limit} tokens. Your messages resulted in {tokens} "
                        "tokens. Please reduce the length of the messages.")
 QUOTA_BODY = {"error": {"message": "You exceeded your current quota, please check your plan and billing details. For "
@@ -115,6 +116,17 @@ class FakeResponsesServer(FakeOpenAIServer):
         return HttpResponse(headers={"content-type": "text/event-stream",
                                      "x-request-id": f"req_{uuid.uuid4().hex[:24]}"}, chunks=events(),
                             cut=isinstance(answer, ErrorReply) and answer.kind == "cut_off")
+
+    def cache_slot(self, request: NormalizedRequest) -> str | None:
+        """OpenAI routes a prompt to a cache by its prompt_cache_key (none: one shared slot)."""
+        key = request.raw.get("prompt_cache_key")
+        return str(key) if key else None
+
+    def cached_tokens(self, prefix_tokens: int, input_tokens: int) -> int:
+        """OpenAI caches prompts of at least 1,024 tokens, in steps of 128 tokens."""
+        if input_tokens < CACHE_MIN_TOKENS or prefix_tokens < CACHE_MIN_TOKENS:
+            return 0
+        return prefix_tokens - prefix_tokens % CACHE_STEP
 
     def _failure(self, answer: ErrorReply, event: Any) -> Iterator[bytes]:
         text_item = {"id": f"msg_{uuid.uuid4().hex[:24]}", "type": "message", "role": "assistant",

@@ -96,7 +96,7 @@ async def test_a_tool_loop_echoes_reasoning_before_its_call_and_the_output_after
                            Reply(thinking=("Got it.",), text_chunks=("Sunny.",)), "Bye"])
     with FakeResponsesServer(brain) as fake:
         adapter = responses_adapter(fake.base_url)
-        history = History().user("weather in Oslo?")
+        history = History().user("weather in Oslo? " + "Some context about my travel plans. " * 150)
         first = await collect(send(adapter, history.messages))
         requested = [(e.id, dict(e.input)) for e in first if isinstance(e, ToolCallRequested)]
         assert requested == [("call_7", {"city": "Oslo"})]
@@ -110,11 +110,12 @@ async def test_a_tool_loop_echoes_reasoning_before_its_call_and_the_output_after
     assert fake.refusals == []
     kinds = [item.get("type", item.get("role")) for item in fake.requests[1].raw["input"]]
     assert kinds == ["user", "reasoning", "function_call", "function_call_output"]
+    assert fake.stats[1].cached_tokens > 1024 and fake.requests[1].raw["prompt_cache_key"] == "session-1"
     third = fake.requests[2].raw["input"]
     assert [item.get("type", item.get("role")) for item in third] == [
         "user", "reasoning", "function_call", "function_call_output", "reasoning", "assistant", "user"]
     assert third[:4] == fake.requests[1].raw["input"]  # the prefix stays byte-identical for the cache
-    assert fake.stats[2].cached_tokens > 0
+    assert fake.stats[2].cached_tokens > 1024 and fake.stats[2].cached_tokens % 128 == 0  # OpenAI's cache steps
 
 
 async def test_another_models_reasoning_is_never_sent():
