@@ -193,7 +193,7 @@ class FakeResponsesServer(FakeOpenAIServer):
             opening["arguments"] = ""
         yield event("response.output_item.added", output_index=index, item=opening)
         if kind == "reasoning" and pieces:
-            part = {"type": "summary_text", "text": ""}
+            part: dict[str, Any] = {"type": "summary_text", "text": ""}
             yield event("response.reasoning_summary_part.added", item_id=item_id, output_index=index,
                         summary_index=0, part=part)
             for piece in pieces:
