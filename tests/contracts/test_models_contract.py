@@ -138,6 +138,28 @@ def test_record_limit_learns_a_window_but_never_over_a_user_window(store: Store)
     assert store.models.get(LOCAL, "mystery").context_window_size == 16_000  # type: ignore[union-attr]
 
 
+def test_an_input_only_limit_is_learned_as_the_input_limit_and_the_window_stays(store: Store) -> None:
+    _local(store)
+    store.models.upsert(model(context_window_size=400_000, max_output_tokens=128_000))
+    store.models.record_limit(LOCAL, "llama", 272_000, input_only=True)
+    assert store.models.get(LOCAL, "llama") == model(context_window_size=400_000, max_output_tokens=128_000,
+                                                     input_limit=272_000)
+    store.models.record_limit(LOCAL, "fresh", 100_000, input_only=True)
+    assert store.models.get(LOCAL, "fresh") == AiModel(id="fresh", display_name=None, provider_id=LOCAL,
+                                                       source=ModelSource.FETCHED, input_limit=100_000)
+
+
+def test_a_server_window_is_recorded_with_the_trained_length_but_never_over_a_user_window(store: Store) -> None:
+    _local(store)
+    store.models.upsert(model(context_window_size=131_072, max_output_tokens=8_192))
+    recorded = store.models.record_server_window(LOCAL, "llama", 4_096, 131_072)
+    assert recorded == model(context_window_size=4_096, window_source=WindowSource.SERVER, trained_window=131_072)
+    assert store.models.get(LOCAL, "llama") == recorded  # an output limit above the loaded context is dropped
+    store.models.set_user_window(LOCAL, "llama", 16_000)
+    store.models.record_server_window(LOCAL, "llama", 2_048, 131_072)
+    assert store.models.get(LOCAL, "llama").context_window_size == 16_000  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize(("window", "max_output"), [(0, None), (-5, None), (1000, 0), (1000, 1000)])
 def test_nonsensical_windows_are_refused_and_change_nothing(
     store: Store, window: int, max_output: int | None
