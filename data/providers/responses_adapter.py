@@ -70,7 +70,8 @@ def failure(provider_name: str, code: str | None, message: str) -> ProviderError
 class _Fold:
     """What a stream has told so far: reasoning items and function calls from their `done` events, in order."""
 
-    reasoning: list[ReasoningBlock] = field(default_factory=list)
+    reasoning: list[ReasoningDone] = field(default_factory=list)  # the reply's, and each call's (call_id set)
+    pending: list[ReasoningBlock] = field(default_factory=list)  # not yet followed by the item it produced
     calls: list[ToolCallRequested] = field(default_factory=list)
     summary_parts: int = 0
     usage: Usage | None = None
@@ -109,8 +110,9 @@ class ResponsesAdapter(OpenAIAdapter):
             raise NetworkError("the response stream ended early")
         for tool_call in fold.calls:
             yield tool_call
-        for block in fold.reasoning:  # stored with the reply, in the order the model produced them
-            yield ReasoningDone(block)
+        fold.reasoning += [ReasoningDone(block) for block in fold.pending]
+        for done in fold.reasoning:  # stored with the reply or the call each came before, in order
+            yield done
         if fold.usage is not None:
             yield UsageReported(fold.usage)
         yield StreamDone("tool_use" if fold.calls and fold.stop == "end_turn" else fold.stop)
@@ -144,16 +146,22 @@ class ResponsesAdapter(OpenAIAdapter):
         return []
 
     def _item_done(self, item: Any, fold: _Fold, model_id: str) -> list[StreamEvent | ProviderError]:
-        """A finished output item: reasoning kept whole (only this copy's encrypted content is complete), a
-        function call with its complete arguments."""
+        """A finished output item: reasoning kept whole (only this copy's encrypted content is complete) until the
+        item it produced is done — a function call (then the reasoning is that call's) or the message (the
+        reply's); a function call with its complete arguments."""
         item_type = getattr(item, "type", "")
         if item_type == "reasoning":
             summary = "\n\n".join(part.text for part in getattr(item, "summary", None) or () if part.text)
-            fold.reasoning.append(ReasoningBlock(
+            fold.pending.append(ReasoningBlock(
                 ReasoningKind.ENCRYPTED, text=summary, data=getattr(item, "encrypted_content", None),
                 item_id=item.id, provider_id=self._provider_id, model_id=model_id))
         elif item_type == "function_call":
             fold.calls.append(ToolCallRequested(item.call_id, item.name, parse_tool_arguments(item.arguments or "")))
+            fold.reasoning += [ReasoningDone(block, item.call_id) for block in fold.pending]
+            fold.pending.clear()
+        elif item_type == "message":
+            fold.reasoning += [ReasoningDone(block) for block in fold.pending]
+            fold.pending.clear()
         return []
 
 

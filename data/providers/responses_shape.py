@@ -6,12 +6,20 @@ files can be added as input_image / input_file parts beside input_text."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from data.providers.conversation import CallBlock, ResultBlock, TextBlock, Turn, to_turns
 from data.providers.openai_shape import safe_call_id
-from domain.models import Message, ModelCapabilities, ReasoningBlock, ReasoningKind, ThinkingForm, ToolDefinition
+from domain.models import (
+    Message,
+    MessageType,
+    ModelCapabilities,
+    ReasoningBlock,
+    ReasoningKind,
+    ThinkingForm,
+    ToolDefinition,
+)
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
 EFFORT_ORDER = ("none", "minimal", "low", "medium", "high", "xhigh")
@@ -34,18 +42,28 @@ def echoable(block: ReasoningBlock, owner: tuple[str, str]) -> bool:
             and bool(block.data))
 
 
-def _assistant_items(turn: Turn, owner: tuple[str, str] | None) -> list[dict[str, Any]]:
+def _own(blocks: Sequence[ReasoningBlock], owner: tuple[str, str] | None) -> list[dict[str, Any]]:
+    return [reasoning_item(b) for b in blocks if owner is not None and echoable(b, owner)]
+
+
+def _assistant_items(
+    turn: Turn, owner: tuple[str, str] | None, call_reasoning: Mapping[str, Sequence[ReasoningBlock]]
+) -> list[dict[str, Any]]:
+    """The reply's reasoning, its text, then each call preceded by the reasoning that produced it: the order the
+    model wrote them in, so a reasoning item is never sent without the item it produced after it."""
     texts = [b.text for b in turn.blocks if isinstance(b, TextBlock)]
     calls = [b for b in turn.blocks if isinstance(b, CallBlock)]
-    following: list[dict[str, Any]] = []
+    items: list[dict[str, Any]] = []
     if texts:
-        following.append({"role": "assistant", "content": "\n\n".join(texts)})
-    following += [{"type": "function_call", "call_id": safe_call_id(c.id), "name": c.name,
-                   "arguments": json.dumps(dict(c.input))} for c in calls]
-    if not following:
-        return []
-    reasoning = [reasoning_item(b) for b in turn.reasoning if owner is not None and echoable(b, owner)]
-    return reasoning + following  # a reasoning item is never sent without the item it produced after it
+        items += [*_own(turn.reasoning, owner), {"role": "assistant", "content": "\n\n".join(texts)}]
+    for index, call in enumerate(calls):
+        before = list(call_reasoning.get(call.id, ()))
+        if index == 0 and not texts:
+            before = list(turn.reasoning) + before
+        items += _own(before, owner)
+        items.append({"type": "function_call", "call_id": safe_call_id(call.id), "name": call.name,
+                      "arguments": json.dumps(dict(call.input))})
+    return items
 
 
 def responses_input(
@@ -54,9 +72,11 @@ def responses_input(
     """The input items of a conversation: every call followed by its output; `owner` (provider id, model id): whose
     reasoning items are echoed (only that model's own, never another's)."""
     items: list[dict[str, Any]] = []
+    call_reasoning = {m.tool_call_id or f"call_{m.id}": m.reasoning for m in messages
+                      if m.type is MessageType.TOOL_CALL and m.reasoning}
     for turn in to_turns(messages, user_first=True, tool_blocks=tool_blocks):
         if turn.role == "assistant":
-            items += _assistant_items(turn, owner)
+            items += _assistant_items(turn, owner, call_reasoning)
             continue
         for block in turn.blocks:
             if isinstance(block, ResultBlock):

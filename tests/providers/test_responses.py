@@ -13,6 +13,7 @@ import pytest
 
 from data.providers.factory import SdkAdapterFactory, uses_responses
 from data.providers.responses_adapter import ResponsesAdapter
+from data.providers.responses_shape import responses_input
 from data.providers.retry import RetryPolicy
 from domain.errors import BillingError, ContextOverflow, ProviderUnavailable
 from domain.events import (
@@ -58,8 +59,11 @@ def send(adapter: ResponsesAdapter, messages: list[Message], *, model: str = "gp
 
 
 def with_reasoning(history: History, index: int, events: list[StreamEvent]) -> None:
-    blocks = tuple(e.block for e in events if isinstance(e, ReasoningDone))
-    history.messages[index] = replace(history.messages[index], reasoning=blocks)
+    """Stores each ReasoningDone as the app does: the reply's on the reply, a call's on that call's message."""
+    for done in (e for e in events if isinstance(e, ReasoningDone)):
+        at = index if done.call_id is None else next(
+            i for i, m in enumerate(history.messages) if m.tool_call_id == done.call_id and m.type.value == "tool_call")
+        history.messages[at] = replace(history.messages[at], reasoning=(*history.messages[at].reasoning, done.block))
 
 
 def test_auto_picks_the_responses_api_for_openai_itself_only():
@@ -82,7 +86,7 @@ async def test_a_stateless_request_streams_the_summary_as_thinking_and_keeps_the
     assert body["input"] == [{"role": "user", "content": [{"type": "input_text", "text": "hi"}]}]
     assert "".join(e.text for e in events if isinstance(e, ThinkingDelta)) == "Weighing options."
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Hello"
-    [done] = [e.block for e in events if isinstance(e, ReasoningDone)]
+    [done] = [e.block for e in events if isinstance(e, ReasoningDone) and e.call_id is None]
     assert done.item_id in fake.issued and done.data == fake.issued[done.item_id]  # not the added event's cut copy
     assert done.text == "Weighing options." and done.belongs_to("openai", "gpt-5-mini")
     [usage] = [e.usage for e in events if isinstance(e, UsageReported)]
@@ -193,3 +197,19 @@ async def test_an_error_event_mid_stream_is_a_provider_failure():
     with fake, pytest.raises(ProviderUnavailable) as caught:
         await collect(send(responses_adapter(fake.base_url), History().user("hi").messages))
     assert caught.value.request_id is not None
+
+
+def test_reasoning_goes_back_where_it_was_produced_before_the_text_and_before_each_call():
+    def block(item: str) -> ReasoningBlock:
+        return ReasoningBlock(ReasoningKind.ENCRYPTED, data="gAAAA" + item, item_id=item, provider_id="openai",
+                              model_id="gpt-5")
+    history = History().user("go").ai("Checking both.").call("c1", "get_weather", {"city": "Oslo"})
+    history.call("c2", "get_weather", {"city": "Rome"}).result("c1", "get_weather", "sun").result("c2", "get_weather",
+                                                                                               "rain")
+    history.messages[1] = replace(history.messages[1], reasoning=(block("rs_0"),))
+    history.messages[2] = replace(history.messages[2], reasoning=(block("rs_1"),))
+    history.messages[3] = replace(history.messages[3], reasoning=(block("rs_2"),))
+    items = responses_input(history.messages, owner=("openai", "gpt-5"))
+    order = [item.get("id") or item.get("call_id") or item.get("role") for item in items]
+    assert order == ["user", "rs_0", "assistant", "rs_1", "c1", "rs_2", "c2", "c1", "c2"]
+    assert items[1] == {"type": "reasoning", "id": "rs_0", "summary": [], "encrypted_content": "gAAAArs_0"}
