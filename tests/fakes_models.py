@@ -62,14 +62,13 @@ class FakeModelRepository:
                 self.models[(provider_id, m.id)] = AiModel(
                     id=m.id, display_name=m.display_name, provider_id=provider_id, source=ModelSource.FETCHED,
                     context_window_size=m.context_window_size, max_output_tokens=m.max_output_tokens,
-                    window_source=WindowSource.PROVIDER_API if m.context_window_size else WindowSource.REGISTRY,
-                    input_limit=m.input_limit)
+                    window_source=_fetched_source(m), input_limit=m.input_limit, trained_window=m.trained_window)
                 continue
             new = replace(old, display_name=m.display_name or old.display_name)
             if not old.user_window:
                 if m.context_window_size:
                     new = replace(new, context_window_size=m.context_window_size, window_is_guess=False,
-                                  window_source=WindowSource.PROVIDER_API)
+                                  window_source=_fetched_source(m), trained_window=m.trained_window)
                 if m.input_limit:
                     new = replace(new, input_limit=m.input_limit)
                 if m.max_output_tokens:
@@ -177,3 +176,9 @@ class FakeSummarizer:
         if isinstance(reply, Exception):
             raise reply
         return reply
+
+
+def _fetched_source(model: AiModel) -> WindowSource:
+    if not model.context_window_size:
+        return WindowSource.REGISTRY
+    return WindowSource.SERVER if model.trained_window else WindowSource.PROVIDER_API

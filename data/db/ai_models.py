@@ -89,9 +89,8 @@ class SqlModelRepository:
                                    context_window_size=model.context_window_size,
                                    max_output_tokens=model.max_output_tokens, window_is_guess=False,
                                    user_window=False,
-                                   window_source=(WindowSource.PROVIDER_API if model.context_window_size
-                                                  else WindowSource.REGISTRY).value,
-                                   input_limit=model.input_limit,
+                                   window_source=_fetched_source(model).value,
+                                   input_limit=model.input_limit, trained_window=model.trained_window,
                                    capabilities=capabilities_to_json(model.capabilities)))
                     continue
                 row.display_name = model.display_name or row.display_name
@@ -101,7 +100,8 @@ class SqlModelRepository:
                     continue
                 if model.context_window_size:
                     row.context_window_size, row.window_is_guess = model.context_window_size, False
-                    row.window_source = WindowSource.PROVIDER_API.value
+                    row.window_source = _fetched_source(model).value
+                    row.trained_window = model.trained_window
                 if model.input_limit:
                     row.input_limit = model.input_limit
                 if model.max_output_tokens:
@@ -165,6 +165,14 @@ class SqlModelRepository:
                     row.max_output_tokens = None  # a trained model's output limit cannot exceed what is loaded
             s.flush()
             return model_to_domain(row)
+
+
+def _fetched_source(model: AiModel) -> WindowSource:
+    """A listed model's window: what a local server runs it with (its trained length known), the provider's
+    list, or none (the registry's)."""
+    if not model.context_window_size:
+        return WindowSource.REGISTRY
+    return WindowSource.SERVER if model.trained_window else WindowSource.PROVIDER_API
 
 
 def _check_sizes(window: int | None, max_output: int | None) -> None:

@@ -1,11 +1,9 @@
-"""Reads an Ollama server's context length for a model from /api/show, through the openai SDK client."""
+"""Reads an Ollama server's /api/show answer: a model's trained context length and configured num_ctx."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
-
-import openai
 
 _NUM_CTX = re.compile(r"^\s*num_ctx\s+(\d+)\s*$", re.M)
 
@@ -48,13 +46,3 @@ def context_length_from_show(payload: Any) -> int | None:
             if key.endswith(".context_length") and isinstance(value, int) and value > 0:
                 return value
     return None
-
-
-async def ollama_context_window(client: openai.AsyncOpenAI, model_id: str) -> int | None:
-    """The model's context length when the server is Ollama; None for any other server or on any failure."""
-    root_client = client.with_options(base_url=server_root(str(client.base_url)), max_retries=0)
-    try:
-        payload = await root_client.post("/api/show", body={"model": model_id}, cast_to=object)
-    except (openai.APIError, ValueError):
-        return None
-    return context_length_from_show(payload)

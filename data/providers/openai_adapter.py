@@ -20,7 +20,6 @@ from data.providers.errors import (
     transport_or_invalid,
 )
 from data.providers.local_server import probe_window
-from data.providers.ollama import ollama_context_window
 from data.providers.openai_shape import openai_request
 from data.providers.retry import RetryPolicy
 from domain.errors import (
@@ -185,19 +184,21 @@ class OpenAIAdapter(SdkAdapter):
 
     async def _models(self) -> list[AiModel]:
         ids = [model.id async for model in self._client.models.list()]
-        windows: dict[str, int | None] = {}
-        if self._compatible:
+        windows: dict[str, ServerWindow] = {}
+        if self._compatible:  # a local server's real window for each model (the context it runs it with)
             for model_id in ids:
-                windows[model_id] = await ollama_context_window(self._client, model_id)
-                if windows[model_id] is None:
-                    break  # not an Ollama server (or it does not say): do not ask again for every model
+                found = await self.server_window(model_id)
+                if found is None:
+                    break  # not a server that says (or not for this model): do not ask again for every model
+                windows[model_id] = found
         return [
             AiModel(
                 id=model_id,
                 display_name=None,
                 provider_id=self._provider_id,
                 source=ModelSource.FETCHED,
-                context_window_size=windows.get(model_id),
+                context_window_size=windows[model_id].loaded if model_id in windows else None,
+                trained_window=windows[model_id].trained if model_id in windows else None,
             )
             for model_id in ids
         ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
@@ -158,6 +159,17 @@ def test_a_server_window_is_recorded_with_the_trained_length_but_never_over_a_us
     store.models.set_user_window(LOCAL, "llama", 16_000)
     store.models.record_server_window(LOCAL, "llama", 2_048, 131_072)
     assert store.models.get(LOCAL, "llama").context_window_size == 16_000  # type: ignore[union-attr]
+
+
+def test_a_listed_local_model_keeps_the_window_it_runs_with_and_its_trained_length(store: Store) -> None:
+    _local(store)
+    listed = AiModel(id="llama", display_name=None, provider_id=LOCAL, source=ModelSource.FETCHED,
+                     context_window_size=4_096, trained_window=131_072)
+    store.models.store_fetched(LOCAL, [listed])
+    assert store.models.get(LOCAL, "llama") == replace(listed, window_source=WindowSource.SERVER)
+    store.models.store_fetched(LOCAL, [replace(listed, context_window_size=8_192)])
+    assert store.models.get(LOCAL, "llama") == replace(listed, context_window_size=8_192,
+                                                       window_source=WindowSource.SERVER)
 
 
 @pytest.mark.parametrize(("window", "max_output"), [(0, None), (-5, None), (1000, 0), (1000, 1000)])
