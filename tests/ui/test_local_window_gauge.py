@@ -10,7 +10,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from domain.chat.server_window import short_window_warning
 from domain.events import ContextBreakdown, ContextStatus
-from domain.models import AiModel, Provider, ProviderType, WindowSource
+from domain.models import AiModel, Provider, ProviderApi, ProviderType, WindowSource
 from tests.ui.window_helpers import demo_sessions, open_session, themed_window
 from ui.widgets.context_gauge import gauge_text, gauge_tooltip
 
@@ -51,3 +51,23 @@ def test_the_panel_shows_the_server_window_warning(qtbot, backend, worker) -> No
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     assert window.grab().save(str(SCREENSHOTS / "local_window_gauge.png"))
     assert panel.grab().save(str(SCREENSHOTS / "local_window_panel.png"))
+
+
+def test_settings_choose_the_api_an_openai_provider_speaks(qtbot, backend, worker) -> None:
+    window = themed_window(qtbot, backend, worker)
+    window.open_settings()
+    dialog = window.settings_dialog
+    assert dialog is not None
+    qtbot.waitUntil(lambda: window.settings_vm.state.context is not None and not window.settings_vm.state.busy)
+    cards = dialog.providers._cards
+    assert cards["anthropic"].api is None  # Anthropic speaks only its own API
+    combo = cards["openai"].api
+    assert combo is not None and combo.currentText() == "Auto"
+    combo.setCurrentIndex(combo.findData("chat-completions"))
+    combo.activated.emit(combo.currentIndex())
+    qtbot.waitUntil(lambda: backend.providers["openai"].api is ProviderApi.CHAT_COMPLETIONS)
+    qtbot.waitUntil(lambda: not window.settings_vm.state.busy)
+    assert cards["openai"].api is not None and cards["openai"].api.currentText() == "Chat Completions"
+    dialog.providers.ensureWidgetVisible(cards["openai"])
+    qtbot.wait(50)
+    assert dialog.grab().save(str(SCREENSHOTS / "settings_provider_api.png"))
