@@ -113,8 +113,9 @@ class OpenAIAdapter(SdkAdapter):
         self._windows: dict[str, ServerWindow | None] = {}  # probed once per model (a local server's real window)
 
     async def server_window(self, model_id: str) -> ServerWindow | None:
-        """For an OpenAI-compatible base URL, what the server says it runs the model with (see local_server)."""
-        if not self._compatible:
+        """For an OpenAI-compatible base URL, what the server says it runs the model with (see local_server);
+        hosted routers (OpenRouter, DeepSeek) are not asked."""
+        if not self._compatible or self._server is not Server.COMPATIBLE:
             return None
         if model_id not in self._windows:
             self._windows[model_id] = await probe_window(self._client, model_id)
