@@ -63,6 +63,7 @@ from domain.usecases.session_usage import SessionUsageQuery
 from domain.usecases.set_api_key import SetApiKeyUseCase
 from domain.usecases.set_provider_api import SetProviderApiUseCase
 from domain.usecases.set_provider_base_url import SetProviderBaseUrlUseCase
+from domain.usecases.set_session_reasoning import SetSessionReasoningUseCase
 from domain.usecases.show_session import ShowSessionUseCase
 
 
@@ -126,6 +127,7 @@ class Container:
         self.memories = storage.memories
         self.settings = OverriddenSettings(storage.settings, context_overrides) if context_overrides else (
             storage.settings)
+        self._command_overrides = dict(context_overrides or {})  # over the agent's and session's own choice too
         self.adapters = ProviderAdapters(self.providers, keys, adapters)
         self._build_engine(approver)
         self._build_conversation()
@@ -144,7 +146,7 @@ class Container:
         self.contexts = SessionContextLoader(
             store=self.store, sessions=self.sessions, messages=self.messages, agents=self.agents,
             providers=self.providers, models=self.models, memories=self.memories, settings=self.settings,
-            tools=self.tools,
+            tools=self.tools, command_overrides=self._command_overrides,
         )
 
     def _build_conversation(self) -> None:
@@ -176,6 +178,7 @@ class Container:
         self.search_sessions = SearchSessionsUseCase(self.sessions)
         self.delete_session = DeleteSessionUseCase(self.sessions, self.clock)
         self.rename_session = RenameSessionUseCase(self.sessions, self.clock)
+        self.set_session_reasoning = SetSessionReasoningUseCase(self.sessions, self.clock)
         self.pin_message = PinMessageUseCase(self.messages)
         self.list_providers = ListProvidersUseCase(self.providers, self.keys)
         self.set_provider_base_url = SetProviderBaseUrlUseCase(self.providers)

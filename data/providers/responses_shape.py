@@ -1,5 +1,6 @@
 """Domain messages and tools as OpenAI Responses API input items: user messages, the model's own reasoning items
-(echoed in order, each right before the items it produced), assistant text, function_call and function_call_output
+of the tool loop under way (echoed in order, each right before the item it produced; the API ignores older turns'
+reasoning), assistant text, function_call and function_call_output
 items; and the request's reasoning knobs. Content parts are built in one place (`user_content`) so that images and
 files can be added as input_image / input_file parts beside input_text."""
 
@@ -11,6 +12,7 @@ from typing import Any
 
 from data.providers.conversation import CallBlock, ResultBlock, TextBlock, Turn, to_turns
 from data.providers.openai_shape import safe_call_id
+from domain.context.reasoning_echo import echoed_reasoning
 from domain.models import (
     Message,
     MessageType,
@@ -37,17 +39,25 @@ def reasoning_item(block: ReasoningBlock) -> dict[str, Any]:
 
 
 def echoable(block: ReasoningBlock, owner: tuple[str, str]) -> bool:
-    """Whether a stored block goes back: a Responses reasoning item of this provider and model, with its content."""
+    """Whether a stored block can go back: a Responses reasoning item of this provider and model, with its content."""
     return (block.kind is ReasoningKind.ENCRYPTED and block.belongs_to(*owner) and bool(block.item_id)
             and bool(block.data))
 
 
-def _own(blocks: Sequence[ReasoningBlock], owner: tuple[str, str] | None) -> list[dict[str, Any]]:
-    return [reasoning_item(b) for b in blocks if owner is not None and echoable(b, owner)]
+def echoed_items(messages: Sequence[Message], owner: tuple[str, str] | None) -> frozenset[str]:
+    """The ids of the reasoning items a request sends back: those of the tool loop under way (what the estimator
+    counts, domain.context.reasoning_echo); the API ignores older turns' reasoning, so they are not sent."""
+    if owner is None:
+        return frozenset()
+    return frozenset(b.item_id for b in echoed_reasoning(messages, *owner) if echoable(b, owner) and b.item_id)
+
+
+def _own(blocks: Sequence[ReasoningBlock], echoed: frozenset[str]) -> list[dict[str, Any]]:
+    return [reasoning_item(b) for b in blocks if b.item_id in echoed]
 
 
 def _assistant_items(
-    turn: Turn, owner: tuple[str, str] | None, call_reasoning: Mapping[str, Sequence[ReasoningBlock]]
+    turn: Turn, echoed: frozenset[str], call_reasoning: Mapping[str, Sequence[ReasoningBlock]]
 ) -> list[dict[str, Any]]:
     """The reply's reasoning, its text, then each call preceded by the reasoning that produced it: the order the
     model wrote them in, so a reasoning item is never sent without the item it produced after it."""
@@ -55,12 +65,12 @@ def _assistant_items(
     calls = [b for b in turn.blocks if isinstance(b, CallBlock)]
     items: list[dict[str, Any]] = []
     if texts:
-        items += [*_own(turn.reasoning, owner), {"role": "assistant", "content": "\n\n".join(texts)}]
+        items += [*_own(turn.reasoning, echoed), {"role": "assistant", "content": "\n\n".join(texts)}]
     for index, call in enumerate(calls):
         before = list(call_reasoning.get(call.id, ()))
         if index == 0 and not texts:
             before = list(turn.reasoning) + before
-        items += _own(before, owner)
+        items += _own(before, echoed)
         items.append({"type": "function_call", "call_id": safe_call_id(call.id), "name": call.name,
                       "arguments": json.dumps(dict(call.input))})
     return items
@@ -70,13 +80,14 @@ def responses_input(
     messages: Sequence[Message], *, tool_blocks: bool = True, owner: tuple[str, str] | None = None
 ) -> list[dict[str, Any]]:
     """The input items of a conversation: every call followed by its output; `owner` (provider id, model id): whose
-    reasoning items are echoed (only that model's own, never another's)."""
+    reasoning items are echoed (only that model's own, never another's, and only the tool loop's under way)."""
     items: list[dict[str, Any]] = []
     call_reasoning = {m.tool_call_id or f"call_{m.id}": m.reasoning for m in messages
                       if m.type is MessageType.TOOL_CALL and m.reasoning}
+    echoed = echoed_items(messages, owner)
     for turn in to_turns(messages, user_first=True, tool_blocks=tool_blocks):
         if turn.role == "assistant":
-            items += _assistant_items(turn, owner, call_reasoning)
+            items += _assistant_items(turn, echoed, call_reasoning)
             continue
         for block in turn.blocks:
             if isinstance(block, ResultBlock):

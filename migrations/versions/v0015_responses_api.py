@@ -2,7 +2,7 @@
 beside the context it is loaded with.
 
 Revision ID: 0015
-Revises: 0014
+Revises: 0019
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0015"
-down_revision = "0014"
+down_revision = "0019"
 branch_labels = None
 depends_on = None
 
