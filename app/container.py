@@ -39,6 +39,7 @@ from domain.usecases.delete_api_key import DeleteApiKeyUseCase
 from domain.usecases.delete_memory import DeleteMemoryUseCase
 from domain.usecases.delete_provider import DeleteProviderUseCase
 from domain.usecases.delete_session import DeleteSessionUseCase
+from domain.usecases.discover_model import DiscoverModelUseCase
 from domain.usecases.edit_summary import EditSummaryUseCase
 from domain.usecases.export_session import ExportSessionUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
@@ -159,12 +160,13 @@ class Container:
         self.edit_summary = EditSummaryUseCase(self.sessions, self.clock)
         self.context_status = GetContextStatusUseCase(self.contexts, self.planner)
         self.generate_title = GenerateTitleUseCase(self.sessions, self.adapters)
+        self.discover_model = DiscoverModelUseCase(self.models, self.adapters)  # one per process: asks once
         memory_flush = MemoryFlushUseCase(self.store, self.sessions, self.adapters, self.tools, self.clock)
         self.send_message = SendMessageUseCase(
             contexts=self.contexts, turns=TurnStore(self.store, self.sessions, self.messages),
             adapters=self.adapters, tools=self.tools, models=self.models,
             upkeep=ContextUpkeep(self.planner, self.auto_compact, memory_flush), title=self.generate_title,
-            clock=self.clock,
+            clock=self.clock, discover=self.discover_model,
         )
 
     def _build_management(self) -> None:

@@ -7,6 +7,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from data.db.capabilities_json import merged  # the store's own rule: user values first, then the list's
 from domain.errors import InvalidInput, NotFound
 from domain.models import AiModel, ModelId, ModelSource, ProviderId, WindowSource
 from tests.fakes_config import FakeProviderRepository
@@ -62,9 +63,11 @@ class FakeModelRepository:
                 self.models[(provider_id, m.id)] = AiModel(
                     id=m.id, display_name=m.display_name, provider_id=provider_id, source=ModelSource.FETCHED,
                     context_window_size=m.context_window_size, max_output_tokens=m.max_output_tokens,
-                    window_source=_fetched_source(m), input_limit=m.input_limit, trained_window=m.trained_window)
+                    window_source=_fetched_source(m), input_limit=m.input_limit, trained_window=m.trained_window,
+                    capabilities=m.capabilities)
                 continue
-            new = replace(old, display_name=m.display_name or old.display_name)
+            new = replace(old, display_name=m.display_name or old.display_name,
+                          capabilities=merged(old.capabilities, m.capabilities))
             if not old.user_window:
                 if m.context_window_size:
                     new = replace(new, context_window_size=m.context_window_size, window_is_guess=False,

@@ -64,6 +64,8 @@ class FakeModelApiAdapter:
         self.completion_prompts: list[tuple[ModelId, str, str | None, int]] = []
         self.models: list[AiModel] = []
         self.server_windows: dict[ModelId, ServerWindow] = {}
+        self.list_calls = 0
+        self.list_error: Exception | None = None
 
     def send_message_stream(
         self,
@@ -116,6 +118,9 @@ class FakeModelApiAdapter:
         return self.server_windows.get(model_id)
 
     async def list_models(self) -> list[AiModel]:
+        self.list_calls += 1
+        if self.list_error is not None:
+            raise self.list_error
         return list(self.models)
 
 
@@ -238,6 +243,7 @@ def make_world(
     from domain.settings import ContextSettings
     from domain.usecases.auto_compact import AutoCompactUseCase
     from domain.usecases.context_status import GetContextStatusUseCase
+    from domain.usecases.discover_model import DiscoverModelUseCase
     from domain.usecases.generate_title import GenerateTitleUseCase
     from domain.usecases.memory_flush import MemoryFlushUseCase
     from domain.usecases.send_message import SendMessageUseCase
@@ -300,7 +306,7 @@ def make_world(
     send = SendMessageUseCase(
         contexts=contexts, turns=TurnStore(store, sessions, messages), adapters=by_provider, tools=tools,
         models=models, upkeep=ContextUpkeep(planner, auto_compact, flush), title=title, clock=clock,
-        new_id=lambda: f"id{next(ids)}",
+        new_id=lambda: f"id{next(ids)}", discover=DiscoverModelUseCase(models, by_provider),
     )
     return TurnWorld(sessions, messages, agents, providers, models, keys, adapters, tools, memories, settings_repo,
                      calibration, estimator, pruner, summarizer, clock, send, store, contexts, planner, auto_compact,
