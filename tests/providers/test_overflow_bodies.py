@@ -82,3 +82,16 @@ def test_an_ordinary_429_is_still_a_rate_limit():
     body = {"error": {"message": "Rate limit reached", "type": "requests", "param": None,
                       "code": "rate_limit_exceeded"}}
     assert isinstance(map_openai_error(status_error(429, body, {"retry-after": "2"})), RateLimited)
+
+
+async def test_an_anthropic_error_keeps_its_request_id_for_the_user_to_quote():
+    from domain.errors import InvalidResponse
+    from domain.models import ProviderType
+    from tests.fakeservers import ErrorReply, FakeAnthropicServer, ScriptedBrain
+    from tests.providers.helpers import History, adapter_for, collect, stream
+
+    fake = FakeAnthropicServer(ScriptedBrain([ErrorReply("bad_request", message="messages: roles must alternate")]))
+    with fake, pytest.raises(InvalidResponse) as caught:
+        await collect(stream(adapter_for(ProviderType.ANTHROPIC, fake.base_url), History().user("hi")))
+    assert caught.value.request_id and caught.value.request_id.startswith("req_")
+    assert caught.value.message.endswith(f"(request id {caught.value.request_id})")
