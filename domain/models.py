@@ -32,6 +32,14 @@ class ProviderApi(StrEnum):
     RESPONSES = "responses"
     CHAT_COMPLETIONS = "chat_completions"
 
+    @classmethod
+    def stored(cls, value: str | None) -> ProviderApi:
+        """The stored choice (NULL, or a value a newer Palimpsest wrote: auto)."""
+        try:
+            return cls(value) if value else cls.AUTO
+        except ValueError:
+            return cls.AUTO
+
 
 class ModelSource(StrEnum):
     """Where a model row came from: the shipped registry, the provider's list, or the user."""

@@ -14,10 +14,9 @@ from contextlib import closing
 from pathlib import Path
 
 from data.db.inspection import VERSION_TABLE, inspect_file
-from data.db.mappers import provider_api
 from data.db.schema_version import shipped_revisions
 from data.paths import database_path
-from domain.models import Provider, ProviderType
+from domain.models import Provider, ProviderApi, ProviderType
 
 BUSY_SECONDS = 30.0
 BUILT_IN_ORDER = {"anthropic": 0, "openai": 1, "gemini": 2}  # as SqlProviderRepository.list() orders them
@@ -43,7 +42,7 @@ def current_providers(home: Path | None = None) -> list[Provider] | None:
         return None
     try:
         providers = [Provider(id=str(i), name=str(n), type=ProviderType(t), base_url=u, is_active=bool(a),
-                              api=provider_api(api)) for i, n, t, u, a, api in rows]
+                              api=ProviderApi.stored(api)) for i, n, t, u, a, api in rows]
     except ValueError:  # a provider type this version does not know
         return None
     if not set(BUILT_IN_ORDER) <= {p.id for p in providers}:

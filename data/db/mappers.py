@@ -33,15 +33,7 @@ _SETTING_NAMES = frozenset(f.name for f in fields(ContextSettings))
 
 def provider_to_domain(row: ProviderRow) -> Provider:
     return Provider(id=row.id, name=row.name, type=ProviderType(row.type), base_url=row.base_url,
-                    is_active=bool(row.is_active), api=provider_api(row.api))
-
-
-def provider_api(value: str | None) -> ProviderApi:
-    """The stored API choice (NULL or a value a newer Palimpsest wrote: auto)."""
-    try:
-        return ProviderApi(value) if value else ProviderApi.AUTO
-    except ValueError:
-        return ProviderApi.AUTO
+                    is_active=bool(row.is_active), api=ProviderApi.stored(row.api))
 
 
 def model_to_domain(row: ModelRow) -> AiModel:
