@@ -8,24 +8,41 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Select, Table, Update, bindparam, case, func, insert, literal, select, update
+from sqlalchemy import Select, Table, Update, bindparam, case, func, insert, literal, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from data.db.engine import Database
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row, message_to_domain, message_values
 from data.db.rows import MessageRow, SessionRow, ToolOutputArchiveRow
 from domain.errors import InvalidInput, NotFound
-from domain.models import Message, MessageId, MessageType, SessionId
+from domain.models import Message, MessageId, MessageType, SessionId, TreeNode
 from domain.settings import ContextSettings
 
 PREVIEW_CHARS = 120
+_TYPES = {t.value: t for t in MessageType}
 _MESSAGES = cast(Table, MessageRow.__table__)
+_LEAF = (  # the newest message on the session's active path: a new message follows it unless told otherwise
+    select(_MESSAGES.c.id).where(_MESSAGES.c.session_id == bindparam("seq_session_id"), _MESSAGES.c.active == 1)
+    .order_by(_MESSAGES.c.seq.desc()).limit(1).scalar_subquery()
+)
 _INSERT = (  # built once: the next seq of the session is taken in the same statement as the insert
     insert(_MESSAGES)
     .values(seq=select(func.coalesce(func.max(_MESSAGES.c.seq), 0) + 1)
-            .where(_MESSAGES.c.session_id == bindparam("seq_session_id")).scalar_subquery())
-    .returning(_MESSAGES.c.seq)
+            .where(_MESSAGES.c.session_id == bindparam("seq_session_id")).scalar_subquery(),
+            parent_id=_LEAF)
+    .returning(_MESSAGES.c.seq, _MESSAGES.c.parent_id)
 )
+_INSERT_CHILD = (  # the same with the parent given
+    insert(_MESSAGES)
+    .values(seq=select(func.coalesce(func.max(_MESSAGES.c.seq), 0) + 1)
+            .where(_MESSAGES.c.session_id == bindparam("seq_session_id")).scalar_subquery())
+    .returning(_MESSAGES.c.seq, _MESSAGES.c.parent_id)
+)
+_TREE = text("SELECT id, parent_id, seq, type, active, substr(content, 1, 100) FROM messages"
+             " WHERE session_id = :sid ORDER BY seq")
+_LINKS = text("SELECT id, parent_id, seq, active FROM messages WHERE session_id = :sid ORDER BY seq")
+_SET_ACTIVE = text("UPDATE messages SET active = :on WHERE id = :id")
+_DELETE = text("DELETE FROM messages WHERE id = :id")
 _ALL = select(*(_MESSAGES.c[name] for name in MESSAGE_COLUMNS)).where(_MESSAGES.c.session_id == bindparam("sid"))
 _ALL_SINCE = _ALL.where(_MESSAGES.c.seq >= bindparam("seq")).order_by(_MESSAGES.c.seq)
 _SINCE = _ALL.where(_MESSAGES.c.active == 1, _MESSAGES.c.seq >= bindparam("seq")).order_by(_MESSAGES.c.seq)
@@ -45,9 +62,15 @@ class SqlMessageRepository:
         params = {"id": message.id, "session_id": message.session_id, "created_at": created,
                   "seq_session_id": message.session_id, **message_values(message)}
         with self._db.write() as s:
+            if message.parent_id is not None:
+                parent = s.get(MessageRow, message.parent_id)
+                if parent is None or parent.session_id != message.session_id:
+                    raise NotFound("message", message.parent_id)
+                params["parent_id"] = message.parent_id
             try:
                 with s.begin_nested():  # a refused insert leaves the surrounding unit of work usable
-                    seq = s.execute(_INSERT, params).scalar_one()
+                    statement = _INSERT if message.parent_id is None else _INSERT_CHILD
+                    seq, parent_id = s.execute(statement, params).one()
             except IntegrityError as exc:  # an unknown session (foreign key) or an id taken (primary key)
                 if s.get(SessionRow, message.session_id) is None:
                     raise NotFound("session", message.session_id) from None
@@ -55,7 +78,7 @@ class SqlMessageRepository:
             if full_output is not None:
                 s.add(self._archive(message.id, full_output))
             s.execute(_touch_session(message, created))
-        return replace(message, seq=seq, created_at=created)
+        return replace(message, seq=seq, created_at=created, parent_id=parent_id)
 
     def get(self, message_id: MessageId) -> Message | None:
         with self._db.read() as s:
@@ -96,6 +119,44 @@ class SqlMessageRepository:
         """The session's message_count, which every add keeps in the same transaction (O(1), no COUNT(*))."""
         with self._db.read() as s:
             return int(s.scalar(select(SessionRow.message_count).where(SessionRow.id == session_id)) or 0)
+
+    def tree(self, session_id: SessionId) -> Sequence[TreeNode]:
+        with self._db.read() as s:
+            return [TreeNode(i, p, seq, _TYPES[t], bool(a), c or "") for i, p, seq, t, a, c in
+                    s.execute(_TREE, {"sid": session_id})]
+
+    def set_path(self, session_id: SessionId, leaf_id: MessageId | None) -> Sequence[MessageId]:
+        with self._db.write() as s:
+            links = {i: (p, bool(a)) for i, p, _seq, a in s.execute(_LINKS, {"sid": session_id})}
+            if leaf_id is not None and leaf_id not in links:
+                raise NotFound("message", leaf_id)
+            path: list[MessageId] = []
+            node = leaf_id
+            while node is not None:
+                path.append(node)
+                node = links[node][0]
+            on = set(path)
+            changes = [{"id": i, "on": i in on} for i, (_p, active) in links.items() if active != (i in on)]
+            if changes:
+                s.execute(_SET_ACTIVE, changes)
+            return path[::-1]
+
+    def delete_subtree(self, session_id: SessionId, message_id: MessageId) -> Sequence[MessageId]:
+        with self._db.write() as s:
+            children: dict[MessageId | None, list[MessageId]] = {}
+            for i, p, _seq, _a in s.execute(_LINKS, {"sid": session_id}):
+                children.setdefault(p, []).append(i)
+            if not any(message_id in kids for kids in children.values()):
+                raise NotFound("message", message_id)
+            gone, todo = [], [message_id]
+            while todo:
+                node = todo.pop()
+                gone.append(node)
+                todo.extend(children.get(node, ()))
+            s.execute(_DELETE, [{"id": i} for i in gone])
+            s.execute(update(SessionRow).where(SessionRow.id == session_id)
+                      .values(message_count=SessionRow.message_count - len(gone)))
+            return gone
 
     def _select(self, query: Select[Any], params: dict[str, Any]) -> Sequence[Message]:
         with self._db.read() as s:  # plain rows, not ORM objects: a long history maps several times faster
