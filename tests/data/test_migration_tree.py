@@ -11,6 +11,7 @@ import migrations
 from data.storage import Storage
 from domain.models import Message, MessageType
 
+
 def _url(path: Path) -> str:
     return f"sqlite:///{path}"
 
