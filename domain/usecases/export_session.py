@@ -25,8 +25,8 @@ def message_to_dict(view: MessageView) -> dict[str, Any]:
     """One message as plain JSON-ready data."""
     m = view.message
     return {
-        "id": m.id, "seq": m.seq, "type": m.type.value, "content": m.content, "tool_name": m.tool_name,
-        "tool_input": m.tool_input, "tool_output": m.tool_output,
+        "id": m.id, "parent_id": m.parent_id, "seq": m.seq, "type": m.type.value, "content": m.content,
+        "tool_name": m.tool_name, "tool_input": m.tool_input, "tool_output": m.tool_output,
         "tool_status": m.tool_status.value if m.tool_status else None,
         "tool_output_original_chars": m.tool_output_original_chars, "provider_id": m.provider_id,
         "model_id": m.model_id, "input_tokens": m.input_tokens, "output_tokens": m.output_tokens,
