@@ -45,6 +45,7 @@ from domain.usecases.edit_summary import EditSummaryUseCase
 from domain.usecases.export_session import ExportSessionUseCase
 from domain.usecases.fork_session import ForkSessionUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
+from domain.usecases.import_conversations import ImportConversationsUseCase
 from domain.usecases.list_agents import ListAgentsUseCase
 from domain.usecases.list_memories import ListMemoriesUseCase
 from domain.usecases.list_models import ListModelsUseCase
@@ -184,6 +185,7 @@ class Container:
         self.checkout_branch = CheckoutBranchUseCase(switcher, self.sessions, self.messages)
         self.delete_branch = DeleteBranchUseCase(self.store, switcher, self.sessions, self.messages)
         self.fork_session = ForkSessionUseCase(self.store, self.sessions, self.messages, self.clock)
+        self.import_conversations = ImportConversationsUseCase(self.store, self.sessions, self.messages, self.agents)
         self.list_providers = ListProvidersUseCase(self.providers, self.keys)
         self.set_provider_base_url = SetProviderBaseUrlUseCase(self.providers)
         self.add_provider = AddProviderUseCase(self.providers)

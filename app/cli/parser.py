@@ -70,6 +70,12 @@ def build_parser() -> CliParser:
     _add_keys(commands)
     _add_agents(commands)
     _add_tools(commands)
+    imports = _group(commands, "import", "import conversations from ChatGPT, Claude or a Palimpsest JSON export")
+    for kind, help_text in (("chatgpt", "ChatGPT's conversations.json (or the export's .zip)"),
+                            ("claude", "Claude's conversations.json (or the export's .zip)"),
+                            ("palimpsest", "a `sessions export --format json` file (one session or a list)")):
+        source = imports.add_parser(kind, help=help_text)
+        source.add_argument("file", metavar="FILE")
     return parser
 
 
