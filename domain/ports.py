@@ -126,6 +126,19 @@ class MessageRepository(Protocol):
         every other message stays stored, off the path. Returns the path's ids, root first; NotFound for a message
         not in the session. `add` without a parent then follows the leaf."""
         ...
+    def path_tail(self, session_id: SessionId, count: int) -> Sequence[Message]:
+        """The newest `count` messages of the active path, in order."""
+        ...
+    def path_count(self, session_id: SessionId, before_seq: int | None = None) -> int:
+        """How many messages the active path has (with seq < before_seq)."""
+        ...
+    def children(self, session_id: SessionId, parent_ids: Sequence[MessageId | None]
+                 ) -> Mapping[MessageId | None, tuple[MessageId, ...]]:
+        """Each parent's children in the session, oldest first (None: the roots)."""
+        ...
+    def newest_leaf(self, session_id: SessionId, message_id: MessageId) -> MessageId:
+        """The most recently written leaf at or below the message; NotFound for a message not in the session."""
+        ...
     def delete_subtree(self, session_id: SessionId, message_id: MessageId) -> Sequence[MessageId]:
         """Deletes the message and every message below it in the tree (a branch); returns their ids."""
         ...

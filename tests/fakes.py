@@ -4,7 +4,7 @@ repositories among them to the same contract as the SQLite ones."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -278,6 +278,28 @@ class FakeMessageRepository:
         on = set(path)
         self.messages[session_id] = [replace(m, active=m.id in on) if m.active != (m.id in on) else m for m in rows]
         return path[::-1]
+
+    def path_tail(self, session_id: SessionId, count: int) -> Sequence[Message]:
+        path = self.snapshot(session_id)
+        return list(path[-count:]) if count > 0 else []
+
+    def path_count(self, session_id: SessionId, before_seq: int | None = None) -> int:
+        return sum(1 for m in self.snapshot(session_id) if before_seq is None or m.seq < before_seq)
+
+    def children(self, session_id: SessionId, parent_ids: Sequence[MessageId | None]
+                 ) -> Mapping[MessageId | None, tuple[MessageId, ...]]:
+        rows = self.messages.get(session_id, [])
+        return {p: tuple(m.id for m in rows if m.parent_id == p) for p in parent_ids}
+
+    def newest_leaf(self, session_id: SessionId, message_id: MessageId) -> MessageId:
+        rows = self.messages.get(session_id, [])
+        if all(m.id != message_id for m in rows):
+            raise NotFound("message", message_id)
+        below, parents = {message_id}, {m.parent_id for m in rows}
+        for m in rows:
+            if m.parent_id in below:
+                below.add(m.id)
+        return max((m for m in rows if m.id in below and m.id not in parents), key=lambda m: m.seq).id
 
     def delete_subtree(self, session_id: SessionId, message_id: MessageId) -> Sequence[MessageId]:
         rows = self.messages.get(session_id, [])

@@ -128,6 +128,7 @@ class MessageRow(Base):
         Index("ix_messages_session_seq", "session_id", "seq", unique=True),
         Index("ix_messages_pinned", "session_id", "seq", sqlite_where=text("pinned = 1")),
         Index("ix_messages_parent_id", "parent_id"),
+        Index("ix_messages_path", "session_id", "seq", sqlite_where=text("active = 1")),
     )
     id: Mapped[str] = mapped_column(String, primary_key=True)
     session_id: Mapped[str] = mapped_column(

@@ -31,10 +31,7 @@ class CheckoutBranchUseCase:
     def __call__(self, session_id: SessionId, message_id: MessageId) -> Session:
         """The session on its new path; NotFound for a message that is not in the session."""
         session = require_session(self._sessions, session_id)
-        tree = Tree(self._messages.tree(session.id))
-        if message_id.strip() not in tree.nodes:
-            raise NotFound("message", message_id)
-        return self._switcher.switch(session.id, tree.newest_leaf_under(message_id.strip()))
+        return self._switcher.switch(session.id, self._messages.newest_leaf(session.id, message_id.strip()))
 
 
 class DeleteBranchUseCase:

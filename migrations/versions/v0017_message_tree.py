@@ -23,6 +23,8 @@ def upgrade() -> None:
     # plain ALTER TABLE (no table copy): the full-text triggers on messages stay as they are
     op.add_column("messages", sa.Column("parent_id", sa.String(), nullable=True))
     op.create_index("ix_messages_parent_id", "messages", ["parent_id"])
+    # the active path, read at every open and every turn: counted and paged from this index alone
+    op.create_index("ix_messages_path", "messages", ["session_id", "seq"], sqlite_where=sa.text("active = 1"))
     op.add_column("compactions", sa.Column("summary", sa.Text(), nullable=True))
     op.add_column("compactions", sa.Column("through_message_id", sa.String(), nullable=True))
     conn = op.get_bind()
@@ -74,5 +76,6 @@ def downgrade() -> None:
     # messages off the active path stay inactive, which is how the older version keeps a replaced reply
     op.drop_column("compactions", "through_message_id")
     op.drop_column("compactions", "summary")
+    op.drop_index("ix_messages_path", table_name="messages")
     op.drop_index("ix_messages_parent_id", table_name="messages")
     op.drop_column("messages", "parent_id")

@@ -109,3 +109,37 @@ def test_search_finds_messages_on_every_branch(store: Store) -> None:
     store.messages.add(msg("u2b", content="zanzibar"))
     store.messages.set_path("s1", "a2")
     assert [h.session_id for h in store.sessions.search("zanzibar")] == ["s1"]
+
+
+def _branched(store: Store) -> None:
+    """u1 a1 u2 a2, and u2b (a sibling of u2) with its answer a2b, the conversation on the second branch."""
+    _linear(store)
+    store.messages.set_path("s1", "a1")
+    store.messages.add(msg("u2b", content="other"))
+    store.messages.add(_reply("a2b"))
+
+
+def test_path_tail_and_count_read_only_the_active_path(store: Store) -> None:
+    _branched(store)
+    assert [m.id for m in store.messages.path_tail("s1", 2)] == ["u2b", "a2b"]
+    assert [m.id for m in store.messages.path_tail("s1", 10)] == ["u1", "a1", "u2b", "a2b"]
+    assert store.messages.path_count("s1") == 4 and store.messages.path_count("s1", before_seq=5) == 2
+    assert store.messages.path_tail("nope", 5) == [] and store.messages.path_count("nope") == 0
+
+
+def test_children_lists_each_parents_children_oldest_first(store: Store) -> None:
+    _branched(store)
+    assert store.messages.children("s1", ["a1", "u1", "a2b"]) == {"a1": ("u2", "u2b"), "u1": ("a1",), "a2b": ()}
+    store.messages.set_path("s1", None)
+    store.messages.add(msg("root2", content="another start"))
+    assert store.messages.children("s1", [None]) == {None: ("u1", "root2")}
+    assert store.messages.children("s1", []) == {}
+
+
+def test_newest_leaf_is_the_latest_written_leaf_below_a_message(store: Store) -> None:
+    _branched(store)
+    assert store.messages.newest_leaf("s1", "u1") == "a2b"
+    assert store.messages.newest_leaf("s1", "u2") == "a2"
+    assert store.messages.newest_leaf("s1", "a2") == "a2"
+    with pytest.raises(NotFound):
+        store.messages.newest_leaf("s1", "nope")
