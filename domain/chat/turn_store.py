@@ -7,6 +7,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 
 from domain.chat.paths import BranchSwitcher
+from domain.errors import NotFound
 from domain.models import Agent, AiModel, Message, MessageId, MessageType, Provider, Session, SessionId, Usage
 from domain.ports import MessageRepository, SessionRepository, UnitOfWork
 
@@ -67,6 +68,15 @@ class TurnStore:
     def last_user_on_path(self, session_id: SessionId) -> Message | None:
         """The newest user message on the active path, behind the compaction boundary included."""
         return next((m for m in reversed(self.messages.snapshot(session_id)) if m.type is MessageType.USER), None)
+
+    def asked_before(self, session_id: SessionId, reply_id: MessageId) -> Message | None:
+        """The user message a reply answers: its nearest user ancestor (NotFound for a message not in the session)."""
+        node = self.messages.get(reply_id)
+        if node is None or node.session_id != session_id:
+            raise NotFound("message", reply_id)
+        while node is not None and node.type is not MessageType.USER:
+            node = self.messages.get(node.parent_id) if node.parent_id else None
+        return node
 
     def choose(self, session_id: SessionId, agent: Agent, provider: Provider, model: AiModel) -> tuple[Session, bool]:
         """Stores the turn's agent, provider and model on the session so a switch sticks; True when the session

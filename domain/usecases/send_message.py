@@ -59,20 +59,23 @@ class SendMessageUseCase:
         agent_id: AgentId | None = None,
         retry: bool = False,
         edit: MessageId | None = None,
+        regenerate: MessageId | None = None,
     ) -> AsyncIterator[ChatEvent]:
         """Runs the turn; known failures end it with ChatError, cancellation keeps the partial reply and re-raises.
 
         With `retry=True` (regenerate) the last user message on the active path is answered again and `text` is
         ignored: the answer it had stays stored as another branch, nothing new is stored for the user. With `edit`
         (a user message's id) `text` is sent as a new version of that message, a sibling branch beside it. Either
-        way the conversation moves to the new branch, with the summary that belongs to it."""
+        way the conversation moves to the new branch, with the summary that belongs to it. With `regenerate` (a
+        reply's id) the user message that reply answered is answered again."""
+        retry = retry or regenerate is not None
         choice = {"provider_id": provider_id, "model_id": model_id, "agent_id": agent_id}
         try:
             ctx = self._contexts.load(session_id, strict=False, **choice)
             if retry or edit is not None:
                 if not (edit is None or text.strip()):
                     raise InvalidInput("The message is empty; type something to send.")
-                ctx, asked = self._branch(ctx, edit, choice)
+                ctx, asked = self._branch(ctx, edit, choice, regenerate)
                 text = asked if retry else text
         except PalimpsestError as err:
             yield chat_error(err)
@@ -104,13 +107,19 @@ class SendMessageUseCase:
             raise
 
     def _branch(
-        self, ctx: SessionContext, edit: MessageId | None, choice: dict[str, str | None]
+        self, ctx: SessionContext, edit: MessageId | None, choice: dict[str, str | None],
+        regenerate: MessageId | None = None,
     ) -> tuple[SessionContext, str]:
         """Moves the conversation to the branch a regenerate or an edit starts from (the last user message; the
         edited message's parent) and loads it again; returns it with the text of the message answered again."""
         session_id = ctx.session.id
         leaf: MessageId | None
-        if edit is None:
+        if regenerate is not None:
+            last = self._turns.asked_before(session_id, regenerate.strip())
+            if last is None:
+                raise InvalidInput("No message of yours comes before that reply; there is nothing to answer again.")
+            leaf, asked = last.id, last.content
+        elif edit is None:
             last = _last_user(ctx.messages) or self._turns.last_user_on_path(session_id)
             if last is None:
                 raise InvalidInput("There is no message to retry in this conversation.")

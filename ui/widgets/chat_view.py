@@ -209,6 +209,14 @@ class ChatView(QListView):
             vm.open_full_output(row.message_id, row.tool_name or "tool")
         elif action == "retry":
             vm.retry()
+        elif action in ("branch-prev", "branch-next"):
+            target = row.branch_prev if action == "branch-prev" else row.branch_next
+            if target:
+                vm.switch_branch(target)
+        elif action == "edit" and row.message_id:
+            vm.start_edit(row.message_id, row.text)
+        elif action == "regenerate" and row.message_id:
+            vm.regenerate(row.message_id)
         elif action == "load-older":
             vm.load_older()
         elif action == "show-originals":
