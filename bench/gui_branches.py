@@ -33,7 +33,7 @@ def add_branches(session_id: str, count: int) -> None:
         leaf = c.messages.snapshot(session_id)[-1].id
         switcher = BranchSwitcher(c.store, c.sessions, c.messages)
         for i in range(count):
-            asked = users[len(users) * (i + 1) // (count + 1)]
+            asked = users[len(users) * (i + 1) // count - 1]  # the last one at the newest question
             switcher.switch(session_id, asked.parent_id)
             c.messages.add(Message(f"edit{i}", session_id, MessageType.USER, f"{asked.content} (edited {i})"))
             c.messages.add(Message(f"ans{i}", session_id, MessageType.AI_RESPONSE, f"Another answer {i}."))

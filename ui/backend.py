@@ -136,6 +136,10 @@ class SessionsBackend(Protocol):
         """Undoes a delete."""
         raise NotImplementedError
 
+    async def export_session(self, session_id: SessionId, fmt: str, path: str) -> None:
+        """Writes the session as Markdown (the active path) or JSON (every branch) to `path`."""
+        raise NotImplementedError
+
     def import_file(self, kind: str, path: str) -> AsyncIterator[ImportProgress]:
         """Imports an export ("chatgpt", "claude", "palimpsest"): progress, then a finished one; all or nothing
         (InvalidInput saying where a malformed file is wrong)."""

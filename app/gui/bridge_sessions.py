@@ -8,6 +8,7 @@ from pathlib import Path
 
 from app.cli.import_cmd import READERS, read_export
 from app.container import Container
+from domain.errors import InvalidInput
 from domain.models import Session, SessionId
 from domain.ports import SessionSearchHit
 from ui.backend import ImportProgress
@@ -32,6 +33,13 @@ class SessionsBridge:
 
     async def restore_session(self, session_id: SessionId) -> None:
         self._c.delete_session.undo(session_id)
+
+    async def export_session(self, session_id: SessionId, fmt: str, path: str) -> None:
+        text = self._c.export_session(session_id, fmt)
+        try:
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        except OSError as err:
+            raise InvalidInput(f"Cannot write {path}: {err.strerror or err}. Choose another file.") from err
 
     async def import_file(self, kind: str, path: str) -> AsyncIterator[ImportProgress]:
         loop = asyncio.get_running_loop()

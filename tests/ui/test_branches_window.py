@@ -118,3 +118,36 @@ def test_import_progress_screenshot(qtbot, worker, artifacts) -> None:
     painter.end()
     assert shot.save(str(artifacts / "import_progress.png"))
     qtbot.waitUntil(lambda: window.import_flow.dialog is None, timeout=5000)
+
+
+def test_export_from_the_session_menu_writes_markdown_and_json(qtbot, worker, container, tmp_path: Path) -> None:
+    from ui.widgets.session_menu import export_file_name
+
+    window = themed_window(qtbot, ContainerBackend(container), worker)
+    shown: list[str] = []
+    window.session_export._report = shown.append
+    target = tmp_path / export_file_name("Harbour photo: boats?", "markdown")
+    assert target.name == "Harbour photo boats.md"
+    window.session_export.run(SID, "markdown", str(target))
+    window.session_export.run(SID, "json", str(tmp_path / "h.json"))
+    qtbot.waitUntil(lambda: len(shown) == 2)
+    assert shown[0] == f"Exported to {target}" and "There are 7 boats." in target.read_text(encoding="utf-8")
+    exported = json.loads((tmp_path / "h.json").read_text(encoding="utf-8"))
+    assert len(exported["messages"]) == 8  # every branch
+    window.session_export.run(SID, "json", str(tmp_path / "no-such-dir" / "x.json"))
+    qtbot.waitUntil(lambda: len(shown) == 3)
+    assert shown[2].startswith("Cannot write")
+
+
+def test_f1_lists_the_keyboard_shortcuts(qtbot, worker) -> None:
+    from ui.widgets.session_menu import SHORTCUTS, show_shortcuts
+
+    window = themed_window(qtbot, FakeChatBackend(keys={"anthropic": "sk"}), worker)
+    box = show_shortcuts(window)
+    qtbot.addWidget(box)
+    assert box.isVisible()
+    for keys in ("Ctrl+N", "Ctrl+K", "Esc", "Ctrl+Shift+C", "Up (in an empty message box)"):
+        assert keys in box.text()
+    assert {k for k, _ in SHORTCUTS} >= {"Ctrl+N", "Ctrl+K", "Esc", "Ctrl+Shift+C", "F1", "Ctrl+O"}
+    menus = [a.text() for a in window.menuBar().actions()]
+    assert menus == ["&File", "&Help"]

@@ -20,6 +20,7 @@ from ui.widgets.dialogs import CompactDialog, SummaryDialog, TextDialog, confirm
 from ui.widgets.first_run import FirstRunPanel
 from ui.widgets.header import Header
 from ui.widgets.import_flow import ImportFlow
+from ui.widgets.session_menu import SessionExport, show_shortcuts
 from ui.widgets.settings_dialog import SettingsDialog
 from ui.widgets.sidebar import WIDTH as SIDEBAR_WIDTH
 from ui.widgets.sidebar import Sidebar
@@ -157,6 +158,10 @@ class MainWindow(QMainWindow):
         self.import_flow.imported.connect(self.sessions_vm.refresh)
         file_menu = self.menuBar().addMenu("&File")
         file_menu.addAction("&Import conversations…", QKeySequence("Ctrl+O"), self.import_flow.start)
+        self.session_export = SessionExport(self, self._backend, self.worker, self.snackbar.show_message)
+        self.sidebar.export_requested.connect(self.session_export.ask)
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction("&Keyboard shortcuts", QKeySequence("F1"), lambda: show_shortcuts(self))
 
     def _edit_in_composer(self, text: str) -> None:
         """A message to edit: its text replaces the composer's (Send makes it a new branch)."""
