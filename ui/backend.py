@@ -179,6 +179,14 @@ class ConversationBackend(Protocol):
         """Answers again the user message a reply answered (the old reply stays as another branch)."""
         raise NotImplementedError
 
+    async def fork_session(self, session_id: SessionId, message_id: MessageId) -> Session:
+        """A new session holding the path up to a message."""
+        raise NotImplementedError
+
+    async def delete_branch(self, session_id: SessionId, message_id: MessageId) -> None:
+        """Deletes the part of the branch through a message that no other branch shares."""
+        raise NotImplementedError
+
     async def checkout(self, session_id: SessionId, message_id: MessageId) -> Session:
         """Makes the branch through a message (its newest leaf) the conversation."""
         raise NotImplementedError

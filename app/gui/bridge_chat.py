@@ -92,6 +92,13 @@ class ConversationBridge:
         ):
             yield event
 
+    async def fork_session(self, session_id: SessionId, message_id: MessageId) -> Session:
+        return self._c.fork_session(session_id, message_id)
+
+    async def delete_branch(self, session_id: SessionId, message_id: MessageId) -> None:
+        self._c.delete_branch(session_id, message_id)
+        self._c.planner.forget(session_id)
+
     async def checkout(self, session_id: SessionId, message_id: MessageId) -> Session:
         session = self._c.checkout_branch(session_id, message_id)
         self._c.planner.forget(session_id)

@@ -151,3 +151,21 @@ def test_f1_lists_the_keyboard_shortcuts(qtbot, worker) -> None:
     assert {k for k, _ in SHORTCUTS} >= {"Ctrl+N", "Ctrl+K", "Esc", "Ctrl+Shift+C", "F1", "Ctrl+O"}
     menus = [a.text() for a in window.menuBar().actions()]
     assert menus == ["&File", "&Help"]
+
+
+def test_fork_opens_a_new_session_and_delete_branch_moves_to_the_other(qtbot, worker, container) -> None:
+    window = themed_window(qtbot, ContainerBackend(container), worker)
+    open_session(qtbot, window, SID)
+    reply_row = _row(window, RowKind.ASSISTANT, "Fishing boats")
+    window.chat_vm.fork(reply_row.message_id or "")
+    qtbot.waitUntil(lambda: window.chat_vm.state.session is not None and window.chat_vm.state.session.id != SID
+                    and not window.chat_vm.state.loading)
+    forked = window.chat_vm.state.session
+    assert forked is not None and forked.title == "Harbour photo (fork)"
+    assert [m.content for m in container.messages.snapshot(forked.id)][-1] == "Fishing boats at dawn."
+    open_session(qtbot, window, SID)
+    edited = _row(window, RowKind.USER, "Count the boats with Python")
+    window.chat_vm.delete_branch(edited.message_id or "")
+    qtbot.waitUntil(lambda: _shows(window, RowKind.USER, "Count the boats with code"))
+    assert _row(window, RowKind.USER, "Count the boats with code").branch == (0, 0)  # one version left
+    assert len(container.messages.tree(SID)) == 4

@@ -52,6 +52,7 @@ class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, ChatBranches, QObje
     session_changed = Signal(object)  # Session: title or totals changed, the sidebar refreshes
     text_returned = Signal(str)  # a message that was not sent (refused, or queued behind a failed turn)
     edit_requested = Signal(str)  # a message's text to edit in the composer
+    open_requested = Signal(str)  # a session to open (a fork just made)
 
     def __init__(self, backend: ConversationBackend, worker: AsyncWorker) -> None:
         super().__init__()

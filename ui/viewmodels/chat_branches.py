@@ -25,6 +25,8 @@ class ChatBranches:
     _editing: str | None
     notice: Any
     edit_requested: Any
+    open_requested: Any
+    session_changed: Any
 
     def _fail(self, error: Exception) -> None:
         raise NotImplementedError
@@ -51,6 +53,27 @@ class ChatBranches:
         if session is None or not self._idle():
             return
         self._worker.call(lambda: self._backend.checkout(session.id, message_id), lambda _s: self.reload(),
+                          self._fail)
+
+    def fork(self, message_id: str) -> None:
+        """Copies the path up to a message into a new session and opens it."""
+        session = self._state.session
+        if session is None:
+            return
+
+        def forked(new: Any) -> None:
+            emit(self.session_changed, new)
+            emit(self.open_requested, new.id)
+            emit(self.notice, f"Forked into “{new.title}”.")
+
+        self._worker.call(lambda: self._backend.fork_session(session.id, message_id), forked, self._fail)
+
+    def delete_branch(self, message_id: str) -> None:
+        """Deletes the branch through a message (its own part); the conversation moves to the newest other one."""
+        session = self._state.session
+        if session is None or not self._idle():
+            return
+        self._worker.call(lambda: self._backend.delete_branch(session.id, message_id), lambda _n: self.reload(),
                           self._fail)
 
     def start_edit(self, message_id: str, text: str) -> None:

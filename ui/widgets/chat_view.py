@@ -15,9 +15,10 @@ from PySide6.QtGui import (
     QResizeEvent,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QWidget
 
-from ui.models.chat_rows import ChatRow
+from ui.models.chat_rows import ChatRow, RowKind
+from ui.models.message_list import ROW_ROLE
 from ui.signals import emit
 from ui.theme import Theme
 from ui.viewmodels.chat import ChatViewModel
@@ -163,6 +164,14 @@ class ChatView(QListView):
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         menu = self.selector.menu_for(event.pos())
+        row = self.indexAt(event.pos()).data(ROW_ROLE)
+        if isinstance(row, ChatRow) and row.message_id and row.kind in (RowKind.USER, RowKind.ASSISTANT):
+            menu = menu or QMenu(self)
+            menu.addSeparator()
+            message_id = row.message_id
+            menu.addAction("Fork into a new session", lambda: self._vm.fork(message_id))
+            if row.branch[1] > 1:
+                menu.addAction("Delete this branch", lambda: self._vm.delete_branch(message_id))
         if menu is None:
             super().contextMenuEvent(event)
             return

@@ -121,6 +121,7 @@ class MainWindow(QMainWindow):
         self.composer.cancel_queued.connect(chat.cancel_queued)
         chat.text_returned.connect(self.composer.restore)
         chat.edit_requested.connect(self._edit_in_composer)
+        chat.open_requested.connect(sessions.select)
         self.composer.edit.up_on_empty.connect(chat.edit_last)
         h = self.header
         h.model_chosen.connect(chat.select_model)
