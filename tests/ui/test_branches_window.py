@@ -49,6 +49,7 @@ def test_switch_regenerate_and_edit_in_the_window(qtbot, worker, container, fact
     open_session(qtbot, window, SID)
     edited = _row(window, RowKind.USER, "Count the boats with Python")
     assert edited.branch == (2, 2) and edited.branch_prev is not None and edited.branch_next is None
+    assert window.chat_vm.state.message_count == 6  # the header counts the path (8 are stored)
     hotspots = [a for _r, a, _l in window.chat_view.delegate.layout_for(
         edited, 900.0, False, window.chat_view.font()).hotspots]
     assert {"branch-prev", "branch-info", "branch-next", "edit"} <= set(hotspots)

@@ -110,6 +110,7 @@ class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, ChatBranches, QObje
         self._messages, self._page, self._live, self._error_row = [], None, None, None
         self.model.set_rows([])
         self._set(session=None, context=None, usage=None, error=None, summarized_count=0, has_older=False,
+                  path_messages=None,
                   show_originals=False, streaming=False, compacting=False)
 
     def open(self, session_id: SessionId) -> None:
@@ -138,6 +139,7 @@ class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, ChatBranches, QObje
             selection = stored
         self._set(
             session=session, loading=False, selection=selection, summarized_count=page.summarized_count,
+            path_messages=page.total_count,
             has_older=page.has_older, agent_id=session.current_agent_id or self._state.agent_id,
         )
         self._sync_rows()
