@@ -39,6 +39,7 @@ class ImportedConversation:
     provider_id: str | None = None
     model_id: str | None = None
     totals: tuple[int, int, int] = (0, 0, 0)
+    reasoning: str | None = None  # the session's reasoning level (Palimpsest's own export)
 
 
 Progress = Callable[[int, int], None]  # (done, total)

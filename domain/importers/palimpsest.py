@@ -46,6 +46,7 @@ def _session(item: Any, where: str) -> ImportedConversation:
                                                                                  str) else None,
         agent_id=item.get("agent_id"), provider_id=item.get("provider_id"), model_id=item.get("model_id"),
         totals=(totals[0], totals[1], totals[2]),
+        reasoning=item.get("reasoning") if isinstance(item.get("reasoning"), str) else None,
     )
 
 
@@ -70,6 +71,7 @@ def _message(raw: Any, at: str, session_id: str) -> Message:
         tool_status=ToolStatus(status) if status in ("success", "error") else None,
         tool_output_original_chars=raw.get("tool_output_original_chars"),
         input_tokens=raw.get("input_tokens"), output_tokens=raw.get("output_tokens"),
+        reasoning_tokens=raw.get("reasoning_tokens"), thinking_ms=raw.get("thinking_ms"),
         incomplete=bool(raw.get("incomplete")), pinned=bool(raw.get("pinned")), active=bool(raw.get("active", True)),
         parent_id=raw.get("parent_id"), reasoning=blocks, content=values.pop("content") or "", **values,
     )

@@ -48,7 +48,7 @@ class ImportConversationsUseCase:
         agent = c.agent_id if c.agent_id and self._agents.get(c.agent_id) is not None else None
         self._sessions.create(Session(
             id=c.session_id, title=c.title, current_agent_id=agent, created_at=c.created_at, updated_at=c.updated_at,
-            current_provider_id=c.provider_id, current_model_id=c.model_id,
+            current_provider_id=c.provider_id, current_model_id=c.model_id, reasoning=c.reasoning,
         ))
         for message in c.messages:  # off the path while written: a root then stays a root
             self._messages.add(replace(message, active=False, seq=0))

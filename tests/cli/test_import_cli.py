@@ -89,6 +89,8 @@ def test_palimpsest_json_export_round_trips_every_branch_and_the_summary(tmp_pat
     second = _run(target, "sessions", "export", sid, "--format", "json")
     assert json.loads(second.out) == json.loads(first.out)
     assert json.loads(second.out)["compacted_summary"] == "A checkpoint of the photo question."
+    assert json.loads(second.out)["reasoning"] == "high"
+    assert json.loads(second.out)["messages"][-1]["thinking_ms"] == 1_500
     assert "0 conversations" in _run(target, "import", "palimpsest", str(saved)).out
 
 
@@ -109,5 +111,9 @@ def _compact_on_the_side(cli: Cli, session_id: str) -> None:
         storage.sessions.apply_compaction(session_id, summary="A checkpoint of the photo question.",
                                           boundary=through.seq + 1, record=replace(record))
         BranchSwitcher(storage.unit_of_work, storage.sessions, storage.messages).switch(session_id, path[-1].id)
+        storage.messages.update(replace(path[-1], reasoning_tokens=40, thinking_ms=1_500))
+        session = storage.sessions.get(session_id)
+        assert session is not None
+        storage.sessions.update(replace(session, reasoning="high"))
     finally:
         storage.close()
