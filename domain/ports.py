@@ -126,8 +126,8 @@ class MessageRepository(Protocol):
         every other message stays stored, off the path. Returns the path's ids, root first; NotFound for a message
         not in the session. `add` without a parent then follows the leaf."""
         ...
-    def path_tail(self, session_id: SessionId, count: int) -> Sequence[Message]:
-        """The newest `count` messages of the active path, in order."""
+    def path_tail(self, session_id: SessionId, count: int, before_seq: int | None = None) -> Sequence[Message]:
+        """The newest `count` messages of the active path (with seq < before_seq), in order."""
         ...
     def path_count(self, session_id: SessionId, before_seq: int | None = None) -> int:
         """How many messages the active path has (with seq < before_seq)."""

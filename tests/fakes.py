@@ -279,8 +279,8 @@ class FakeMessageRepository:
         self.messages[session_id] = [replace(m, active=m.id in on) if m.active != (m.id in on) else m for m in rows]
         return path[::-1]
 
-    def path_tail(self, session_id: SessionId, count: int) -> Sequence[Message]:
-        path = self.snapshot(session_id)
+    def path_tail(self, session_id: SessionId, count: int, before_seq: int | None = None) -> Sequence[Message]:
+        path = [m for m in self.snapshot(session_id) if before_seq is None or m.seq < before_seq]
         return list(path[-count:]) if count > 0 else []
 
     def path_count(self, session_id: SessionId, before_seq: int | None = None) -> int:

@@ -39,8 +39,8 @@ _INSERT_CHILD = (  # the same with the parent given
     .returning(_MESSAGES.c.seq, _MESSAGES.c.parent_id)
 )
 # the active path has a partial index (ix_messages_path): these spell `active = 1` literally so SQLite uses it
-_PATH_TAIL = text("SELECT seq FROM messages WHERE session_id = :sid AND active = 1 ORDER BY seq DESC"
-                  " LIMIT 1 OFFSET :skip")
+_PATH_TAIL = text("SELECT seq FROM messages WHERE session_id = :sid AND active = 1 AND seq < :before"
+                  " ORDER BY seq DESC LIMIT 1 OFFSET :skip")
 _PATH_COUNT = text("SELECT count(*) FROM messages WHERE session_id = :sid AND active = 1 AND seq < :before")
 _PATH_UP = ("WITH RECURSIVE up(id, parent_id, seq) AS ("
             " SELECT id, parent_id, seq FROM messages WHERE id = :leaf AND session_id = :sid"
@@ -152,10 +152,16 @@ class SqlMessageRepository:
             s.execute(_SET_PATH, params)
             return path
 
-    def path_tail(self, session_id: SessionId, count: int) -> Sequence[Message]:
+    def path_tail(self, session_id: SessionId, count: int, before_seq: int | None = None) -> Sequence[Message]:
+        if count <= 0:
+            return []
+        before = before_seq if before_seq is not None else 2**62
         with self._db.read() as s:
-            start = s.execute(_PATH_TAIL, {"sid": session_id, "skip": max(0, count - 1)}).scalar()
-        return self._select(_SINCE, {"sid": session_id, "seq": start or 0})
+            start = s.execute(_PATH_TAIL, {"sid": session_id, "skip": count - 1, "before": before}).scalar()
+            if start is None:  # fewer than `count` before it: all of them
+                start = 0
+        found = self._select(_SINCE, {"sid": session_id, "seq": start})
+        return found if before_seq is None else [m for m in found if m.seq < before_seq]
 
     def path_count(self, session_id: SessionId, before_seq: int | None = None) -> int:
         with self._db.read() as s:

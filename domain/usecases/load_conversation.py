@@ -53,9 +53,8 @@ class LoadConversationQuery:
         )
 
     def older(self, session_id: SessionId, before_seq: int, limit: int) -> Sequence[Message]:
-        """Up to `limit` messages with seq < before_seq, in order."""
-        start = max(1, before_seq - limit)
-        return [m for m in self._messages.since(session_id, start) if m.seq < before_seq]
+        """Up to `limit` messages of the active path with seq < before_seq, in order (other branches skipped)."""
+        return self._messages.path_tail(session_id, limit, before_seq)
 
     def original_output(self, message_id: MessageId) -> str | None:
         """The untruncated original of a tool result, when one was kept."""

@@ -125,6 +125,10 @@ def test_path_tail_and_count_read_only_the_active_path(store: Store) -> None:
     assert [m.id for m in store.messages.path_tail("s1", 10)] == ["u1", "a1", "u2b", "a2b"]
     assert store.messages.path_count("s1") == 4 and store.messages.path_count("s1", before_seq=5) == 2
     assert store.messages.path_tail("nope", 5) == [] and store.messages.path_count("nope") == 0
+    # before a seq: the messages of the path before it, skipping the other branch's (seq 3 and 4)
+    assert [m.id for m in store.messages.path_tail("s1", 2, before_seq=5)] == ["u1", "a1"]
+    assert [m.id for m in store.messages.path_tail("s1", 1, before_seq=6)] == ["u2b"]
+    assert store.messages.path_tail("s1", 0) == []
 
 
 def test_children_lists_each_parents_children_oldest_first(store: Store) -> None:

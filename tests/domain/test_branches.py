@@ -209,3 +209,20 @@ async def test_forking_copies_the_path_and_the_summary_that_holds_on_it() -> Non
         pass
     else:
         raise AssertionError("an unknown message must be NotFound")
+
+
+def test_the_chat_pages_read_the_active_path_past_a_long_other_branch() -> None:
+    from domain.usecases.load_conversation import LoadConversationQuery
+
+    world = make_world()
+    seed(world, 0, 4)  # u0..a4: seq 1..10
+    switcher(world).switch("s1", "a1")
+    seed(world, 10, 40)  # a long branch from a1, then back to the first one
+    switcher(world).switch("s1", "a4")
+    query = LoadConversationQuery(world.sessions, world.messages)
+    page = query.page("s1", 4)
+    assert [m.id for m in page.messages] == ["u3", "a3", "u4", "a4"] and page.total_count == 10 and page.has_older
+    assert page.siblings == {}
+    older = query.older("s1", page.messages[0].seq, 4)
+    assert [m.id for m in older] == ["u1", "a1", "u2", "a2"]  # not the other branch's seq 11..72
+    assert query.page("s1", 4).siblings == {} and query.page("s1", 10).siblings == {"u2": ("u2", "u10")}
