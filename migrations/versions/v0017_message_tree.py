@@ -5,7 +5,7 @@ run of messages a retry took off the path hangs, as a branch, from the message t
 in force is recorded on the session's newest compaction at its boundary (or on a new "migrated" record).
 
 Revision ID: 0017
-Revises: 0019 (0014 on its own branch; re-chained after 0019 when main was merged)
+Revises: 0015 (0014 on its own branch; re-chained after main's 0019 and 0015 when main was merged)
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0017"
-down_revision = "0019"
+down_revision = "0015"
 branch_labels = None
 depends_on = None
 
