@@ -55,6 +55,10 @@ def _command(name: str) -> Command:
         from app.cli.mcp_cmd import run_mcp
 
         return run_mcp
+    if name == "import":
+        from app.cli.import_cmd import run_import
+
+        return run_import
     from app.cli import providers_cmd
 
     return {"providers": providers_cmd.run_providers, "models": providers_cmd.run_models,

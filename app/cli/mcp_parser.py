@@ -46,9 +46,17 @@ def add_mcp_parser(commands: argparse._SubParsersAction, group: Any) -> None:
 def split_server_command(argv: list[str]) -> tuple[list[str], list[str] | None]:
     """For `mcp add ... -- COMMAND ARGS...`: the arguments before `--` and the server's command line after it
     (None for any other command), so the command's own options (`-m`, `--port`) are never read as ours."""
-    try:
-        start = argv.index("mcp")
-    except ValueError:
+    start, index = None, 0
+    while index < len(argv):  # the command is the first word that is not a global option or its value
+        word = argv[index]
+        if word in ("--screenshot", "--session"):
+            index += 2
+            continue
+        if not word.startswith("-"):
+            start = index if word == "mcp" else None
+            break
+        index += 1
+    if start is None:
         return argv, None
     if argv[start + 1:start + 2] != ["add"] or "--" not in argv[start + 2:]:
         return argv, None

@@ -1,7 +1,7 @@
 """MCP servers: how to start or reach each one, its tools as last listed, and the rule of each tool.
 
 Revision ID: 0016
-Revises: 0015
+Revises: 0017
 
 Secrets (environment and header values) live in the OS keychain; this table holds only their names.
 """
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0016"
-down_revision = "0015"
+down_revision = "0017"
 branch_labels = None
 depends_on = None
 

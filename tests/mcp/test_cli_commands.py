@@ -121,6 +121,8 @@ def test_options_before_the_double_dash_are_ours_and_everything_after_is_the_ser
                                           ["python", "-m", "srv", "--", "--url", "x"])
     assert split_server_command(["chat", "--", "-hello"]) == (["chat", "--", "-hello"], None)
     assert split_server_command(["mcp", "list"]) == (["mcp", "list"], None)
+    assert split_server_command(["chat", "mcp", "add", "--", "x"]) == (["chat", "mcp", "add", "--", "x"], None)
+    assert split_server_command(["--debug", "mcp", "add", "f", "--", "x"]) == (["--debug", "mcp", "add", "f"], ["x"])
 
 
 def test_add_with_an_environment_value_and_a_timeout_before_the_command(cli: Cli) -> None:

@@ -212,13 +212,13 @@ def test_tool_definitions_are_a_gauge_row_warned_past_ten_percent_and_a_session_
 def test_the_migration_adds_the_table_to_a_populated_database_and_downgrade_removes_it(tmp_path: Path) -> None:
     path = tmp_path / "v1.db"
     _build_version_one(path)
-    migrations.upgrade(_url(path), "0015")
+    migrations.upgrade(_url(path), "0017")
     migrations.upgrade(_url(path))
     with closing(sqlite3.connect(path)) as db:
         assert db.execute("SELECT count(*) FROM messages").fetchone() == (5,)
         db.execute("INSERT INTO mcp_servers VALUES ('files', 'stdio', '{}', '[]', '{}', 0)")
         db.commit()
-    migrations.downgrade(_url(path), "0015")
+    migrations.downgrade(_url(path), "0017")
     with closing(sqlite3.connect(path)) as db:
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert "mcp_servers" not in tables
