@@ -235,7 +235,9 @@ async def main_async(o: Options, command: str) -> tuple[str, list[Row]]:
     if o.provider == "rotate":
         provider = "rotating anthropic -> openai -> gemini " + (
             f"every {o.switch_every} turns" if o.switch_every else "in equal thirds")
+    title = f"Context per turn, {o.turns} turns, {provider}, window {o.window:,}"
     if o.reasoning is not None:
+        title += f", reasoning {o.reasoning}"
         provider += (f"; reasoning {o.reasoning} (the app's setting; the fake models think whenever a request runs "
                      "with reasoning, as each API decides it)")
     spends = [spend_of(r) for r in results]
@@ -265,8 +267,7 @@ async def main_async(o: Options, command: str) -> tuple[str, list[Row]]:
     (o.out / "replay.md").write_text(text + "\n", encoding="utf-8")
     (o.out / "replay_turns.json").write_text(json.dumps(turns_json(results), indent=0) + "\n", encoding="utf-8")
     if o.plot:
-        plot(results, o.window, o.out / "replay.png",
-             f"Context per turn, {o.turns} turns, {provider}, window {o.window:,}")
+        plot(results, o.window, o.out / "replay.png", title)
     return text, rows
 
 
