@@ -14,6 +14,7 @@ from data.keys import KeyringApiKeyStorage
 from data.storage import Storage
 from data.tools import BuiltinTools
 from data.tools.executor import TOOL_NAMES
+from domain.chat.paths import BranchSwitcher
 from domain.chat.request import RequestPlanner
 from domain.chat.turn_store import TurnStore
 from domain.chat.upkeep import ContextUpkeep
@@ -30,6 +31,7 @@ from domain.usecases.add_model import AddModelUseCase
 from domain.usecases.add_provider import AddProviderUseCase
 from domain.usecases.api_key_status import ApiKeyStatusUseCase
 from domain.usecases.auto_compact import AutoCompactUseCase
+from domain.usecases.branches import CheckoutBranchUseCase, DeleteBranchUseCase, ListBranchesQuery
 from domain.usecases.compact_now import CompactNowUseCase
 from domain.usecases.configure_agent import ConfigureAgentUseCase
 from domain.usecases.context_status import GetContextStatusUseCase
@@ -42,7 +44,9 @@ from domain.usecases.delete_session import DeleteSessionUseCase
 from domain.usecases.discover_model import DiscoverModelUseCase
 from domain.usecases.edit_summary import EditSummaryUseCase
 from domain.usecases.export_session import ExportSessionUseCase
+from domain.usecases.fork_session import ForkSessionUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
+from domain.usecases.import_conversations import ImportConversationsUseCase
 from domain.usecases.list_agents import ListAgentsUseCase
 from domain.usecases.list_memories import ListMemoriesUseCase
 from domain.usecases.list_models import ListModelsUseCase
@@ -182,6 +186,12 @@ class Container:
         self.rename_session = RenameSessionUseCase(self.sessions, self.clock)
         self.set_session_reasoning = SetSessionReasoningUseCase(self.sessions, self.clock)
         self.pin_message = PinMessageUseCase(self.messages)
+        switcher = BranchSwitcher(self.store, self.sessions, self.messages)
+        self.list_branches = ListBranchesQuery(self.sessions, self.messages)
+        self.checkout_branch = CheckoutBranchUseCase(switcher, self.sessions, self.messages)
+        self.delete_branch = DeleteBranchUseCase(self.store, switcher, self.sessions, self.messages)
+        self.fork_session = ForkSessionUseCase(self.store, self.sessions, self.messages, self.clock)
+        self.import_conversations = ImportConversationsUseCase(self.store, self.sessions, self.messages, self.agents)
         self.list_providers = ListProvidersUseCase(self.providers, self.keys)
         self.set_provider_base_url = SetProviderBaseUrlUseCase(self.providers)
         self.set_provider_api = SetProviderApiUseCase(self.providers)

@@ -51,6 +51,10 @@ def _command(name: str) -> Command:
         from app.cli.tools_cmd import run_tools
 
         return run_tools
+    if name == "import":
+        from app.cli.import_cmd import run_import
+
+        return run_import
     from app.cli import providers_cmd
 
     return {"providers": providers_cmd.run_providers, "models": providers_cmd.run_models,

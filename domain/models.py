@@ -282,10 +282,11 @@ class Message:
     incomplete: bool = False
     pinned: bool = False
     has_image: bool = False
-    active: bool = True  # False: taken off the conversation's path (a retried partial reply), kept for the record
+    active: bool = True  # False: not on the conversation's active path (another branch), kept for the record
     reasoning: tuple[ReasoningBlock, ...] = ()  # a reply's reasoning blocks in order (a tool call: its part's)
     reasoning_tokens: int | None = None  # the part of output_tokens spent on reasoning, where the provider says
     thinking_ms: int | None = None  # how long the model reasoned before the reply (or its tool calls) began
+    parent_id: MessageId | None = None  # the message this one follows in the tree (None: a root); set by the store
 
 
 @dataclass(frozen=True)
@@ -309,7 +310,21 @@ class CompactionRecord:
     tokens_before: int
     tokens_after: int
     summary_tokens: int
-    trigger: str  # "auto" | "manual" | "overflow" | "model_switch"
+    trigger: str  # "auto" | "manual" | "overflow" | "model_switch" | "imported"
+    summary: str | None = None  # the checkpoint written (None: not known, from before branches)
+    through_id: MessageId | None = None  # the last message it summarizes: it holds on every path through that one
+
+
+@dataclass(frozen=True)
+class TreeNode:
+    """A message's place in its session's tree, without its content: what branch operations need."""
+
+    id: MessageId
+    parent_id: MessageId | None
+    seq: int
+    type: MessageType
+    active: bool
+    preview: str = ""
 
 
 @dataclass(frozen=True)

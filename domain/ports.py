@@ -26,6 +26,7 @@ from domain.models import (
     Session,
     SessionId,
     ToolDefinition,
+    TreeNode,
     Usage,
 )
 from domain.settings import ContextSettings, Deadlines, ToolSettings
@@ -78,7 +79,12 @@ class SessionRepository(Protocol):
     ) -> Session:
         """In one transaction: store summary and boundary, bump compaction_count, reset the flush marker, log record."""
         ...
-    def compactions(self, session_id: SessionId) -> Sequence[CompactionRecord]: ...
+    def compactions(self, session_id: SessionId) -> Sequence[CompactionRecord]:
+        """The session's compaction log, oldest first; each carries its summary and the last message it covers."""
+        ...
+    def revise_checkpoint(self, session_id: SessionId, summary: str) -> None:
+        """The newest compaction at the session's current boundary takes an edited summary (nothing without one)."""
+        ...
     def delete(self, session_id: SessionId, at: datetime) -> None:
         """Soft delete (undoable with restore)."""
         ...
@@ -93,7 +99,9 @@ class MessageRepository(Protocol):
     """Messages of sessions, in order; the store never forgets one."""
 
     def add(self, message: Message, *, full_output: str | None = None) -> Message:
-        """Stores the message with the next seq of its session (returned); full_output is kept compressed beside it."""
+        """Stores the message with the next seq of its session (returned); full_output is kept compressed beside it.
+        Without a parent_id it follows the newest message of the active path (returned with its parent_id); with one
+        (a message of the same session, else NotFound) the caller keeps the active path right (set_path)."""
         ...
     def get(self, message_id: MessageId) -> Message | None: ...
     def snapshot(self, session_id: SessionId, *, include_inactive: bool = False) -> Sequence[Message]:
@@ -110,6 +118,31 @@ class MessageRepository(Protocol):
         """The untruncated tool output kept beside a truncated result, if any."""
         ...
     def count(self, session_id: SessionId) -> int: ...
+    def tree(self, session_id: SessionId) -> Sequence[TreeNode]:
+        """Every message of the session as a node of its tree (id, parent, seq, type, on the active path), in seq
+        order."""
+        ...
+    def set_path(self, session_id: SessionId, leaf_id: MessageId | None) -> Sequence[MessageId]:
+        """Makes the path from the root to `leaf_id` the conversation (None: an empty path, before a new root);
+        every other message stays stored, off the path. Returns the path's ids, root first; NotFound for a message
+        not in the session. `add` without a parent then follows the leaf."""
+        ...
+    def path_tail(self, session_id: SessionId, count: int, before_seq: int | None = None) -> Sequence[Message]:
+        """The newest `count` messages of the active path (with seq < before_seq), in order."""
+        ...
+    def path_count(self, session_id: SessionId, before_seq: int | None = None) -> int:
+        """How many messages the active path has (with seq < before_seq)."""
+        ...
+    def children(self, session_id: SessionId, parent_ids: Sequence[MessageId | None]
+                 ) -> Mapping[MessageId | None, tuple[MessageId, ...]]:
+        """Each parent's children in the session, oldest first (None: the roots)."""
+        ...
+    def newest_leaf(self, session_id: SessionId, message_id: MessageId) -> MessageId:
+        """The most recently written leaf at or below the message; NotFound for a message not in the session."""
+        ...
+    def delete_subtree(self, session_id: SessionId, message_id: MessageId) -> Sequence[MessageId]:
+        """Deletes the message and every message below it in the tree (a branch); returns their ids."""
+        ...
 
 
 class ProviderRepository(Protocol):

@@ -4,7 +4,7 @@ repositories among them to the same contract as the SQLite ones."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -16,6 +16,7 @@ from domain.models import (
     MessageType,
     Session,
     SessionId,
+    TreeNode,
     Usage,
 )
 from domain.ports import SessionSearchHit
@@ -122,8 +123,14 @@ class FakeSessionRepository:
             s, compacted_summary=summary, compact_boundary=boundary, compaction_count=s.compaction_count + 1,
             flushed_in_compaction_cycle=False,
         )
-        self.records.append(replace(record, session_id=session_id, boundary=boundary))
+        self.records.append(replace(record, session_id=session_id, boundary=boundary, summary=summary))
         return self._view(self.sessions[session_id])
+
+    def revise_checkpoint(self, session_id: SessionId, summary: str) -> None:
+        boundary = self._require(session_id).compact_boundary
+        at = [i for i, r in enumerate(self.records) if r.session_id == session_id and r.boundary == boundary]
+        if at:
+            self.records[at[-1]] = replace(self.records[at[-1]], summary=summary)
 
     def compactions(self, session_id: SessionId) -> Sequence[CompactionRecord]:
         return [r for r in self.records if r.session_id == session_id]
@@ -151,7 +158,8 @@ class FakeSessionRepository:
         for s in self.sessions.values():
             rows = [[s.title, s.compacted_summary]]
             if self.linked_messages is not None:
-                rows += [[m.content, m.tool_output] for m in self.linked_messages.snapshot(s.id)]
+                rows += [[m.content, m.tool_output]
+                         for m in self.linked_messages.snapshot(s.id, include_inactive=True)]
             match = next((row for row in rows if full_text_match(query, row)), None)
             if match is not None and s.deleted_at is None:
                 hits.append(SessionSearchHit(s.id, s.title, " ".join(t for t in match if t)))
@@ -198,9 +206,14 @@ class FakeMessageRepository:
         if message.id in self._ids:
             raise InvalidInput(f"A message with id {message.id!r} already exists.")
         rows = self.messages.setdefault(message.session_id, [])
+        parent = message.parent_id
+        if parent is not None and all(m.id != parent for m in rows):
+            raise NotFound("message", parent)
+        if parent is None:
+            parent = next((m.id for m in reversed(rows) if m.active), None)
         self._ids.add(message.id)
         created = message.created_at or datetime.now(UTC)
-        stored = replace(message, seq=(rows[-1].seq + 1) if rows else 1, created_at=created)
+        stored = replace(message, seq=(rows[-1].seq + 1) if rows else 1, created_at=created, parent_id=parent)
         rows.append(stored)
         if full_output is not None:
             self.full_outputs[stored.id] = full_output
@@ -225,7 +238,8 @@ class FakeMessageRepository:
         for rows in self.messages.values():
             for i, m in enumerate(rows):
                 if m.id == message.id:
-                    rows[i] = replace(message, session_id=m.session_id, seq=m.seq, created_at=m.created_at)
+                    rows[i] = replace(message, session_id=m.session_id, seq=m.seq, created_at=m.created_at,
+                                      parent_id=m.parent_id)
                     self._preview_on_update(rows[i], newest=i == len(rows) - 1)
                     return rows[i]
         raise NotFound("message", message.id)
@@ -246,6 +260,63 @@ class FakeMessageRepository:
 
     def count(self, session_id: SessionId) -> int:
         return len(self.messages.get(session_id, []))
+
+    def tree(self, session_id: SessionId) -> Sequence[TreeNode]:
+        return [TreeNode(m.id, m.parent_id, m.seq, m.type, m.active, m.content[:100])
+                for m in self.messages.get(session_id, [])]
+
+    def set_path(self, session_id: SessionId, leaf_id: MessageId | None) -> Sequence[MessageId]:
+        rows = self.messages.get(session_id, [])
+        by_id = {m.id: m for m in rows}
+        if leaf_id is not None and leaf_id not in by_id:
+            raise NotFound("message", leaf_id)
+        path: list[MessageId] = []
+        node = leaf_id
+        while node is not None:
+            path.append(node)
+            node = by_id[node].parent_id
+        on = set(path)
+        self.messages[session_id] = [replace(m, active=m.id in on) if m.active != (m.id in on) else m for m in rows]
+        return path[::-1]
+
+    def path_tail(self, session_id: SessionId, count: int, before_seq: int | None = None) -> Sequence[Message]:
+        path = [m for m in self.snapshot(session_id) if before_seq is None or m.seq < before_seq]
+        return list(path[-count:]) if count > 0 else []
+
+    def path_count(self, session_id: SessionId, before_seq: int | None = None) -> int:
+        return sum(1 for m in self.snapshot(session_id) if before_seq is None or m.seq < before_seq)
+
+    def children(self, session_id: SessionId, parent_ids: Sequence[MessageId | None]
+                 ) -> Mapping[MessageId | None, tuple[MessageId, ...]]:
+        rows = self.messages.get(session_id, [])
+        return {p: tuple(m.id for m in rows if m.parent_id == p) for p in parent_ids}
+
+    def newest_leaf(self, session_id: SessionId, message_id: MessageId) -> MessageId:
+        rows = self.messages.get(session_id, [])
+        if all(m.id != message_id for m in rows):
+            raise NotFound("message", message_id)
+        below, parents = {message_id}, {m.parent_id for m in rows}
+        for m in rows:
+            if m.parent_id in below:
+                below.add(m.id)
+        return max((m for m in rows if m.id in below and m.id not in parents), key=lambda m: m.seq).id
+
+    def delete_subtree(self, session_id: SessionId, message_id: MessageId) -> Sequence[MessageId]:
+        rows = self.messages.get(session_id, [])
+        if all(m.id != message_id for m in rows):
+            raise NotFound("message", message_id)
+        gone = {message_id}
+        for m in rows:  # seq order: a parent comes before its children
+            if m.parent_id in gone:
+                gone.add(m.id)
+        self.messages[session_id] = [m for m in rows if m.id not in gone]
+        for i in gone:
+            self._ids.discard(i)
+            self.full_outputs.pop(i, None)
+        if self.sessions is not None and session_id in self.sessions.sessions:
+            stored = self.sessions.sessions[session_id]
+            self.sessions.sessions[session_id] = replace(stored, message_count=stored.message_count - len(gone))
+        return [m for m in (m.id for m in rows) if m in gone]
 
     def forget_session(self, session_id: SessionId) -> None:
         """Drops a purged session's messages and their archived outputs."""

@@ -89,6 +89,18 @@ def _is_local(url: str) -> bool:
 
 
 
+@dataclass(frozen=True)
+class ImportProgress:
+    """How far an import is: conversations stored so far of all; at the end, what it stored."""
+
+    done: int
+    total: int
+    finished: bool = False
+    imported: int = 0
+    skipped: int = 0
+    messages: int = 0
+
+
 class AppBackend(Protocol):
     """What the main window needs at start: providers, keychain state, agents, models for the pickers."""
 
@@ -124,6 +136,15 @@ class SessionsBackend(Protocol):
         """Undoes a delete."""
         raise NotImplementedError
 
+    async def export_session(self, session_id: SessionId, fmt: str, path: str) -> None:
+        """Writes the session as Markdown (the active path) or JSON (every branch) to `path`."""
+        raise NotImplementedError
+
+    def import_file(self, kind: str, path: str) -> AsyncIterator[ImportProgress]:
+        """Imports an export ("chatgpt", "claude", "palimpsest"): progress, then a finished one; all or nothing
+        (InvalidInput saying where a malformed file is wrong)."""
+        raise NotImplementedError
+
 
 class ConversationBackend(Protocol):
     """The chat screen: a conversation's pages, sending, and the context verbs."""
@@ -146,6 +167,28 @@ class ConversationBackend(Protocol):
 
     def retry(self, session_id: SessionId, selection: Selection) -> AsyncIterator[ChatEvent]:
         """Runs the last user turn again after a failure (the user's last message is sent again)."""
+        raise NotImplementedError
+
+    def edit(self, session_id: SessionId, message_id: MessageId, text: str, selection: Selection
+             ) -> AsyncIterator[ChatEvent]:
+        """Sends `text` as a new version of a user message (a sibling branch) and runs its turn."""
+        raise NotImplementedError
+
+    def regenerate(self, session_id: SessionId, message_id: MessageId, selection: Selection
+                   ) -> AsyncIterator[ChatEvent]:
+        """Answers again the user message a reply answered (the old reply stays as another branch)."""
+        raise NotImplementedError
+
+    async def fork_session(self, session_id: SessionId, message_id: MessageId) -> Session:
+        """A new session holding the path up to a message."""
+        raise NotImplementedError
+
+    async def delete_branch(self, session_id: SessionId, message_id: MessageId) -> None:
+        """Deletes the part of the branch through a message that no other branch shares."""
+        raise NotImplementedError
+
+    async def checkout(self, session_id: SessionId, message_id: MessageId) -> Session:
+        """Makes the branch through a message (its newest leaf) the conversation."""
         raise NotImplementedError
 
     async def compact_now(

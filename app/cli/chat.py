@@ -42,11 +42,15 @@ def read_message(message: str, stdin: TextIO) -> str:
 
 async def run_chat(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Runs one turn; 0 when the reply completed, 1 when the turn failed or stopped early."""
+    edit = getattr(args, "edit", None)
     if args.retry:
-        if not args.session_id or args.message is not None:
-            raise InvalidInput("--retry answers a session's last message again: give the session with -s ID and "
-                               "no message.")
+        if not args.session_id or args.message is not None or edit:
+            raise InvalidInput("--regenerate answers a session's last message again: give the session with -s ID "
+                               "and no message.")
         text = ""
+    elif edit and (not args.session_id or args.message is None):
+        raise InvalidInput("--edit MSG_ID sends a new version of one of your messages: give the session with -s ID "
+                           "and the new text.")
     elif args.message is None:
         raise InvalidInput("Give a message to send (or - to read it from standard input).")
     else:
@@ -79,7 +83,8 @@ async def _send(c: Container, args: argparse.Namespace, session_id: str, text: s
     failed = False
     try:
         async for event in c.send_message(
-            session_id, text, provider_id=provider_id, model_id=args.model, agent_id=agent_id, retry=args.retry
+            session_id, text, provider_id=provider_id, model_id=args.model, agent_id=agent_id, retry=args.retry,
+            edit=getattr(args, "edit", None),
         ):
             printer.event(event)
             if isinstance(event, ChatError | ToolRoundLimitReached):

@@ -56,8 +56,12 @@ def build_parser() -> CliParser:
                       "refused without one)")
     chat.add_argument("--show-thinking", action="store_true",
                       help="print the model's reasoning (when it streams any) dimmed on standard error")
-    chat.add_argument("--retry", action="store_true",
-                      help="answer the session's last message again (with -s); a partial or failed answer is replaced")
+    chat.add_argument("--retry", "--regenerate", dest="retry", action="store_true",
+                      help="answer the last message on the session's active path again (with -s; -m/--reasoning "
+                      "choose another model or level); the earlier answer stays as another branch")
+    chat.add_argument("--edit", metavar="MSG_ID",
+                      help="send MESSAGE as a new version of your message MSG_ID (with -s); the old one stays as "
+                      "another branch")
     chat.add_argument("message", metavar="MESSAGE", nargs="?", help="the message; - reads standard input")
 
     _add_sessions(commands)
@@ -66,6 +70,12 @@ def build_parser() -> CliParser:
     _add_keys(commands)
     _add_agents(commands)
     _add_tools(commands)
+    imports = _group(commands, "import", "import conversations from ChatGPT, Claude or a Palimpsest JSON export")
+    for kind, help_text in (("chatgpt", "ChatGPT's conversations.json (or the export's .zip)"),
+                            ("claude", "Claude's conversations.json (or the export's .zip)"),
+                            ("palimpsest", "a `sessions export --format json` file (one session or a list)")):
+        source = imports.add_parser(kind, help=help_text)
+        source.add_argument("file", metavar="FILE")
     return parser
 
 
@@ -95,6 +105,15 @@ def _add_sessions(commands: argparse._SubParsersAction) -> None:
     reset.add_argument("id", metavar="ID")
     delete = sessions.add_parser("delete", help="delete a session")
     delete.add_argument("id", metavar="ID")
+    branches = sessions.add_parser("branches", help="list a session's branches with their leaf and fork messages")
+    branches.add_argument("id", metavar="ID")
+    branches.add_argument("--json", action="store_true", help="print JSON")
+    for name, help_text in (("checkout", "make the branch through a message the conversation (its newest leaf)"),
+                            ("fork", "copy the path up to a message into a new session"),
+                            ("delete-branch", "delete the part of a branch that no other branch shares")):
+        branch_cmd = sessions.add_parser(name, help=help_text)
+        branch_cmd.add_argument("id", metavar="ID")
+        branch_cmd.add_argument("message_id", metavar="MSG_ID")
     context = sessions.add_parser("context", help="what the next request would send, against the model's window")
     context.add_argument("id", metavar="ID")
     context.add_argument("--json", action="store_true", help="print JSON")

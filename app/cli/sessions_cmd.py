@@ -1,4 +1,4 @@
-"""`palimpsest sessions ...`: list, show, export, search, compact, reset-context, delete."""
+"""`palimpsest sessions ...`: list, show, export, search, compact, reset-context, delete (branches: branches_cmd)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from app.cli.branches_cmd import ACTIONS as BRANCH_ACTIONS
+from app.cli.branches_cmd import run_branches
 from app.cli.context_cmd import render_status, status_to_dict
 from app.cli.tables import one_line, table, when
 from domain.errors import InvalidInput
@@ -72,14 +74,14 @@ def _message_text(m: Message, behind_boundary: bool) -> str:
     if m.incomplete:
         head += " (incomplete)"
     if not m.active:
-        head += " (replaced: off the conversation's path)"
+        head += " (another branch: off the active path)"
     if m.type is MessageType.TOOL_CALL:
         body = m.tool_input or ""
     elif m.type is MessageType.TOOL_RESULT:
         body = _clip(m.tool_output or "")
     else:
         body = m.content
-    return f"{head}  {_minute(m.created_at)}\n    " + "\n    ".join(body.splitlines())
+    return f"{head}  {_minute(m.created_at)}  id {m.id}\n    " + "\n    ".join(body.splitlines())
 
 
 def _minute(at: datetime | None) -> str:
@@ -102,6 +104,8 @@ def _clip(text: str) -> str:
 async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Dispatches the sessions action."""
     action = args.action
+    if action in BRANCH_ACTIONS:
+        return run_branches(c, args, out, err)
     if action == "list":
         sessions = c.list_sessions()
         if args.json:

@@ -78,6 +78,32 @@ class ConversationBridge:
         ):
             yield event
 
+    async def edit(self, session_id: SessionId, message_id: MessageId, text: str, selection: Selection
+                   ) -> AsyncIterator[ChatEvent]:
+        async for event in self._c.send_message(
+            session_id, text, provider_id=selection.provider_id, model_id=selection.model_id, edit=message_id
+        ):
+            yield event
+
+    async def regenerate(self, session_id: SessionId, message_id: MessageId, selection: Selection
+                         ) -> AsyncIterator[ChatEvent]:
+        async for event in self._c.send_message(
+            session_id, "", provider_id=selection.provider_id, model_id=selection.model_id, regenerate=message_id
+        ):
+            yield event
+
+    async def fork_session(self, session_id: SessionId, message_id: MessageId) -> Session:
+        return self._c.fork_session(session_id, message_id)
+
+    async def delete_branch(self, session_id: SessionId, message_id: MessageId) -> None:
+        self._c.delete_branch(session_id, message_id)
+        self._c.planner.forget(session_id)
+
+    async def checkout(self, session_id: SessionId, message_id: MessageId) -> Session:
+        session = self._c.checkout_branch(session_id, message_id)
+        self._c.planner.forget(session_id)
+        return session
+
     async def compact_now(
         self, session_id: SessionId, selection: Selection, instructions: str | None
     ) -> CompactCompleted:

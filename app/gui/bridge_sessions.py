@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
 
+from app.cli.import_cmd import READERS, read_export
 from app.container import Container
+from domain.errors import InvalidInput
 from domain.models import Session, SessionId
 from domain.ports import SessionSearchHit
+from ui.backend import ImportProgress
 
 
 class SessionsBridge:
@@ -28,3 +33,36 @@ class SessionsBridge:
 
     async def restore_session(self, session_id: SessionId) -> None:
         self._c.delete_session.undo(session_id)
+
+    async def export_session(self, session_id: SessionId, fmt: str, path: str) -> None:
+        text = self._c.export_session(session_id, fmt)
+        try:
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        except OSError as err:
+            raise InvalidInput(f"Cannot write {path}: {err.strerror or err}. Choose another file.") from err
+
+    async def import_file(self, kind: str, path: str) -> AsyncIterator[ImportProgress]:
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[ImportProgress] = asyncio.Queue()
+
+        def report(done: int, total: int) -> None:
+            loop.call_soon_threadsafe(queue.put_nowait, ImportProgress(done, total))
+
+        def work() -> ImportProgress:  # in a thread: the worker's loop keeps answering while a big file imports
+            conversations = READERS[kind](read_export(Path(path)))
+            result = self._c.import_conversations(conversations, report)
+            total = len(conversations)
+            return ImportProgress(total, total, True, len(result.imported), len(result.skipped), result.messages)
+
+        task = loop.run_in_executor(None, work)
+        while True:
+            step = asyncio.ensure_future(queue.get())
+            done, _ = await asyncio.wait({step, task}, return_when=asyncio.FIRST_COMPLETED)
+            if step in done:
+                yield step.result()
+                continue
+            step.cancel()
+            while not queue.empty():
+                yield queue.get_nowait()
+            yield task.result()
+            return

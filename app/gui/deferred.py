@@ -7,7 +7,7 @@ from typing import Any
 
 from ui.backend import ChatBackend
 
-STREAMS = frozenset({"send", "retry"})
+STREAMS = frozenset({"send", "retry", "edit", "regenerate", "import_file"})
 
 
 class DeferredBackend:

@@ -132,7 +132,7 @@ def message_to_domain(row: MessageRow) -> Message:
         provider_id=row.provider_id, input_tokens=row.input_tokens, output_tokens=row.output_tokens,
         incomplete=bool(row.incomplete), pinned=bool(row.pinned), has_image=bool(row.has_image),
         active=bool(row.active), reasoning=reasoning_from_json(row.reasoning),
-        reasoning_tokens=row.reasoning_tokens, thinking_ms=row.thinking_ms,
+        reasoning_tokens=row.reasoning_tokens, thinking_ms=row.thinking_ms, parent_id=row.parent_id,
     )
 
 
@@ -165,6 +165,7 @@ MESSAGE_COLUMNS = (  # the order plain message rows are selected in (message_fro
     "id", "session_id", "type", "content", "thinking_content", "tool_call_id", "tool_name", "tool_input", "tool_output",
     "tool_status", "model_id", "provider_id", "input_tokens", "output_tokens", "created_at", "seq", "pinned",
     "incomplete", "has_image", "tool_output_original_chars", "active", "reasoning", "reasoning_tokens", "thinking_ms",
+    "parent_id",
 )
 _TYPES = {t.value: t for t in MessageType}
 _STATUSES = {s.value: s for s in ToolStatus}
@@ -175,7 +176,7 @@ def message_from_row(row: Sequence[Any]) -> Message:
     since the boundary, the chat's gauge and `sessions show` a whole session)."""
     (id_, session_id, type_, content, thinking, call_id, tool_name, tool_input, tool_output, status, model_id,
      provider_id, input_tokens, output_tokens, created_at, seq, pinned, incomplete, has_image, original_chars,
-     active, reasoning, reasoning_tokens, thinking_ms) = row
+     active, reasoning, reasoning_tokens, thinking_ms, parent_id) = row
     values = {
         "id": id_, "session_id": session_id, "type": _TYPES[type_], "content": content, "created_at": created_at,
         "seq": seq, "thinking_content": thinking, "tool_call_id": call_id, "tool_name": tool_name,
@@ -184,7 +185,7 @@ def message_from_row(row: Sequence[Any]) -> Message:
         "input_tokens": input_tokens, "output_tokens": output_tokens, "incomplete": bool(incomplete),
         "pinned": bool(pinned), "has_image": bool(has_image), "active": bool(active),
         "reasoning": reasoning_from_json(reasoning) if reasoning else (), "reasoning_tokens": reasoning_tokens,
-        "thinking_ms": thinking_ms,
+        "thinking_ms": thinking_ms, "parent_id": parent_id,
     }
     if not _PLAIN_MESSAGE:
         return Message(**values)
@@ -201,7 +202,7 @@ _new = object.__new__
 
 
 def message_values(message: Message) -> dict[str, Any]:
-    """The columns of a message a caller may set (everything but id, session, seq and created_at)."""
+    """The columns of a message a caller may set (everything but id, session, seq, created_at and its parent)."""
     return {
         "type": message.type.value, "content": message.content, "thinking_content": message.thinking_content,
         "tool_call_id": message.tool_call_id, "tool_name": message.tool_name, "tool_input": message.tool_input,
@@ -223,7 +224,7 @@ def compaction_to_domain(row: CompactionRow) -> CompactionRecord:
     return CompactionRecord(
         session_id=row.session_id, created_at=row.created_at, boundary=row.boundary,
         tokens_before=row.tokens_before, tokens_after=row.tokens_after, summary_tokens=row.summary_tokens,
-        trigger=row.trigger,
+        trigger=row.trigger, summary=row.summary, through_id=row.through_message_id,
     )
 
 

@@ -3,29 +3,64 @@
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Select, Table, Update, bindparam, case, func, insert, literal, select, update
+from sqlalchemy import Select, Table, Update, bindparam, case, func, insert, literal, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from data.db.engine import Database
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row, message_to_domain, message_values
 from data.db.rows import MessageRow, SessionRow, ToolOutputArchiveRow
 from domain.errors import InvalidInput, NotFound
-from domain.models import Message, MessageId, MessageType, SessionId
+from domain.models import Message, MessageId, MessageType, SessionId, TreeNode
 from domain.settings import ContextSettings
 
 PREVIEW_CHARS = 120
+_TYPES = {t.value: t for t in MessageType}
 _MESSAGES = cast(Table, MessageRow.__table__)
+_LEAF = (  # the newest message on the session's active path: a new message follows it unless told otherwise
+    select(_MESSAGES.c.id).where(_MESSAGES.c.session_id == bindparam("seq_session_id"), _MESSAGES.c.active == 1)
+    .order_by(_MESSAGES.c.seq.desc()).limit(1).scalar_subquery()
+)
 _INSERT = (  # built once: the next seq of the session is taken in the same statement as the insert
     insert(_MESSAGES)
     .values(seq=select(func.coalesce(func.max(_MESSAGES.c.seq), 0) + 1)
-            .where(_MESSAGES.c.session_id == bindparam("seq_session_id")).scalar_subquery())
-    .returning(_MESSAGES.c.seq)
+            .where(_MESSAGES.c.session_id == bindparam("seq_session_id")).scalar_subquery(),
+            parent_id=_LEAF)
+    .returning(_MESSAGES.c.seq, _MESSAGES.c.parent_id)
 )
+_INSERT_CHILD = (  # the same with the parent given
+    insert(_MESSAGES)
+    .values(seq=select(func.coalesce(func.max(_MESSAGES.c.seq), 0) + 1)
+            .where(_MESSAGES.c.session_id == bindparam("seq_session_id")).scalar_subquery())
+    .returning(_MESSAGES.c.seq, _MESSAGES.c.parent_id)
+)
+# the active path has a partial index (ix_messages_path): these spell `active = 1` literally so SQLite uses it
+_PATH_TAIL = text("SELECT seq FROM messages WHERE session_id = :sid AND active = 1 AND seq < :before"
+                  " ORDER BY seq DESC LIMIT 1 OFFSET :skip")
+_PATH_COUNT = text("SELECT count(*) FROM messages WHERE session_id = :sid AND active = 1 AND seq < :before")
+_PATH_UP = ("WITH RECURSIVE up(id, parent_id, seq) AS ("
+            " SELECT id, parent_id, seq FROM messages WHERE id = :leaf AND session_id = :sid"
+            " UNION ALL SELECT m.id, m.parent_id, m.seq FROM messages m JOIN up ON m.id = up.parent_id)")
+_PATH = text(_PATH_UP + " SELECT id FROM up ORDER BY seq")
+_SET_PATH = text(_PATH_UP + " UPDATE messages SET active = (id IN (SELECT id FROM up))"
+                 " WHERE session_id = :sid AND active != (id IN (SELECT id FROM up))")
+_NEWEST_LEAF = text(
+    "WITH RECURSIVE down(id, seq) AS (SELECT id, seq FROM messages WHERE id = :mid AND session_id = :sid"
+    " UNION ALL SELECT m.id, m.seq FROM messages m JOIN down ON m.parent_id = down.id)"
+    " SELECT id FROM down WHERE NOT EXISTS (SELECT 1 FROM messages k WHERE k.parent_id = down.id)"
+    " ORDER BY seq DESC LIMIT 1")
+_CHILDREN = text("SELECT parent_id, id FROM messages WHERE parent_id IN :parents AND +session_id = :sid"
+                 " ORDER BY seq").bindparams(  # `+`: by the parent index, not the session's whole range
+    bindparam("parents", expanding=True))
+_ROOTS = text("SELECT id FROM messages WHERE parent_id IS NULL AND session_id = :sid ORDER BY seq")
+_TREE = text("SELECT id, parent_id, seq, type, active, substr(content, 1, 100) FROM messages"
+             " WHERE session_id = :sid ORDER BY seq")
+_LINKS = text("SELECT id, parent_id, seq, active FROM messages WHERE session_id = :sid ORDER BY seq")
+_DELETE = text("DELETE FROM messages WHERE id = :id")
 _ALL = select(*(_MESSAGES.c[name] for name in MESSAGE_COLUMNS)).where(_MESSAGES.c.session_id == bindparam("sid"))
 _ALL_SINCE = _ALL.where(_MESSAGES.c.seq >= bindparam("seq")).order_by(_MESSAGES.c.seq)
 _SINCE = _ALL.where(_MESSAGES.c.active == 1, _MESSAGES.c.seq >= bindparam("seq")).order_by(_MESSAGES.c.seq)
@@ -45,9 +80,15 @@ class SqlMessageRepository:
         params = {"id": message.id, "session_id": message.session_id, "created_at": created,
                   "seq_session_id": message.session_id, **message_values(message)}
         with self._db.write() as s:
+            if message.parent_id is not None:
+                parent = s.get(MessageRow, message.parent_id)
+                if parent is None or parent.session_id != message.session_id:
+                    raise NotFound("message", message.parent_id)
+                params["parent_id"] = message.parent_id
             try:
                 with s.begin_nested():  # a refused insert leaves the surrounding unit of work usable
-                    seq = s.execute(_INSERT, params).scalar_one()
+                    statement = _INSERT if message.parent_id is None else _INSERT_CHILD
+                    seq, parent_id = s.execute(statement, params).one()
             except IntegrityError as exc:  # an unknown session (foreign key) or an id taken (primary key)
                 if s.get(SessionRow, message.session_id) is None:
                     raise NotFound("session", message.session_id) from None
@@ -55,7 +96,7 @@ class SqlMessageRepository:
             if full_output is not None:
                 s.add(self._archive(message.id, full_output))
             s.execute(_touch_session(message, created))
-        return replace(message, seq=seq, created_at=created)
+        return replace(message, seq=seq, created_at=created, parent_id=parent_id)
 
     def get(self, message_id: MessageId) -> Message | None:
         with self._db.read() as s:
@@ -96,6 +137,72 @@ class SqlMessageRepository:
         """The session's message_count, which every add keeps in the same transaction (O(1), no COUNT(*))."""
         with self._db.read() as s:
             return int(s.scalar(select(SessionRow.message_count).where(SessionRow.id == session_id)) or 0)
+
+    def tree(self, session_id: SessionId) -> Sequence[TreeNode]:
+        with self._db.read() as s:
+            return [TreeNode(i, p, seq, _TYPES[t], bool(a), c or "") for i, p, seq, t, a, c in
+                    s.execute(_TREE, {"sid": session_id})]
+
+    def set_path(self, session_id: SessionId, leaf_id: MessageId | None) -> Sequence[MessageId]:
+        params = {"sid": session_id, "leaf": leaf_id}
+        with self._db.write() as s:  # walked up and flagged in SQL: a 10,000-message path is a few milliseconds
+            path = [r[0] for r in s.execute(_PATH, params)] if leaf_id is not None else []
+            if leaf_id is not None and not path:
+                raise NotFound("message", leaf_id)
+            s.execute(_SET_PATH, params)
+            return path
+
+    def path_tail(self, session_id: SessionId, count: int, before_seq: int | None = None) -> Sequence[Message]:
+        if count <= 0:
+            return []
+        before = before_seq if before_seq is not None else 2**62
+        with self._db.read() as s:
+            start = s.execute(_PATH_TAIL, {"sid": session_id, "skip": count - 1, "before": before}).scalar()
+            if start is None:  # fewer than `count` before it: all of them
+                start = 0
+        found = self._select(_SINCE, {"sid": session_id, "seq": start})
+        return found if before_seq is None else [m for m in found if m.seq < before_seq]
+
+    def path_count(self, session_id: SessionId, before_seq: int | None = None) -> int:
+        with self._db.read() as s:
+            before = before_seq if before_seq is not None else 2**62
+            return int(s.execute(_PATH_COUNT, {"sid": session_id, "before": before}).scalar() or 0)
+
+    def children(self, session_id: SessionId, parent_ids: Sequence[MessageId | None]
+                 ) -> Mapping[MessageId | None, tuple[MessageId, ...]]:
+        kids: dict[MessageId | None, list[MessageId]] = {p: [] for p in parent_ids}
+        wanted = [p for p in kids if p is not None]
+        with self._db.read() as s:
+            if wanted:
+                for parent, child in s.connection().execute(_CHILDREN, {"parents": wanted, "sid": session_id}):
+                    kids[parent].append(child)
+            if None in kids:
+                kids[None] = [r[0] for r in s.execute(_ROOTS, {"sid": session_id})]
+        return {p: tuple(ids) for p, ids in kids.items()}
+
+    def newest_leaf(self, session_id: SessionId, message_id: MessageId) -> MessageId:
+        with self._db.read() as s:
+            leaf = s.execute(_NEWEST_LEAF, {"sid": session_id, "mid": message_id}).scalar()
+        if leaf is None:
+            raise NotFound("message", message_id)
+        return str(leaf)
+
+    def delete_subtree(self, session_id: SessionId, message_id: MessageId) -> Sequence[MessageId]:
+        with self._db.write() as s:
+            children: dict[MessageId | None, list[MessageId]] = {}
+            for i, p, _seq, _a in s.execute(_LINKS, {"sid": session_id}):
+                children.setdefault(p, []).append(i)
+            if not any(message_id in kids for kids in children.values()):
+                raise NotFound("message", message_id)
+            gone, todo = [], [message_id]
+            while todo:
+                node = todo.pop()
+                gone.append(node)
+                todo.extend(children.get(node, ()))
+            s.execute(_DELETE, [{"id": i} for i in gone])
+            s.execute(update(SessionRow).where(SessionRow.id == session_id)
+                      .values(message_count=SessionRow.message_count - len(gone)))
+            return gone
 
     def _select(self, query: Select[Any], params: dict[str, Any]) -> Sequence[Message]:
         with self._db.read() as s:  # plain rows, not ORM objects: a long history maps several times faster

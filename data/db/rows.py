@@ -130,6 +130,8 @@ class MessageRow(Base):
     __table_args__ = (
         Index("ix_messages_session_seq", "session_id", "seq", unique=True),
         Index("ix_messages_pinned", "session_id", "seq", sqlite_where=text("pinned = 1")),
+        Index("ix_messages_parent_id", "parent_id"),
+        Index("ix_messages_path", "session_id", "seq", sqlite_where=text("active = 1")),
     )
     id: Mapped[str] = mapped_column(String, primary_key=True)
     session_id: Mapped[str] = mapped_column(
@@ -157,6 +159,7 @@ class MessageRow(Base):
     reasoning: Mapped[str | None] = mapped_column(Text)  # JSON list of reasoning blocks
     reasoning_tokens: Mapped[int | None] = mapped_column(Integer)
     thinking_ms: Mapped[int | None] = mapped_column(Integer)
+    parent_id: Mapped[str | None] = mapped_column(String)  # the tree (NULL: a root); `active` marks the active path
 
 
 class ToolOutputArchiveRow(Base):
@@ -183,6 +186,8 @@ class CompactionRow(Base):
     tokens_after: Mapped[int] = mapped_column(Integer, nullable=False)
     summary_tokens: Mapped[int] = mapped_column(Integer, nullable=False)
     trigger: Mapped[str] = mapped_column(String, nullable=False)
+    summary: Mapped[str | None] = mapped_column(Text)  # the checkpoint written (NULL: from before 0017)
+    through_message_id: Mapped[str | None] = mapped_column(String)  # the last message it summarizes
 
 
 class MemoryRow(Base):

@@ -119,7 +119,8 @@ class SqlSessionRepository:
             row.flushed_in_compaction_cycle = False
             s.add(CompactionRow(session_id=session_id, created_at=record.created_at, boundary=boundary,
                                 tokens_before=record.tokens_before, tokens_after=record.tokens_after,
-                                summary_tokens=record.summary_tokens, trigger=record.trigger))
+                                summary_tokens=record.summary_tokens, trigger=record.trigger, summary=summary,
+                                through_message_id=record.through_id))
             s.flush()
             return session_to_domain(row)
 
@@ -127,6 +128,17 @@ class SqlSessionRepository:
         query = select(CompactionRow).where(CompactionRow.session_id == session_id).order_by(CompactionRow.id)
         with self._db.read() as s:
             return [compaction_to_domain(r) for r in s.scalars(query)]
+
+    def revise_checkpoint(self, session_id: SessionId, summary: str) -> None:
+        with self._db.write() as s:
+            row = s.get(SessionRow, session_id)
+            if row is None:
+                raise NotFound("session", session_id)
+            record = s.scalars(select(CompactionRow).where(CompactionRow.session_id == session_id,
+                                                           CompactionRow.boundary == row.compact_boundary)
+                               .order_by(CompactionRow.id.desc()).limit(1)).first()
+            if record is not None:
+                record.summary = summary
 
     def delete(self, session_id: SessionId, at: datetime) -> None:
         self._set_deleted(session_id, at)

@@ -6,7 +6,9 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 
-from domain.models import Agent, AiModel, Message, Provider, Session, SessionId, Usage
+from domain.chat.paths import BranchSwitcher
+from domain.errors import NotFound
+from domain.models import Agent, AiModel, Message, MessageId, MessageType, Provider, Session, SessionId, Usage
 from domain.ports import MessageRepository, SessionRepository, UnitOfWork
 
 
@@ -30,6 +32,7 @@ class TurnStore:
         self._store = store
         self._sessions = sessions
         self.messages = messages
+        self._switcher = BranchSwitcher(store, sessions, messages)
 
     def add(self, message: Message) -> Message:
         """Stores one message (the user's text, a tool result) and returns it with its seq."""
@@ -46,22 +49,34 @@ class TurnStore:
         agent: Agent,
         provider: Provider,
         model: AiModel,
-        *,
-        off_path: Sequence[Message] = (),
     ) -> tuple[Message | None, Session, bool]:
-        """The user's message (None on a retry), the messages a retry replaces taken off the conversation's path (kept,
-        inactive) and the turn's choice of agent, provider and model, in one transaction; returns the stored message,
-        the session and whether the model changed. A choice the session (as just loaded) already has is not written
-        again."""
+        """The user's message (None on a regenerate) and the turn's choice of agent, provider and model, in one
+        transaction; returns the stored message, the session and whether the model changed. A choice the session
+        (as just loaded) already has is not written again."""
         chosen = (agent.id, provider.id, model.id)
         with self._store.atomic():
-            for old in off_path:
-                self.messages.update(replace(old, active=False))
             stored = self.messages.add(user) if user is not None else None
             if (session.current_agent_id, session.current_provider_id, session.current_model_id) == chosen:
                 return stored, session, False
             updated, switched = self.choose(session.id, agent, provider, model)
         return stored, updated, switched
+
+    def switch_path(self, session_id: SessionId, leaf_id: MessageId | None) -> Session:
+        """Moves the conversation to the path ending at `leaf_id` (an edit, a regenerate), with its summary."""
+        return self._switcher.switch(session_id, leaf_id)
+
+    def last_user_on_path(self, session_id: SessionId) -> Message | None:
+        """The newest user message on the active path, behind the compaction boundary included."""
+        return next((m for m in reversed(self.messages.snapshot(session_id)) if m.type is MessageType.USER), None)
+
+    def asked_before(self, session_id: SessionId, reply_id: MessageId) -> Message | None:
+        """The user message a reply answers: its nearest user ancestor (NotFound for a message not in the session)."""
+        node = self.messages.get(reply_id)
+        if node is None or node.session_id != session_id:
+            raise NotFound("message", reply_id)
+        while node is not None and node.type is not MessageType.USER:
+            node = self.messages.get(node.parent_id) if node.parent_id else None
+        return node
 
     def choose(self, session_id: SessionId, agent: Agent, provider: Provider, model: AiModel) -> tuple[Session, bool]:
         """Stores the turn's agent, provider and model on the session so a switch sticks; True when the session

@@ -123,9 +123,11 @@ class AutoCompactUseCase:
             self._guard[session.id] = newest
             return CompactResult(False, tokens_before=before, tokens_after=after, summary_tokens=summary_tokens,
                                  reason="no_gain")
-        record = CompactionRecord(
+        through = max((m for m in ctx.messages if m.seq < boundary_seq), key=lambda m: m.seq, default=None)
+        record = CompactionRecord(  # the summary belongs to every path through its last summarized message
             session_id=session.id, created_at=self._clock.now(), boundary=boundary_seq, tokens_before=before,
-            tokens_after=after, summary_tokens=summary_tokens, trigger=trigger,
+            tokens_after=after, summary_tokens=summary_tokens, trigger=trigger, summary=summary,
+            through_id=through.id if through is not None else None,
         )
         with self._store.atomic():  # the staleness check and the write in one transaction
             current = self._sessions.get(session.id)

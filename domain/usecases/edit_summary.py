@@ -30,4 +30,6 @@ class EditSummaryUseCase:
             raise InvalidInput(f"The summary is too long ({len(text)} characters; at most {MAX_SUMMARY_CHARS}).")
         if session.compact_boundary is None:
             raise InvalidInput("This conversation has not been compacted yet, so it has no summary to edit.")
-        return self._sessions.update(replace(session, compacted_summary=text, updated_at=self._clock.now()))
+        updated = self._sessions.update(replace(session, compacted_summary=text, updated_at=self._clock.now()))
+        self._sessions.revise_checkpoint(session_id, text)  # the branch keeps the edit when switched back to
+        return updated

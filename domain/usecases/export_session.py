@@ -25,7 +25,8 @@ def message_to_dict(view: MessageView) -> dict[str, Any]:
     """One message as plain JSON-ready data."""
     m = view.message
     return {
-        "id": m.id, "seq": m.seq, "type": m.type.value, "content": m.content, "tool_name": m.tool_name,
+        "id": m.id, "parent_id": m.parent_id, "seq": m.seq, "type": m.type.value, "content": m.content,
+        "thinking_content": m.thinking_content, "tool_call_id": m.tool_call_id, "tool_name": m.tool_name,
         "tool_input": m.tool_input, "tool_output": m.tool_output,
         "tool_status": m.tool_status.value if m.tool_status else None,
         "tool_output_original_chars": m.tool_output_original_chars, "provider_id": m.provider_id,
@@ -53,7 +54,8 @@ def detail_to_dict(detail: SessionDetail) -> dict[str, Any]:
         "message_count": len(detail.messages),
         "compactions": [
             {"created_at": _time(c.created_at), "boundary": c.boundary, "tokens_before": c.tokens_before,
-             "tokens_after": c.tokens_after, "summary_tokens": c.summary_tokens, "trigger": c.trigger}
+             "tokens_after": c.tokens_after, "summary_tokens": c.summary_tokens, "trigger": c.trigger,
+             "summary": c.summary, "through_id": c.through_id}
             for c in detail.compactions
         ],
         "messages": [message_to_dict(v) for v in detail.messages],
@@ -125,7 +127,7 @@ class ExportSessionUseCase:
         """The exported text."""
         if fmt not in FORMATS:
             raise InvalidInput(f"Unknown export format {fmt!r}; use markdown or json.")
-        detail = self._show(session_id)
-        if fmt == "json":
-            return json.dumps(detail_to_dict(detail), ensure_ascii=False, indent=2)
-        return detail_to_markdown(detail)
+        if fmt == "json":  # every branch (`active` marks the path), so `palimpsest import palimpsest` loses nothing
+            return json.dumps(detail_to_dict(self._show(session_id, include_inactive=True)), ensure_ascii=False,
+                              indent=2)
+        return detail_to_markdown(self._show(session_id))

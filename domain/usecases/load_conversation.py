@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from domain.models import CompactionRecord, Message, MessageId, Session, SessionId
 from domain.ports import MessageRepository, SessionRepository
@@ -22,6 +22,7 @@ class ConversationPage:
     compactions: tuple[CompactionRecord, ...] = ()
     boundary_seq: int | None = None
     summarized_count: int = 0
+    siblings: Mapping[MessageId, tuple[MessageId, ...]] = field(default_factory=dict)  # where a branch forks
 
     @property
     def has_older(self) -> bool:
@@ -39,21 +40,21 @@ class LoadConversationQuery:
     def page(self, session_id: SessionId, tail: int) -> ConversationPage:
         """The session and its newest `tail` messages; NotFound for an unknown or deleted session."""
         session = require_session(self._sessions, session_id)
-        total = session.message_count
-        # seq numbers of a session are 1..n without gaps (each add takes max + 1; messages are never deleted)
-        messages = tuple(self._messages.since(session_id, max(1, total - tail + 1)))
+        total = self._messages.path_count(session_id)  # the active path only: other branches are a click away
+        messages = tuple(self._messages.path_tail(session_id, tail))
         boundary = session.boundary
-        behind = max(0, min(total, boundary - 1)) if boundary is not None else 0
+        behind = self._messages.path_count(session_id, boundary) if boundary is not None else 0
+        kids = self._messages.children(session_id, list({m.parent_id: None for m in messages}))
+        siblings = {m.id: kids[m.parent_id] for m in messages if len(kids.get(m.parent_id, ())) > 1}
         return ConversationPage(
             session=session, messages=messages, total_count=total,
             compactions=tuple(self._sessions.compactions(session_id)), boundary_seq=boundary,
-            summarized_count=behind,
+            summarized_count=behind, siblings=siblings,
         )
 
     def older(self, session_id: SessionId, before_seq: int, limit: int) -> Sequence[Message]:
-        """Up to `limit` messages with seq < before_seq, in order."""
-        start = max(1, before_seq - limit)
-        return [m for m in self._messages.since(session_id, start) if m.seq < before_seq]
+        """Up to `limit` messages of the active path with seq < before_seq, in order (other branches skipped)."""
+        return self._messages.path_tail(session_id, limit, before_seq)
 
     def original_output(self, message_id: MessageId) -> str | None:
         """The untruncated original of a tool result, when one was kept."""

@@ -19,7 +19,7 @@ from domain.context.context_loader import SessionContextLoader
 from domain.context.estimator import calibration_key
 from domain.context.session_context import SessionContext
 from domain.context.truncator import ToolResultTruncator
-from domain.errors import InvalidInput, PalimpsestError
+from domain.errors import InvalidInput, NotFound, PalimpsestError
 from domain.events import (
     ChatEvent,
     Notice,
@@ -29,7 +29,7 @@ from domain.events import (
     TitleGenerated,
     ToolRoundLimitReached,
 )
-from domain.models import AgentId, Message, MessageType, ModelId, ProviderId, SessionId, Usage
+from domain.models import AgentId, Message, MessageId, MessageType, ModelId, ProviderId, SessionId, Usage
 from domain.ports import Clock, ModelRepository, ToolContext, ToolExecutor
 from domain.services.adapters import ProviderAdapters
 from domain.usecases.discover_model import DiscoverModelUseCase
@@ -72,14 +72,25 @@ class SendMessageUseCase:
         model_id: ModelId | None = None,
         agent_id: AgentId | None = None,
         retry: bool = False,
+        edit: MessageId | None = None,
+        regenerate: MessageId | None = None,
     ) -> AsyncIterator[ChatEvent]:
         """Runs the turn; known failures end it with ChatError, cancellation keeps the partial reply and re-raises.
 
-        With `retry=True` the session's last user message is answered again and `text` is ignored: nothing new is
-        stored for the user, so retrying a failed turn never duplicates what they typed."""
+        With `retry=True` (regenerate) the last user message on the active path is answered again and `text` is
+        ignored: the answer it had stays stored as another branch, nothing new is stored for the user. With `edit`
+        (a user message's id) `text` is sent as a new version of that message, a sibling branch beside it. Either
+        way the conversation moves to the new branch, with the summary that belongs to it. With `regenerate` (a
+        reply's id) the user message that reply answered is answered again."""
+        retry = retry or regenerate is not None
         choice = {"provider_id": provider_id, "model_id": model_id, "agent_id": agent_id}
         try:
             ctx = self._contexts.load(session_id, strict=False, **choice)
+            if retry or edit is not None:
+                if not (edit is None or text.strip()):
+                    raise InvalidInput("The message is empty; type something to send.")
+                ctx, asked = self._branch(ctx, edit, choice, regenerate)
+                text = asked if retry else text
         except PalimpsestError as err:
             yield chat_error(err)
             return
@@ -87,14 +98,6 @@ class SendMessageUseCase:
             known = await self._discover(ctx.provider, ctx.model)
             if known is not None:
                 ctx = ctx.with_model(known)
-        replaced: tuple[Message, ...] = ()
-        if retry:
-            last = _last_user(ctx.messages)
-            if last is None:
-                yield chat_error(InvalidInput("There is no message to retry in this conversation."))
-                return
-            text = last.content
-            replaced = tuple(m for m in ctx.messages if m.seq > last.seq)  # a partial or failed answer: replaced
         if not text.strip():
             yield chat_error(InvalidInput("The message is empty; type something to send."))
             return
@@ -106,7 +109,7 @@ class SendMessageUseCase:
         turn = TurnProgress(MessageFactory(session_id, self._clock, self._new_id))
         user = None if retry else turn.factory.user(text)
         try:
-            ctx, switched = self._start(ctx, user, choice, replaced)
+            ctx, switched = self._start(ctx, user, choice)
         except PalimpsestError as err:
             yield chat_error(err)
             return
@@ -121,21 +124,50 @@ class SendMessageUseCase:
             turn.keep_partial(self._turns)
             raise
 
+    def _branch(
+        self, ctx: SessionContext, edit: MessageId | None, choice: dict[str, str | None],
+        regenerate: MessageId | None = None,
+    ) -> tuple[SessionContext, str]:
+        """Moves the conversation to the branch a regenerate or an edit starts from (the last user message; the
+        edited message's parent) and loads it again; returns it with the text of the message answered again."""
+        session_id = ctx.session.id
+        leaf: MessageId | None
+        if regenerate is not None:
+            last = self._turns.asked_before(session_id, regenerate.strip())
+            if last is None:
+                raise InvalidInput("No message of yours comes before that reply; there is nothing to answer again.")
+            leaf, asked = last.id, last.content
+        elif edit is None:
+            last = _last_user(ctx.messages) or self._turns.last_user_on_path(session_id)
+            if last is None:
+                raise InvalidInput("There is no message to retry in this conversation.")
+            leaf, asked = last.id, last.content
+        else:
+            edited = self._turns.messages.get(edit.strip())
+            if edited is None or edited.session_id != session_id:
+                raise NotFound("message", edit)
+            if edited.type is not MessageType.USER:
+                raise InvalidInput(f"Message {edited.id} is not one of your messages; only those can be edited "
+                                   "(regenerate an answer instead).")
+            leaf, asked = edited.parent_id, edited.content
+        self._turns.switch_path(session_id, leaf)
+        self._upkeep.planner.forget(session_id)
+        return self._contexts.load(session_id, strict=False, **choice), asked
+
     def _start(
-        self, ctx: SessionContext, user: Message | None, choice: dict[str, str | None], replaced: tuple[Message, ...]
+        self, ctx: SessionContext, user: Message | None, choice: dict[str, str | None]
     ) -> tuple[SessionContext, bool]:
-        """Stores the user's message (or, on a retry, takes the answer it replaces off the conversation's path) with
-        the turn's choice of agent, provider and model, in one transaction. When no model can be chosen the message is
-        still kept (Retry sends it once that is fixed) and the error says why."""
+        """Stores the user's message (none on a regenerate) with the turn's choice of agent, provider and model, in
+        one transaction. When no model can be chosen the message is still kept (Retry sends it once that is fixed)
+        and the error says why."""
         provider, model = ctx.provider, ctx.model
         if provider is None or model is None:
             if user is not None:
                 self._turns.add(user)
             self._contexts.load(ctx.session.id, strict=True, **choice)  # raises the precise reason
             raise InvalidInput("No model could be chosen for this conversation.")
-        stored, session, switched = self._turns.begin(ctx.session, user, ctx.agent, provider, model,
-                                                      off_path=replaced)
-        ctx = ctx.with_session(session).without(replaced)
+        stored, session, switched = self._turns.begin(ctx.session, user, ctx.agent, provider, model)
+        ctx = ctx.with_session(session)
         return (ctx.with_messages([stored]) if stored is not None else ctx), switched
 
     async def _run(

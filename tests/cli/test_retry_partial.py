@@ -40,7 +40,7 @@ def test_retry_after_a_partial_reply_replaces_it_and_show_all_lists_it_off_the_p
         assert [(m["content"], m["incomplete"], m["active"]) for m in everything] == [
             ("What is the capital of Portugal?", False, True), ("Lisbon is the capital, and ", True, False),
             ("Lisbon.", False, True)]
-        assert "replaced" in run("sessions", "show", session, "--all").out
+        assert "another branch" in run("sessions", "show", session, "--all").out
         assert run("chat", "--retry", "hello").code != 0  # --retry needs -s and no message
 
 

@@ -158,7 +158,8 @@ def test_apply_compaction_stores_summary_boundary_count_flush_reset_and_log(stor
     assert (first.compaction_count, first.flushed_in_compaction_cycle) == (1, False)
     assert (second.compacted_summary, second.compact_boundary, second.compaction_count) == ("two", 8, 2)
     assert store.sessions.get("s1") == second
-    assert store.sessions.compactions("s1") == [_record(boundary=3), _record(boundary=8)]
+    assert store.sessions.compactions("s1") == [replace(_record(boundary=3), summary="one"),
+                                                replace(_record(boundary=8), summary="two")]
 
 
 @pytest.mark.parametrize(("summary", "boundary"), [("  ", 3), ("ok", -1)])

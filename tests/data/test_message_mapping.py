@@ -23,7 +23,7 @@ def _row(**changes: object) -> tuple[object, ...]:
         "tool_call_id": "call", "tool_name": "tool", "tool_input": "{}", "tool_output": "out", "tool_status": "error",
         "model_id": "model", "provider_id": "prov", "input_tokens": 5, "output_tokens": 6, "created_at": AT, "seq": 7,
         "pinned": 1, "incomplete": 1, "has_image": 0, "tool_output_original_chars": 99, "active": 0,
-        "reasoning": REASONING, "reasoning_tokens": 40, "thinking_ms": 1_500, **changes,
+        "reasoning": REASONING, "reasoning_tokens": 40, "thinking_ms": 1_500, "parent_id": "p", **changes,
     }
     return tuple(values[name] for name in MESSAGE_COLUMNS)
 
@@ -32,7 +32,7 @@ EXPECTED = Message(
     id="m", session_id="s", type=MessageType.TOOL_RESULT, content="c", created_at=AT, seq=7, thinking_content="th",
     tool_call_id="call", tool_name="tool", tool_input="{}", tool_output="out", tool_status=ToolStatus.ERROR,
     tool_output_original_chars=99, model_id="model", provider_id="prov", input_tokens=5, output_tokens=6,
-    incomplete=True, pinned=True, has_image=False, active=False,
+    incomplete=True, pinned=True, has_image=False, active=False, parent_id="p",
     reasoning=(ReasoningBlock(ReasoningKind.THINKING, "hm", signature="sig", provider_id="anthropic",
                               model_id="claude-x"),),
     reasoning_tokens=40, thinking_ms=1_500,

@@ -42,6 +42,7 @@ from ui.backend import (
     ChatBackend,
     ConnectionResult,
     ConversationPage,
+    ImportProgress,
     ProviderInfo,
     Selection,
     StartupInfo,
@@ -86,6 +87,7 @@ class FakeChatBackend(ChatBackend):
         self._n = 0
         self.cancelled = asyncio.Event()
         self.cancel_delay = 0.0  # seconds a stopped turn takes to wind down (closing the provider's stream) first
+        self.import_delay = 0.0
         self.fits_chars: int | None = None  # like the domain: a longer message is refused before it is stored
 
     def _id(self, prefix: str) -> str:
@@ -203,6 +205,14 @@ class FakeChatBackend(ChatBackend):
         self._store(session_id, MessageType.USER, text)
         async for event in self._play(session_id, f"You said: {text}"):
             yield event
+
+    async def import_file(self, kind: str, path: str) -> AsyncIterator[ImportProgress]:
+        """Eight conversations, one every `import_delay` seconds (the real one runs in a thread)."""
+        self.calls.append(("import", kind, path))
+        for done in range(1, 9):
+            await asyncio.sleep(self.import_delay)
+            yield ImportProgress(done, 8)
+        yield ImportProgress(8, 8, True, 8, 0, 120)
 
     async def retry(self, session_id: str, selection: Selection) -> AsyncIterator[ChatEvent]:
         self.calls.append(("retry", session_id, selection))

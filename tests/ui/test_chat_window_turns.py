@@ -115,8 +115,9 @@ def test_an_unanswered_message_shows_not_answered_and_retry_under_it_and_retry_a
     assert count_tinted(image, below_first, LIGHT.error_text) == 0  # an answered message has no such mark
     click(qtbot, view, hotspot(layout, "retry").center() + rect.topLeft())
     qtbot.waitUntil(lambda: ("retry", s.id, window.chat_vm.state.selection) in backend.calls)
-    qtbot.waitUntil(lambda: not window.chat_vm.state.streaming and window.chat_vm.model.rows()[-1].message_id
-                    and window.chat_vm.model.rows()[-1].text == "Retried reply.")  # read back from storage
+    qtbot.waitUntil(lambda: bool(not window.chat_vm.state.streaming and window.chat_vm.model.rows()[-1].message_id
+                                 and window.chat_vm.model.rows()[-1].text == "Retried reply."))  # read back
+    # (bool: a callback returning None counts as passed for waitUntil, which made this wait return too early)
     assert not any(r.unanswered for r in window.chat_vm.model.rows())
 
 

@@ -50,6 +50,9 @@ class ChatRow:
     thinking_ms: int | None = None  # a THINKING row: how long the model reasoned
     thinking_tokens: int | None = None  # a THINKING row: reasoning tokens the provider reported
     redacted: bool = False  # a THINKING row: (part of) the reasoning came encrypted, unreadable to anyone
+    branch: tuple[int, int] = (0, 0)  # this version's number and how many versions there are (‹ 2 / 3 ›)
+    branch_prev: str | None = None  # the message id of the previous / next version
+    branch_next: str | None = None
 
 
 def format_arguments(arguments: Mapping[str, Any] | str | None) -> str:
@@ -79,12 +82,15 @@ def rows_from_messages(
     summarized_count: int,
     show_originals: bool,
     has_older: bool,
+    siblings: Mapping[str, Sequence[str]] | None = None,
 ) -> list[ChatRow]:
     """Rows for stored messages: tool calls paired with results, the divider at the compaction boundary.
 
     Messages with seq < boundary_seq are behind the boundary: hidden unless show_originals (then dimmed),
-    except pinned ones, which are always shown because they are always sent.
+    except pinned ones, which are always shown because they are always sent. A message with `siblings` (other
+    versions: an edit, a regenerated answer) gets its place among them for the ‹ n / m › switcher.
     """
+    versions = siblings or {}
     results = {m.tool_call_id: m for m in messages if m.type is MessageType.TOOL_RESULT and m.tool_call_id}
     unanswered = unanswered_ids(messages)
     rows: list[ChatRow] = []
@@ -104,11 +110,20 @@ def rows_from_messages(
         row = _row(message, results, dimmed=behind)
         if row is not None and message.id in unanswered and not behind:
             row = replace(row, unanswered=True, retryable=message is messages[-1])
+        if row is not None and message.id in versions and row.kind in (RowKind.USER, RowKind.ASSISTANT):
+            row = with_versions(row, message.id, versions[message.id])
         if row is not None:
             rows.append(row)
     if not divider_done and summarized_count > 0:
         rows.append(_divider(summarized_count, boundary_seq, show_originals))
     return rows
+
+
+def with_versions(row: ChatRow, message_id: str, versions: Sequence[str]) -> ChatRow:
+    """The row with its place among the versions of its message (oldest first)."""
+    at = versions.index(message_id) if message_id in versions else 0
+    return replace(row, branch=(at + 1, len(versions)), branch_prev=versions[at - 1] if at > 0 else None,
+                   branch_next=versions[at + 1] if at + 1 < len(versions) else None)
 
 
 def unanswered_ids(messages: Sequence[Message]) -> set[str]:

@@ -30,6 +30,7 @@ from ui.backend import ConversationBackend, ConversationPage, Selection
 from ui.models.chat_rows import ChatRow, rows_from_messages
 from ui.models.message_list import MessageListModel
 from ui.signals import emit
+from ui.viewmodels.chat_branches import ChatBranches
 from ui.viewmodels.chat_context import ChatContextOps, compaction_notice
 from ui.viewmodels.chat_paging import ChatPaging
 from ui.viewmodels.chat_state import ChatState, ModelChoice
@@ -42,7 +43,7 @@ from ui.worker import AsyncWorker, StreamHandle
 FLUSH_MS = 33
 
 
-class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, QObject):
+class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, ChatBranches, QObject):
     """The chat screen's verbs; rows go to `model`, everything else to ChatState via state_changed."""
 
     state_changed = Signal(object)  # ChatState
@@ -50,6 +51,8 @@ class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, QObject):
     text_ready = Signal(str, str)  # title, text: a long text to show in a reader (a tool's full output)
     session_changed = Signal(object)  # Session: title or totals changed, the sidebar refreshes
     text_returned = Signal(str)  # a message that was not sent (refused, or queued behind a failed turn)
+    edit_requested = Signal(str)  # a message's text to edit in the composer
+    open_requested = Signal(str)  # a session to open (a fork just made)
 
     def __init__(self, backend: ConversationBackend, worker: AsyncWorker) -> None:
         super().__init__()
@@ -70,6 +73,7 @@ class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, QObject):
         self._turn_text: str | None = None
         self._turn_base = 0
         self._turn_error = False
+        self._editing: str | None = None
         self._flush = QTimer(self)
         self._flush.setSingleShot(True)
         self._flush.setInterval(FLUSH_MS)
@@ -106,6 +110,7 @@ class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, QObject):
         self._messages, self._page, self._live, self._error_row = [], None, None, None
         self.model.set_rows([])
         self._set(session=None, context=None, usage=None, error=None, summarized_count=0, has_older=False,
+                  path_messages=None,
                   show_originals=False, streaming=False, compacting=False, reasoning=None)
 
     def open(self, session_id: SessionId) -> None:
@@ -114,7 +119,7 @@ class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, QObject):
             return
         self._forget_turn()
         self._stop_stream()
-        self._live, self._error_row = None, None
+        self._live, self._error_row, self._editing = None, None, None
         self._set(loading=True, error=None, show_originals=False)
         self._worker.call(lambda: self._backend.load_conversation(session_id, PAGE), self._opened, self._fail)
 
@@ -134,6 +139,7 @@ class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, QObject):
             selection = stored
         self._set(
             session=session, loading=False, selection=selection, summarized_count=page.summarized_count,
+            path_messages=page.total_count,
             has_older=page.has_older, agent_id=session.current_agent_id or self._state.agent_id,
             reasoning=session.reasoning,
         )
@@ -152,6 +158,7 @@ class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, QObject):
                 summarized_count=self._state.summarized_count,
                 show_originals=self._state.show_originals,
                 has_older=self._state.has_older,
+                siblings=page.siblings if page else None,
             )
             self._stored_inputs = inputs
         rows = list(self._stored_rows)
@@ -177,6 +184,8 @@ class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, QObject):
             return refused_or_queued
         if not text or not state.can_send or state.selection is None:
             return False
+        if self._editing is not None:
+            return self._send_edit(text)
         selection = state.selection
         self._start_turn(text)
         if state.session is None:

@@ -43,6 +43,7 @@ class ChatState:
     summarized_count: int = 0
     has_older: bool = False
     live_messages: int = 0  # messages the running turn has added so far (shown before they are read back)
+    path_messages: int | None = None  # messages on the active path, from the last page read (other branches aside)
     queued: str | None = None  # typed while a reply streamed: sent when the turn ends, unless cancelled
 
     @property
@@ -52,8 +53,11 @@ class ChatState:
 
     @property
     def message_count(self) -> int:
-        """The session's stored messages plus those the running turn has added so far."""
-        return (self.session.message_count if self.session is not None else 0) + self.live_messages
+        """The messages of the session's active path (all stored ones until a page told) plus those the running turn
+        has added so far."""
+        stored = self.path_messages if self.path_messages is not None else (
+            self.session.message_count if self.session is not None else 0)
+        return stored + self.live_messages
 
     @property
     def summary(self) -> str | None:

@@ -15,9 +15,10 @@ from PySide6.QtGui import (
     QResizeEvent,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QWidget
 
-from ui.models.chat_rows import ChatRow
+from ui.models.chat_rows import ChatRow, RowKind
+from ui.models.message_list import ROW_ROLE
 from ui.signals import emit
 from ui.theme import Theme
 from ui.viewmodels.chat import ChatViewModel
@@ -163,6 +164,14 @@ class ChatView(QListView):
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         menu = self.selector.menu_for(event.pos())
+        row = self.indexAt(event.pos()).data(ROW_ROLE)
+        if isinstance(row, ChatRow) and row.message_id and row.kind in (RowKind.USER, RowKind.ASSISTANT):
+            menu = menu or QMenu(self)
+            menu.addSeparator()
+            message_id = row.message_id
+            menu.addAction("Fork into a new session", lambda: self._vm.fork(message_id))
+            if row.branch[1] > 1:
+                menu.addAction("Delete this branch", lambda: self._vm.delete_branch(message_id))
         if menu is None:
             super().contextMenuEvent(event)
             return
@@ -209,6 +218,14 @@ class ChatView(QListView):
             vm.open_full_output(row.message_id, row.tool_name or "tool")
         elif action == "retry":
             vm.retry()
+        elif action in ("branch-prev", "branch-next"):
+            target = row.branch_prev if action == "branch-prev" else row.branch_next
+            if target:
+                vm.switch_branch(target)
+        elif action == "edit" and row.message_id:
+            vm.start_edit(row.message_id, row.text)
+        elif action == "regenerate" and row.message_id:
+            vm.regenerate(row.message_id)
         elif action == "load-older":
             vm.load_older()
         elif action == "show-originals":

@@ -22,6 +22,7 @@ class ComposerEdit(QPlainTextEdit):
     window for half a minute), so text with such a run is wrapped anywhere until the box is empty again."""
 
     submitted = Signal()
+    up_on_empty = Signal()  # Up in an empty composer: edit the last message
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -35,6 +36,9 @@ class ComposerEdit(QPlainTextEdit):
         enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
         if enter and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
             emit(self.submitted)
+            return
+        if event.key() == Qt.Key.Key_Up and not self.toPlainText():
+            emit(self.up_on_empty)
             return
         super().keyPressEvent(event)
 

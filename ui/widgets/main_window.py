@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent, QShortcut
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent, QShortcut, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
 from ui.backend import ChatBackend
@@ -19,6 +19,8 @@ from ui.widgets.composer import Composer
 from ui.widgets.dialogs import CompactDialog, SummaryDialog, TextDialog, confirm_reset
 from ui.widgets.first_run import FirstRunPanel
 from ui.widgets.header import Header
+from ui.widgets.import_flow import ImportFlow
+from ui.widgets.session_menu import SessionExport, show_shortcuts
 from ui.widgets.settings_dialog import SettingsDialog
 from ui.widgets.sidebar import WIDTH as SIDEBAR_WIDTH
 from ui.widgets.sidebar import Sidebar
@@ -40,6 +42,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Palimpsest")
         self.resize(1280, 800)
         self.worker = worker
+        self._backend = backend
         self.app_vm = AppViewModel(backend, worker)
         self.sessions_vm = SessionsViewModel(backend, worker)
         self.chat_vm = ChatViewModel(backend, worker)
@@ -98,6 +101,7 @@ class MainWindow(QMainWindow):
         self.snackbar = Snackbar(right)
         self._wire()
         self._shortcuts()
+        self._menus()
 
     # --- wiring ------------------------------------------------------------------------------------
     def _wire(self) -> None:
@@ -116,6 +120,9 @@ class MainWindow(QMainWindow):
         self.composer.stop.connect(chat.stop)
         self.composer.cancel_queued.connect(chat.cancel_queued)
         chat.text_returned.connect(self.composer.restore)
+        chat.edit_requested.connect(self._edit_in_composer)
+        chat.open_requested.connect(sessions.select)
+        self.composer.edit.up_on_empty.connect(chat.edit_last)
         h = self.header
         h.model_chosen.connect(chat.select_model)
         h.agent_chosen.connect(chat.select_agent)
@@ -146,6 +153,23 @@ class MainWindow(QMainWindow):
             shortcut = QShortcut(QKeySequence(keys), self)
             shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
             shortcut.activated.connect(slot)
+
+    def _menus(self) -> None:
+        self.import_flow = ImportFlow(self, self._backend, self.worker)
+        self.import_flow.finished.connect(lambda text: self.snackbar.show_message(text, ms=6000))
+        self.import_flow.imported.connect(self.sessions_vm.refresh)
+        file_menu = self.menuBar().addMenu("&File")
+        file_menu.addAction("&Import conversations…", QKeySequence("Ctrl+O"), self.import_flow.start)
+        self.session_export = SessionExport(self, self._backend, self.worker, self.snackbar.show_message)
+        self.sidebar.export_requested.connect(self.session_export.ask)
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction("&Keyboard shortcuts", QKeySequence("F1"), lambda: show_shortcuts(self))
+
+    def _edit_in_composer(self, text: str) -> None:
+        """A message to edit: its text replaces the composer's (Send makes it a new branch)."""
+        self.composer.edit.set_text(text)
+        self.composer.edit.moveCursor(QTextCursor.MoveOperation.End)
+        self.composer.edit.setFocus()
 
     def start(self) -> None:
         """Loads everything the window shows (all of it on the worker thread)."""

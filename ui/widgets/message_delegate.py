@@ -216,11 +216,11 @@ class MessageDelegate(QStyledItemDelegate):
             if not label or action in skip:
                 continue
             is_code = action.startswith("copy-code")
-            if not (always or is_code or action == "retry"):
+            if not (always or is_code or action == "retry" or action.startswith("branch")):
                 continue
             hovered = self._hover == (row.key, action)
             prominent = row.kind in (RowKind.DIVIDER, RowKind.LOAD_OLDER, RowKind.ERROR) or action in (
-                "full-output", "retry")
+                "full-output", "retry", "branch-prev", "branch-next")
             color = self._theme.accent if (hovered or prominent) else self._theme.muted
             painter.setPen(QColor(color))
             f = QFont(small)

@@ -185,6 +185,10 @@ def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: 
             labels.append(("retry", "Retry"))
     elif not row.streaming and row.message_id:
         labels = [("copy", "Copy"), ("pin", "Unpin" if row.pinned else "Pin")]
+        labels.append(("edit", "Edit") if user else ("regenerate", "Regenerate"))
+        if row.branch[1] > 1:  # ‹ 2 / 3 ›: the versions of this message
+            labels = [("branch-prev", "‹"), ("branch-info", f"{row.branch[0]} / {row.branch[1]}"),
+                      ("branch-next", "›"), *labels]
     line_y = bubble.bottom() + 4
     right = bubble.right() - 2
     if user and row.unanswered and not row.streaming:

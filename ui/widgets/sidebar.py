@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.models.session_list import ID_ROLE, SUBTITLE_ROLE, WHEN_ROLE, SessionListModel, rows_for
+from ui.signals import emit
 from ui.theme import Theme
 from ui.viewmodels.sessions import SessionsState, SessionsViewModel
 
@@ -82,6 +83,7 @@ class Sidebar(QWidget):
     """Renders SessionsState and calls the sessions view model's verbs."""
 
     settings_requested = Signal()
+    export_requested = Signal(str, str, str)  # session id, format ("markdown" | "json"), title
 
     def __init__(self, vm: SessionsViewModel, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -172,6 +174,8 @@ class Sidebar(QWidget):
         session_id, title = str(index.data(ID_ROLE)), str(index.data())
         menu = QMenu(self)
         menu.addAction("Rename…", lambda: self._rename(session_id, title))
+        menu.addAction("Export as Markdown…", lambda: emit(self.export_requested, session_id, "markdown", title))
+        menu.addAction("Export as JSON…", lambda: emit(self.export_requested, session_id, "json", title))
         menu.addAction("Delete", lambda: self._vm.delete(session_id))
         menu.exec(self.list.viewport().mapToGlobal(point))
 
