@@ -22,6 +22,7 @@ os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"
 os.environ["PALIMPSEST_TOOL_ALLOW_HOSTS"] = "127.0.0.1"  # http_request may fetch the page server's pages
 
 from bench.replay_brain import ReplayBrain  # noqa: E402
+from bench.replay_cost import by_model_table, prices_used, spend_of, spend_table  # noqa: E402
 from bench.replay_preload import build_preloaded, copy_store, reset_summary  # noqa: E402
 from bench.replay_report import (  # noqa: E402
     Row,
@@ -37,6 +38,8 @@ from bench.replay_run import Route, RunResult, TurnDriver, run_preloaded, run_sc
 from bench.replay_script import Script, build_script  # noqa: E402
 from bench.replay_servers import BenchAccounting, PageServer, PartTokens, ServerClock, start_provider  # noqa: E402
 from bench.replay_strategies import BenchKeys, Endpoint, Strategy, StrategyEnv, strategies  # noqa: E402
+from bench.replay_thinking import ThinkingBrain  # noqa: E402
+from domain.settings import REASONING_LEVELS  # noqa: E402
 from tests.fakeservers import FakeProviderServer  # noqa: E402
 
 MODELS = {  # the session model and the cheaper sibling the engine picks to summarize with (its preset window)
@@ -62,6 +65,8 @@ class Options:
     seed: int
     plot: bool = True
     only: tuple[str, ...] = ()
+    reasoning: str | None = None  # the app's reasoning level; None: its default, with a brain that never thinks
+    switch_every: int = 0  # rotate: the next provider every this many turns (0: the session in equal parts)
 
 
 def parse(argv: Sequence[str] | None) -> Options:
@@ -70,7 +75,13 @@ def parse(argv: Sequence[str] | None) -> Options:
     p.add_argument("--turns", type=int, default=200, help="turns in the scripted session (default 200)")
     p.add_argument("--window", type=int, default=64_000, help="the session model's context window in tokens")
     p.add_argument("--provider", choices=[*MODELS, "rotate"], default="anthropic",
-                   help="fake provider flavour, or rotate through all three in equal thirds of the session")
+                   help="fake provider flavour, or rotate through all three (in equal thirds, or see --switch-every)")
+    p.add_argument("--reasoning", choices=REASONING_LEVELS, default=None,
+                   help="run the app at this reasoning level, the fake models thinking whenever a request runs with "
+                        "reasoning (default: the app's default level with models that never think, as runs before "
+                        "this option)")
+    p.add_argument("--switch-every", type=int, default=0, metavar="N",
+                   help="with --provider rotate: switch to the next provider every N turns (default: equal thirds)")
     p.add_argument("--out", type=Path, default=None,
                    help="where replay.md/.png/_turns.json go (default bench/results; quick runs: a temp folder)")
     p.add_argument("--preload-messages", type=int, default=10_000, help="size of the preloaded session")
@@ -83,12 +94,16 @@ def parse(argv: Sequence[str] | None) -> Options:
     a = p.parse_args(argv)
     if a.turns < 6:
         p.error("--turns must be at least 6 (facts, a middle, recall questions)")
+    if a.switch_every < 0 or (a.switch_every and a.provider != "rotate"):
+        p.error("--switch-every takes a positive number of turns and needs --provider rotate")
+    extra = {"reasoning": a.reasoning, "switch_every": a.switch_every}
     if a.quick:
         out = a.out or Path(tempfile.gettempdir()) / "palimpsest-replay-quick"
-        return Options(16, 32_000, a.provider, out, 300, 4, 20_000, 60_000, a.seed, not a.no_plot, tuple(a.strategy))
+        return Options(16, 32_000, a.provider, out, 300, 4, 20_000, 60_000, a.seed, not a.no_plot, tuple(a.strategy),
+                       **extra)
     out = a.out or REPO / "bench" / "results"
     return Options(a.turns, a.window, a.provider, out, a.preload_messages, a.preload_turns, 20_000, 200_000, a.seed,
-                   not a.no_plot, tuple(a.strategy))
+                   not a.no_plot, tuple(a.strategy), **extra)
 
 
 class Bench:
@@ -101,7 +116,8 @@ class Bench:
                                            max_page=options.max_page)
         self.pages = PageServer(self.clock, options.seed)
         self.pages.start()
-        self.brain = ReplayBrain(self.script, self.pages.root_url)
+        replay = ReplayBrain(self.script, self.pages.root_url)
+        self.brain: ReplayBrain | ThinkingBrain = replay if options.reasoning is None else ThinkingBrain(replay)
         self.flavours = list(MODELS) if options.provider == "rotate" else [options.provider]
         self.keys = BenchKeys({f: f"bench-key-{f}" for f in self.flavours})
         self.servers: dict[tuple[str, bool], FakeProviderServer] = {}
@@ -126,8 +142,8 @@ class Bench:
             endpoints.append(Endpoint(flavour, server.base_url, model, window))
             assert isinstance(server, BenchAccounting)
             routes.append(Route(flavour, model, server))
-        env = StrategyEnv(strategy, home, endpoints, self.keys)
-        return env, TurnDriver(env, self.clock, routes)
+        env = StrategyEnv(strategy, home, endpoints, self.keys, self.o.reasoning)
+        return env, TurnDriver(env, self.clock, routes, self.o.switch_every)
 
     async def run(self, strategy: Strategy, template: Path, preload_session: str) -> RunResult:
         """The scripted session, then the preloaded-session overhead, for one strategy."""
@@ -215,7 +231,16 @@ async def main_async(o: Options, command: str) -> tuple[str, list[Row]]:
     rows = [row_of(r) for r in results]
     baseline = next((r for r in rows if r.name == "naive (unlimited window)"), None)
     full = next((r for r in rows if r.name == "full"), rows[-1])
-    provider = "rotating anthropic -> openai -> gemini in equal thirds" if o.provider == "rotate" else o.provider
+    provider = o.provider
+    if o.provider == "rotate":
+        provider = "rotating anthropic -> openai -> gemini " + (
+            f"every {o.switch_every} turns" if o.switch_every else "in equal thirds")
+    title = f"Context per turn, {o.turns} turns, {provider}, window {o.window:,}"
+    if o.reasoning is not None:
+        title += f", reasoning {o.reasoning}"
+        provider += (f"; reasoning {o.reasoning} (the app's setting; the fake models think whenever a request runs "
+                     "with reasoning, as each API decides it)")
+    spends = [spend_of(r) for r in results]
     text = "\n\n".join([
         "# Long-session replay benchmark",
         f"Command: `{command}`  \nMachine: {machine()}  \nRun time: {elapsed:.0f} s  \n"
@@ -232,13 +257,17 @@ async def main_async(o: Options, command: str) -> tuple[str, list[Row]]:
         f"boundary, {o.preload_turns} ordinary turns measured; the naive strategies have no summary and send the "
         "whole history there (against the enforced window it is refused every time).",
         "By request kind:\n\n" + breakdown_table(results),
+        "Reasoning and cost (billed requests; reasoning tokens are billed as output tokens by all three providers, "
+        "Gemini reporting them apart as thoughtsTokenCount; uncached input at the input price, Anthropic's "
+        "cache-write surcharge not included):\n\n" + spend_table(spends),
+        by_model_table(next((r for r in results if r.name == "full"), results[-1])),
+        prices_used(rec.model for r in results for rec in r.records),
     ])
     o.out.mkdir(parents=True, exist_ok=True)
     (o.out / "replay.md").write_text(text + "\n", encoding="utf-8")
     (o.out / "replay_turns.json").write_text(json.dumps(turns_json(results), indent=0) + "\n", encoding="utf-8")
     if o.plot:
-        plot(results, o.window, o.out / "replay.png",
-             f"Context per turn, {o.turns} turns, {provider}, window {o.window:,}")
+        plot(results, o.window, o.out / "replay.png", title)
     return text, rows
 
 

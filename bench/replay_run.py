@@ -10,7 +10,16 @@ from bench.replay_brain import answered_correctly
 from bench.replay_script import Turn
 from bench.replay_servers import BenchAccounting, RequestRecord, ServerClock
 from bench.replay_strategies import StrategyEnv
-from domain.events import ChatError, CompactCompleted, MemoryFlushed, TextDelta
+from domain.chat.round_sender import REASONING_DROPPED
+from domain.events import (
+    ChatError,
+    CompactCompleted,
+    MemoryFlushed,
+    Notice,
+    ResponseComplete,
+    TextDelta,
+    ThinkingDelta,
+)
 from domain.models import SessionId
 from tests.fakeservers.tokens import o200k_counter
 
@@ -57,6 +66,9 @@ class RunResult:
     preload_engine_ms: list[float] = field(default_factory=list)
     preload_errors: int = 0
     preload_note: str = ""
+    thinking_deltas: int = 0  # thinking pieces the app streamed to the user
+    app_reasoning_tokens: int = 0  # reasoning tokens the app read from the providers' usage (chat rounds)
+    reasoning_dropped: int = 0  # requests resent without reasoning after the provider refused it (a Notice)
 
     @property
     def errors(self) -> int:
@@ -82,11 +94,14 @@ class RunResult:
 class TurnDriver:
     """Sends turns through a strategy's SendMessageUseCase and measures them against the servers' clock."""
 
-    def __init__(self, env: StrategyEnv, clock: ServerClock, routes: Sequence[Route]) -> None:
-        self.env, self.clock, self.routes = env, clock, list(routes)
+    def __init__(self, env: StrategyEnv, clock: ServerClock, routes: Sequence[Route], switch_every: int = 0) -> None:
+        self.env, self.clock, self.routes, self.switch_every = env, clock, list(routes), switch_every
 
     def route_for(self, position: int, total: int) -> Route:
-        """The provider of the turn at `position` (0-based): one provider, or the session split evenly."""
+        """The provider of the turn at `position` (0-based): one provider, the next one every `switch_every` turns
+        (round robin), or the session split evenly."""
+        if self.switch_every > 0:
+            return self.routes[(position // self.switch_every) % len(self.routes)]
         share = max(1, -(-total // len(self.routes)))
         return self.routes[min(position // share, len(self.routes) - 1)]
 
@@ -103,6 +118,12 @@ class TurnDriver:
         ):
             if isinstance(event, TextDelta):
                 text.append(event.text)
+            elif isinstance(event, ThinkingDelta):
+                result.thinking_deltas += 1
+            elif isinstance(event, ResponseComplete):
+                result.app_reasoning_tokens += event.usage.reasoning_tokens
+            elif isinstance(event, Notice) and event.message == REASONING_DROPPED:
+                result.reasoning_dropped += 1
             elif isinstance(event, ChatError):
                 error = f"{event.kind}: {event.message}"
             elif isinstance(event, CompactCompleted):

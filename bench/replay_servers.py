@@ -18,6 +18,7 @@ from tests.fakeservers.brain import (
     Brain,
     ErrorReply,
     NormalizedRequest,
+    Reply,
     TextPart,
     ToolCallPart,
 )
@@ -49,6 +50,7 @@ class RequestRecord:
     cached_tokens: int
     output_tokens: int
     overflow: bool
+    reasoning_tokens: int = 0  # the part of output_tokens the model spent thinking (billed as output)
 
 
 class PartTokens:
@@ -128,7 +130,9 @@ class BenchAccounting:
             self._previous[request.model] = (parts, counts)
         cached = min(total, self._cached(parts, counts, previous))
         output = self._output_tokens(answer)  # type: ignore[attr-defined]
-        self._record(RequestRecord(kind, request.model, total, cached, output, False))
+        thinking = "".join(answer.thinking) if isinstance(answer, Reply) else ""
+        reasoning = min(self.tokens.count(thinking), output) if thinking else 0
+        self._record(RequestRecord(kind, request.model, total, cached, output, False, reasoning))
         return answer, Accounting(total, cached, output)
 
     def _cached(self, parts: list[str], counts: list[int], previous: tuple[list[str], list[int]] | None) -> int:

@@ -153,14 +153,15 @@ class Endpoint:
 
 class StrategyEnv:
     """One strategy's app: its own store under `home`, the app's SDK adapter factory, the engine parts it switches
-    on (the rest wired as app/container.py wires it)."""
+    on (the rest wired as app/container.py wires it); `reasoning`: the app's reasoning level (None: the default)."""
 
-    def __init__(self, strategy: Strategy, home: Path, endpoints: Sequence[Endpoint], keys: BenchKeys) -> None:
+    def __init__(self, strategy: Strategy, home: Path, endpoints: Sequence[Endpoint], keys: BenchKeys,
+                 reasoning: str | None = None) -> None:
         self.strategy = strategy
         self.storage = Storage.open(home)
         self.clock = SystemClock()
         s = self.storage
-        settings = strategy.settings
+        settings = strategy.settings if reasoning is None else replace(strategy.settings, reasoning=reasoning)
         s.settings.save_context_settings(settings)
         for endpoint in endpoints:
             provider = s.providers.get(endpoint.provider_id)
