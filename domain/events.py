@@ -83,6 +83,7 @@ class ContextBreakdown:
     messages: int = 0
     tool_results: int = 0
     tools: int = 0
+    attachments: int = 0  # images, PDFs and files of user messages (included in neither messages nor tool_results)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from domain.attachment import Attachment
+
 ProviderId = str
 ModelId = str
 AgentId = str
@@ -249,6 +251,7 @@ class Message:
     has_image: bool = False
     active: bool = True  # False: taken off the conversation's path (a retried partial reply), kept for the record
     reasoning: tuple[ReasoningBlock, ...] = ()  # a reply's reasoning blocks in order (a tool call: its part's)
+    attachments: tuple[Attachment, ...] = ()  # a user message's files, in the order attached
 
 
 @dataclass(frozen=True)

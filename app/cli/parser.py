@@ -58,6 +58,11 @@ def build_parser() -> CliParser:
                       help="print the model's reasoning (when it streams any) dimmed on standard error")
     chat.add_argument("--retry", action="store_true",
                       help="answer the session's last message again (with -s); a partial or failed answer is replaced")
+    chat.add_argument("-a", "--attach", action="append", default=[], metavar="PATH",
+                      help="attach a file: an image (PNG, JPEG, GIF, WebP), a PDF, or a text or code file; repeatable")
+    chat.add_argument("--reattach", action="append", default=[], metavar="NAME",
+                      help="with -s: send an earlier attachment of the session again (its file name or the start of "
+                      "its sha256); repeatable")
     chat.add_argument("message", metavar="MESSAGE", nargs="?", help="the message; - reads standard input")
 
     _add_sessions(commands)

@@ -13,13 +13,14 @@ from sqlalchemy.exc import IntegrityError
 
 from data.db.engine import Database
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row, message_to_domain, message_values
-from data.db.rows import MessageRow, SessionRow, ToolOutputArchiveRow
+from data.db.rows import MessageAttachmentRow, MessageRow, SessionRow, ToolOutputArchiveRow
 from domain.errors import InvalidInput, NotFound
 from domain.models import Message, MessageId, MessageType, SessionId
 from domain.settings import ContextSettings
 
 PREVIEW_CHARS = 120
 _MESSAGES = cast(Table, MessageRow.__table__)
+_REFS = cast(Table, MessageAttachmentRow.__table__)
 _INSERT = (  # built once: the next seq of the session is taken in the same statement as the insert
     insert(_MESSAGES)
     .values(seq=select(func.coalesce(func.max(_MESSAGES.c.seq), 0) + 1)
@@ -54,6 +55,9 @@ class SqlMessageRepository:
                 raise InvalidInput(f"A message with id {message.id!r} already exists.") from exc
             if full_output is not None:
                 s.add(self._archive(message.id, full_output))
+            if message.attachments:  # a reference per file: the store deletes a file with its last reference
+                s.execute(insert(_REFS), [{"message_id": message.id, "position": i, "sha256": a.sha256}
+                                          for i, a in enumerate(message.attachments)])
             s.execute(_touch_session(message, created))
         return replace(message, seq=seq, created_at=created)
 

@@ -14,6 +14,7 @@ from google.genai import types
 
 from data.providers.base import SdkAdapter, StreamCall, headers_deadline, read_timeout
 from data.providers.errors import error_fields, status_error, transport_or_invalid, web_page_error
+from data.providers.gemini_files import GeminiUploads
 from data.providers.gemini_reasoning import gemini_thinking, listed_capabilities
 from data.providers.gemini_shape import gemini_config, gemini_contents, signature_text
 from data.providers.retry import RetryPolicy
@@ -109,6 +110,14 @@ class GeminiAdapter(SdkAdapter):
         super().__init__(provider_id=provider_id, provider_name=provider_name, retry=retry, secret=secret)
         self._client = client
         self._listed: dict[ModelId, ModelCapabilities | None] = {}  # from list_models in this process
+        self._uploads: GeminiUploads | None = None
+        self._uploads_media: object | None = None
+
+    async def _uploaded(self, call: StreamCall) -> dict[str, tuple[str, str]]:
+        """The Files API URIs of the call's attachments over the inline limit (uploaded now if need be)."""
+        if self._uploads is None or self._uploads_media is not self.media:
+            self._uploads, self._uploads_media = GeminiUploads(self._client, self._provider_id, self.media), self.media
+        return await self._uploads.uris(call.messages)
 
     def map_error(self, exc: BaseException) -> ProviderError:
         """See map_gemini_error."""
@@ -116,7 +125,8 @@ class GeminiAdapter(SdkAdapter):
 
     async def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
         owner = (self._provider_id, call.model_id)
-        contents = gemini_contents(call.messages, tool_blocks=bool(call.tools), owner=owner)
+        contents = gemini_contents(call.messages, tool_blocks=bool(call.tools), owner=owner, media=self.media,
+                                   uploaded=await self._uploaded(call))
         thinking = gemini_thinking(call.model_id, call.reasoning, call.max_output_tokens, self._capabilities(call))
         config = gemini_config(call.system_prompt, call.tools, thinking.max_output_tokens, thinking.config)
         timeout = read_timeout(call.deadlines)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from contextlib import aclosing
+from dataclasses import replace
 
+from domain.attachment import Attachment
+from domain.chat.attachment_check import check_attachments
 from domain.chat.draft import ReplyDraft
 from domain.chat.records import IdFactory, MessageFactory, new_uuid
 from domain.chat.request import oversized_message
@@ -19,7 +22,15 @@ from domain.context.estimator import calibration_key
 from domain.context.session_context import SessionContext
 from domain.context.truncator import ToolResultTruncator
 from domain.errors import InvalidInput, PalimpsestError
-from domain.events import ChatEvent, ResponseComplete, TextDelta, ThinkingDelta, TitleGenerated, ToolRoundLimitReached
+from domain.events import (
+    ChatEvent,
+    Notice,
+    ResponseComplete,
+    TextDelta,
+    ThinkingDelta,
+    TitleGenerated,
+    ToolRoundLimitReached,
+)
 from domain.models import AgentId, Message, MessageType, ModelId, ProviderId, SessionId, Usage
 from domain.ports import Clock, ModelRepository, ToolContext, ToolExecutor
 from domain.services.adapters import ProviderAdapters
@@ -58,6 +69,7 @@ class SendMessageUseCase:
         model_id: ModelId | None = None,
         agent_id: AgentId | None = None,
         retry: bool = False,
+        attachments: Sequence[Attachment] = (),
     ) -> AsyncIterator[ChatEvent]:
         """Runs the turn; known failures end it with ChatError, cancellation keeps the partial reply and re-raises.
 
@@ -77,21 +89,29 @@ class SendMessageUseCase:
                 return
             text = last.content
             replaced = tuple(m for m in ctx.messages if m.seq > last.seq)  # a partial or failed answer: replaced
-        if not text.strip():
+        files = () if retry else tuple(attachments)
+        if not text.strip() and not files:
             yield chat_error(InvalidInput("The message is empty; type something to send."))
             return
-        too_big = None if retry else oversized_message(self._upkeep.planner, ctx, text)
+        try:
+            notices = check_attachments(ctx, files)
+        except PalimpsestError as err:  # refused before anything is stored or sent: the text stays with the user
+            yield chat_error(err)
+            return
+        too_big = None if retry else oversized_message(self._upkeep.planner, ctx, text, files)
         if too_big is not None:  # refused before anything is stored or sent: the text stays with the user
             yield chat_error(InvalidInput(too_big))
             return
         first_exchange = _needs_title(ctx)
         turn = TurnProgress(MessageFactory(session_id, self._clock, self._new_id))
-        user = None if retry else turn.factory.user(text)
+        user = None if retry else replace(turn.factory.user(text), attachments=files)
         try:
             ctx, switched = self._start(ctx, user, choice, replaced)
         except PalimpsestError as err:
             yield chat_error(err)
             return
+        for notice in notices:
+            yield Notice(notice)
         try:
             async with aclosing(self._run(turn, ctx, text, first_exchange, switched)) as events:
                 async for event in events:  # closing `events` closes the provider's stream at once
