@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from domain.attachment import Attachment, AttachmentKind
+from domain.attachment import Attachment, AttachmentKind, human_size
 from domain.models import ProviderType
 
 ANTHROPIC, OPENAI, GEMINI = "anthropic", "openai", "gemini"
@@ -99,8 +99,8 @@ def limit_problem(attachment: Attachment, family_name: str, provider_name: str) 
         return None
     limits = LIMITS[family_name]
     if attachment.size > limits.pdf_max_bytes:
-        return (f"{attachment.name} is {attachment.size / 1048576:.1f} MB; {provider_name} takes PDFs up to "
-                f"{limits.pdf_max_bytes // 1048576} MB. Split it, or choose another provider.")
+        return (f"{attachment.name} is {human_size(attachment.size)}; {provider_name} takes PDFs up to "
+                f"{human_size(limits.pdf_max_bytes)}. Split it, or choose another provider.")
     if attachment.pages and attachment.pages > limits.pdf_max_pages:
         return (f"{attachment.name} has {attachment.pages} pages; {provider_name} takes PDFs of up to "
                 f"{limits.pdf_max_pages} pages. Split it, or choose another provider.")

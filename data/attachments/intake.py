@@ -12,7 +12,7 @@ from domain.attachment import PDF_TYPE, Attachment, AttachmentKind, human_size
 from domain.errors import InvalidInput
 
 log = logging.getLogger(__name__)
-MAX_BYTES = 50 * 1024 * 1024  # the largest file any provider takes inline or by upload here
+MAX_BYTES = 50_000_000  # the largest file taken in (50 MB): over every provider's PDF limit but Gemini's upload
 MAX_TEXT_CHARS = 2_000_000
 MAX_PIXELS = 100_000_000
 _SIGNATURES = (

@@ -14,12 +14,26 @@ from typing import Any
 from data.attachments.media import MediaSource
 from domain.attachment import Attachment, AttachmentKind
 from domain.attachment_rules import GEMINI, LIMITS
+from domain.errors import ProviderError
 from domain.models import Message
 
 log = logging.getLogger(__name__)
 UPLOADS_FILE = "gemini_uploads.json"
 EXPIRY_MARGIN = timedelta(hours=1)  # a file this close to its expiry is uploaded again rather than risked
 ACTIVE_POLLS = 30
+
+
+class UploadGone(ProviderError):
+    """Gemini no longer has a file uploaded earlier (its time ran out, or it was deleted): the uploads remembered are
+    forgotten and the request is sent once more, uploading the file again."""
+
+    kind = "upload_gone"
+    transient = True
+    retry_limit = 1
+
+    def __init__(self, provider_name: str) -> None:
+        super().__init__(f"{provider_name} no longer has an attachment uploaded earlier (uploads are kept for 48 "
+                         "hours). Send again to upload it anew.")
 
 
 def needs_upload(attachment: Attachment) -> bool:
@@ -56,6 +70,13 @@ class GeminiUploads:
                 self._save(known)
             out[sha] = (entry["uri"], entry["mime_type"])
         return out
+
+    def forget(self) -> None:
+        """Forgets every upload of this provider (the next request uploads its files again)."""
+        if self._media is None:
+            return
+        prefix = f"{self._provider_id}/"
+        self._save({k: v for k, v in self._load().items() if not k.startswith(prefix)})
 
     def _expired(self, entry: dict[str, str]) -> bool:
         try:
