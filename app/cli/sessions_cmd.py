@@ -78,6 +78,7 @@ def _message_text(m: Message, behind_boundary: bool) -> str:
         body = _clip(m.tool_output or "")
     else:
         body = m.content
+    body += "".join(f"\n[attached: {a.label}]" for a in m.attachments)
     return f"{head}  {_minute(m.created_at)}\n    " + "\n    ".join(body.splitlines())
 
 

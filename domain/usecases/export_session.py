@@ -6,6 +6,7 @@ import json
 from datetime import datetime
 from typing import Any, Literal
 
+from domain.attachment import Attachment
 from domain.errors import InvalidInput
 from domain.models import SessionId
 from domain.ports import MessageRepository, SessionRepository
@@ -37,7 +38,14 @@ def message_to_dict(view: MessageView) -> dict[str, Any]:
              "model_id": b.model_id}
             for b in m.reasoning
         ],
+        "attachments": [attachment_to_dict(a) for a in m.attachments],
     }
+
+
+def attachment_to_dict(a: Attachment) -> dict[str, Any]:
+    """An attachment's stored metadata as JSON-ready data (its bytes stay in the attachment store)."""
+    return {"name": a.name, "kind": a.kind.value, "media_type": a.media_type, "size": a.size, "sha256": a.sha256,
+            "width": a.width, "height": a.height, "pages": a.pages}
 
 
 def detail_to_dict(detail: SessionDetail) -> dict[str, Any]:

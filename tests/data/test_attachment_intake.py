@@ -88,7 +88,7 @@ def test_a_password_protected_pdf_is_refused(intake: AttachmentIntake, tmp_path:
     writer.encrypt("pw")
     out = io.BytesIO()
     writer.write(out)
-    with pytest.raises(AttachmentRejected, match="locked.pdf is password-protected"):
+    with pytest.raises(AttachmentRejected, match=r"locked\.pdf is password-protected"):
         intake.from_bytes("locked.pdf", out.getvalue())
 
 

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from tests.fakeservers.anthropic_rules import model_info, redacted_data, refusal, sign
-from tests.fakeservers.media_rules import MediaPart, MediaRefused, b64, checked_image, checked_pdf
 from tests.fakeservers.brain import (
     STREAMED_FAILURES,
     ErrorReply,
@@ -21,6 +20,7 @@ from tests.fakeservers.brain import (
     ToolCallPart,
     ToolResultPart,
 )
+from tests.fakeservers.media_rules import MediaPart, MediaRefused, b64, checked_image, checked_pdf
 from tests.fakeservers.server import (
     Accounting,
     FakeProviderServer,

@@ -1,0 +1,97 @@
+"""`palimpsest chat -a PATH`: a PNG, a JPEG, a PDF and a Python file reach each provider's fake in its native form,
+in one session; a bad file is refused with a sentence naming it, before anything is stored or sent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.attachment_samples import PYTHON_SOURCE, png, write_samples
+from tests.cli.harness import Cli
+from tests.fakeservers import Reply, ScriptedBrain, fake_provider_servers
+
+KEY = "sk-attach-test-key"
+
+
+def _stored_files(home: Path) -> list[Path]:
+    folder = home / "attachments"
+    return [p for p in folder.rglob("*") if p.is_file() and p.parent != folder] if folder.exists() else []
+
+
+def test_one_session_sends_png_jpeg_pdf_and_python_to_each_provider_natively(tmp_path: Path) -> None:
+    files = write_samples(tmp_path / "files")
+    brain = ScriptedBrain(default=Reply.of_text("Seen them."))
+    with fake_provider_servers(brain, api_key=KEY) as fakes:
+        cli = Cli(tmp_path / "home", tmp_path / "keys.json", fakes.env(KEY))
+        names = ("shot.png", "photo.jpg", "report.pdf", "greet.py")
+        attach = [arg for name in names for arg in ("-a", str(files[name]))]
+        first = cli.run("chat", "-p", "anthropic", "--jsonl", *attach, "What are these?", subprocess_run=False)
+        assert first.code == 0, first.err
+        session = json.loads(first.out.splitlines()[0])["session_id"]
+        for provider in ("openai", "gemini"):
+            result = cli.run("chat", "-s", session, "-p", provider, *attach, f"And for {provider}?",
+                             subprocess_run=False)
+            assert result.code == 0, result.err
+        shown = cli.run("sessions", "show", session, "--json", subprocess_run=False)
+    for fake in (fakes.anthropic, fakes.openai, fakes.gemini):
+        chats = [r for r in fake.requests if r.tool_names]  # the turns (a title request offers no tools)
+        assert chats, f"{type(fake).__name__} got no chat request"
+        media = [(p.kind, p.media_type) for p in chats[-1].messages[-1].parts if hasattr(p, "sha256")]
+        assert media == [("image", "image/png"), ("image", "image/jpeg"), ("pdf", "application/pdf")]
+        sent = {p.sha256 for p in chats[-1].media}
+        assert {hashlib_of(files[n]) for n in ("shot.png", "photo.jpg", "report.pdf")} <= sent
+        assert PYTHON_SOURCE in chats[-1].last_user_text
+    anthropic = [b["type"] for b in fakes.anthropic.requests[0].raw["messages"][0]["content"]]
+    assert anthropic == ["text", "image", "text", "image", "document", "text", "text"]
+    openai = [p["type"] for m in [r for r in fakes.openai.requests if r.tool_names][-1].raw["messages"]
+              if m["role"] == "user" and isinstance(m["content"], list) for p in m["content"]]
+    assert openai.count("image_url") == 4 and openai.count("file") == 2  # the first message's files too
+    gemini = [next(iter(p)) for c in [r for r in fakes.gemini.requests if r.tool_names][-1].raw["contents"]
+              for p in c["parts"]]
+    assert gemini.count("inlineData") == 9  # all three messages' (well inside the recent window)
+    messages = json.loads(shown.out)["messages"]
+    users = [m for m in messages if m["type"] == "user"]
+    assert [[a["name"] for a in m["attachments"]] for m in users] == [["shot.png", "photo.jpg", "report.pdf",
+                                                                        "greet.py"]] * 3
+    assert len(_stored_files(tmp_path / "home")) == 5  # four files stored once (sent 3 times) + the PDF's text
+
+
+def hashlib_of(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize(("name", "data", "says"), [
+    ("empty.png", b"", "empty.png is empty (0 bytes); there is nothing to attach."),
+    ("broken.png", png()[:50], "broken.png is not a readable image"),
+    ("broken.pdf", b"%PDF-1.7\nnot really", "broken.pdf is not a readable PDF"),
+    ("tool.exe", b"MZ\x90\x00\x03\x00\x00\x00", "tool.exe is not a type Palimpsest can attach"),
+])
+def test_a_bad_file_is_refused_by_name_and_nothing_is_stored_or_sent(tmp_path: Path, name: str, data: bytes,
+                                                                     says: str) -> None:
+    good = write_samples(tmp_path / "files")["shot.png"]
+    bad = tmp_path / "files" / name
+    bad.write_bytes(data)
+    with fake_provider_servers(ScriptedBrain(default=Reply.of_text("unused")), api_key=KEY) as fakes:
+        cli = Cli(tmp_path / "home", tmp_path / "keys.json", fakes.env(KEY))
+        result = cli.run("chat", "-p", "anthropic", "-a", str(good), "-a", str(bad), "hello", subprocess_run=False)
+        listed = cli.run("sessions", "list", "--json", subprocess_run=False)
+    assert result.code != 0 and says in result.err and "Traceback" not in result.err
+    assert fakes.anthropic.log == [] and json.loads(listed.out) == []
+    assert _stored_files(tmp_path / "home") == []  # the good file taken in first is not kept either
+
+
+def test_a_vanished_file_and_a_500_mb_file_are_named(tmp_path: Path) -> None:
+    huge = tmp_path / "huge.pdf"
+    with huge.open("wb") as out:
+        out.truncate(500 * 1000 * 1000)
+    with fake_provider_servers(ScriptedBrain(default=Reply.of_text("unused")), api_key=KEY) as fakes:
+        cli = Cli(tmp_path / "home", tmp_path / "keys.json", fakes.env(KEY))
+        gone = cli.run("chat", "-p", "openai", "-a", str(tmp_path / "gone.png"), "hello", subprocess_run=False)
+        big = cli.run("chat", "-p", "openai", "-a", str(huge), "hello", subprocess_run=False)
+    assert "gone.png does not exist (was it moved or deleted?)" in gone.err
+    assert "huge.pdf is 500.0 MB; an attachment can be at most 50.0 MB." in big.err
+    assert gone.code != 0 and big.code != 0 and fakes.openai.log == []
