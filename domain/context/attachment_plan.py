@@ -12,9 +12,9 @@ from domain.attachment_rules import attachment_tokens
 from domain.context.estimator import MESSAGE_OVERHEAD, TokenEstimator
 from domain.models import Message, MessageType, ModelCapabilities
 
-# Once one attachment falls out of the protected window, every attachment deeper than this share of it is replaced
-# in the same request, so the request prefix changes in a few larger steps rather than at every turn.
-STEP_SHARE = 0.5
+# The line before which attachments are replaced moves in steps of this share of the protected window, so the
+# request prefix (and the provider's prompt cache) changes once per step rather than at every turn.
+STEPS_PER_WINDOW = 2
 
 
 def plan_attachments(
@@ -29,20 +29,22 @@ def plan_attachments(
     """The messages with their attachments set for one request (priced, gated, old ones replaced by placeholders).
 
     The attachments of the newest user message always go natively (they are what the user is asking about); an
-    older one goes natively only while the messages after it fit in `protected_tokens` (None: no limit)."""
+    older one goes natively only while the messages after it fit in `protected_tokens` (None: no limit). Positions are
+    measured with every attachment at its native price, so replacing one never moves the line back; the line is
+    rounded up to a step, so an attachment may be replaced a little early but is never sent from beyond it."""
     out = [_gated(m, family, capabilities, estimator, model_name) if m.attachments else m for m in messages]
     if protected_tokens is None or not any(m.attachments for m in out):
         return out
     newest_user = max((i for i, m in enumerate(out) if m.type is MessageType.USER), default=-1)
-    depth: dict[int, int] = {}
-    after = 0
-    for index in range(len(out) - 1, -1, -1):
-        if out[index].attachments:
-            depth[index] = after
-        after += estimator.estimate_message(out[index])
-    old = {i for i, d in depth.items() if i != newest_user and d > protected_tokens}
-    if old:
-        old |= {i for i, d in depth.items() if i != newest_user and d > protected_tokens * STEP_SHARE}
+    ends, position = [], 0
+    for message in out:
+        position += estimator.estimate_message(message)
+        ends.append(position)
+    if position <= protected_tokens:
+        return out
+    step = max(1, protected_tokens // STEPS_PER_WINDOW)
+    line = -(-(position - protected_tokens) // step) * step  # rounded up: nothing native lies deeper than allowed
+    old = [i for i, m in enumerate(out) if m.attachments and i != newest_user and ends[i] < line]
     for index in old:
         out[index] = replace(out[index], attachments=tuple(_omitted(a, estimator) for a in out[index].attachments))
     return out
