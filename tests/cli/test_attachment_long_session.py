@@ -45,7 +45,8 @@ def test_a_hundred_turns_with_twenty_images_never_overflow_nor_resend_old_images
                 events: list[object] = []
                 for turn in range(TURNS):
                     files = (images[turn // EVERY],) if turn % EVERY == 0 else ()
-                    text = f"Turn {turn}: " + ("look at this screen, what changed? " if files else "go on with the log, please. ") * 14
+                    words = "look at this screen, what changed? " if files else "go on with the log, please. "
+                    text = f"Turn {turn}: " + words * 14
                     async for event in c.send_message(session.id, text, provider_id="anthropic", model_id=MODEL,
                                                       attachments=files):
                         events.append(event)
