@@ -95,3 +95,27 @@ def test_a_vanished_file_and_a_500_mb_file_are_named(tmp_path: Path) -> None:
     assert "gone.png does not exist (was it moved or deleted?)" in gone.err
     assert "huge.pdf is 500.0 MB; an attachment can be at most 50.0 MB." in big.err
     assert gone.code != 0 and big.code != 0 and fakes.openai.log == []
+
+
+def test_reattach_puts_an_earlier_attachment_back_into_the_next_message(tmp_path: Path) -> None:
+    files = write_samples(tmp_path / "files")
+    with fake_provider_servers(ScriptedBrain(default=Reply.of_text("Ok.")), api_key=KEY) as fakes:
+        cli = Cli(tmp_path / "home", tmp_path / "keys.json", fakes.env(KEY))
+        first = cli.run("chat", "-p", "openai", "--jsonl", "-a", str(files["shot.png"]), "look", subprocess_run=False)
+        session = json.loads(first.out.splitlines()[0])["session_id"]
+        files["shot.png"].unlink()  # the original file may be gone: the stored copy is sent
+        again = cli.run("chat", "-s", session, "--reattach", "shot.png", "look again", subprocess_run=False)
+        unknown = cli.run("chat", "-s", session, "--reattach", "nope.png", "x", subprocess_run=False)
+        no_session = cli.run("chat", "--reattach", "shot.png", "x", subprocess_run=False)
+    assert again.code == 0, again.err
+    last = [r for r in fakes.openai.requests if r.tool_names][-1]
+    newest = [p for p in last.messages[-1].parts if hasattr(p, "sha256")]
+    assert [p.sha256 for p in newest] == [hashlib_of_bytes(png())]
+    assert "This conversation has no attachment 'nope.png'; its attachments: shot.png." in unknown.err
+    assert unknown.code != 0 and "give the session with -s ID" in no_session.err
+
+
+def hashlib_of_bytes(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()

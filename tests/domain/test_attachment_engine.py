@@ -145,3 +145,12 @@ async def test_a_message_of_attachments_alone_is_sent_and_its_size_is_checked_ag
     events = [e async for e in world.send("s1", "and this?", attachments=(huge,))]
     assert isinstance(events[0], ChatError) and "attachments are too large for claude-big" in events[0].message
     assert len(world.stored()) == 2  # the first turn only
+
+
+def test_the_summarizer_sees_each_attachment_as_its_placeholder_line_and_the_reply_about_it() -> None:
+    from domain.context.transcript import render_transcript
+
+    text = render_transcript([_user(1, "what is on this screen?", SHOT),
+                              Message("r2", "s1", MessageType.AI_RESPONSE, "A login form with a red error.", seq=2)])
+    assert text == ("[User]\nwhat is on this screen?\n[Attachment shot.png (image, 250.0 KB, 1920×1080) — not resent; "
+                    "original kept — ask to see it again]\n\n[Assistant]\nA login form with a red error.")
