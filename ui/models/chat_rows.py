@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from domain.attachment import Attachment
 from domain.models import Message, MessageType, ToolStatus
 
 
@@ -46,6 +47,7 @@ class ChatRow:
     retryable: bool = False
     summarized_count: int = 0
     unanswered: bool = False  # a user message whose turn failed before any reply (Retry when it is the newest)
+    attachments: tuple[Attachment, ...] = ()  # a user message's files (thumbnails above its text)
 
 
 def format_arguments(arguments: Mapping[str, Any] | str | None) -> str:
@@ -129,7 +131,7 @@ def _row(message: Message, results: Mapping[str, Message], *, dimmed: bool) -> C
         "key": message.id, "message_id": message.id, "seq": message.seq, "dimmed": dimmed, "pinned": message.pinned,
     }
     if message.type is MessageType.USER:
-        return ChatRow(RowKind.USER, text=message.content, **common)
+        return ChatRow(RowKind.USER, text=message.content, attachments=message.attachments, **common)
     if message.type is MessageType.AI_RESPONSE:
         if not message.content.strip() and not message.incomplete:
             return None
