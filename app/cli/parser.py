@@ -90,7 +90,10 @@ def _add_sessions(commands: argparse._SubParsersAction) -> None:
     export = sessions.add_parser("export", help="export a session as Markdown or JSON")
     export.add_argument("id", metavar="ID")
     export.add_argument("--format", choices=EXPORT_FORMATS, default="markdown")
-    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output (attachments "
+                        "are copied into FILE's name + _attachments/ beside it)")
+    export.add_argument("--embed-attachments", action="store_true",
+                        help="with --format json: put each attachment in the file, base64-encoded")
     search = sessions.add_parser("search", help="full-text search over messages and summaries")
     search.add_argument("query", metavar="QUERY")
     compact = sessions.add_parser("compact", help="summarize the older part of a session now")

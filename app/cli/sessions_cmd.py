@@ -6,12 +6,11 @@ import argparse
 import json
 from collections.abc import Iterator
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from app.cli.context_cmd import render_status, status_to_dict
+from app.cli.export_cmd import export_session
 from app.cli.tables import one_line, table, when
-from domain.errors import InvalidInput
 from domain.models import Message, MessageType, Session
 from domain.usecases.export_session import detail_to_dict
 from domain.usecases.show_session import SessionDetail
@@ -121,12 +120,7 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
             for chunk in detail_chunks(detail):  # written as it is rendered
                 out.write(chunk + "\n")
     elif action == "export":
-        exported = c.export_session(args.id, args.format)
-        if args.output:
-            _write_file(Path(args.output), exported)
-            err.write(f"Exported to {args.output}\n")
-        else:
-            out.write(exported + "\n")
+        return export_session(c, args, out, err)
     elif action == "search":
         hits = c.search_sessions(args.query)
         if not hits:
@@ -154,10 +148,3 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
         session = c.delete_session(args.id)
         out.write(f"Deleted session {session.id} ({one_line(session.title, 40)}).\n")
     return 0
-
-
-def _write_file(path: Path, text: str) -> None:
-    try:
-        path.write_text(text + "\n", encoding="utf-8")
-    except OSError as err:
-        raise InvalidInput(f"Cannot write {path}: {err.strerror or err}. Choose another file with -o.") from err

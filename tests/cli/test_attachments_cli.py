@@ -119,3 +119,35 @@ def hashlib_of_bytes(data: bytes) -> str:
     import hashlib
 
     return hashlib.sha256(data).hexdigest()
+
+
+def test_export_links_attachments_from_a_folder_beside_and_json_embeds_or_references_them(tmp_path: Path) -> None:
+    import base64
+
+    files = write_samples(tmp_path / "files")
+    with fake_provider_servers(ScriptedBrain(default=Reply.of_text("Seen.")), api_key=KEY) as fakes:
+        cli = Cli(tmp_path / "home", tmp_path / "keys.json", fakes.env(KEY))
+        first = cli.run("chat", "-p", "gemini", "--jsonl", "-a", str(files["shot.png"]), "-a",
+                        str(files["report.pdf"]), "look", subprocess_run=False)
+        session = json.loads(first.out.splitlines()[0])["session_id"]
+        (tmp_path / "out").mkdir()
+        md = cli.run("sessions", "export", session, "-o", str(tmp_path / "out" / "trip.md"), subprocess_run=False)
+        ref = cli.run("sessions", "export", session, "--format", "json", "-o", str(tmp_path / "out" / "trip.json"),
+                      subprocess_run=False)
+        embedded = cli.run("sessions", "export", session, "--format", "json", "--embed-attachments",
+                           subprocess_run=False)
+        bad = cli.run("sessions", "export", session, "--embed-attachments", subprocess_run=False)
+    assert md.code == 0 and ref.code == 0, md.err + ref.err
+    text = (tmp_path / "out" / "trip.md").read_text()
+    assert "![shot.png](trip_attachments/shot.png)" in text
+    assert "[report.pdf](trip_attachments/report.pdf) — report.pdf (pdf, " in text and "2 pages)" in text
+    assert (tmp_path / "out" / "trip_attachments" / "shot.png").read_bytes() == files["shot.png"].read_bytes()
+    assert (tmp_path / "out" / "trip_attachments" / "report.pdf").read_bytes() == files["report.pdf"].read_bytes()
+    assert "attachments in" in md.err
+    referenced = json.loads((tmp_path / "out" / "trip.json").read_text())["messages"][0]["attachments"]
+    assert [(a["name"], a["path"]) for a in referenced] == [("shot.png", "trip_attachments/shot.png"),
+                                                            ("report.pdf", "trip_attachments/report.pdf")]
+    assert referenced[0]["sha256"] == hashlib_of(files["shot.png"]) and "data_base64" not in referenced[0]
+    inline = json.loads(embedded.out)["messages"][0]["attachments"]
+    assert base64.b64decode(inline[1]["data_base64"]) == files["report.pdf"].read_bytes()
+    assert bad.code != 0 and "--embed-attachments is for --format json" in bad.err
