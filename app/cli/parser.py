@@ -103,6 +103,8 @@ def _add_sessions(commands: argparse._SubParsersAction) -> None:
     reset.add_argument("id", metavar="ID")
     delete = sessions.add_parser("delete", help="delete a session")
     delete.add_argument("id", metavar="ID")
+    delete.add_argument("--permanently", action="store_true",
+                        help="for good, with its attachment files (unless another session has them); cannot be undone")
     context = sessions.add_parser("context", help="what the next request would send, against the model's window")
     context.add_argument("id", metavar="ID")
     context.add_argument("--json", action="store_true", help="print JSON")

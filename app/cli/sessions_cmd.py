@@ -144,6 +144,9 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
     elif action == "context":
         status = c.context_status(args.id.strip())
         out.write((json.dumps(status_to_dict(status), indent=2) if args.json else render_status(status)) + "\n")
+    elif action == "delete" and getattr(args, "permanently", False):
+        session = c.delete_session.permanently(args.id)
+        out.write(f"Deleted session {session.id} ({one_line(session.title, 40)}) permanently.\n")
     elif action == "delete":
         session = c.delete_session(args.id)
         out.write(f"Deleted session {session.id} ({one_line(session.title, 40)}).\n")

@@ -151,3 +151,22 @@ def test_export_links_attachments_from_a_folder_beside_and_json_embeds_or_refere
     inline = json.loads(embedded.out)["messages"][0]["attachments"]
     assert base64.b64decode(inline[1]["data_base64"]) == files["report.pdf"].read_bytes()
     assert bad.code != 0 and "--embed-attachments is for --format json" in bad.err
+
+
+def test_deleting_the_last_session_that_has_a_file_permanently_deletes_the_file(tmp_path: Path) -> None:
+    files = write_samples(tmp_path / "files")
+    with fake_provider_servers(ScriptedBrain(default=Reply.of_text("Ok.")), api_key=KEY) as fakes:
+        cli = Cli(tmp_path / "home", tmp_path / "keys.json", fakes.env(KEY))
+        ids = []
+        for _ in range(2):
+            done = cli.run("chat", "-p", "anthropic", "--jsonl", "-a", str(files["shot.png"]), "look",
+                           subprocess_run=False)
+            ids.append(json.loads(done.out.splitlines()[0])["session_id"])
+        stored = _stored_files(tmp_path / "home")
+        assert len(stored) == 1  # the same bytes, stored once for both sessions
+        soft = cli.run("sessions", "delete", ids[0], subprocess_run=False)
+        first = cli.run("sessions", "delete", ids[0], "--permanently", subprocess_run=False)
+        assert soft.code == 0 and first.code == 0 and "permanently" in first.out
+        assert _stored_files(tmp_path / "home") == stored  # the other session still has it
+        last = cli.run("sessions", "delete", ids[1], "--permanently", subprocess_run=False)
+    assert last.code == 0 and _stored_files(tmp_path / "home") == []

@@ -100,6 +100,31 @@ def test_a_pasted_image_and_dropped_files_are_attached(qtbot, backend, worker, t
     assert sorted(p.attachment.name for p in window.chat_vm.state.pending) == [
         "greet.py", "pasted image.png", "photo.jpg"]
     assert window.composer.edit.toPlainText() == ""  # a pasted file is attached, never pasted as its path
+    copied = QMimeData()
+    copied.setUrls([QUrl.fromLocalFile(str(files["report.pdf"]))])  # a file copied in a file manager, then pasted
+    window.composer.edit.insertFromMimeData(copied)
+    qtbot.waitUntil(lambda: len(window.chat_vm.state.pending) == 4)
+    assert window.composer.edit.toPlainText() == ""
+
+
+def test_the_paperclip_opens_a_file_dialog_and_attaches_the_chosen_files(qtbot, backend, worker, tmp_path,
+                                                                         monkeypatch) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    sid = demo_sessions(backend)
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, sid)
+    files = write_samples(tmp_path)
+    asked: list[str] = []
+
+    def chosen(parent, title, folder, filters):  # the dialog, answered as a person would
+        asked.append(filters)
+        return [str(files["photo.jpg"]), str(files["report.pdf"])], ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", staticmethod(chosen))
+    qtbot.mouseClick(window.composer.clip, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(window.chat_vm.state.pending) == 2)
+    assert "*.pdf" in asked[0] and "*.png" in asked[0]
 
 
 def test_a_bad_file_is_named_in_a_notice_and_a_refused_message_keeps_text_and_files(qtbot, backend, worker,
