@@ -41,6 +41,7 @@ from domain.usecases.delete_api_key import DeleteApiKeyUseCase
 from domain.usecases.delete_memory import DeleteMemoryUseCase
 from domain.usecases.delete_provider import DeleteProviderUseCase
 from domain.usecases.delete_session import DeleteSessionUseCase
+from domain.usecases.discover_model import DiscoverModelUseCase
 from domain.usecases.edit_summary import EditSummaryUseCase
 from domain.usecases.export_session import ExportSessionUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
@@ -65,6 +66,7 @@ from domain.usecases.send_message import SendMessageUseCase
 from domain.usecases.session_usage import SessionUsageQuery
 from domain.usecases.set_api_key import SetApiKeyUseCase
 from domain.usecases.set_provider_base_url import SetProviderBaseUrlUseCase
+from domain.usecases.set_session_reasoning import SetSessionReasoningUseCase
 from domain.usecases.show_session import ShowSessionUseCase
 
 
@@ -133,6 +135,7 @@ class Container:
         if isinstance(adapters, LazyAdapterFactory) and adapters.media is None:
             adapters.media = self.media
         self.attachments = AttachmentIntake(storage.attachment_files)
+        self._command_overrides = dict(context_overrides or {})  # over the agent's and session's own choice too
         self.adapters = ProviderAdapters(self.providers, keys, adapters)
         self._build_engine(approver)
         self._build_conversation()
@@ -151,7 +154,7 @@ class Container:
         self.contexts = SessionContextLoader(
             store=self.store, sessions=self.sessions, messages=self.messages, agents=self.agents,
             providers=self.providers, models=self.models, memories=self.memories, settings=self.settings,
-            tools=self.tools,
+            tools=self.tools, command_overrides=self._command_overrides,
         )
 
     def _build_conversation(self) -> None:
@@ -164,12 +167,13 @@ class Container:
         self.edit_summary = EditSummaryUseCase(self.sessions, self.clock)
         self.context_status = GetContextStatusUseCase(self.contexts, self.planner)
         self.generate_title = GenerateTitleUseCase(self.sessions, self.adapters)
+        self.discover_model = DiscoverModelUseCase(self.models, self.adapters)  # one per process: asks once
         memory_flush = MemoryFlushUseCase(self.store, self.sessions, self.adapters, self.tools, self.clock)
         self.send_message = SendMessageUseCase(
             contexts=self.contexts, turns=TurnStore(self.store, self.sessions, self.messages),
             adapters=self.adapters, tools=self.tools, models=self.models,
             upkeep=ContextUpkeep(self.planner, self.auto_compact, memory_flush), title=self.generate_title,
-            clock=self.clock,
+            clock=self.clock, discover=self.discover_model,
         )
 
     def _build_management(self) -> None:
@@ -183,6 +187,7 @@ class Container:
         self.search_sessions = SearchSessionsUseCase(self.sessions)
         self.delete_session = DeleteSessionUseCase(self.sessions, self.clock)
         self.rename_session = RenameSessionUseCase(self.sessions, self.clock)
+        self.set_session_reasoning = SetSessionReasoningUseCase(self.sessions, self.clock)
         self.pin_message = PinMessageUseCase(self.messages)
         self.session_attachments = SessionAttachmentsQuery(self.messages)
         self.list_providers = ListProvidersUseCase(self.providers, self.keys)

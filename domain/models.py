@@ -185,6 +185,7 @@ class Session:
     flushed_in_compaction_cycle: bool = False
     current_provider_id: ProviderId | None = None
     current_model_id: ModelId | None = None
+    reasoning: str | None = None  # this conversation's reasoning level (REASONING_LEVELS); None: the agent's/app's
 
     @property
     def summary(self) -> str | None:
@@ -251,6 +252,8 @@ class Message:
     has_image: bool = False
     active: bool = True  # False: taken off the conversation's path (a retried partial reply), kept for the record
     reasoning: tuple[ReasoningBlock, ...] = ()  # a reply's reasoning blocks in order (a tool call: its part's)
+    reasoning_tokens: int | None = None  # the part of output_tokens spent on reasoning, where the provider says
+    thinking_ms: int | None = None  # how long the model reasoned before the reply (or its tool calls) began
     attachments: tuple[Attachment, ...] = ()  # a user message's files, in the order attached
 
 

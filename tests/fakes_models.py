@@ -7,6 +7,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from data.db.capabilities_json import merged  # the store's own rule: user values first, then the list's
 from domain.errors import InvalidInput, NotFound
 from domain.models import AiModel, ModelId, ModelSource, ProviderId, WindowSource
 from tests.fakes_config import FakeProviderRepository
@@ -63,9 +64,10 @@ class FakeModelRepository:
                     id=m.id, display_name=m.display_name, provider_id=provider_id, source=ModelSource.FETCHED,
                     context_window_size=m.context_window_size, max_output_tokens=m.max_output_tokens,
                     window_source=WindowSource.PROVIDER_API if m.context_window_size else WindowSource.REGISTRY,
-                    input_limit=m.input_limit)
+                    input_limit=m.input_limit, capabilities=m.capabilities)
                 continue
-            new = replace(old, display_name=m.display_name or old.display_name)
+            new = replace(old, display_name=m.display_name or old.display_name,
+                          capabilities=merged(old.capabilities, m.capabilities))
             if not old.user_window:
                 if m.context_window_size:
                     new = replace(new, context_window_size=m.context_window_size, window_is_guess=False,

@@ -63,6 +63,8 @@ class FakeModelApiAdapter:
         self.default_completion = default_completion
         self.completion_prompts: list[tuple[ModelId, str, str | None, int]] = []
         self.models: list[AiModel] = []
+        self.list_calls = 0
+        self.list_error: Exception | None = None
 
     def send_message_stream(
         self,
@@ -110,6 +112,9 @@ class FakeModelApiAdapter:
         return item
 
     async def list_models(self) -> list[AiModel]:
+        self.list_calls += 1
+        if self.list_error is not None:
+            raise self.list_error
         return list(self.models)
 
 
@@ -232,6 +237,7 @@ def make_world(
     from domain.settings import ContextSettings
     from domain.usecases.auto_compact import AutoCompactUseCase
     from domain.usecases.context_status import GetContextStatusUseCase
+    from domain.usecases.discover_model import DiscoverModelUseCase
     from domain.usecases.generate_title import GenerateTitleUseCase
     from domain.usecases.memory_flush import MemoryFlushUseCase
     from domain.usecases.send_message import SendMessageUseCase
@@ -294,7 +300,7 @@ def make_world(
     send = SendMessageUseCase(
         contexts=contexts, turns=TurnStore(store, sessions, messages), adapters=by_provider, tools=tools,
         models=models, upkeep=ContextUpkeep(planner, auto_compact, flush), title=title, clock=clock,
-        new_id=lambda: f"id{next(ids)}",
+        new_id=lambda: f"id{next(ids)}", discover=DiscoverModelUseCase(models, by_provider),
     )
     return TurnWorld(sessions, messages, agents, providers, models, keys, adapters, tools, memories, settings_repo,
                      calibration, estimator, pruner, summarizer, clock, send, store, contexts, planner, auto_compact,

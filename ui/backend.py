@@ -174,6 +174,10 @@ class ConversationBackend(Protocol):
         """Switches the session's provider/model and agent."""
         raise NotImplementedError
 
+    async def set_reasoning(self, session_id: SessionId, level: str | None) -> Session:
+        """Sets the session's own reasoning level (None: its agent's or the app's setting)."""
+        raise NotImplementedError
+
     async def context_status(self, session_id: SessionId, selection: Selection) -> ContextStatus:
         """The current context estimate against the model's window."""
         raise NotImplementedError

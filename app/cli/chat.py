@@ -62,7 +62,7 @@ async def run_chat(c: Container, args: argparse.Namespace, out: TextIO, err: Tex
     if args.model:
         target = turn_provider(c, provider, existing, agent)
         if target is not None:
-            check_model(c, target, args.model, err)
+            await check_model(c, target, args.model, err)
     session = existing or c.create_session(agent=agent_id, provider_id=provider_id, model_id=args.model)
     try:
         return await _send(c, args, session.id, text, provider_id, agent_id, out, err, files)

@@ -28,11 +28,12 @@ def turn_provider(
     return next((p for p in c.providers.list() if p.is_active), None)
 
 
-def check_model(c: Container, provider: Provider, model_id: str, err: TextIO) -> None:
-    """Passes a model the provider lists (preset, fetched or added); refuses an unknown one, except on an
+async def check_model(c: Container, provider: Provider, model_id: str, err: TextIO) -> None:
+    """Passes a model the provider is known to have (preset, fetched or added) or, asked now, lists (a model newer
+    than the registry: its window and capabilities are stored on the way); refuses an unknown one, except on an
     OpenAI-compatible server, whose models are often not listed: there it warns that the window is a guess."""
     known = sorted(m.id for m in c.models.list(provider.id))
-    if model_id in known:
+    if model_id in known or await c.discover_model(provider, c.models.resolve(provider.id, model_id)) is not None:
         return
     add = f"palimpsest models add {provider.id} {model_id} --context-window N"
     if provider.type is ProviderType.OPENAI_COMPATIBLE:

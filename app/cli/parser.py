@@ -108,6 +108,10 @@ def _add_sessions(commands: argparse._SubParsersAction) -> None:
     context = sessions.add_parser("context", help="what the next request would send, against the model's window")
     context.add_argument("id", metavar="ID")
     context.add_argument("--json", action="store_true", help="print JSON")
+    reasoning = sessions.add_parser("reasoning", help="show or set a session's own reasoning level")
+    reasoning.add_argument("id", metavar="ID")
+    reasoning.add_argument("level", nargs="?", choices=[*REASONING_LEVELS, "default"], metavar="LEVEL",
+                           help=f"{' | '.join(REASONING_LEVELS)} | default (the agent's or the app's setting)")
 
 
 def _add_providers(commands: argparse._SubParsersAction) -> None:

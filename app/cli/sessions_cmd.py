@@ -26,6 +26,7 @@ def session_to_dict(s: Session) -> dict[str, Any]:
         "message_count": s.message_count, "compaction_count": s.compaction_count, "provider_id": s.current_provider_id,
         "model_id": s.current_model_id, "preview": s.last_message_preview, "total_input_tokens": s.total_input_tokens,
         "total_output_tokens": s.total_output_tokens, "total_cache_read_tokens": s.total_cache_read_tokens,
+        "reasoning": s.reasoning,
     }
 
 
@@ -147,7 +148,20 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
     elif action == "delete" and getattr(args, "permanently", False):
         session = c.delete_session.permanently(args.id)
         out.write(f"Deleted session {session.id} ({one_line(session.title, 40)}) permanently.\n")
+    elif action == "reasoning":
+        out.write(_reasoning(c, args.id.strip(), args.level) + "\n")
     elif action == "delete":
         session = c.delete_session(args.id)
         out.write(f"Deleted session {session.id} ({one_line(session.title, 40)}).\n")
     return 0
+
+
+def _reasoning(c: Container, session_id: str, level: str | None) -> str:
+    if level is not None:
+        c.set_session_reasoning(session_id, None if level == "default" else level)
+    ctx = c.contexts.load(session_id, strict=False)  # the level in force after the agent's and the session's choice
+    source = "this session's own setting" if ctx.session.reasoning is not None else "the agent's or the app's setting"
+    levels = ctx.model.capabilities.reasoning_levels() if ctx.model and ctx.model.capabilities else ()
+    offered = f"; {ctx.model.id} offers {', '.join(levels)}" if ctx.model and levels else ""
+    return f"Reasoning for {session_id}: {ctx.settings.reasoning} ({source}{offered})."
+

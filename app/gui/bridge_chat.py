@@ -101,6 +101,9 @@ class ConversationBridge:
     async def select(self, session_id: SessionId, selection: Selection, agent_id: AgentId | None) -> Session:
         return self._c.select_target(session_id, selection.provider_id, selection.model_id, agent_id)
 
+    async def set_reasoning(self, session_id: SessionId, level: str | None) -> Session:
+        return self._c.set_session_reasoning(session_id, level)
+
     async def context_status(self, session_id: SessionId, selection: Selection) -> ContextStatus:
         return self._c.context_status(session_id, provider_id=selection.provider_id, model_id=selection.model_id)
 

@@ -101,6 +101,7 @@ def session_to_domain(row: SessionRow) -> Session:
         total_cache_read_tokens=row.total_cache_read_tokens,
         flushed_in_compaction_cycle=bool(row.flushed_in_compaction_cycle),
         current_provider_id=row.current_provider_id, current_model_id=row.current_model_id,
+        reasoning=row.reasoning,
     )
 
 
@@ -117,6 +118,7 @@ def session_onto_row(session: Session, row: SessionRow) -> None:
     row.flushed_in_compaction_cycle = session.flushed_in_compaction_cycle
     row.current_provider_id = session.current_provider_id
     row.current_model_id = session.current_model_id
+    row.reasoning = session.reasoning
 
 
 def message_to_domain(row: MessageRow) -> Message:
@@ -129,6 +131,7 @@ def message_to_domain(row: MessageRow) -> Message:
         provider_id=row.provider_id, input_tokens=row.input_tokens, output_tokens=row.output_tokens,
         incomplete=bool(row.incomplete), pinned=bool(row.pinned), has_image=bool(row.has_image),
         active=bool(row.active), reasoning=reasoning_from_json(row.reasoning),
+        reasoning_tokens=row.reasoning_tokens, thinking_ms=row.thinking_ms,
         attachments=attachments_from_json(row.attachments),
     )
 
@@ -161,7 +164,8 @@ def reasoning_from_json(text: str | None) -> tuple[ReasoningBlock, ...]:
 MESSAGE_COLUMNS = (  # the order plain message rows are selected in (message_from_row unpacks them)
     "id", "session_id", "type", "content", "thinking_content", "tool_call_id", "tool_name", "tool_input", "tool_output",
     "tool_status", "model_id", "provider_id", "input_tokens", "output_tokens", "created_at", "seq", "pinned",
-    "incomplete", "has_image", "tool_output_original_chars", "active", "reasoning", "attachments",
+    "incomplete", "has_image", "tool_output_original_chars", "active", "reasoning", "reasoning_tokens", "thinking_ms",
+    "attachments",
 )
 _TYPES = {t.value: t for t in MessageType}
 _STATUSES = {s.value: s for s in ToolStatus}
@@ -172,7 +176,7 @@ def message_from_row(row: Sequence[Any]) -> Message:
     since the boundary, the chat's gauge and `sessions show` a whole session)."""
     (id_, session_id, type_, content, thinking, call_id, tool_name, tool_input, tool_output, status, model_id,
      provider_id, input_tokens, output_tokens, created_at, seq, pinned, incomplete, has_image, original_chars,
-     active, reasoning, attachments) = row
+     active, reasoning, reasoning_tokens, thinking_ms, attachments) = row
     values = {
         "id": id_, "session_id": session_id, "type": _TYPES[type_], "content": content, "created_at": created_at,
         "seq": seq, "thinking_content": thinking, "tool_call_id": call_id, "tool_name": tool_name,
@@ -180,8 +184,8 @@ def message_from_row(row: Sequence[Any]) -> Message:
         "tool_output_original_chars": original_chars, "model_id": model_id, "provider_id": provider_id,
         "input_tokens": input_tokens, "output_tokens": output_tokens, "incomplete": bool(incomplete),
         "pinned": bool(pinned), "has_image": bool(has_image), "active": bool(active),
-        "reasoning": reasoning_from_json(reasoning) if reasoning else (),
-        "attachments": attachments_from_json(attachments) if attachments else (),
+        "reasoning": reasoning_from_json(reasoning) if reasoning else (), "reasoning_tokens": reasoning_tokens,
+        "thinking_ms": thinking_ms, "attachments": attachments_from_json(attachments) if attachments else (),
     }
     if not _PLAIN_MESSAGE:
         return Message(**values)
@@ -207,6 +211,7 @@ def message_values(message: Message) -> dict[str, Any]:
         "provider_id": message.provider_id, "input_tokens": message.input_tokens,
         "output_tokens": message.output_tokens, "incomplete": message.incomplete, "pinned": message.pinned,
         "has_image": message.has_image, "active": message.active, "reasoning": reasoning_to_json(message.reasoning),
+        "reasoning_tokens": message.reasoning_tokens, "thinking_ms": message.thinking_ms,
         "attachments": attachments_to_json(message.attachments),
     }
 

@@ -118,6 +118,7 @@ class SessionRow(Base):
     compaction_count: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
     current_provider_id: Mapped[str | None] = mapped_column(String)
     current_model_id: Mapped[str | None] = mapped_column(String)
+    reasoning: Mapped[str | None] = mapped_column(String)  # the conversation's own reasoning level; NULL: default
 
 
 class MessageRow(Base):
@@ -152,6 +153,8 @@ class MessageRow(Base):
     tool_output_original_chars: Mapped[int | None] = mapped_column(Integer)
     active: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="1")
     reasoning: Mapped[str | None] = mapped_column(Text)  # JSON list of reasoning blocks
+    reasoning_tokens: Mapped[int | None] = mapped_column(Integer)
+    thinking_ms: Mapped[int | None] = mapped_column(Integer)
     attachments: Mapped[str | None] = mapped_column(Text)  # JSON list of attachment metadata (bytes in the store)
 
 

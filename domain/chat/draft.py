@@ -62,5 +62,6 @@ class ReplyDraft:
         return self._factory.reply(
             state.text, thinking=state.thinking, provider_id=self._provider_id, model_id=self._model_id,
             input_tokens=input_tokens, output_tokens=output_tokens, incomplete=incomplete, message_id=self.id,
-            reasoning=state.reasoning(),
+            reasoning=state.reasoning(), reasoning_tokens=state.usage.reasoning_tokens or None,
+            thinking_ms=state.thinking_ms,
         )

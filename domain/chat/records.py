@@ -52,11 +52,14 @@ class MessageFactory:
         incomplete: bool = False,
         message_id: MessageId | None = None,
         reasoning: tuple[ReasoningBlock, ...] = (),
+        reasoning_tokens: int | None = None,
+        thinking_ms: int | None = None,
     ) -> Message:
         return Message(
             id=message_id or self._new_id(), session_id=self.session_id, type=MessageType.AI_RESPONSE, content=text,
             created_at=self._clock.now(), thinking_content=thinking, model_id=model_id, provider_id=provider_id,
             input_tokens=input_tokens, output_tokens=output_tokens, incomplete=incomplete, reasoning=reasoning,
+            reasoning_tokens=reasoning_tokens, thinking_ms=thinking_ms,
         )
 
     def tool_call(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from domain.attachment import Attachment
@@ -11,6 +12,7 @@ from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, calibration_key
 from domain.context.meter import measure_context
 from domain.context.pruner import ToolResultPruner
+from domain.context.reasoning_echo import echoed_reasoning, reasoning_tokens, thinking_room
 from domain.context.session_context import SessionContext
 from domain.events import ContextStatus
 from domain.models import AiModel, Message
@@ -30,13 +32,14 @@ class PlannedRequest:
 
 
 def output_budget(model: AiModel, settings: ContextSettings, estimate: int) -> int:
-    """Output tokens to request: the setting, capped by the model's maximum and by the room left in the window."""
+    """Output tokens to request for the reply: the setting, capped by the model's maximum and by the room left in
+    the window after the thinking the adapter adds above it at the reasoning level (reasoning_echo.thinking_room)."""
     wanted = settings.max_output_tokens
     if model.max_output_tokens:
         wanted = min(wanted, model.max_output_tokens)
     window = model.context_window_size
     if window:
-        wanted = min(wanted, window - estimate)
+        wanted = min(wanted, window - estimate - thinking_room(model, settings.reasoning))
     return max(MIN_OUTPUT_TOKENS, wanted)
 
 
@@ -135,8 +138,15 @@ class RequestPlanner:
         if budget is not None:
             request = self._builder.fit_to_budget(request, budget, self.estimator, ctx.tools, key)
         raw = self.estimator.estimate_request(request.system_prompt, request.messages, ctx.tools, None)
+        raw += self.reasoning_sent(ctx, request.messages)
         estimate = self.estimator.apply_calibration(raw, key)
         return PlannedRequest(request, estimate, raw, output_budget(ctx.model, ctx.settings, estimate))
+
+    def reasoning_sent(self, ctx: SessionContext, messages: Sequence[Message]) -> int:
+        """Estimated tokens of the stored reasoning a request with these messages sends back to the context's model."""
+        provider_id = ctx.provider.id if ctx.provider is not None else None
+        model_id = ctx.model.id if ctx.model is not None else None
+        return reasoning_tokens(self.estimator, echoed_reasoning(messages, provider_id, model_id))
 
     def preview(self, ctx: SessionContext, reserve_tokens: int = 0) -> BuiltRequest:
         """The next request as it would be sent now, cut to the newest turns that leave `reserve_tokens` of the
@@ -156,7 +166,7 @@ class RequestPlanner:
         _, sent = self.sent(ctx)
         measured = measure_context(
             self.estimator, system_prompt=ctx.system_prompt, summary=ctx.summary, messages=sent, tools=ctx.tools,
-            model_key=model_key(ctx),
+            model_key=model_key(ctx), reasoning=self.reasoning_sent(ctx, sent),
         )
         model = ctx.model
         capacity = input_capacity(model)

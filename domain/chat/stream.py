@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator
+import time
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 from domain.chat.deadlines import within_deadlines
@@ -31,6 +32,28 @@ class RoundState:
     usage: Usage = field(default_factory=Usage)
     stop_reason: StopReason | None = None
     blocks: list[ReasoningDone] = field(default_factory=list)  # completed reasoning blocks, in order
+    clock: Callable[[], float] = time.monotonic
+    thinking_began: float | None = None  # when the first reasoning arrived
+    thinking_ended: float | None = None  # when the reply's text or a tool call first arrived after it
+
+    def thought(self, text: str) -> None:
+        """Records a piece of reasoning (and when reasoning began)."""
+        if self.thinking_began is None:
+            self.thinking_began = self.clock()
+        self.thinking_parts.append(text)
+
+    def answering(self) -> None:
+        """Marks the end of the reasoning phase when the reply or a tool call begins."""
+        if self.thinking_began is not None and self.thinking_ended is None:
+            self.thinking_ended = self.clock()
+
+    @property
+    def thinking_ms(self) -> int | None:
+        """How long the model reasoned before answering (up to now when it has not answered yet)."""
+        if self.thinking_began is None:
+            return None
+        end = self.thinking_ended if self.thinking_ended is not None else self.clock()
+        return max(0, round((end - self.thinking_began) * 1000))
 
     def reasoning(self, call_id: str | None = None) -> tuple[ReasoningBlock, ...]:
         """The reply's own reasoning blocks (call_id None), or those of one tool call part."""
@@ -62,13 +85,15 @@ async def stream_round(
                 yield event
             elif isinstance(event, TextDelta):
                 if event.text:
+                    state.answering()
                     state.text_parts.append(event.text)
                     yield event
             elif isinstance(event, ThinkingDelta):
                 if event.text:
-                    state.thinking_parts.append(event.text)
+                    state.thought(event.text)
                     yield event
             elif isinstance(event, ToolCallRequested):
+                state.answering()
                 state.calls.append(event)
             elif isinstance(event, ReasoningDone):
                 state.blocks.append(event)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
 from domain.chat.target import resolve_target
 from domain.context.memory_section import with_memory
 from domain.context.session_context import SessionContext
@@ -22,9 +26,15 @@ from domain.settings import ContextSettings
 from domain.usecases.lookup import require_agent, require_session
 
 
-def effective_settings(base: ContextSettings, agent: Agent) -> ContextSettings:
-    """The app's context settings with the agent's overrides applied (InvalidInput for an unknown key)."""
-    return base.with_overrides(agent.context_overrides) if agent.context_overrides else base
+def effective_settings(
+    base: ContextSettings, agent: Agent, session: Session | None = None, command: Mapping[str, Any] | None = None
+) -> ContextSettings:
+    """The app's context settings with, in this order, the agent's overrides, the session's own reasoning level and
+    a command's flags applied: the more specific choice wins (InvalidInput for an unknown key)."""
+    settings = base.with_overrides(agent.context_overrides) if agent.context_overrides else base
+    if session is not None and session.reasoning is not None:
+        settings = replace(settings, reasoning=session.reasoning)
+    return settings.with_overrides(command) if command else settings
 
 
 class SessionContextLoader:
@@ -42,7 +52,11 @@ class SessionContextLoader:
         memories: MemoryRepository,
         settings: SettingsRepository,
         tools: ToolExecutor,
+        command_overrides: Mapping[str, Any] | None = None,
     ) -> None:
+        """`command_overrides`: context settings one command sets for itself (`palimpsest chat --reasoning high`);
+        they win over the agent's and the session's own choice."""
+        self._command = dict(command_overrides or {})
         self._sessions, self._messages, self._agents = sessions, messages, agents
         self._providers, self._models, self._memories = providers, models, memories
         self._settings, self._tools, self._store = settings, tools, store
@@ -73,7 +87,7 @@ class SessionContextLoader:
     ) -> SessionContext:
         session = require_session(self._sessions, session_id)
         agent, provider, model = self._target(session, provider_id, model_id, agent_id, strict)
-        settings = effective_settings(self._settings.context_settings(), agent)
+        settings = effective_settings(self._settings.context_settings(), agent, session, self._command)
         system = with_memory(agent.system_prompt, self._memories.list(agent.id), settings.memory_section_max_chars)
         tools = tuple(self._tools.definitions(list(agent.enabled_tools) or None))
         boundary = session.boundary

@@ -21,8 +21,10 @@ def measure_context(
     window: int | None = None,
     window_is_guess: bool = False,
     model_key: str | None = None,
+    reasoning: int = 0,
 ) -> ContextStatus:
-    """Estimates a request's parts; `used` is calibrated for the model, the breakdown parts are raw."""
+    """Estimates a request's parts; `used` is calibrated for the model, the breakdown parts are raw. `reasoning`:
+    tokens of the stored reasoning the request sends back (reasoning_echo.echoed_reasoning)."""
     system = estimator.estimate_text(system_prompt or "")
     full_system = estimator.estimate_text(inject_summary(system_prompt, summary) or "")
     summary_tokens = max(0, full_system - system)
@@ -30,10 +32,10 @@ def measure_context(
     other = sum(estimator.estimate_message(m) for m in messages if m.type is not MessageType.TOOL_RESULT)
     media = attachment_share(messages)
     tool_defs = estimator.estimate_tools(tools)
-    raw = REQUEST_OVERHEAD + full_system + tool_results + other + tool_defs
+    raw = REQUEST_OVERHEAD + full_system + tool_results + other + tool_defs + reasoning
     breakdown = ContextBreakdown(
         system=system, summary=summary_tokens, messages=other - media, tool_results=tool_results, tools=tool_defs,
-        attachments=media,
+        reasoning=reasoning, attachments=media,
     )
     return ContextStatus(
         used=estimator.apply_calibration(raw, model_key),

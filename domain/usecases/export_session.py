@@ -34,6 +34,7 @@ def message_to_dict(view: MessageView) -> dict[str, Any]:
         "model_id": m.model_id, "input_tokens": m.input_tokens, "output_tokens": m.output_tokens,
         "incomplete": m.incomplete, "pinned": m.pinned, "created_at": _time(m.created_at),
         "behind_boundary": view.behind_boundary, "active": m.active,
+        "reasoning_tokens": m.reasoning_tokens, "thinking_ms": m.thinking_ms,
         "reasoning": [  # signatures and opaque data elided: they are the provider's, not the user's to read
             {"kind": b.kind.value, "text": b.text, "signed": bool(b.signature or b.data), "provider_id": b.provider_id,
              "model_id": b.model_id}
@@ -56,7 +57,7 @@ def detail_to_dict(detail: SessionDetail) -> dict[str, Any]:
         "id": s.id, "title": s.title, "created_at": _time(s.created_at), "updated_at": _time(s.updated_at),
         "agent_id": s.current_agent_id, "provider_id": s.current_provider_id, "model_id": s.current_model_id,
         "compacted_summary": s.compacted_summary, "compact_boundary": s.compact_boundary,
-        "compaction_count": s.compaction_count, "total_input_tokens": s.total_input_tokens,
+        "reasoning": s.reasoning, "compaction_count": s.compaction_count, "total_input_tokens": s.total_input_tokens,
         "total_output_tokens": s.total_output_tokens, "total_cache_read_tokens": s.total_cache_read_tokens,
         "message_count": len(detail.messages),
         "compactions": [

@@ -34,6 +34,7 @@ from domain.events import (
 from domain.models import AgentId, Message, MessageType, ModelId, ProviderId, SessionId, Usage
 from domain.ports import Clock, ModelRepository, ToolContext, ToolExecutor
 from domain.services.adapters import ProviderAdapters
+from domain.usecases.discover_model import DiscoverModelUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
 
 
@@ -55,8 +56,11 @@ class SendMessageUseCase:
         title: GenerateTitleUseCase,
         clock: Clock,
         new_id: IdFactory = new_uuid,
+        discover: DiscoverModelUseCase | None = None,
     ) -> None:
+        """`discover`: looks a model only guesses describe up in its provider's list before its first request."""
         self._contexts, self._turns, self._adapters, self._tools = contexts, turns, adapters, tools
+        self._discover = discover
         self._upkeep, self._title, self._clock, self._new_id = upkeep, title, clock, new_id
         self._sender = RoundSender(upkeep.planner, models, upkeep.auto_compact)
 
@@ -81,6 +85,10 @@ class SendMessageUseCase:
         except PalimpsestError as err:
             yield chat_error(err)
             return
+        if self._discover is not None and ctx.provider is not None and ctx.model is not None:
+            known = await self._discover(ctx.provider, ctx.model)
+            if known is not None:
+                ctx = ctx.with_model(known)
         replaced: tuple[Message, ...] = ()
         if retry:
             last = _last_user(ctx.messages)

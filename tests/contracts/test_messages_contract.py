@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from domain.errors import InvalidInput, NotFound
-from domain.models import MessageType, ToolStatus
+from domain.models import MessageType, ReasoningBlock, ReasoningKind, ToolStatus
 from tests.contracts.conftest import T0, Store, msg, new_session
 
 
@@ -28,7 +28,9 @@ def test_every_field_round_trips(store: Store) -> None:
         "t1", type=MessageType.TOOL_RESULT, content="", thinking_content="hmm", tool_call_id="call-1",
         tool_name="http_request", tool_input='{"url": "x"}', tool_output="out", tool_status=ToolStatus.ERROR,
         tool_output_original_chars=99999, model_id="gpt-4o", provider_id="openai", input_tokens=5,
-        output_tokens=7, incomplete=True, pinned=True, has_image=True,
+        output_tokens=7, incomplete=True, pinned=True, has_image=True, reasoning_tokens=3, thinking_ms=1_250,
+        reasoning=(ReasoningBlock(ReasoningKind.THINKING, "hmm", signature="sig", provider_id="anthropic",
+                                  model_id="claude-x"),),
     )
     stored = store.messages.add(original)
     assert stored == replace(original, seq=1)

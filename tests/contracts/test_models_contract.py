@@ -7,7 +7,16 @@ from collections.abc import Callable
 import pytest
 
 from domain.errors import InvalidInput, NotFound
-from domain.models import AiModel, ModelSource, Provider, ProviderType, WindowSource
+from domain.models import (
+    AiModel,
+    CapabilitySource,
+    ModelCapabilities,
+    ModelSource,
+    Provider,
+    ProviderType,
+    ThinkingForm,
+    WindowSource,
+)
 from tests.contracts.conftest import Store
 
 LOCAL = "local"  # a provider of its own, so the SQL store's registry presets stay out of the way
@@ -87,6 +96,18 @@ def test_store_fetched_updates_a_known_model_but_keeps_its_source_and_default_fl
     store.models.store_fetched(LOCAL, [model(display_name=None)])
     kept = store.models.get(LOCAL, "llama")
     assert kept is not None and (kept.display_name, kept.context_window_size) == ("Llama 3", 128_000)
+
+
+def test_store_fetched_keeps_what_the_list_says_the_model_takes(store: Store) -> None:
+    _local(store)
+    listed = ModelCapabilities(ThinkingForm.ADAPTIVE, efforts=("low", "high"), vision=True,
+                               sources=(("thinking", CapabilitySource.PROVIDER_API),
+                                        ("vision", CapabilitySource.PROVIDER_API)))
+    store.models.store_fetched(LOCAL, [model("new", context_window_size=32_000, capabilities=listed)])
+    assert store.models.get(LOCAL, "new").capabilities == listed  # type: ignore[union-attr]
+    store.models.upsert(model(context_window_size=8_000))
+    store.models.store_fetched(LOCAL, [model(capabilities=listed)])
+    assert store.models.get(LOCAL, "llama").capabilities == listed  # type: ignore[union-attr]
 
 
 def test_store_fetched_never_overwrites_a_user_window(store: Store) -> None:

@@ -19,9 +19,11 @@ from domain.models import Message, MessageType
 from tests.attachment_samples import pdf, png
 from tests.data.conftest import T0, new_session
 
+PREVIOUS = "0019"  # the revision 0018 follows
 
-def _populate_0014(path: Path) -> None:
-    migrations.upgrade(f"sqlite:///{path}", "0014")
+
+def _populate_previous(path: Path) -> None:
+    migrations.upgrade(f"sqlite:///{path}", PREVIOUS)
     with sqlite3.connect(path) as conn:
         conn.execute("INSERT INTO sessions (id, title, created_at, updated_at, message_count, is_active) "
                      "VALUES ('s1', 'Trip', 1000000, 2000000, 2, 1)")
@@ -35,7 +37,7 @@ def test_0018_on_a_populated_database_keeps_every_message_searchable_and_downgra
     home = tmp_path / "home"
     home.mkdir()
     path = home / "palimpsest.db"
-    _populate_0014(path)
+    _populate_previous(path)
     with sqlite3.connect(path) as conn:
         triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
     storage = Storage.open(home)  # backs up, migrates to head, seeds
@@ -50,10 +52,10 @@ def test_0018_on_a_populated_database_keeps_every_message_searchable_and_downgra
         assert storage.messages.snapshot("s1")[-1].attachments == (shot,)
     finally:
         storage.close()
-    assert list(home.glob("palimpsest.db.*.r0014.bak")), "the database was backed up before the upgrade"
+    assert list(home.glob(f"palimpsest.db.*.r{PREVIOUS}.bak")), "the database was backed up before the upgrade"
     with sqlite3.connect(path) as conn:
         assert {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")} == triggers
-    migrations.downgrade(f"sqlite:///{path}", "0014")
+    migrations.downgrade(f"sqlite:///{path}", PREVIOUS)
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT id FROM messages ORDER BY seq").fetchall() == [("m1",), ("m2",), ("m3",)]
         assert "attachments" not in {r[1] for r in conn.execute("PRAGMA table_info(messages)")}

@@ -26,7 +26,7 @@ def _row(**changes: object) -> tuple[object, ...]:
         "tool_call_id": "call", "tool_name": "tool", "tool_input": "{}", "tool_output": "out", "tool_status": "error",
         "model_id": "model", "provider_id": "prov", "input_tokens": 5, "output_tokens": 6, "created_at": AT, "seq": 7,
         "pinned": 1, "incomplete": 1, "has_image": 0, "tool_output_original_chars": 99, "active": 0,
-        "reasoning": REASONING, "attachments": ATTACHMENTS, **changes,
+        "reasoning": REASONING, "reasoning_tokens": 40, "thinking_ms": 1_500, "attachments": ATTACHMENTS, **changes,
     }
     return tuple(values[name] for name in MESSAGE_COLUMNS)
 
@@ -38,6 +38,7 @@ EXPECTED = Message(
     incomplete=True, pinned=True, has_image=False, active=False,
     reasoning=(ReasoningBlock(ReasoningKind.THINKING, "hm", signature="sig", provider_id="anthropic",
                               model_id="claude-x"),),
+    reasoning_tokens=40, thinking_ms=1_500,
     attachments=(Attachment("ab" * 32, "shot.png", "image/png", AttachmentKind.IMAGE, 1234, width=640, height=480),),
 )
 

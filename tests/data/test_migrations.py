@@ -131,8 +131,8 @@ def test_blank_database_downgrades_to_0001_and_upgrades_again(tmp_path: Path) ->
 
 
 def test_every_revision_is_known_and_head_is_the_last_one() -> None:
-    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 15)} | {"0018"}
-    assert migrations.head_revision() == "0018"
+    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 15)} | {"0018", "0019"}
+    assert migrations.head_revision() == "0018"  # re-chained after 0019 when main was merged
 
 
 def test_0012_keeps_every_message_on_the_path_and_the_search_triggers_working(tmp_path: Path) -> None:
@@ -190,3 +190,22 @@ def test_storage_opens_a_version_one_database_with_every_conversation_intact(tmp
         assert [h.session_id for h in storage.sessions.search("n2")] == ["s2"]
     finally:
         storage.close()
+
+
+def test_0019_keeps_every_session_with_no_reasoning_of_its_own_and_the_search_triggers(tmp_path: Path) -> None:
+    path = tmp_path / "r.db"
+    _build_version_one(path)
+    migrations.upgrade(_url(path), "0014")
+    with closing(sqlite3.connect(path)) as db:
+        triggers = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    migrations.upgrade(_url(path), "0019")
+    with closing(sqlite3.connect(path)) as db:
+        assert db.execute("SELECT id, title, reasoning FROM sessions ORDER BY id").fetchall() == [
+            ("s1", "First", None), ("s2", "Second", None)]
+        db.execute("UPDATE sessions SET reasoning = 'high' WHERE id = 's1'")
+        db.commit()
+    migrations.downgrade(_url(path), "0014")
+    with closing(sqlite3.connect(path)) as db:
+        assert [r[0] for r in db.execute("SELECT id FROM sessions ORDER BY id")] == ["s1", "s2"]
+        assert {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")} == triggers
+        assert db.execute("SELECT count(*) FROM messages").fetchone() == (5,)

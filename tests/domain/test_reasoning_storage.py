@@ -111,3 +111,44 @@ async def test_the_models_capabilities_reach_the_adapter() -> None:
     world.adapter().scripts.append(reply("ok"))
     await world.turn("hi")
     assert world.adapter().requests[0].capabilities == caps
+
+
+async def test_a_reply_keeps_its_reasoning_tokens_and_how_long_the_model_thought() -> None:
+    world = make_world()
+    world.adapter().scripts.append([
+        ThinkingDelta("Weigh it."), TextDelta("Done."), UsageReported(Usage(50, 30, reasoning_tokens=21)),
+        StreamDone("end_turn"),
+    ])
+    await world.turn("Think, then answer")
+    answer = next(m for m in world.stored() if m.type is MessageType.AI_RESPONSE)
+    assert answer.reasoning_tokens == 21 and answer.thinking_ms is not None and answer.thinking_ms >= 0
+    shown = message_to_dict(MessageView(answer, False))
+    assert shown["reasoning_tokens"] == 21 and shown["thinking_ms"] == answer.thinking_ms
+
+
+async def test_thinking_time_runs_from_the_first_reasoning_to_the_first_text_or_tool_call() -> None:
+    from domain.chat.stream import RoundState, stream_round
+
+    now = [100.0]
+
+    async def events():  # the clock moves as the stream goes: 2.5 s of thinking, then 4 s of text
+        yield ThinkingDelta("a")
+        now[0] += 2.5
+        yield ThinkingDelta("b")
+        yield TextDelta("x")
+        now[0] += 4.0
+        yield TextDelta("y")
+
+    state = RoundState(clock=lambda: now[0])
+    assert state.thinking_ms is None
+    async for _event in stream_round(events(), state):
+        pass
+    assert state.thinking_ms == 2_500 and state.thinking == "ab"
+    plain = RoundState(clock=lambda: now[0])
+    async for _event in stream_round(_only_text(), plain):
+        pass
+    assert plain.thinking_ms is None  # no reasoning: no thinking time
+
+
+async def _only_text():
+    yield TextDelta("hi")

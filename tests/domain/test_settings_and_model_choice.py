@@ -6,9 +6,11 @@ import pytest
 
 from domain.context.compaction_model import choose_compaction_model
 from domain.context.context_loader import effective_settings
-from domain.errors import InvalidInput
+from domain.errors import InvalidInput, NotFound
 from domain.models import Agent, AiModel
 from domain.settings import ContextSettings
+from domain.usecases.set_session_reasoning import SetSessionReasoningUseCase
+from tests.fakes import FakeClock, FakeSessionRepository, make_session
 
 
 def model(model_id: str, provider: str = "p") -> AiModel:
@@ -57,3 +59,29 @@ def test_siblings_on_other_providers_are_never_chosen() -> None:
 def test_the_settings_override_wins() -> None:
     chosen = choose_compaction_model(model("gpt-4.1"), [model("gpt-4.1-mini")], override="gpt-4.1-nano")
     assert chosen.id == "gpt-4.1-nano" and chosen.provider_id == "p"
+
+
+def test_the_session_level_wins_over_the_agent_and_a_command_flag_wins_over_both() -> None:
+    agent = Agent(id="a", name="A", context_overrides={"reasoning": "low", "idle_timeout_s": 30})
+    app = ContextSettings(reasoning="off")
+    assert effective_settings(app, agent).reasoning == "low"
+    session = make_session("s1", reasoning="high")
+    assert effective_settings(app, agent, session).reasoning == "high"
+    assert effective_settings(app, agent, make_session("s2")).reasoning == "low"  # None: the agent's
+    flags = {"reasoning": "max", "idle_timeout_s": 5.0}
+    chosen = effective_settings(app, agent, session, flags)
+    assert (chosen.reasoning, chosen.idle_timeout_s) == ("max", 5.0)
+
+
+def test_a_session_reasoning_level_is_stored_validated_and_cleared() -> None:
+    sessions, clock = FakeSessionRepository(), FakeClock()
+    sessions.create(make_session("s1"))
+    set_level = SetSessionReasoningUseCase(sessions, clock)
+    assert set_level("s1", "medium").reasoning == "medium"
+    assert sessions.get("s1").reasoning == "medium"
+    with pytest.raises(InvalidInput, match="one of off, auto, low, medium, high, max"):
+        set_level("s1", "extreme")
+    assert sessions.get("s1").reasoning == "medium"
+    assert set_level("s1", None).reasoning is None
+    with pytest.raises(NotFound):
+        set_level("nope", "low")

@@ -192,6 +192,12 @@ class FakeProviderServer:
         window = self.context_windows.get(request.model)
         if window is not None and input_tokens > window:
             return ErrorReply("overflow", tokens=input_tokens, limit=window), Accounting(input_tokens, 0, 0)
+        asked = request.max_tokens or 0
+        if request.flavour == "anthropic" and window is not None and input_tokens + asked > window:
+            # the Messages API refuses a request whose prompt plus max_tokens (thinking included) passes the window
+            message = (f"input length and `max_tokens` exceed context limit: {input_tokens} + {asked} > {window}, "
+                       "decrease input length or `max_tokens` and try again")
+            return ErrorReply("bad_request", message=message), Accounting(input_tokens, 0, 0)
         answer = self.brain.respond(request)
         if isinstance(answer, ErrorReply) and answer.kind not in STREAMED_FAILURES:
             return answer, Accounting(input_tokens, 0, 0)

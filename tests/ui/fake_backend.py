@@ -18,6 +18,7 @@ from domain.events import (
     ContextStatus,
     ResponseComplete,
     TextDelta,
+    ThinkingDelta,
     TitleGenerated,
 )
 from domain.models import (
@@ -76,6 +77,7 @@ class FakeChatBackend(FakeAttachments, ChatBackend):
         self.agents = [Agent("general", "General assistant", "You are helpful.", enabled_tools=("http_request",))]
         self.memories = [Memory("m1", "The user prefers metric units.", T0, None)]
         self.settings = ContextSettings()
+        self.thinking_ms, self.reasoning_tokens = 12_400, 1_380  # what a reply that reasoned is stored with
         self.tools = ToolSettings()
         self.sessions: dict[str, Session] = {}
         self.messages: dict[str, list[Message]] = {}
@@ -216,7 +218,7 @@ class FakeChatBackend(FakeAttachments, ChatBackend):
 
     async def _play(self, session_id: str, default: str) -> AsyncIterator[ChatEvent]:
         script: Script = self.scripts.popleft() if self.scripts else [TextDelta(default)]
-        text = ""
+        text, thinking = "", ""
         try:
             for item in script:
                 if isinstance(item, float):
@@ -227,6 +229,8 @@ class FakeChatBackend(FakeAttachments, ChatBackend):
                 else:
                     if isinstance(item, TextDelta):
                         text += item.text
+                    if isinstance(item, ThinkingDelta):
+                        thinking += item.text
                     if isinstance(item, TitleGenerated):
                         self.sessions[session_id] = replace(self.sessions[session_id], title=item.title)
                     yield item
@@ -239,7 +243,9 @@ class FakeChatBackend(FakeAttachments, ChatBackend):
             self._store(session_id, MessageType.AI_RESPONSE, text, incomplete=True)
             self.cancelled.set()
             raise
-        reply = self._store(session_id, MessageType.AI_RESPONSE, text, model_id="claude-sonnet-4-5-20250929")
+        reply = self._store(session_id, MessageType.AI_RESPONSE, text, model_id="claude-sonnet-4-5-20250929",
+                            thinking_content=thinking or None, thinking_ms=self.thinking_ms if thinking else None,
+                            reasoning_tokens=self.reasoning_tokens if thinking else None)
         if not any(isinstance(i, ResponseComplete) for i in script):
             yield ResponseComplete(reply.id, Usage(10, 5))
 
@@ -274,6 +280,11 @@ class FakeChatBackend(FakeAttachments, ChatBackend):
         self.calls.append(("select", session_id, selection, agent_id))
         self.sessions[session_id] = replace(self._session(session_id), current_provider_id=selection.provider_id,
                                             current_model_id=selection.model_id, current_agent_id=agent_id)
+        return self.sessions[session_id]
+
+    async def set_reasoning(self, session_id: str, level: str | None) -> Session:
+        self.calls.append(("set_reasoning", session_id, level))
+        self.sessions[session_id] = replace(self._session(session_id), reasoning=level)
         return self.sessions[session_id]
 
     async def context_status(self, session_id: str, selection: Selection) -> ContextStatus:

@@ -317,14 +317,22 @@ def test_the_full_original_of_a_truncated_tool_result_opens_in_a_reader(qtbot, b
     assert "was not kept" in said.args[0]
 
 
-def test_while_the_model_thinks_an_empty_reply_bubble_shows(qtbot, backend, worker) -> None:
+def test_while_the_model_thinks_an_open_thinking_section_streams_and_closes_when_the_reply_starts(
+        qtbot, backend, worker) -> None:
     from domain.events import ThinkingDelta
+    from ui.models.chat_rows import RowKind
 
     s = backend.add_session("Chat")
-    backend.scripts.append([ThinkingDelta("hmm"), 5.0])
+    backend.scripts.append([ThinkingDelta("Weigh "), ThinkingDelta("the options."), 0.4, TextDelta("Answer."), 5.0])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     vm.send("Think first")
-    qtbot.waitUntil(lambda: any(r.streaming and r.text == "" for r in vm.model.rows()))
+    qtbot.waitUntil(lambda: any(r.kind is RowKind.THINKING and r.streaming and r.text == "Weigh the options."
+                                for r in vm.model.rows()))
+    qtbot.waitUntil(lambda: any(r.kind is RowKind.ASSISTANT and r.text == "Answer." for r in vm.model.rows()))
+    rows = vm.model.rows()
+    thinking = next(r for r in rows if r.kind is RowKind.THINKING)
+    assert not thinking.streaming and thinking.thinking_ms is not None and thinking.thinking_ms >= 300
+    assert rows.index(thinking) == len(rows) - 2  # right above the reply it led to
     vm.stop()
     qtbot.waitUntil(lambda: not vm.state.streaming)

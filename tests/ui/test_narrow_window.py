@@ -15,7 +15,7 @@ def _in_window(window, widget) -> QRect:
 
 def _controls(window) -> list:
     h = window.header
-    return [h.sidebar_button, h.title, h.agent, h.model, h.gauge, h.menu_button, window.composer.edit,
+    return [h.sidebar_button, h.title, h.agent, h.model, h.reasoning, h.gauge, h.menu_button, window.composer.edit,
             window.composer.button]
 
 
@@ -35,7 +35,7 @@ def test_at_a_narrow_width_every_header_control_and_the_composer_fit_inside_the_
         assert widget.isVisible()
         assert window.rect().contains(rect), (widget, rect)
         assert rect.width() >= widget.minimumSizeHint().width(), widget
-    header = rects[:6]
+    header = rects[:7]
     for i, a in enumerate(header):
         for b in header[i + 1:]:
             assert not a.intersects(b), (a, b)
@@ -69,3 +69,18 @@ def test_in_a_wide_window_the_toggle_hides_and_shows_the_sidebar_in_place(qtbot,
     assert not window.sidebar.isVisible()
     window.toggle_sidebar()
     qtbot.waitUntil(lambda: window.sidebar.isVisible() and window.sidebar.width() == WIDTH)
+
+
+def test_at_720_px_screenshot(qtbot, backend, worker, artifacts) -> None:
+    from tests.ui.test_screenshots import distinct_colors
+
+    sid = demo_sessions(backend)
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, sid)
+    window.resize(720, 600)
+    qtbot.waitUntil(lambda: window.width() == 720)
+    qtbot.wait(100)
+    assert window.header.reasoning.isVisible()
+    image = window.grab().toImage()
+    assert image.width() == 720 and image.save(str(artifacts / "narrow_720.png"))
+    assert distinct_colors(image) > 5

@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from domain.attachment import Attachment
-from domain.models import Message, MessageType, ToolStatus
+from domain.models import Message, MessageType, ReasoningKind, ToolStatus
 
 
 class RowKind(StrEnum):
@@ -18,6 +18,7 @@ class RowKind(StrEnum):
     USER = "user"
     ASSISTANT = "assistant"
     TOOL = "tool"
+    THINKING = "thinking"  # the model's reasoning before a reply: collapsible, collapsed once the reply starts
     ERROR = "error"
     DIVIDER = "divider"
     LOAD_OLDER = "load_older"
@@ -47,6 +48,9 @@ class ChatRow:
     retryable: bool = False
     summarized_count: int = 0
     unanswered: bool = False  # a user message whose turn failed before any reply (Retry when it is the newest)
+    thinking_ms: int | None = None  # a THINKING row: how long the model reasoned
+    thinking_tokens: int | None = None  # a THINKING row: reasoning tokens the provider reported
+    redacted: bool = False  # a THINKING row: (part of) the reasoning came encrypted, unreadable to anyone
     attachments: tuple[Attachment, ...] = ()  # a user message's files (thumbnails above its text)
 
 
@@ -96,6 +100,9 @@ def rows_from_messages(
             divider_done = True
         if behind and not show_originals and not message.pinned:
             continue
+        thinking = thinking_row(message, dimmed=behind)
+        if thinking is not None:
+            rows.append(thinking)
         row = _row(message, results, dimmed=behind)
         if row is not None and message.id in unanswered and not behind:
             row = replace(row, unanswered=True, retryable=message is messages[-1])
@@ -124,6 +131,37 @@ def _divider(count: int, boundary_seq: int | None, originals_shown: bool) -> Cha
         RowKind.DIVIDER, "divider", text=f"{count:,} earlier {noun} summarized", seq=boundary_seq or 0,
         summarized_count=count, dimmed=originals_shown,
     )
+
+
+def thinking_row(message: Message, *, dimmed: bool = False) -> ChatRow | None:
+    """The collapsed Thinking row above a reply that reasoned readably or in redacted form; None otherwise."""
+    if message.type is not MessageType.AI_RESPONSE:
+        return None
+    text = (message.thinking_content or "").strip()
+    redacted = any(b.kind is ReasoningKind.REDACTED for b in message.reasoning)
+    if not text and not redacted:
+        return None
+    return ChatRow(
+        RowKind.THINKING, key=f"{message.id}:thinking", text=text, message_id=message.id, seq=message.seq,
+        dimmed=dimmed, thinking_ms=message.thinking_ms, thinking_tokens=message.reasoning_tokens, redacted=redacted,
+    )
+
+
+def thinking_status(row: ChatRow) -> str:
+    """The Thinking header's detail: how long, how many tokens, and whether any of it was redacted."""
+    if row.streaming:
+        return "thinking…"
+    parts = []
+    if row.thinking_ms is not None:
+        seconds = row.thinking_ms / 1000
+        parts.append(f"{seconds:.1f} s" if seconds < 10 else f"{round(seconds)} s")
+    if row.thinking_tokens:
+        parts.append(f"{row.thinking_tokens:,} tokens")
+    elif row.text:
+        parts.append(f"~{max(1, len(row.text) // 4):,} tokens")
+    if row.redacted:
+        parts.append("redacted by the provider" if not row.text else "partly redacted by the provider")
+    return " · ".join(parts)
 
 
 def _row(message: Message, results: Mapping[str, Message], *, dimmed: bool) -> ChatRow | None:

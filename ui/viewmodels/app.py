@@ -53,6 +53,7 @@ def build_choices(providers: Sequence[ProviderInfo], models: Sequence[AiModel]) 
             window=m.context_window_size,
             window_is_guess=m.window_is_guess,
             features=features_of(m),
+            reasoning_levels=reasoning_levels_of(m),
         )
         for m in ordered
     )
@@ -66,6 +67,14 @@ def features_of(model: AiModel) -> tuple[str, ...]:
     found = [("reasoning", caps.thinking is not ThinkingForm.NONE), ("images", caps.vision),
              ("PDFs", caps.pdf_input)]
     return tuple(name for name, known in found if known)
+
+
+def reasoning_levels_of(model: AiModel) -> tuple[str, ...]:
+    """The reasoning levels the picker offers for the model: none when it does not reason or is not known to."""
+    caps = model.capabilities
+    if caps is None or caps.thinking is ThinkingForm.NONE:
+        return ()
+    return caps.reasoning_levels()
 
 
 class AppViewModel(QObject):

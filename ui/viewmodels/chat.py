@@ -26,7 +26,7 @@ from domain.events import (
     ToolRoundLimitReached,
     Waiting,
 )
-from domain.models import Message, SessionId
+from domain.models import Message, Session, SessionId
 from ui.backend import ConversationBackend, ConversationPage, Selection
 from ui.models.chat_rows import ChatRow, rows_from_messages
 from ui.models.message_list import MessageListModel
@@ -110,7 +110,7 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, QO
         self._messages, self._page, self._live, self._error_row = [], None, None, None
         self.model.set_rows([])
         self._set(session=None, context=None, usage=None, error=None, summarized_count=0, has_older=False,
-                  show_originals=False, streaming=False, compacting=False)
+                  show_originals=False, streaming=False, compacting=False, reasoning=None)
 
     def open(self, session_id: SessionId) -> None:
         """Loads a session's newest messages; older ones page in on demand."""
@@ -139,6 +139,7 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, QO
         self._set(
             session=session, loading=False, selection=selection, summarized_count=page.summarized_count,
             has_older=page.has_older, agent_id=session.current_agent_id or self._state.agent_id,
+            reasoning=session.reasoning,
         )
         self._sync_rows()
         self.refresh_context()
@@ -185,7 +186,11 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, QO
         self._turn_files = state.pending  # back to the composer if the message is not stored
         self._start_turn(text, files)
         if state.session is None:
-            agent = state.agent_id
+            agent, reasoning = state.agent_id, state.reasoning
+
+            async def create() -> Session:  # with the reasoning level chosen before the first message
+                session = await self._backend.create_session(agent, selection)
+                return session if reasoning is None else await self._backend.set_reasoning(session.id, reasoning)
 
             def created(session: Any) -> None:
                 self._set(session=session)
@@ -194,7 +199,7 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, QO
                 self._run(lambda: self._backend.send(session.id, text, selection, files))
                 self.refresh_context()  # runs after the message is stored: the gauge fills while the reply streams
 
-            self._worker.call(lambda: self._backend.create_session(agent, selection), created, self._turn_failed)
+            self._worker.call(create, created, self._turn_failed)
         else:
             session_id = state.session.id
             self._run(lambda: self._backend.send(session_id, text, selection, files))
@@ -216,7 +221,7 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, QO
 
     def _start_turn(self, text: str | None, files: tuple[Attachment, ...] = ()) -> None:
         self._turns += 1
-        self._live = LiveTurn(text, self._turns, files)
+        self._live = LiveTurn(text, self._turns, attachments=files)
         self._begin_turn(text)
         self._error_row = None
         self._set(streaming=True, error=None, waiting=0, **({"pending": ()} if files else {}))
@@ -242,8 +247,11 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, QO
                 self._flush.start()
             return
         if isinstance(event, ThinkingDelta):
-            live.add_text("")  # an empty reply bubble ("…") while the model reasons
-        elif isinstance(event, ToolCallStarted):
+            live.add_thinking(event.text)  # an open Thinking section, closed when the reply starts
+            if not self._flush.isActive():
+                self._flush.start()
+            return
+        if isinstance(event, ToolCallStarted):
             live.tool_started(event)
         elif isinstance(event, ToolResultStored):
             live.tool_finished(event)

@@ -136,6 +136,22 @@ class ChatContextOps:
 
         self._worker.call(lambda: self._backend.select(session.id, selection, agent), switched, self._fail)
 
+    def select_reasoning(self, level: str | None) -> None:
+        """Sets the conversation's own reasoning level (None: its agent's or the app's); before the first message
+        it is kept and stored with the new session."""
+        if level == self._state.reasoning:
+            return
+        self._set(reasoning=level)
+        session = self._state.session
+        if session is None:
+            return
+
+        def stored(updated: Session) -> None:
+            self._set(session=updated)
+            self.refresh_context()
+
+        self._worker.call(lambda: self._backend.set_reasoning(session.id, level), stored, self._fail)
+
     def select_agent(self, agent_id: AgentId) -> None:
         """Switches the session's agent (its system prompt and tools apply from the next message)."""
         if agent_id == self._state.agent_id:

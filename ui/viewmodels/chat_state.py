@@ -20,6 +20,7 @@ class ModelChoice:
     window: int | None = None
     window_is_guess: bool = False
     features: tuple[str, ...] = ()  # what the model takes besides text: "reasoning", "images", "PDFs", "tools"
+    reasoning_levels: tuple[str, ...] = ()  # the reasoning settings that mean something for it (none: no picker)
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class ChatState:
     waiting: int = 0  # seconds the provider has been silent while streaming (0: data is arriving)
     selection: Selection | None = None
     agent_id: AgentId | None = None
+    reasoning: str | None = None  # the conversation's own reasoning level (None: its agent's or the app's)
     choices: tuple[ModelChoice, ...] = ()
     agents: tuple[Agent, ...] = ()
     context: ContextStatus | None = None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import replace
 
 from domain.attachment import Attachment
@@ -13,18 +15,23 @@ from ui.viewmodels.wording import turn_error_text
 class LiveTurn:
     """Accumulates one turn's events into ChatRows; the stored messages replace them when the turn ends."""
 
-    def __init__(self, user_text: str | None, turn: int, attachments: tuple[Attachment, ...] = ()) -> None:
+    def __init__(self, user_text: str | None, turn: int, clock: Callable[[], float] = time.monotonic,
+                 attachments: tuple[Attachment, ...] = ()) -> None:
         self._turn = turn
         self._rows: list[ChatRow] = []
         self._segment = 0
         self._reply: ChatRow | None = None
+        self._thinking: ChatRow | None = None  # the reasoning streaming now (open until the reply starts)
+        self._thinking_began = 0.0
+        self._clock = clock
         if user_text is not None:
             self._rows.append(ChatRow(RowKind.USER, f"live-{turn}-user", text=user_text, attachments=attachments))
 
     @property
     def rows(self) -> list[ChatRow]:
         """The rows so far, the streaming reply last."""
-        return [*self._rows, *([self._reply] if self._reply is not None else [])]
+        live = [row for row in (self._thinking, self._reply) if row is not None]
+        return [*self._rows, *live]
 
     @property
     def message_count(self) -> int:
@@ -37,8 +44,28 @@ class LiveTurn:
                 count += 1
         return count
 
+    def add_thinking(self, text: str) -> None:
+        """Appends streamed reasoning to the open Thinking section (starting one when needed)."""
+        if self._thinking is None:
+            self._close_segment()
+            self._segment += 1
+            self._thinking_began = self._clock()
+            self._thinking = ChatRow(RowKind.THINKING, f"live-{self._turn}-thinking-{self._segment}", text=text,
+                                     streaming=True)
+        else:
+            self._thinking = replace(self._thinking, text=self._thinking.text + text)
+
+    def _close_thinking(self) -> None:
+        """The reply (or a tool call) began: the Thinking section closes, with how long the model thought."""
+        if self._thinking is not None:
+            elapsed = round((self._clock() - self._thinking_began) * 1000)
+            self._rows.append(replace(self._thinking, streaming=False, thinking_ms=elapsed))
+            self._thinking = None
+
     def add_text(self, text: str) -> None:
         """Appends streamed text to the current reply segment (starting one when needed)."""
+        if text:
+            self._close_thinking()
         if self._reply is None:
             self._segment += 1
             self._reply = ChatRow(
@@ -100,6 +127,7 @@ class LiveTurn:
         self._close_segment(incomplete=incomplete)
 
     def _close_segment(self, *, incomplete: bool = False) -> None:
+        self._close_thinking()
         if self._reply is not None:
             if self._reply.text.strip() or incomplete:
                 self._rows.append(replace(self._reply, streaming=False, incomplete=incomplete))

@@ -24,6 +24,7 @@ class Header(QWidget):
     """Renders ChatState's header part; emits the user's choices."""
 
     model_chosen = Signal(object)  # Selection
+    reasoning_chosen = Signal(object)  # a level of REASONING_LEVELS, or None for the agent's/app's setting
     agent_chosen = Signal(str)
     compact_requested = Signal()
     reset_requested = Signal()
@@ -49,6 +50,11 @@ class Header(QWidget):
         self.agent.setToolTip("Agent: system prompt and tools")
         self.model = PickerButton(self, placeholder="Search models or providers…", min_width=150, searchable_from=0)
         self.model.setToolTip(MODEL_TIP)
+        self.reasoning = PickerButton(self, placeholder="Reasoning…", min_width=50, searchable_from=99)
+        self.reasoning.setObjectName("ReasoningPicker")
+        self.reasoning.compact_text = "✦"  # a narrow window: the mark alone (the level is in the tooltip)
+        self.reasoning.setToolTip(REASONING_TIP)
+        self.reasoning.hide()  # shown for a model that reasons
         self.gauge = ContextGauge(theme, self)
         self.menu_button = QToolButton(self)
         self.menu_button.setText("Context ▾")
@@ -70,22 +76,28 @@ class Header(QWidget):
         titles.addWidget(self.subtitle)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 10, 16, 10)
-        layout.setSpacing(10)
+        layout.setSpacing(6)
         layout.addWidget(self.sidebar_button)
         layout.addLayout(titles, 1)
         layout.addWidget(self.agent)
         layout.addWidget(self.model)
+        layout.addWidget(self.reasoning)
         layout.addWidget(self.gauge)
         layout.addWidget(self.menu_button)
         self._models_shown: tuple[object, ...] = ()
         self._agents_shown: tuple[object, ...] = ()
+        self._reasoning_shown: tuple[object, ...] = ()
+        self._controls_visible = True
         self.model.chosen.connect(self._model_chosen)
         self.agent.chosen.connect(self._agent_chosen)
+        self.reasoning.chosen.connect(lambda level: emit(self.reasoning_chosen, None if level == DEFAULT else level))
 
     def set_controls_visible(self, visible: bool) -> None:
         """Hides the pickers, gauge and menu (the first-run panel has nothing for them to act on)."""
+        self._controls_visible = visible
         for widget in (self.agent, self.model, self.gauge, self.menu_button):
             widget.setVisible(visible)
+        self.reasoning.setVisible(visible and bool(self._reasoning_shown and self._reasoning_shown[0]))
 
     def _add(self, text: str, slot: object, shortcut: str | None = None) -> QAction:
         action = self.menu.addAction(text)
@@ -118,6 +130,7 @@ class Header(QWidget):
             self.model.setToolTip(MODEL_TIP if current is None else
                                   f"{MODEL_TIP}\n{current.provider_name} · {current.selection.model_id} · "
                                   f"{window_label(current.window, current.window_is_guess)} context window")
+        self._show_reasoning(state)
         agents = (tuple((a.id, a.name) for a in state.agents), state.agent_id)
         if agents != self._agents_shown:
             self._agents_shown = agents
@@ -126,6 +139,7 @@ class Header(QWidget):
         busy = state.streaming or state.compacting
         self.model.setEnabled(not busy)
         self.agent.setEnabled(not busy)
+        self.reasoning.setEnabled(not busy)
         has_session = session is not None
         has_summary = bool(state.summary)
         self.compact_action.setEnabled(has_session and not busy)
@@ -136,6 +150,21 @@ class Header(QWidget):
         self.originals_action.setText("Hide originals" if state.show_originals else "Show originals")
         self.gauge.show_state(state.context, state.usage, session.compaction_count if session else 0, state.compacting)
 
+    def _show_reasoning(self, state: ChatState) -> None:
+        choice = state.selected_choice
+        levels = choice.reasoning_levels if choice is not None else ()
+        shown = (levels, state.reasoning)
+        if shown == self._reasoning_shown:
+            return
+        self._reasoning_shown = shown
+        self.reasoning.setVisible(bool(levels) and self._controls_visible)
+        if not levels:
+            return
+        current = state.reasoning if state.reasoning in levels else DEFAULT
+        self.reasoning.set_items(reasoning_items(levels), current)
+        self.reasoning.setText(f"✦ {'default' if current == DEFAULT else current}")
+        self.reasoning.setToolTip(f"{REASONING_TIP}\nNow: {REASONING_WORDS.get(str(current), current)}")
+
     def _model_chosen(self, selection: object) -> None:
         if isinstance(selection, Selection):
             emit(self.model_chosen, selection)
@@ -143,6 +172,20 @@ class Header(QWidget):
     def _agent_chosen(self, agent_id: object) -> None:
         if isinstance(agent_id, str):
             emit(self.agent_chosen, agent_id)
+
+
+REASONING_TIP = "Reasoning: how much the model thinks before it answers (this conversation)"
+DEFAULT = "default"  # the picker's entry for "the agent's or the app's setting"
+REASONING_WORDS = {
+    DEFAULT: "the agent's setting", "off": "no reasoning", "auto": "the provider's default for this model",
+    "low": "a little", "medium": "some", "high": "a lot", "max": "as much as the model can",
+}
+
+
+def reasoning_items(levels: Sequence[str]) -> list[PickerItem]:
+    """The reasoning picker's rows: the agent's setting, then the levels the model takes, each with what it means."""
+    return [PickerItem("Default", DEFAULT, detail="agent", tooltip=REASONING_WORDS[DEFAULT])] + [
+        PickerItem(level.capitalize(), level, tooltip=REASONING_WORDS.get(level, level)) for level in levels]
 
 
 FEATURE_MARKS = {"reasoning": "✦", "images": "◩", "PDFs": "▤"}  # in the picker's detail column; named in the tooltip

@@ -121,6 +121,7 @@ class MainWindow(QMainWindow):
         h = self.header
         h.model_chosen.connect(chat.select_model)
         h.agent_chosen.connect(chat.select_agent)
+        h.reasoning_chosen.connect(chat.select_reasoning)
         h.compact_requested.connect(self.compact_now)
         h.reset_requested.connect(self.reset_context)
         h.summary_requested.connect(self.show_summary)

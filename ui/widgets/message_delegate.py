@@ -6,7 +6,7 @@ from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPointF, 
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
-from ui.models.chat_rows import ChatRow, RowKind
+from ui.models.chat_rows import ChatRow, RowKind, thinking_status
 from ui.models.message_list import EXPANDED_ROLE, ROW_ROLE, MessageListModel
 from ui.signals import emit
 from ui.theme import Theme
@@ -93,7 +93,7 @@ class MessageDelegate(QStyledItemDelegate):
             self._paint_divider(painter, row, layout, rect.width(), font)
         elif row.kind is RowKind.LOAD_OLDER:
             self._paint_links(painter, row, layout, font, always=True)
-        elif row.kind is RowKind.TOOL:
+        elif row.kind in (RowKind.TOOL, RowKind.THINKING):
             self._paint_tool(painter, row, layout, expanded, font, hovered)
         else:
             self._paint_text(painter, row, layout, font, hovered)
@@ -169,16 +169,19 @@ class MessageDelegate(QStyledItemDelegate):
         baseline = y + 17 + metrics.ascent() / 2 - 2
         painter.setPen(QColor(t.muted))
         painter.setFont(font)
-        painter.drawText(QPointF(x, baseline), "▾" if expanded else "▸")
+        painter.drawText(QPointF(x, baseline), "▾" if expanded or layout.doc is not None else "▸")
         bold = QFont(font)
         bold.setWeight(QFont.Weight.DemiBold)
         painter.setFont(bold)
-        painter.setPen(QColor(t.text))
-        name = f"Tool · {row.tool_name}"
+        painter.setPen(QColor(t.muted if row.kind is RowKind.THINKING else t.text))
+        name = "Thinking" if row.kind is RowKind.THINKING else f"Tool · {row.tool_name}"
         painter.drawText(QPointF(x + 18, baseline), name)
         status_x = x + 18 + QFontMetricsF(bold).horizontalAdvance(name) + 14
         painter.setFont(_small(font))
-        if row.tool_running:
+        if row.kind is RowKind.THINKING:
+            painter.setPen(QColor(t.accent if row.streaming else t.muted))
+            status = thinking_status(row)
+        elif row.tool_running:
             painter.setPen(QColor(t.accent))
             status = "running…"
         else:

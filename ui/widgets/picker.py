@@ -175,6 +175,7 @@ class PickerButton(QPushButton):
         self._searchable_from = searchable_from
         self._items: list[PickerItem] = []
         self._current: object = None
+        self.compact_text: str | None = None  # shown instead of an elided text when the full one does not fit
         self.popup = PickerPopup(self, placeholder=placeholder)
         self.popup.chosen.connect(self._chosen)
         self.clicked.connect(lambda: self.open_popup())
@@ -229,7 +230,10 @@ class PickerButton(QPushButton):
         role = self.palette().ColorRole
         color = self.palette().color(role.ButtonText if self.isEnabled() else role.PlaceholderText)
         text_rect = self.rect().adjusted(10, 0, -ARROW_W - 4, 0)
-        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, text_rect.width())
+        text = self.text()
+        if self.compact_text and self.fontMetrics().horizontalAdvance(text) > text_rect.width():
+            text = self.compact_text
+        text = self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, text_rect.width())
         painter.setPen(color)
         painter.drawText(text_rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
         draw_arrow(painter, QPointF(self.width() - ARROW_W / 2 - 4, self.height() / 2 + 0.5), color)

@@ -61,6 +61,9 @@ def _small(font: QFont) -> QFont:
     return small
 
 
+small_font = _small  # the font of captions, tool details and reasoning
+
+
 def _actions(labels: list[tuple[str, str]], font: QFont, x: float, y: float, *, right: float | None = None
              ) -> list[tuple[QRectF, str, str]]:
     metrics = QFontMetricsF(_small(font))
@@ -132,6 +135,10 @@ def compute_layout(row: ChatRow, width: float, expanded: bool, theme: Theme, fon
         return layout
     if row.kind is RowKind.TOOL:
         return _tool_layout(row, usable, expanded, theme, font)
+    if row.kind is RowKind.THINKING:
+        from ui.widgets.thinking_layout import thinking_layout  # it builds on this module's geometry
+
+        return thinking_layout(row, usable, expanded, theme, font)
     return _text_layout(row, width, usable, theme, font, stream)
 
 

@@ -46,7 +46,8 @@ def estimate_height(row: ChatRow, width: float, font: QFont) -> int:
 
 def needs_text_layout(row: ChatRow, expanded: bool) -> bool:
     """Rows whose exact height needs a document layout (the rest are cheap to lay out exactly)."""
-    return row.kind in (RowKind.USER, RowKind.ASSISTANT, RowKind.ERROR) or (row.kind is RowKind.TOOL and expanded)
+    return row.kind in (RowKind.USER, RowKind.ASSISTANT, RowKind.ERROR) or (
+        row.kind in (RowKind.TOOL, RowKind.THINKING) and (expanded or row.streaming))
 
 
 class RowSizer(QObject):

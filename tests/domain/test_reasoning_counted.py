@@ -1,0 +1,82 @@
+"""The estimator and the gauge count only the reasoning a request really sends back (the current tool loop's, of
+the model it is sent to), and the reply's output room leaves space for the thinking the adapter adds."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from domain.chat.request import output_budget
+from domain.context.reasoning_echo import THINKING_ROOM, echoed_reasoning, thinking_room
+from domain.models import AiModel, Message, MessageType, ModelCapabilities, ReasoningBlock, ReasoningKind, ThinkingForm
+from domain.settings import ContextSettings
+from tests.fakes_turn import make_world
+
+THOUGHT = "Let me check the tide table before answering; the harbour closes at low water. " * 40
+
+
+def _block(model: str = "claude-big", kind: ReasoningKind = ReasoningKind.THINKING) -> ReasoningBlock:
+    return ReasoningBlock(kind, THOUGHT, signature="sig", provider_id="anthropic", model_id=model)
+
+
+def _loop(world, *, closed: bool, model: str = "claude-big") -> None:
+    """A user question, a reply that thought and called a tool, its result; `closed`: the user spoke again."""
+    add = world.messages.add
+    add(Message("u1", "s1", MessageType.USER, "When is high tide?"))
+    add(Message("a1", "s1", MessageType.AI_RESPONSE, "", provider_id="anthropic", model_id=model,
+                reasoning=(_block(model),), thinking_content=THOUGHT))
+    add(Message("c1", "s1", MessageType.TOOL_CALL, tool_call_id="t1", tool_name="tide", tool_input="{}"))
+    add(Message("r1", "s1", MessageType.TOOL_RESULT, tool_call_id="t1", tool_name="tide", tool_output="14:05"))
+    if closed:
+        add(Message("a2", "s1", MessageType.AI_RESPONSE, "High tide is at 14:05.", provider_id="anthropic",
+                    model_id=model))
+        add(Message("u2", "s1", MessageType.USER, "Thanks, and tomorrow?"))
+
+
+def test_mid_tool_loop_the_models_own_thinking_is_counted_in_the_gauge_and_the_plan() -> None:
+    world = make_world()
+    _loop(world, closed=False)
+    status = world.status("s1")
+    assert status.breakdown.reasoning > 300  # the ~3,300 characters of thinking that go back
+    ctx = world.contexts.load("s1")
+    planned = world.planner.plan(ctx)
+    without = world.planner.plan(ctx.without_reasoning())
+    assert planned.raw_estimate - without.raw_estimate == status.breakdown.reasoning
+
+
+def test_once_the_loop_is_over_or_for_another_model_no_reasoning_is_counted() -> None:
+    over = make_world()
+    _loop(over, closed=True)
+    assert over.status("s1").breakdown.reasoning == 0  # the API strips a finished loop's thinking
+    other = make_world()
+    _loop(other, closed=False, model="claude-haiku")
+    assert other.status("s1").breakdown.reasoning == 0  # claude-big never receives claude-haiku's blocks
+    assert other.status("s1", model_id="claude-haiku").breakdown.reasoning > 300
+
+
+def test_signatures_of_parts_are_not_counted_and_redacted_data_counts_at_its_decoded_size() -> None:
+    result = Message("r", "s", MessageType.TOOL_RESULT, tool_call_id="t", tool_output="ok")
+    signature = ReasoningBlock(ReasoningKind.SIGNATURE, signature="x" * 400, provider_id="p", model_id="m")
+    redacted = ReasoningBlock(ReasoningKind.REDACTED, data="QUJD" * 100, provider_id="p", model_id="m")
+    reply = Message("a", "s", MessageType.AI_RESPONSE, "", reasoning=(signature, redacted))
+    assert echoed_reasoning([Message("u", "s", MessageType.USER, "q"), reply, result], "p", "m") == [redacted]
+    world = make_world()
+    from domain.context.reasoning_echo import reasoning_tokens
+
+    assert reasoning_tokens(world.estimator, [redacted]) == 400 * 3 // 16
+
+
+def test_the_reply_keeps_its_room_after_the_thinking_the_adapter_adds() -> None:
+    budget_model = AiModel("claude-x", None, "anthropic", context_window_size=200_000, max_output_tokens=64_000,
+                           capabilities=ModelCapabilities(ThinkingForm.BUDGET))
+    high = ContextSettings(max_output_tokens=32_000, reasoning="high")
+    reply = output_budget(budget_model, high, estimate=180_000)
+    assert reply == 200_000 - 180_000 - THINKING_ROOM["high"]  # with the thinking on top: exactly the window
+    assert output_budget(budget_model, replace(high, reasoning="off"), estimate=180_000) == 20_000
+    plain = replace(budget_model, capabilities=ModelCapabilities())
+    assert thinking_room(plain, "max") == 0 and output_budget(plain, high, estimate=180_000) == 20_000
+    always = replace(budget_model, capabilities=ModelCapabilities(ThinkingForm.ALWAYS_ON))
+    assert thinking_room(always, "off") == THINKING_ROOM["low"]  # it cannot stop thinking: its lowest effort
+    adaptive = replace(budget_model, capabilities=ModelCapabilities(ThinkingForm.ADAPTIVE))
+    assert thinking_room(adaptive, "auto") == 0  # does not think unasked: auto sends nothing
+    eager = replace(budget_model, capabilities=ModelCapabilities(ThinkingForm.ADAPTIVE, thinks_by_default=True))
+    assert thinking_room(eager, "auto") == THINKING_ROOM["auto"]
