@@ -36,11 +36,27 @@ class UploadGone(ProviderError):
                          "hours). Send again to upload it anew.")
 
 
-def needs_upload(attachment: Attachment) -> bool:
-    """Whether the attachment goes through the Files API: a file sent natively and over the inline limit."""
-    if attachment.omitted or attachment.as_text or attachment.kind is AttachmentKind.TEXT:
-        return False
-    return attachment.size > LIMITS[GEMINI].inline_max_bytes
+INLINE_BUDGET = 14 * 1024 * 1024  # inline bytes a request may carry (20 MB in all, base64 adds a third)
+
+
+def sent_natively(attachment: Attachment) -> bool:
+    """Whether a request carries the attachment's bytes (not its placeholder line or its text)."""
+    return not (attachment.omitted or attachment.as_text or attachment.kind is AttachmentKind.TEXT)
+
+
+def upload_plan(attachments: Sequence[Attachment], budget: int = INLINE_BUDGET) -> set[str]:
+    """The digests to send through the Files API: every file over the inline limit, then the largest others until
+    what stays inline fits the request's budget."""
+    native = {a.sha256: a for a in attachments if sent_natively(a)}
+    chosen = {sha for sha, a in native.items() if a.size > LIMITS[GEMINI].inline_max_bytes}
+    inline = sorted((a for sha, a in native.items() if sha not in chosen), key=lambda a: a.size, reverse=True)
+    total = sum(a.size for a in inline)
+    for attachment in inline:
+        if total <= budget:
+            break
+        chosen.add(attachment.sha256)
+        total -= attachment.size
+    return chosen
 
 
 class GeminiUploads:
@@ -56,7 +72,9 @@ class GeminiUploads:
 
     async def uris(self, messages: Sequence[Message]) -> dict[str, tuple[str, str]]:
         """sha256 -> (file URI, mime type) of every attachment of `messages` that goes through the Files API."""
-        wanted = {a.sha256: a for m in messages for a in m.attachments if needs_upload(a)}
+        every = [a for m in messages for a in m.attachments]
+        chosen = upload_plan(every)
+        wanted = {a.sha256: a for a in every if a.sha256 in chosen}
         if not wanted or self._media is None:
             return {}
         known = self._load()

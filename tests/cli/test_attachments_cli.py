@@ -107,7 +107,9 @@ def test_reattach_puts_an_earlier_attachment_back_into_the_next_message(tmp_path
         again = cli.run("chat", "-s", session, "--reattach", "shot.png", "look again", subprocess_run=False)
         unknown = cli.run("chat", "-s", session, "--reattach", "nope.png", "x", subprocess_run=False)
         no_session = cli.run("chat", "--reattach", "shot.png", "x", subprocess_run=False)
+        shown = cli.run("sessions", "show", session, subprocess_run=False)
     assert again.code == 0, again.err
+    assert shown.out.count("[attached: shot.png (image, 332 B, 64×48)]") == 2  # the first message and the reattach
     last = [r for r in fakes.openai.requests if r.tool_names][-1]
     newest = [p for p in last.messages[-1].parts if hasattr(p, "sha256")]
     assert [p.sha256 for p in newest] == [hashlib_of_bytes(png())]

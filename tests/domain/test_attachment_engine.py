@@ -154,3 +154,14 @@ def test_the_summarizer_sees_each_attachment_as_its_placeholder_line_and_the_rep
                               Message("r2", "s1", MessageType.AI_RESPONSE, "A login form with a red error.", seq=2)])
     assert text == ("[User]\nwhat is on this screen?\n[Attachment shot.png (image, 250.0 KB, 1920×1080) — not resent; "
                     "original kept — ask to see it again]\n\n[Assistant]\nA login form with a red error.")
+
+
+async def test_the_gauge_counts_attachments_in_their_own_row_priced_for_the_provider() -> None:
+    world = make_world()
+    world.adapter().scripts.append(reply("Seen."))
+    await world.turn("look", attachments=(SHOT,))
+    status = world.status("s1")
+    assert status.breakdown.attachments == 1532  # Claude's price of a 1920x1080 image
+    assert status.used >= status.breakdown.attachments + status.breakdown.messages
+    openai = world.status("s1", provider_id="openai", model_id="gpt-small")
+    assert openai.breakdown.attachments == 1105  # the same image priced by OpenAI's tiles

@@ -177,3 +177,18 @@ async def test_a_file_gemini_no_longer_has_is_uploaded_again_and_the_request_res
             await _send(ProviderType.GEMINI, server, intake, (report,))
         await _send(ProviderType.GEMINI, server, intake, (report,), retries=1)
         assert server.files.uploads == 2 and _media(server)[0].sha256 == report.sha256
+
+
+def test_gemini_uploads_the_largest_files_until_what_stays_inline_fits_the_request() -> None:
+    from data.providers.gemini_files import upload_plan
+    from domain.attachment import AttachmentKind
+
+    def pdf_of(name: str, mib: int) -> Attachment:
+        return Attachment(name * 64, f"{name}.pdf", "application/pdf", AttachmentKind.PDF, mib * 1024 * 1024, pages=1)
+
+    small, mid, big, huge = pdf_of("a", 2), pdf_of("b", 5), pdf_of("c", 6), pdf_of("d", 9)
+    assert upload_plan([small, mid]) == set()  # 7 MiB inline: fits
+    assert upload_plan([huge]) == {huge.sha256}  # over the 7 MiB inline limit by itself
+    assert upload_plan([small, mid, big, pdf_of("e", 6)]) == {big.sha256}  # 19 MiB: 13 MiB stay inline
+    assert upload_plan([mid, big, pdf_of("e", 6), pdf_of("f", 5)]) == {big.sha256, "e" * 64}  # 22 -> 10 MiB
+    assert upload_plan([replace(big, omitted=True), mid]) == set()  # a placeholder carries no bytes

@@ -150,3 +150,22 @@ def test_a_bad_file_is_named_in_a_notice_and_a_refused_message_keeps_text_and_fi
     assert window.composer.edit.toPlainText() == "what is this?"
     assert window.chat_vm.state.pending[0].attachment.name == "shot.png"
     assert "does not take images" in (window.chat_vm.state.error or "")
+
+
+def test_files_alone_are_sent_and_the_message_shows_only_their_tiles(qtbot, backend, worker, tmp_path) -> None:
+    from ui.widgets.context_panel import panel_rows
+
+    sid = demo_sessions(backend)
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, sid)
+    window.chat_vm.attach_paths([str(write_samples(tmp_path)["report.pdf"])])
+    qtbot.waitUntil(lambda: len(window.chat_vm.state.pending) == 1)
+    qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return)  # nothing typed: the file alone is the message
+    qtbot.waitUntil(lambda: not window.chat_vm.state.streaming and row_of(window.chat_view, RowKind.USER)[1].message_id
+                    is not None)
+    position, row = row_of(window.chat_view, RowKind.USER)
+    assert row.text == "" and [a.name for a in row.attachments] == ["report.pdf"]
+    layout, _ = layout_of(window.chat_view, position)
+    assert layout.doc is None and len(layout.tiles) == 1
+    assert layout.bubble.height() < 140  # the tile and padding, no empty text line below it
+    assert ("Attachments", "0") in panel_rows(window.chat_vm.state.context)  # its own row in the context panel
