@@ -65,6 +65,7 @@ from domain.usecases.select_target import SelectTargetUseCase
 from domain.usecases.send_message import SendMessageUseCase
 from domain.usecases.session_usage import SessionUsageQuery
 from domain.usecases.set_api_key import SetApiKeyUseCase
+from domain.usecases.set_provider_api import SetProviderApiUseCase
 from domain.usecases.set_provider_base_url import SetProviderBaseUrlUseCase
 from domain.usecases.set_session_reasoning import SetSessionReasoningUseCase
 from domain.usecases.show_session import ShowSessionUseCase
@@ -192,6 +193,7 @@ class Container:
         self.session_attachments = SessionAttachmentsQuery(self.messages)
         self.list_providers = ListProvidersUseCase(self.providers, self.keys)
         self.set_provider_base_url = SetProviderBaseUrlUseCase(self.providers)
+        self.set_provider_api = SetProviderApiUseCase(self.providers)
         self.add_provider = AddProviderUseCase(self.providers)
         self.delete_provider = DeleteProviderUseCase(self.providers, self.keys)
         self.list_models = ListModelsUseCase(self.providers, self.models)

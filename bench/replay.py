@@ -41,7 +41,7 @@ from tests.fakeservers import FakeProviderServer  # noqa: E402
 
 MODELS = {  # the session model and the cheaper sibling the engine picks to summarize with (its preset window)
     "anthropic": ("claude-sonnet-4-5-20250929", "claude-haiku-4-5-20251001", 200_000),
-    "openai": ("gpt-4o", "gpt-4o-mini", 128_000),
+    "openai": ("gpt-5", "gpt-5-mini", 272_000),  # on the Responses API (reasoning items kept and sent back)
     "gemini": ("gemini-2.5-pro", "gemini-2.5-flash", 1_048_576),
 }
 UNLIMITED_WINDOW = 100_000_000

@@ -12,7 +12,7 @@ from typing import Any
 
 from bench.replay_brain import RequestKind, classify
 from bench.replay_script import page_body
-from tests.fakeservers import FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, FakeProviderServer
+from tests.fakeservers import FakeAnthropicServer, FakeGeminiServer, FakeProviderServer
 from tests.fakeservers.brain import (
     Answer,
     Brain,
@@ -22,6 +22,7 @@ from tests.fakeservers.brain import (
     ToolCallPart,
 )
 from tests.fakeservers.media_rules import MediaPart
+from tests.fakeservers.responses_server import FakeResponsesServer
 from tests.fakeservers.server import Accounting, HttpResponse, RawRequest
 from tests.fakeservers.tokens import o200k_counter
 
@@ -181,8 +182,8 @@ class BenchAnthropicServer(BenchAccounting, FakeAnthropicServer):
     """The fake Anthropic Messages API with benchmark accounting."""
 
 
-class BenchOpenAIServer(BenchAccounting, FakeOpenAIServer):
-    """The fake OpenAI Chat Completions API with benchmark accounting."""
+class BenchOpenAIServer(BenchAccounting, FakeResponsesServer):
+    """The fake OpenAI Responses API (what the app speaks to OpenAI's own endpoint) with benchmark accounting."""
 
 
 class BenchGeminiServer(BenchAccounting, FakeGeminiServer):

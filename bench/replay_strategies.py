@@ -17,7 +17,7 @@ from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.context_loader import SessionContextLoader
 from domain.context.estimator import TokenEstimator, chars_over_four
 from domain.context.session_context import SessionContext
-from domain.models import ModelId, ProviderId, ToolDefinition
+from domain.models import ModelId, ProviderApi, ProviderId, ProviderType, ToolDefinition
 from domain.ports import KeySource
 from domain.services.adapters import ProviderAdapters
 from domain.services.summarizer import AdapterSummarizer
@@ -165,7 +165,9 @@ class StrategyEnv:
         for endpoint in endpoints:
             provider = s.providers.get(endpoint.provider_id)
             assert provider is not None, endpoint.provider_id
-            s.providers.update(replace(provider, base_url=endpoint.base_url))
+            # OpenAI as on api.openai.com: the Responses API (a 127.0.0.1 base URL alone would mean Chat Completions)
+            api = ProviderApi.RESPONSES if provider.type is ProviderType.OPENAI else provider.api
+            s.providers.update(replace(provider, base_url=endpoint.base_url, api=api))
             s.models.set_user_window(endpoint.provider_id, endpoint.model_id, endpoint.window)
         adapters = ProviderAdapters(s.providers, keys, LazyAdapterFactory())  # the app's: SDK adapters reused
         self.engine_timer = EngineTimer()

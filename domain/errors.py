@@ -21,6 +21,15 @@ class ProviderError(PalimpsestError):
     kind = "provider_error"
     transient = False
     retry_limit: int | None = None  # at most this many retries of a transient error (None: the policy's own)
+    request_id: str | None = None  # the provider's id of the failed request, for the user to quote to its support
+
+    def with_request_id(self, request_id: str | None) -> ProviderError:
+        """The same error carrying the provider's request id, named at the end of its message (once)."""
+        if request_id and self.request_id is None:
+            self.request_id = request_id
+            self.message = f"{self.message.rstrip()} (request id {request_id})"
+            self.args = (self.message,)
+        return self
 
 
 class AuthenticationFailed(ProviderError):
@@ -55,14 +64,34 @@ class RateLimited(ProviderError):
 
 
 class ContextOverflow(ProviderError):
-    """The provider refused the request as longer than the model's window."""
+    """The provider refused the request as longer than the model's window.
+
+    `tokens`: the input tokens the provider counted; `limit`: the limit it named, which is the model's input limit
+    when `input_limit` (GPT-5's 272K inside a 400K window), else its whole window; `stated`: the provider's own
+    figures, worded as it worded them (e.g. "188,240 input tokens + 21,333 max_tokens > 200,000 context limit"),
+    which is what the message shows — never a sum or comparison the provider did not make."""
 
     kind = "context_overflow"
 
-    def __init__(self, *, tokens: int | None = None, limit: int | None = None) -> None:
-        detail = f" ({tokens} tokens > {limit} maximum)" if tokens and limit else ""
+    def __init__(self, *, tokens: int | None = None, limit: int | None = None, input_limit: bool = False,
+                 stated: str | None = None) -> None:
+        if stated is None and tokens and limit:
+            stated = f"{tokens:,} tokens > {limit:,} maximum"
+        detail = f" (the provider said: {stated})" if stated else ""
         super().__init__("The conversation is longer than this model accepts" + detail + ".")
-        self.tokens, self.limit = tokens, limit
+        self.tokens, self.limit, self.input_limit, self.stated = tokens, limit, input_limit, stated
+
+
+class BillingError(ProviderError):
+    """The account has no credit or quota left (OpenAI insufficient_quota): waiting will not help, paying will."""
+
+    kind = "billing"
+
+    def __init__(self, provider_name: str = "The provider", where: str | None = None, detail: str = "") -> None:
+        place = where or "the provider's billing settings"
+        extra = f" ({detail})" if detail else ""
+        super().__init__(f"{provider_name} says the account has no quota or credit left{extra}. Add credit or raise "
+                         f"the spending limit at {place}, then try again; retrying before that will not help.")
 
 
 class ProviderUnavailable(ProviderError):

@@ -198,9 +198,11 @@ class Waiting:
 
 @dataclass(frozen=True)
 class Notice:
-    """Something the user should know that is not an error (the turn goes on)."""
+    """Something the user should know that is not an error (the turn goes on); `warning`: something that limits
+    what the model sees (a server cutting the conversation), shown as a warning."""
 
     message: str
+    warning: bool = False
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,22 @@ class ProviderType(StrEnum):
     OPENAI_COMPATIBLE = "openai_compatible"
 
 
+class ProviderApi(StrEnum):
+    """Which OpenAI API an OpenAI-type provider speaks: auto = Responses on api.openai.com, else Chat Completions."""
+
+    AUTO = "auto"
+    RESPONSES = "responses"
+    CHAT_COMPLETIONS = "chat_completions"
+
+    @classmethod
+    def stored(cls, value: str | None) -> ProviderApi:
+        """The stored choice (NULL, or a value a newer Palimpsest wrote: auto)."""
+        try:
+            return cls(value) if value else cls.AUTO
+        except ValueError:
+            return cls.AUTO
+
+
 class ModelSource(StrEnum):
     """Where a model row came from: the shipped registry, the provider's list, or the user."""
 
@@ -130,6 +146,7 @@ class Provider:
     type: ProviderType
     base_url: str | None = None
     is_active: bool = True
+    api: ProviderApi = ProviderApi.AUTO  # OpenAI and OpenAI-compatible providers only
 
 
 @dataclass(frozen=True)
@@ -148,6 +165,23 @@ class AiModel:
     window_source: WindowSource = WindowSource.REGISTRY
     input_limit: int | None = None
     capabilities: ModelCapabilities | None = None  # None: not known (nothing assumed)
+    trained_window: int | None = None  # a local server's model: the length it was trained for (the window: loaded)
+
+
+@dataclass(frozen=True)
+class ServerWindow:
+    """What a local server (Ollama, LM Studio, llama.cpp, vLLM) says about a model's context: the length it has the
+    model loaded with (what it really takes; longer requests it cuts silently) and the length the model was trained
+    for, when it says."""
+
+    server: str
+    loaded: int
+    trained: int | None = None
+
+    @property
+    def short(self) -> bool:
+        """Whether the server runs the model with less context than it was trained for."""
+        return self.trained is not None and self.loaded < self.trained
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from domain.models import (
     ModelId,
     Provider,
     ProviderId,
+    ServerWindow,
     Session,
     SessionId,
     ToolDefinition,
@@ -141,8 +142,15 @@ class ModelRepository(Protocol):
     def set_user_window(
         self, provider_id: ProviderId, model_id: ModelId, window: int, max_output: int | None = None
     ) -> AiModel: ...
-    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int) -> None:
-        """Learns a window from a provider's overflow error (never over a user-set window)."""
+    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int, *, input_only: bool = False) -> None:
+        """Learns a window from a provider's overflow error (never over a user-set window); with `input_only`, the
+        model's input limit instead (its window stays)."""
+        ...
+    def record_server_window(
+        self, provider_id: ProviderId, model_id: ModelId, window: int, trained: int | None = None
+    ) -> AiModel:
+        """Records the context a local server has the model loaded with (window_source server) and the length it was
+        trained for; a user-set window still wins."""
         ...
 
 
@@ -221,12 +229,14 @@ class ModelApiAdapter(Protocol):
         deadlines: Deadlines | None = None,
         reasoning: str = "auto",
         capabilities: ModelCapabilities | None = None,
+        cache_key: str | None = None,
     ) -> AsyncIterator[StreamEvent]:
         """The reply's events. With `deadlines` the adapter enforces the headers deadline (ProviderTimeout, retried
         once) and keeps its HTTP timeouts above all three; the caller enforces idle and round between events.
         `reasoning` is the level asked for (domain.settings.REASONING_LEVELS; "auto": the model's default), mapped by
         each adapter to its provider's form for the model (from `capabilities` when known); completed reasoning
-        blocks come as ReasoningDone."""
+        blocks come as ReasoningDone. `cache_key`: one stable key per conversation, for providers whose prompt
+        cache routes by a key (OpenAI's prompt_cache_key)."""
         ...
 
     async def generate_simple_completion(
@@ -234,6 +244,11 @@ class ModelApiAdapter(Protocol):
     ) -> str: ...
 
     async def list_models(self) -> list[AiModel]: ...
+
+    async def server_window(self, model_id: ModelId) -> ServerWindow | None:
+        """A local server's real context for the model (probed once: Ollama's /api/version, /api/show and /api/ps,
+        llama.cpp's /props, LM Studio's and vLLM's model lists), or None: not a local server, or it does not say."""
+        ...
 
 
 class ModelApiAdapterFactory(Protocol):

@@ -63,15 +63,15 @@ class FakeModelRepository:
                 self.models[(provider_id, m.id)] = AiModel(
                     id=m.id, display_name=m.display_name, provider_id=provider_id, source=ModelSource.FETCHED,
                     context_window_size=m.context_window_size, max_output_tokens=m.max_output_tokens,
-                    window_source=WindowSource.PROVIDER_API if m.context_window_size else WindowSource.REGISTRY,
-                    input_limit=m.input_limit, capabilities=m.capabilities)
+                    window_source=_fetched_source(m), input_limit=m.input_limit, trained_window=m.trained_window,
+                    capabilities=m.capabilities)
                 continue
             new = replace(old, display_name=m.display_name or old.display_name,
                           capabilities=merged(old.capabilities, m.capabilities))
             if not old.user_window:
                 if m.context_window_size:
                     new = replace(new, context_window_size=m.context_window_size, window_is_guess=False,
-                                  window_source=WindowSource.PROVIDER_API)
+                                  window_source=_fetched_source(m), trained_window=m.trained_window)
                 if m.input_limit:
                     new = replace(new, input_limit=m.input_limit)
                 if m.max_output_tokens:
@@ -91,11 +91,15 @@ class FakeModelRepository:
         self.models[(provider_id, model_id)] = new
         return new
 
-    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int) -> None:
+    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int, *, input_only: bool = False) -> None:
         _check_sizes(limit, None)
         self._require_provider(provider_id)
         self.recorded_limits.append((provider_id, model_id, limit))
         old = self.get(provider_id, model_id)
+        if input_only:
+            self.models[(provider_id, model_id)] = replace(old, input_limit=limit) if old is not None else AiModel(
+                id=model_id, display_name=None, provider_id=provider_id, source=ModelSource.FETCHED, input_limit=limit)
+            return
         if old is None:
             self.models[(provider_id, model_id)] = AiModel(
                 id=model_id, display_name=None, provider_id=provider_id, source=ModelSource.FETCHED,
@@ -103,6 +107,21 @@ class FakeModelRepository:
         elif not old.user_window:
             self.models[(provider_id, model_id)] = replace(old, context_window_size=limit, window_is_guess=False,
                                                            window_source=WindowSource.LEARNED)
+
+    def record_server_window(
+        self, provider_id: ProviderId, model_id: ModelId, window: int, trained: int | None = None
+    ) -> AiModel:
+        _check_sizes(window, None)
+        self._require_provider(provider_id)
+        old = self.get(provider_id, model_id) or AiModel(
+            id=model_id, display_name=None, provider_id=provider_id, source=ModelSource.FETCHED)
+        new = replace(old, trained_window=trained)
+        if not old.user_window:
+            max_output = old.max_output_tokens if old.max_output_tokens and old.max_output_tokens < window else None
+            new = replace(new, context_window_size=window, window_is_guess=False, window_source=WindowSource.SERVER,
+                          max_output_tokens=max_output)
+        self.models[(provider_id, model_id)] = new
+        return new
 
     def _require_provider(self, provider_id: ProviderId) -> None:
         if self.providers is not None and self.providers.get(provider_id) is None:
@@ -160,3 +179,9 @@ class FakeSummarizer:
         if isinstance(reply, Exception):
             raise reply
         return reply
+
+
+def _fetched_source(model: AiModel) -> WindowSource:
+    if not model.context_window_size:
+        return WindowSource.REGISTRY
+    return WindowSource.SERVER if model.trained_window else WindowSource.PROVIDER_API

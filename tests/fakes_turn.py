@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.events import StreamDone, StreamEvent, TextDelta, ToolCallRequested, UsageReported
-from domain.models import AiModel, Message, ModelCapabilities, ModelId, Provider, ToolDefinition, Usage
+from domain.models import AiModel, Message, ModelCapabilities, ModelId, Provider, ServerWindow, ToolDefinition, Usage
 from domain.ports import ToolContext, ToolOutcome
 from domain.settings import Deadlines
 
@@ -63,6 +63,7 @@ class FakeModelApiAdapter:
         self.default_completion = default_completion
         self.completion_prompts: list[tuple[ModelId, str, str | None, int]] = []
         self.models: list[AiModel] = []
+        self.server_windows: dict[ModelId, ServerWindow] = {}
         self.list_calls = 0
         self.list_error: Exception | None = None
 
@@ -77,6 +78,7 @@ class FakeModelApiAdapter:
         deadlines: Deadlines | None = None,
         reasoning: str = "auto",
         capabilities: ModelCapabilities | None = None,
+        cache_key: str | None = None,
     ) -> AsyncIterator[StreamEvent]:
         self.requests.append(
             SentRequest(model_id, system_prompt, tuple(messages), tuple(tools), max_output_tokens, reasoning,
@@ -110,6 +112,10 @@ class FakeModelApiAdapter:
         if isinstance(item, Exception):
             raise item
         return item
+
+    async def server_window(self, model_id: ModelId) -> ServerWindow | None:
+        """What `server_windows` says for the model (None: not a local server)."""
+        return self.server_windows.get(model_id)
 
     async def list_models(self) -> list[AiModel]:
         self.list_calls += 1

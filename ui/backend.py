@@ -210,6 +210,10 @@ class SettingsBackend(Protocol):
         """Changes (or clears) a provider's base URL."""
         raise NotImplementedError
 
+    async def set_api(self, provider_id: ProviderId, api: str) -> Provider:
+        """Chooses the API an OpenAI-type provider speaks: responses, chat-completions or auto."""
+        raise NotImplementedError
+
     async def set_key(self, provider_id: ProviderId, key: str) -> None:
         """Stores a key in the OS keychain; raises KeychainUnavailable when there is none."""
         raise NotImplementedError

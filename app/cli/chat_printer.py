@@ -95,6 +95,8 @@ class TextChatPrinter:
                 self._notice(f"[saved {saved} memor{'y' if saved == 1 else 'ies'}]")
             case ToolRoundLimitReached(rounds=rounds):
                 self._notice(f"[stopped after {rounds} tool rounds; send another message to continue]")
+            case Notice(message=message, warning=True):
+                self._notice(f"palimpsest: warning: {message}")
             case Notice(message=message):
                 self._notice(f"[{message}]")
             case ChatError(message=message):

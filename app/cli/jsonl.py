@@ -72,6 +72,8 @@ def event_record(event: ChatEvent) -> dict[str, Any]:
             return {"type": "tool_round_limit", "rounds": rounds}
         case Waiting(seconds=seconds):
             return {"type": "waiting", "seconds": seconds}
+        case Notice(message=message, warning=True):
+            return {"type": "warning", "message": message}
         case Notice(message=message):
             return {"type": "notice", "message": message}
     raise TypeError(f"not a ChatEvent: {event!r}")

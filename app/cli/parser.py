@@ -117,9 +117,11 @@ def _add_sessions(commands: argparse._SubParsersAction) -> None:
 def _add_providers(commands: argparse._SubParsersAction) -> None:
     providers = _group(commands, "providers", "list, configure, add and delete providers")
     providers.add_parser("list", help="list providers and where their keys come from")
-    setter = providers.add_parser("set", help="set a provider's base URL")
+    setter = providers.add_parser("set", help="set a provider's base URL or API")
     setter.add_argument("provider", metavar="PROVIDER")
-    setter.add_argument("--base-url", metavar="URL", required=True, help='the base URL ("" restores the default)')
+    setter.add_argument("--base-url", metavar="URL", help='the base URL ("" restores the default)')
+    setter.add_argument("--api", choices=("responses", "chat-completions", "auto"),
+                        help="OpenAI's API to speak (auto: Responses on api.openai.com, Chat Completions elsewhere)")
     add = providers.add_parser("add", help="add an OpenAI-compatible provider")
     add.add_argument("name", metavar="NAME")
     add.add_argument("--type", dest="provider_type", required=True, choices=("openai_compatible",))

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, TextIO
 from app.cli.key_status import write_report
 from app.cli.tables import table
 from app.cli.text_input import read_stdin_text, require_text
-from data.providers.factory import BASE_URL_VARIABLES
+from data.providers.factory import BASE_URL_VARIABLES, uses_responses
 from domain.errors import InvalidInput, PalimpsestError
-from domain.models import Provider, ProviderType
+from domain.models import Provider, ProviderApi, ProviderType
 from domain.usecases.lookup import require_provider
 
 if TYPE_CHECKING:
@@ -32,11 +32,18 @@ async def run_providers(c: Container, args: argparse.Namespace, out: TextIO, err
         rows = []
         for p in c.list_providers():
             url, source = effective_base_url(p.provider)
-            rows.append((p.provider.id, p.provider.name, p.provider.type.value, url, source, p.key_source or "none"))
-        out.write(table(("ID", "NAME", "TYPE", "BASE URL", "URL FROM", "KEY"), rows) + "\n")
+            rows.append((p.provider.id, p.provider.name, p.provider.type.value, api_label(p.provider), url, source,
+                         p.key_source or "none"))
+        out.write(table(("ID", "NAME", "TYPE", "API", "BASE URL", "URL FROM", "KEY"), rows) + "\n")
     elif args.action == "set":
-        provider = c.set_provider_base_url(args.provider, args.base_url or None)
-        out.write(f"{provider.name}: base URL {provider.base_url or 'reset to the default'}.\n")
+        if args.base_url is None and args.api is None:
+            raise InvalidInput("Nothing to set: give --base-url URL and/or --api responses|chat-completions|auto.")
+        if args.base_url is not None:
+            provider = c.set_provider_base_url(args.provider, args.base_url or None)
+            out.write(f"{provider.name}: base URL {provider.base_url or 'reset to the default'}.\n")
+        if args.api is not None:
+            provider = c.set_provider_api(args.provider, args.api)
+            out.write(f"{provider.name}: API {api_label(provider)}.\n")
     elif args.action == "add":
         provider = c.add_provider(args.name, args.base_url, args.provider_type)
         out.write(f"Added {provider.name} (id {provider.id}) at {provider.base_url}. "
@@ -46,6 +53,15 @@ async def run_providers(c: Container, args: argparse.Namespace, out: TextIO, err
         out.write(f"Deleted {deleted.name} (id {deleted.id}) and its models; sessions that used it keep every "
                   "message.\n")
     return 0
+
+
+def api_label(provider: Provider) -> str:
+    """The API a provider speaks as `providers list` shows it: `-` for Anthropic and Gemini, the choice otherwise
+    (auto with what it resolves to for the provider's base URL now)."""
+    if provider.type not in (ProviderType.OPENAI, ProviderType.OPENAI_COMPATIBLE):
+        return "-"
+    resolved = "responses" if uses_responses(provider.api, effective_base_url(provider)[0]) else "chat-completions"
+    return resolved if provider.api is not ProviderApi.AUTO else f"auto:{resolved}"
 
 
 def effective_base_url(provider: Provider) -> tuple[str, str]:

@@ -33,6 +33,9 @@ class SettingsBridge:
     async def set_base_url(self, provider_id: ProviderId, base_url: str | None) -> Provider:
         return self._c.set_provider_base_url(provider_id, base_url)
 
+    async def set_api(self, provider_id: ProviderId, api: str) -> Provider:
+        return self._c.set_provider_api(provider_id, api)
+
     async def set_key(self, provider_id: ProviderId, key: str) -> None:
         self._c.set_api_key(provider_id, key)
 

@@ -40,6 +40,8 @@ class SqlModelRepository:
         stored = self.get(provider_id, model_id)
         if stored is not None and stored.capabilities is None:  # not listed yet: the registry's entry or family
             stored = replace(stored, capabilities=self._registry.capabilities(model_id))
+        if stored is not None and stored.input_limit is None:
+            stored = replace(stored, input_limit=self._registry.input_limit(model_id))
         if stored is not None and stored.context_window_size:
             return stored
         preset = self._registry.preset(model_id)
@@ -53,7 +55,8 @@ class SqlModelRepository:
                            window_source=WindowSource.REGISTRY)
         return AiModel(id=model_id, display_name=preset.display_name if preset else None, provider_id=provider_id,
                        source=ModelSource.FETCHED, context_window_size=window, max_output_tokens=max_output,
-                       window_is_guess=guess, capabilities=self._registry.capabilities(model_id))
+                       window_is_guess=guess, capabilities=self._registry.capabilities(model_id),
+                       input_limit=self._registry.input_limit(model_id))
 
     def upsert(self, model: AiModel) -> AiModel:
         """Inserts or replaces a model; an existing user-set window survives unless `model` is user-set too."""
@@ -86,9 +89,8 @@ class SqlModelRepository:
                                    context_window_size=model.context_window_size,
                                    max_output_tokens=model.max_output_tokens, window_is_guess=False,
                                    user_window=False,
-                                   window_source=(WindowSource.PROVIDER_API if model.context_window_size
-                                                  else WindowSource.REGISTRY).value,
-                                   input_limit=model.input_limit,
+                                   window_source=_fetched_source(model).value,
+                                   input_limit=model.input_limit, trained_window=model.trained_window,
                                    capabilities=capabilities_to_json(model.capabilities)))
                     continue
                 row.display_name = model.display_name or row.display_name
@@ -98,7 +100,8 @@ class SqlModelRepository:
                     continue
                 if model.context_window_size:
                     row.context_window_size, row.window_is_guess = model.context_window_size, False
-                    row.window_source = WindowSource.PROVIDER_API.value
+                    row.window_source = _fetched_source(model).value
+                    row.trained_window = model.trained_window
                 if model.input_limit:
                     row.input_limit = model.input_limit
                 if model.max_output_tokens:
@@ -122,11 +125,19 @@ class SqlModelRepository:
             s.flush()
             return model_to_domain(row)
 
-    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int) -> None:
+    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int, *, input_only: bool = False) -> None:
         _check_sizes(limit, None)
         with self._db.write() as s:
             _require_provider(s, provider_id)
             row = s.get(ModelRow, (model_id, provider_id))
+            if input_only:  # the window stays; the input limit is what the provider named
+                if row is None:
+                    s.add(ModelRow(id=model_id, provider_id=provider_id, display_name=None, is_default=False,
+                                   source=ModelSource.FETCHED.value, window_is_guess=False, user_window=False,
+                                   input_limit=limit))
+                else:
+                    row.input_limit = limit
+                return
             if row is None:
                 s.add(ModelRow(id=model_id, provider_id=provider_id, display_name=None, is_default=False,
                                source=ModelSource.FETCHED.value, context_window_size=limit, window_is_guess=False,
@@ -134,6 +145,34 @@ class SqlModelRepository:
             elif not row.user_window:
                 row.context_window_size, row.window_is_guess = limit, False
                 row.window_source = WindowSource.LEARNED.value
+
+    def record_server_window(
+        self, provider_id: ProviderId, model_id: ModelId, window: int, trained: int | None = None
+    ) -> AiModel:
+        _check_sizes(window, None)
+        with self._db.write() as s:
+            _require_provider(s, provider_id)
+            row = s.get(ModelRow, (model_id, provider_id))
+            if row is None:
+                row = ModelRow(id=model_id, provider_id=provider_id, display_name=None, is_default=False,
+                               source=ModelSource.FETCHED.value, window_is_guess=False, user_window=False)
+                s.add(row)
+            row.trained_window = trained
+            if not row.user_window:
+                row.context_window_size, row.window_is_guess = window, False
+                row.window_source = WindowSource.SERVER.value
+                if row.max_output_tokens is not None and row.max_output_tokens >= window:
+                    row.max_output_tokens = None  # a trained model's output limit cannot exceed what is loaded
+            s.flush()
+            return model_to_domain(row)
+
+
+def _fetched_source(model: AiModel) -> WindowSource:
+    """A listed model's window: what a local server runs it with (its trained length known), the provider's
+    list, or none (the registry's)."""
+    if not model.context_window_size:
+        return WindowSource.REGISTRY
+    return WindowSource.SERVER if model.trained_window else WindowSource.PROVIDER_API
 
 
 def _check_sizes(window: int | None, max_output: int | None) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from data.db.inspection import VERSION_TABLE, inspect_file
 from data.db.schema_version import shipped_revisions
 from data.paths import database_path
-from domain.models import Provider, ProviderType
+from domain.models import Provider, ProviderApi, ProviderType
 
 BUSY_SECONDS = 30.0
 BUILT_IN_ORDER = {"anthropic": 0, "openai": 1, "gemini": 2}  # as SqlProviderRepository.list() orders them
@@ -34,15 +34,15 @@ def current_providers(home: Path | None = None) -> list[Provider] | None:
         with closing(sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)) as conn:
             conn.execute("BEGIN")  # one snapshot: the revision and the rows read together
             revisions = [str(r[0]) for r in conn.execute(f"SELECT version_num FROM {VERSION_TABLE}")]
-            rows = conn.execute("SELECT id, name, type, base_url, is_active FROM providers").fetchall()
+            rows = conn.execute("SELECT id, name, type, base_url, is_active, api FROM providers").fetchall()
             conn.execute("COMMIT")
     except sqlite3.Error:
         return None  # whatever it is, opening the Storage reports it properly
     if revisions != [shipped.head]:
         return None
     try:
-        providers = [Provider(id=str(i), name=str(n), type=ProviderType(t), base_url=u, is_active=bool(a))
-                     for i, n, t, u, a in rows]
+        providers = [Provider(id=str(i), name=str(n), type=ProviderType(t), base_url=u, is_active=bool(a),
+                              api=ProviderApi.stored(api)) for i, n, t, u, a, api in rows]
     except ValueError:  # a provider type this version does not know
         return None
     if not set(BUILT_IN_ORDER) <= {p.id for p in providers}:

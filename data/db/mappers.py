@@ -19,6 +19,7 @@ from domain.models import (
     MessageType,
     ModelSource,
     Provider,
+    ProviderApi,
     ProviderType,
     ReasoningBlock,
     ReasoningKind,
@@ -33,7 +34,7 @@ _SETTING_NAMES = frozenset(f.name for f in fields(ContextSettings))
 
 def provider_to_domain(row: ProviderRow) -> Provider:
     return Provider(id=row.id, name=row.name, type=ProviderType(row.type), base_url=row.base_url,
-                    is_active=bool(row.is_active))
+                    is_active=bool(row.is_active), api=ProviderApi.stored(row.api))
 
 
 def model_to_domain(row: ModelRow) -> AiModel:
@@ -42,7 +43,7 @@ def model_to_domain(row: ModelRow) -> AiModel:
         source=ModelSource(row.source), context_window_size=row.context_window_size,
         max_output_tokens=row.max_output_tokens, window_is_guess=bool(row.window_is_guess),
         user_window=bool(row.user_window), window_source=_window_source(row), input_limit=row.input_limit,
-        capabilities=capabilities_from_json(row.capabilities),
+        capabilities=capabilities_from_json(row.capabilities), trained_window=row.trained_window,
     )
 
 
@@ -66,6 +67,7 @@ def model_onto_row(model: AiModel, row: ModelRow) -> None:
     row.window_source = model.window_source.value
     row.input_limit = model.input_limit
     row.capabilities = capabilities_to_json(model.capabilities)
+    row.trained_window = model.trained_window
 
 
 def agent_to_domain(row: AgentRow) -> Agent:

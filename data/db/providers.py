@@ -51,7 +51,8 @@ class SqlProviderRepository:
             if s.get(ProviderRow, provider.id) is not None:
                 raise InvalidInput(f"A provider with id {provider.id!r} already exists.")
             s.add(ProviderRow(id=provider.id, name=provider.name.strip(), type=provider.type.value,
-                              base_url=provider.base_url, is_active=provider.is_active, created_at=now, updated_at=now))
+                              base_url=provider.base_url, is_active=provider.is_active, created_at=now, updated_at=now,
+                              api=provider.api.value))
         return provider
 
     def update(self, provider: Provider) -> Provider:
@@ -62,6 +63,7 @@ class SqlProviderRepository:
                 raise NotFound("provider", provider.id)
             row.name, row.type, row.base_url = provider.name.strip(), provider.type.value, provider.base_url
             row.is_active, row.updated_at = provider.is_active, datetime.now(UTC)
+            row.api = provider.api.value
             return provider_to_domain(row)
 
     def delete(self, provider_id: ProviderId) -> None:

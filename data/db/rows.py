@@ -56,6 +56,7 @@ class ProviderRow(Base):
     type: Mapped[str] = mapped_column(String, nullable=False)
     base_url: Mapped[str | None] = mapped_column(String)
     is_active: Mapped[bool] = mapped_column(Boolean, nullable=False)
+    api: Mapped[str | None] = mapped_column(String)  # domain.models.ProviderApi; NULL: auto
     created_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
     updated_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
 
@@ -78,6 +79,7 @@ class ModelRow(Base):
     window_source: Mapped[str | None] = mapped_column(String)
     input_limit: Mapped[int | None] = mapped_column(Integer)
     capabilities: Mapped[str | None] = mapped_column(Text)  # JSON (data.db.capabilities_json), NULL: not known
+    trained_window: Mapped[int | None] = mapped_column(Integer)  # local servers: trained length (window: loaded)
 
 
 class AgentRow(Base):

@@ -43,7 +43,7 @@ def seed(db: Database, registry: Registry) -> None:
                 s.add(ModelRow(id=preset.id, provider_id=preset.provider_id, display_name=preset.display_name,
                                is_default=preset.is_default, source=ModelSource.PRESET.value,
                                context_window_size=preset.context_window, max_output_tokens=preset.max_output_tokens,
-                               window_is_guess=False, user_window=False,
+                               window_is_guess=False, user_window=False, input_limit=preset.input_limit,
                                capabilities=capabilities_to_json(preset.capabilities)))
                 continue
             fresh = refreshed(capabilities_from_json(row.capabilities), preset.capabilities)
@@ -54,5 +54,7 @@ def seed(db: Database, registry: Registry) -> None:
                 row.context_window_size, row.window_is_guess = preset.context_window, False
             if row.max_output_tokens is None:
                 row.max_output_tokens = preset.max_output_tokens
+            if row.input_limit is None:  # a limit learned from the provider (always lower) is kept
+                row.input_limit = preset.input_limit
             if not row.display_name:
                 row.display_name = preset.display_name

@@ -57,6 +57,20 @@ def openai_parts(attachment: Attachment, media: MediaSource | None) -> list[dict
             {"type": "image_url", "image_url": {"url": f"data:{media_type};base64,{_b64(data)}"}}]
 
 
+def responses_parts(attachment: Attachment, media: MediaSource | None) -> list[dict[str, Any]]:
+    """Content parts of a Responses API user message: input_image with a data URL, or input_file with file_data."""
+    text = _as_text(attachment, media)
+    if text is not None:
+        return [{"type": "input_text", "text": text}]
+    source = _media(media, attachment)
+    if attachment.kind is AttachmentKind.PDF:
+        url = f"data:{PDF_TYPE};base64,{source.base64(attachment)}"
+        return [{"type": "input_file", "filename": attachment.name, "file_data": url}]
+    data, media_type = source.image(attachment, LIMITS[OPENAI])
+    return [{"type": "input_text", "text": attachment_heading(attachment)},
+            {"type": "input_image", "image_url": f"data:{media_type};base64,{_b64(data)}", "detail": "auto"}]
+
+
 def gemini_parts(attachment: Attachment, media: MediaSource | None,
                  uploaded: Mapping[str, tuple[str, str]] | None = None) -> list[dict[str, Any]]:
     """Gemini parts (as dicts for types.Part): inline_data with the bytes, or file_data with the URI of the file

@@ -10,11 +10,19 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from data.attachments.media import MediaSource
-from data.providers.errors import scrub
+from data.providers.errors import request_id_of, scrub
 from data.providers.retry import RetryPolicy, retrying_call, retrying_stream
 from domain.errors import ProviderError, ProviderTimeout
 from domain.events import StreamEvent, TextDelta
-from domain.models import AiModel, Message, MessageType, ModelCapabilities, ModelId, ToolDefinition
+from domain.models import (
+    AiModel,
+    Message,
+    MessageType,
+    ModelCapabilities,
+    ModelId,
+    ServerWindow,
+    ToolDefinition,
+)
 from domain.settings import Deadlines
 
 T = TypeVar("T")
@@ -78,6 +86,7 @@ class StreamCall:
     deadlines: Deadlines | None = None  # headers: enforced by the adapter; idle and round: by the caller
     reasoning: str = "auto"  # the level asked for (domain.settings.REASONING_LEVELS)
     capabilities: ModelCapabilities | None = None  # the model's, as stored (None: the adapter looks them up)
+    cache_key: str | None = None  # one per conversation (OpenAI's prompt_cache_key)
 
     @property
     def headers_s(self) -> float | None:
@@ -109,11 +118,12 @@ class SdkAdapter:
         deadlines: Deadlines | None = None,
         reasoning: str = "auto",
         capabilities: ModelCapabilities | None = None,
+        cache_key: str | None = None,
     ) -> AsyncIterator[StreamEvent]:
         """Events of one reply; a transient failure before the first event is retried, never after (a headers
         timeout once)."""
         call = StreamCall(model_id, system_prompt, messages, tools, max_output_tokens, deadlines=deadlines,
-                          reasoning=reasoning, capabilities=capabilities)
+                          reasoning=reasoning, capabilities=capabilities, cache_key=cache_key)
         return retrying_stream(lambda: self._mapped(self._stream_once(call)), self._retry)
 
     async def generate_simple_completion(
@@ -125,6 +135,11 @@ class SdkAdapter:
     async def list_models(self) -> list[AiModel]:
         """The provider's models, with context windows wherever the provider reports them."""
         return await self._call(self._models)
+
+    async def server_window(self, model_id: ModelId) -> ServerWindow | None:
+        """None: hosted providers' windows come from the registry and their model lists (OpenAI-compatible
+        adapters override this to ask a local server)."""
+        return None
 
     # --- for subclasses ---------------------------------------------------------------------------
     def map_error(self, exc: BaseException) -> ProviderError:
@@ -148,7 +163,7 @@ class SdkAdapter:
 
     # --- plumbing ---------------------------------------------------------------------------------
     def _error(self, exc: BaseException) -> ProviderError:
-        return scrub(self.map_error(exc), self._secret)
+        return scrub(self.map_error(exc), self._secret).with_request_id(request_id_of(exc))
 
     async def _mapped(self, events: AsyncGenerator[StreamEvent, None]) -> AsyncGenerator[StreamEvent, None]:
         try:

@@ -7,11 +7,13 @@ import json
 import re
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from data.redaction import redact
 from domain.errors import (
     AuthenticationFailed,
+    BillingError,
     ContextOverflow,
     InvalidResponse,
     NetworkError,
@@ -20,27 +22,55 @@ from domain.errors import (
     RateLimited,
 )
 
-_OVERFLOW_PATTERNS: tuple[tuple[re.Pattern[str], tuple[str, str]], ...] = (
+
+@dataclass(frozen=True)
+class _Wording:
+    """One provider wording of an overflow: its pattern and how its numbers read (the group of the input tokens,
+    of the limit, of the output reserve when the body adds one, whether the limit is an input-only limit) and the
+    sentence that restates the body's own figures."""
+
+    pattern: re.Pattern[str]
+    tokens: int
+    limit: int
+    stated: str  # format string over {tokens}, {limit} and {extra}
+    extra: int | None = None
+    input_limit: bool = False
+
+
+_FLAGS = re.I | re.S
+_OVERFLOW_WORDINGS: tuple[_Wording, ...] = (
     # Anthropic: "prompt is too long: 208310 tokens > 200000 maximum"
-    (re.compile(r"prompt is too long:\s*(\d+)\s*tokens?\s*>\s*(\d+)", re.I), ("tokens", "limit")),
+    _Wording(re.compile(r"prompt is too long:\s*(\d+)\s*tokens?\s*>\s*(\d+)", re.I), 1, 2,
+             "{tokens:,} tokens > {limit:,} maximum"),
+    # OpenAI GPT-5 family (Responses and Chat Completions): "Input tokens exceed the configured limit of 272000
+    # tokens. Your messages resulted in 289650 tokens. Please reduce the length of the messages."
+    _Wording(re.compile(r"input tokens exceed the configured limit of\s*(\d+)\s*tokens?.*?resulted in\s*(\d+)",
+                        _FLAGS), 2, 1, "{tokens:,} input tokens > the {limit:,}-token input limit", input_limit=True),
+    # OpenAI: "... maximum context length is 128000 tokens. However, you requested 130000 tokens (120000 in the
+    # messages, 10000 in the completion)." (also vLLM)
+    _Wording(re.compile(r"maximum context length is\s*(\d+)\s*tokens?.*?\((\d+) in the messages,\s*(\d+) in the "
+                        r"completion", _FLAGS), 2, 1,
+             "{tokens:,} tokens in the messages + {extra:,} in the completion > the {limit:,}-token context length",
+             extra=3),
     # OpenAI: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens"
-    (re.compile(r"maximum context length is\s*(\d+)\s*tokens?.*?resulted in\s*(\d+)\s*tokens?", re.I | re.S),
-     ("limit", "tokens")),
+    _Wording(re.compile(r"maximum context length is\s*(\d+)\s*tokens?.*?resulted in\s*(\d+)\s*tokens?", _FLAGS),
+             2, 1, "{tokens:,} tokens in the messages > the {limit:,}-token context length"),
     # Gemini: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576)."
-    (re.compile(r"input token count\s*\(?(\d+)\)?\s*exceeds the maximum number of tokens allowed\s*\(?(\d+)", re.I),
-     ("tokens", "limit")),
+    _Wording(re.compile(r"input token count\s*\(?(\d+)\)?\s*exceeds the maximum number of tokens allowed\s*\(?(\d+)",
+                        re.I), 1, 2, "{tokens:,} input tokens > {limit:,} allowed"),
     # Anthropic variant: "input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000"
-    (re.compile(r"exceed context limit:\s*(\d+)\s*\+\s*\d+\s*>\s*(\d+)", re.I), ("tokens", "limit")),
-    # vLLM: "maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, ..."
-    (re.compile(r"maximum context length is\s*(\d+)\s*tokens?.*?\((\d+) in the messages", re.I | re.S),
-     ("limit", "tokens")),
+    _Wording(re.compile(r"exceed context limit:\s*(\d+)\s*\+\s*(\d+)\s*>\s*(\d+)", re.I), 1, 3,
+             "{tokens:,} input tokens + {extra:,} max_tokens > the {limit:,}-token context limit", extra=2),
     # OpenRouter and others: "maximum context length is M tokens. However, you requested about N tokens"
-    (re.compile(r"maximum context length is\s*(\d+)\s*tokens?.*?requested (?:about )?(\d+)\s*tokens?", re.I | re.S),
-     ("limit", "tokens")),
+    _Wording(re.compile(r"maximum context length is\s*(\d+)\s*tokens?.*?requested (?:about )?(\d+)\s*tokens?", _FLAGS),
+             2, 1, "{tokens:,} tokens requested > the {limit:,}-token context length"),
+    # llama.cpp: "request (5000 tokens) exceeds the available context size (4096 tokens), try increasing it"
+    _Wording(re.compile(r"request \((\d+) tokens?\) exceeds the available context size \((\d+) tokens?\)", re.I),
+             1, 2, "{tokens:,} tokens > the {limit:,}-token context size the server was started with"),
     # LM Studio: "Trying to keep the first N tokens when context the overflows. However, the model is loaded with
     # context length of only M tokens"
-    (re.compile(r"keep the first\s*(\d+)\s*tokens.*?context length of only\s*(\d+)", re.I | re.S),
-     ("tokens", "limit")),
+    _Wording(re.compile(r"keep the first\s*(\d+)\s*tokens.*?context length of only\s*(\d+)", _FLAGS), 1, 2,
+             "{tokens:,} tokens > the {limit:,}-token context length the model is loaded with"),
 )
 _OVERFLOW_HINTS = (
     "context_length_exceeded",
@@ -52,23 +82,51 @@ _OVERFLOW_HINTS = (
     "context length",
     "context size",  # llama.cpp: "the request exceeds the available context size"
     "exceed_context_size_error",
+    "exceeds the context window",  # OpenAI Responses: "Your input exceeds the context window of this model."
+    "exceed the configured limit",
 )
 
 
 def overflow_from_message(message: str, code: str | None = None) -> ContextOverflow | None:
-    """A ContextOverflow (with tokens and limit when the message states them) if the message says so.
+    """A ContextOverflow if the message says so, with the input tokens and the limit when the message states them
+    (an input-only limit marked as such) and the message's own figures restated exactly.
 
     Knows the three providers' messages and those of common OpenAI-compatible servers (vLLM, OpenRouter,
-    LM Studio, llama.cpp)."""
-    for pattern, order in _OVERFLOW_PATTERNS:
-        match = pattern.search(message)
+    LM Studio, llama.cpp); the table of real bodies is in tests/providers/test_overflow_bodies.py."""
+    for wording in _OVERFLOW_WORDINGS:
+        match = wording.pattern.search(message)
         if match:
-            values = dict(zip(order, (int(match.group(1)), int(match.group(2))), strict=True))
-            return ContextOverflow(tokens=values["tokens"], limit=values["limit"])
+            tokens, limit = int(match.group(wording.tokens)), int(match.group(wording.limit))
+            extra = int(match.group(wording.extra)) if wording.extra is not None else 0
+            return ContextOverflow(tokens=tokens, limit=limit, input_limit=wording.input_limit,
+                                   stated=wording.stated.format(tokens=tokens, limit=limit, extra=extra))
     lowered = message.lower()
     overflow_code = code in ("context_length_exceeded", "exceed_context_size_error")
     if overflow_code or any(hint in lowered for hint in _OVERFLOW_HINTS):
         return ContextOverflow()
+    return None
+
+
+BILLING_CODES = ("insufficient_quota", "billing_hard_limit_reached", "billing_not_active")
+
+
+def is_billing(kind: str | None, code: str | None) -> bool:
+    """True when an error body's type or code says the account is out of quota or credit."""
+    return kind in BILLING_CODES or code in BILLING_CODES
+
+
+def request_id_of(exc: BaseException) -> str | None:
+    """The provider's request id of a failed SDK call: the SDK's own attribute, else the response's header."""
+    rid = getattr(exc, "request_id", None)
+    if isinstance(rid, str) and rid:
+        return rid
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is not None:
+        for name in ("x-request-id", "request-id", "x-goog-request-id", "x-amzn-requestid"):
+            value = headers.get(name)
+            if isinstance(value, str) and value:
+                return value
     return None
 
 
@@ -205,8 +263,12 @@ def status_error(
     overloaded: bool = False,
     rate_limited: bool = False,
     retry_after: float | None = None,
+    billing: bool = False,
+    billing_page: str | None = None,
 ) -> ProviderError:
     """The domain error for an HTTP error answer, once the adapter has read its provider's flags from the body."""
+    if billing:  # before the 429 check: OpenAI answers an empty account with 429, and waiting will not fix it
+        return BillingError(provider_name, billing_page)
     if overloaded:
         return ProviderUnavailable(f"{provider_name} is overloaded")
     if auth or status in (401, 403):

@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from data.attachments.media import MediaSource
 from data.providers.base import SdkAdapter, headers_arrived
 from data.providers.errors import WEB_PAGE_HOOKS
 from data.providers.retry import RetryPolicy
 from domain.errors import AuthenticationFailed, InvalidInput
-from domain.models import Provider, ProviderType
+from domain.models import Provider, ProviderApi, ProviderType
 from domain.ports import ModelApiAdapter
 
 if TYPE_CHECKING:  # each SDK is imported only when a provider of its type is used (start-up of the CLI)
@@ -23,7 +24,16 @@ BASE_URL_VARIABLES: Mapping[ProviderType, str] = {
     ProviderType.GEMINI: "GOOGLE_GEMINI_BASE_URL",
 }
 GEMINI_API_VERSION = "v1beta"
-LOCAL_PLACEHOLDER_KEY = "not-needed"  # local OpenAI-compatible servers (Ollama, LM Studio) ignore the key
+LOCAL_PLACEHOLDER_KEY = "not-needed"
+OPENAI_HOST = "api.openai.com"  # local OpenAI-compatible servers (Ollama, LM Studio) ignore the key
+
+
+def uses_responses(api: ProviderApi, base_url: str) -> bool:
+    """Whether a provider speaks the Responses API: as set, or (auto) when its base URL is OpenAI's own."""
+    if api is not ProviderApi.AUTO:
+        return api is ProviderApi.RESPONSES
+    host = (urlsplit(base_url).hostname or "").lower()
+    return host == OPENAI_HOST
 
 
 def event_hooks() -> dict[str, list[Any]]:
@@ -109,10 +119,12 @@ class SdkAdapterFactory:
         import openai
 
         from data.providers.openai_adapter import OpenAIAdapter
+        from data.providers.responses_adapter import ResponsesAdapter
 
         client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=self._timeout,
                                     http_client=openai.DefaultAsyncHttpxClient(event_hooks=event_hooks()))
-        return OpenAIAdapter(
+        kind = ResponsesAdapter if uses_responses(provider.api, str(client.base_url)) else OpenAIAdapter
+        return kind(
             client,
             provider_id=provider.id,
             provider_name=provider.name,

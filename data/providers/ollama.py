@@ -1,11 +1,9 @@
-"""Reads an Ollama server's context length for a model from /api/show, through the openai SDK client."""
+"""Reads an Ollama server's /api/show answer: a model's trained context length and configured num_ctx."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
-
-import openai
 
 _NUM_CTX = re.compile(r"^\s*num_ctx\s+(\d+)\s*$", re.M)
 
@@ -14,6 +12,23 @@ def server_root(base_url: str) -> str:
     """The server root of an OpenAI-compatible base URL (…/v1 → …)."""
     root = base_url.rstrip("/")
     return root[: -len("/v1")] if root.endswith("/v1") else root
+
+
+def trained_length_from_show(payload: Any) -> tuple[int | None, int | None]:
+    """(the model's trained context length, its configured num_ctx) from an /api/show answer; None where absent."""
+    if not isinstance(payload, dict):
+        return None, None
+    num_ctx = None
+    parameters = payload.get("parameters")
+    if isinstance(parameters, str):
+        match = _NUM_CTX.search(parameters)
+        num_ctx = int(match.group(1)) if match else None
+    trained = None
+    info = payload.get("model_info")
+    if isinstance(info, dict):
+        trained = next((v for k, v in info.items() if k.endswith(".context_length") and isinstance(v, int) and v > 0),
+                       None)
+    return trained, num_ctx
 
 
 def context_length_from_show(payload: Any) -> int | None:
@@ -31,13 +46,3 @@ def context_length_from_show(payload: Any) -> int | None:
             if key.endswith(".context_length") and isinstance(value, int) and value > 0:
                 return value
     return None
-
-
-async def ollama_context_window(client: openai.AsyncOpenAI, model_id: str) -> int | None:
-    """The model's context length when the server is Ollama; None for any other server or on any failure."""
-    root_client = client.with_options(base_url=server_root(str(client.base_url)), max_retries=0)
-    try:
-        payload = await root_client.post("/api/show", body={"model": model_id}, cast_to=object)
-    except (openai.APIError, ValueError):
-        return None
-    return context_length_from_show(payload)

@@ -12,16 +12,18 @@ from data.providers.compat_reasoning import Server, echo_field, reasoning_params
 from data.providers.conversation import parse_tool_arguments
 from data.providers.errors import (
     error_fields,
+    is_billing,
     overflow_from_message,
     retry_after_seconds,
     short,
     status_error,
     transport_or_invalid,
 )
-from data.providers.ollama import ollama_context_window
+from data.providers.local_server import probe_window
 from data.providers.openai_shape import openai_request
 from data.providers.retry import RetryPolicy
 from domain.errors import (
+    BillingError,
     InvalidResponse,
     NetworkError,
     ProviderError,
@@ -38,8 +40,9 @@ from domain.events import (
     ToolCallRequested,
     UsageReported,
 )
-from domain.models import AiModel, ModelSource, ReasoningBlock, ReasoningKind, Usage
+from domain.models import AiModel, ModelSource, ReasoningBlock, ReasoningKind, ServerWindow, Usage
 
+OPENAI_BILLING_PAGE = "https://platform.openai.com/settings/organization/billing"
 _STOP_REASONS: dict[str, StopReason] = {
     "stop": "end_turn",
     "tool_calls": "tool_use",
@@ -54,8 +57,6 @@ def map_openai_error(exc: BaseException, provider_name: str = "OpenAI") -> Provi
         return exc
     if isinstance(exc, openai.APIStatusError):
         kind, message, code = error_fields(exc.body)
-        if exc.status_code == 429 and code == "insufficient_quota":
-            return InvalidResponse(f"{provider_name} says the account has no quota left: {short(message)}")
         return status_error(
             provider_name,
             exc.status_code,
@@ -63,6 +64,8 @@ def map_openai_error(exc: BaseException, provider_name: str = "OpenAI") -> Provi
             code=code,
             auth=code == "invalid_api_key",
             retry_after=retry_after_seconds(exc.response.headers),
+            billing=is_billing(kind, code),
+            billing_page=OPENAI_BILLING_PAGE if provider_name == "OpenAI" else None,
         )
     if isinstance(exc, openai.APITimeoutError):
         return NetworkError("the request timed out")
@@ -75,6 +78,8 @@ def map_openai_error(exc: BaseException, provider_name: str = "OpenAI") -> Provi
         overflow = overflow_from_message(message, code)
         if overflow is not None:
             return overflow
+        if is_billing(kind, code):
+            return BillingError(provider_name, OPENAI_BILLING_PAGE if provider_name == "OpenAI" else None)
         if kind in ("server_error", "overloaded_error", "api_error") or not kind:
             return ProviderUnavailable(f"{provider_name} failed mid-response")
         return InvalidResponse(f"{provider_name} failed mid-response: {short(message)}")
@@ -105,6 +110,16 @@ class OpenAIAdapter(SdkAdapter):
         self._server = server or server_for(str(client.base_url), compatible=compatible)
         # OpenAI's own API wants max_completion_tokens; compatible servers still speak max_tokens.
         self._max_tokens_field = "max_tokens" if compatible else "max_completion_tokens"
+        self._windows: dict[str, ServerWindow | None] = {}  # probed once per model (a local server's real window)
+
+    async def server_window(self, model_id: str) -> ServerWindow | None:
+        """For an OpenAI-compatible base URL, what the server says it runs the model with (see local_server);
+        hosted routers (OpenRouter, DeepSeek) are not asked."""
+        if not self._compatible or self._server is not Server.COMPATIBLE:
+            return None
+        if model_id not in self._windows:
+            self._windows[model_id] = await probe_window(self._client, model_id)
+        return self._windows[model_id]
 
     def map_error(self, exc: BaseException) -> ProviderError:
         """See map_openai_error."""
@@ -171,19 +186,21 @@ class OpenAIAdapter(SdkAdapter):
 
     async def _models(self) -> list[AiModel]:
         ids = [model.id async for model in self._client.models.list()]
-        windows: dict[str, int | None] = {}
-        if self._compatible:
+        windows: dict[str, ServerWindow] = {}
+        if self._compatible:  # a local server's real window for each model (the context it runs it with)
             for model_id in ids:
-                windows[model_id] = await ollama_context_window(self._client, model_id)
-                if windows[model_id] is None:
-                    break  # not an Ollama server (or it does not say): do not ask again for every model
+                found = await self.server_window(model_id)
+                if found is None:
+                    break  # not a server that says (or not for this model): do not ask again for every model
+                windows[model_id] = found
         return [
             AiModel(
                 id=model_id,
                 display_name=None,
                 provider_id=self._provider_id,
                 source=ModelSource.FETCHED,
-                context_window_size=windows.get(model_id),
+                context_window_size=windows[model_id].loaded if model_id in windows else None,
+                trained_window=windows[model_id].trained if model_id in windows else None,
             )
             for model_id in ids
         ]

@@ -36,6 +36,7 @@ class RegistryModel:
     is_default: bool
     price: ModelPrice | None
     capabilities: ModelCapabilities | None = None
+    input_limit: int | None = None  # input tokens the API accepts when below the window (GPT-5: 272K of 400K)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class FamilyPattern:
     pattern: str
     context_window: int
     capabilities: ModelCapabilities | None = None
+    input_limit: int | None = None
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,14 @@ class Registry:
                 return family.capabilities
         return None
 
+    def input_limit(self, model_id: ModelId) -> int | None:
+        """A preset's separate input limit, else its family's, else None (the window is the limit)."""
+        preset = self.preset(model_id)
+        if preset is not None:
+            return preset.input_limit
+        family = self.family(model_id)
+        return family.input_limit if family is not None else None
+
     def default_model(self, provider_id: ProviderId) -> RegistryModel | None:
         """The model marked default for a vendor."""
         return next((m for m in self.models if m.provider_id == provider_id and m.is_default), None)
@@ -128,7 +138,8 @@ def load_registry(path: Path | None = None) -> Registry:
 def _parse(raw: dict[str, Any]) -> Registry:
     models = tuple(_parse_model(entry) for entry in raw["models"])
     families = tuple(
-        FamilyPattern(str(f["pattern"]), _positive(f["context_window"]), parse_capabilities(f, CapabilitySource.FAMILY))
+        FamilyPattern(str(f["pattern"]), _positive(f["context_window"]), parse_capabilities(f, CapabilitySource.FAMILY),
+                      _positive(f["input_limit"]) if f.get("input_limit") is not None else None)
         for f in raw["families"]
     )
     ids = [(m.provider_id, m.id) for m in models]
@@ -151,6 +162,7 @@ def _parse_model(entry: dict[str, Any]) -> RegistryModel:
                          float(price["cache_read"]) if price.get("cache_read") is not None else None)
         if price else None,
         capabilities=parse_capabilities(entry, CapabilitySource.REGISTRY),
+        input_limit=_positive(entry["input_limit"]) if entry.get("input_limit") is not None else None,
     )
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from domain.attachment import Attachment
 from domain.attachment_rules import attachment_tokens, family
+from domain.chat.server_window import short_window_warning
 from domain.context.attachment_plan import plan_attachments
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, calibration_key
@@ -15,7 +16,7 @@ from domain.context.pruner import ToolResultPruner
 from domain.context.reasoning_echo import echoed_reasoning, reasoning_tokens, thinking_room
 from domain.context.session_context import SessionContext
 from domain.events import ContextStatus
-from domain.models import AiModel, Message
+from domain.models import AiModel, Message, WindowSource
 from domain.settings import ContextSettings
 
 MIN_OUTPUT_TOKENS = 256
@@ -196,6 +197,9 @@ def _warnings(ctx: SessionContext, used: int, capacity: int | None) -> tuple[str
             f"The context window of {model.id} is a guess ({model.context_window_size:,} tokens); set the real one "
             "in Settings › Models or with `palimpsest models add`."
         )
+    if (model is not None and model.window_source is WindowSource.SERVER and model.trained_window
+            and model.context_window_size and model.context_window_size < model.trained_window):
+        out.append(short_window_warning(model.id, model.context_window_size, model.trained_window))
     if capacity and used > capacity:
         out.append(f"The conversation ({used:,} tokens) is larger than what {model.id if model else 'the model'} "
                    f"takes ({capacity:,}); the next message compacts it first.")

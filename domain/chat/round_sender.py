@@ -77,6 +77,7 @@ class RoundSender:
                     deadlines=settings.deadlines,
                     reasoning=settings.reasoning,
                     capabilities=attempt.model.capabilities,
+                    cache_key=attempt.ctx.session.id,
                 )
                 async with aclosing(stream_round(stream, attempt.state, settings.deadlines)) as deltas:
                     async for delta in deltas:
@@ -121,7 +122,7 @@ class RoundSender:
         if err.tokens and err.tokens > 0 and key is not None:
             self._planner.estimator.calibrate(key, err.tokens, planned.raw_estimate)
         if err.limit and err.limit > 0:
-            self._models.record_limit(model.provider_id, model.id, err.limit)
+            self._models.record_limit(model.provider_id, model.id, err.limit, input_only=err.input_limit)
             attempt.ctx = attempt.ctx.with_model(self._models.resolve(model.provider_id, model.id))
 
 REASONING_DROPPED = (

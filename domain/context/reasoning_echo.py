@@ -28,7 +28,8 @@ def echoed_reasoning(
 ) -> list[ReasoningBlock]:
     """The reasoning blocks a request to this provider and model sends back: only while it continues a tool loop
     (the conversation ends with tool results), the blocks of the loop's assistant turns since the last user
-    message that this very model produced. Older turns' reasoning is not sent (the APIs strip or ignore it), and
+    message that this very model produced (a reply's, and a Responses reasoning item kept with the call it came
+    before). Older turns' reasoning is not sent (the APIs strip or ignore it), and
     another model's never is (its signatures are not valid there)."""
     if not messages or messages[-1].type is not MessageType.TOOL_RESULT or provider_id is None or model_id is None:
         return []
@@ -36,7 +37,7 @@ def echoed_reasoning(
     for message in reversed(messages):
         if message.type is MessageType.USER:
             break
-        if message.type is MessageType.AI_RESPONSE and message.reasoning:
+        if message.type in (MessageType.AI_RESPONSE, MessageType.TOOL_CALL) and message.reasoning:
             echoed.extend(b for b in message.reasoning
                           if b.kind in ECHOED_KINDS and b.belongs_to(provider_id, model_id))
     return echoed

@@ -69,6 +69,7 @@ class MemoryFlushUseCase:
                 messages=[*request.messages, instruction],
                 tools=offered,
                 max_output_tokens=max_output_tokens,
+                cache_key=session_id,
             )
             async for event in stream:
                 if isinstance(event, ToolCallRequested) and event.name == SAVE_MEMORY:

@@ -12,6 +12,7 @@ from domain.chat.draft import ReplyDraft
 from domain.chat.records import IdFactory, MessageFactory, new_uuid
 from domain.chat.request import oversized_message
 from domain.chat.round_sender import RoundAttempt, RoundSender
+from domain.chat.server_window import apply_server_window, silently_truncated, truncation_warning
 from domain.chat.stream import add_usage
 from domain.chat.tool_runner import NOT_RUN_OUTPUT, ToolRunner
 from domain.chat.turn import TurnProgress, chat_error
@@ -63,6 +64,7 @@ class SendMessageUseCase:
         self._discover = discover
         self._upkeep, self._title, self._clock, self._new_id = upkeep, title, clock, new_id
         self._sender = RoundSender(upkeep.planner, models, upkeep.auto_compact)
+        self._models = models
 
     async def __call__(
         self,
@@ -154,7 +156,11 @@ class SendMessageUseCase:
         session_id = turn.factory.session_id
         assert ctx.provider is not None
         proactive_trigger = "model_switch" if switched else "overflow"
-        adapter = self._adapters.for_provider(ctx.provider)
+        provider = ctx.provider
+        adapter = self._adapters.for_provider(provider)
+        ctx, short = await apply_server_window(adapter, self._models, ctx)
+        if short is not None:
+            yield Notice(short, warning=True)
         runner = ToolRunner(
             self._turns.messages, self._tools, turn.factory, ToolResultTruncator(ctx.settings),
             ToolContext(session_id, ctx.agent.id), [t.name for t in ctx.tools],
@@ -166,15 +172,21 @@ class SendMessageUseCase:
             attempt.ctx = ctx
             turn.attempt = attempt
             turn.draft = draft = ReplyDraft(
-                self._turns, turn.factory, self._clock, provider_id=ctx.provider.id, model_id=attempt.model.id
+                self._turns, turn.factory, self._clock, provider_id=provider.id, model_id=attempt.model.id
             )
             async with aclosing(self._sender.send(adapter, attempt, proactive_trigger=proactive_trigger)) as sent:
                 async for event in sent:
                     yield event
                     if isinstance(event, TextDelta | ThinkingDelta):
                         draft.grew(attempt.state)  # nothing shown is lost: the reply is stored as it streams
-            stored = self._save_round(turn, attempt, draft)
+            truncated = _truncated(attempt)
+            stored = self._save_round(turn, attempt, draft, calibrate=truncated is None)
             ctx = attempt.ctx.with_messages(stored.messages)
+            if truncated is not None:  # learned as the window, never as calibration; the user is told once
+                model = attempt.model
+                self._models.record_limit(model.provider_id, model.id, truncated[0])
+                ctx = ctx.with_model(self._models.resolve(model.provider_id, model.id))
+                yield Notice(truncation_warning(model.id, *truncated), warning=True)
             total = add_usage(total, attempt.state.usage)
             calls = attempt.state.calls
             if not calls:
@@ -205,7 +217,9 @@ class SendMessageUseCase:
             if title:
                 yield TitleGenerated(title)
 
-    def _save_round(self, turn: TurnProgress, attempt: RoundAttempt, draft: ReplyDraft) -> StoredRound:
+    def _save_round(
+        self, turn: TurnProgress, attempt: RoundAttempt, draft: ReplyDraft, *, calibrate: bool = True
+    ) -> StoredRound:
         """Stores the reply (completing its draft), its tool calls and the usage in one transaction, with the
         calibration learned from the round."""
         state, model = attempt.state, attempt.model
@@ -221,7 +235,7 @@ class SendMessageUseCase:
         ]
         with self._turns.transaction():  # the calibration learned from this round is stored with it
             stored = self._turns.save_round(reply, calls, state.usage, draft=draft.written is not None)
-            if state.usage.input_tokens > 0 and attempt.planned is not None:
+            if calibrate and state.usage.input_tokens > 0 and attempt.planned is not None:
                 self._upkeep.planner.estimator.calibrate(
                     calibration_key(provider_id, model_id), state.usage.input_tokens, attempt.planned.raw_estimate
                 )
@@ -229,6 +243,14 @@ class SendMessageUseCase:
         for call in state.calls:
             turn.pending_calls[call.id] = call.name
         return stored
+
+
+def _truncated(attempt: RoundAttempt) -> tuple[int, int] | None:
+    """(reported, estimated) input tokens when the provider read far less than was sent, else None."""
+    reported, planned = attempt.state.usage.input_tokens, attempt.planned
+    if planned is None or not silently_truncated(reported, planned.estimate):
+        return None
+    return reported, planned.estimate
 
 
 def _needs_title(ctx: SessionContext) -> bool:

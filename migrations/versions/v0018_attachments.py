@@ -2,7 +2,7 @@
 with its last reference). The files themselves live in the data folder's attachments/ directory.
 
 Revision ID: 0018
-Revises: 0019 (written against 0014; chained after 0019 when main was merged)
+Revises: 0015 (written against 0014; chained after 0019 and 0015 as main merged them)
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0018"
-down_revision = "0019"
+down_revision = "0015"
 branch_labels = None
 depends_on = None
 

@@ -34,3 +34,25 @@ async def test_a_short_replay_runs_every_strategy_and_writes_the_table_and_plot(
     assert unlimited.errors == 0 and unlimited.refused == 0
     assert (out / "replay.png").stat().st_size > 10_000
     assert (out / "replay_turns.json").is_file()
+
+
+async def test_the_openai_replay_speaks_the_responses_api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench import replay_servers
+    from tests.fakeservers.responses_server import FakeResponsesServer
+
+    started: list[FakeResponsesServer] = []
+    original = replay_servers.start_provider
+
+    def recording(*args, **kwargs):  # type: ignore[no-untyped-def]
+        server = original(*args, **kwargs)
+        started.append(server)
+        return server
+
+    monkeypatch.setattr("bench.replay.start_provider", recording)
+    options = Options(turns=4, window=32_000, provider="openai", out=tmp_path / "r", preload_messages=40,
+                      preload_turns=1, min_page=20_000, max_page=30_000, seed=7, plot=False, only=("full",))
+    _, rows = await main_async(options, "smoke")
+    assert rows and rows[0].errors == 0
+    assert started and all(isinstance(s, FakeResponsesServer) for s in started)
+    # reasoning items with encrypted content are issued only on /v1/responses (the benchmark's servers keep no log)
+    assert sum(len(s.issued) for s in started) >= rows[0].requests - 1 and not any(s.refusals for s in started)

@@ -112,3 +112,14 @@ def test_sessions_show_text_clips_long_tool_output_but_json_keeps_it_whole() -> 
     assert "x" * 2_000 in text and "x" * 2_001 not in text
     assert "3000 more characters" in text
     assert detail_to_dict(detail)["messages"][0]["tool_output"] == "x" * 5_000
+
+
+def test_a_warning_is_a_warning_event_in_jsonl_and_a_warning_line_on_stderr() -> None:
+    from app.cli.jsonl import event_record
+    from domain.events import Notice
+
+    assert event_record(Notice("The server cuts.", warning=True)) == {"type": "warning", "message": "The server cuts."}
+    assert event_record(Notice("Sent again.")) == {"type": "notice", "message": "Sent again."}
+    out, err = io.StringIO(), io.StringIO()
+    TextChatPrinter(out, err).event(Notice("The server cuts.", warning=True))
+    assert (out.getvalue(), err.getvalue()) == ("", "palimpsest: warning: The server cuts.\n")

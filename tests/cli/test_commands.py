@@ -190,6 +190,20 @@ def test_providers_list_set_and_add(env: Env) -> None:
     assert bad.code == 1 and "not a base URL" in bad.err
 
 
+def test_providers_set_api_chooses_responses_or_chat_completions(env: Env) -> None:
+    rows = {line.split()[0]: line.split() for line in env.run("providers", "list").out.splitlines()[1:]}
+    assert rows["openai"][3] == "auto:responses" and rows["anthropic"][3] == "-"
+    chosen = env.run("providers", "set", "openai", "--api", "chat-completions")
+    assert chosen.code == 0 and chosen.out == "OpenAI: API chat-completions.\n"
+    rows = {line.split()[0]: line.split() for line in env.run("providers", "list").out.splitlines()[1:]}
+    assert rows["openai"][3] == "chat-completions"
+    refused = env.run("providers", "set", "anthropic", "--api", "responses")
+    assert refused.code == 1 and "speaks only its own API" in refused.err
+    nothing = env.run("providers", "set", "openai")
+    assert nothing.code == 1 and "Nothing to set" in nothing.err
+    assert env.run("providers", "set", "openai", "--api", "auto").out == "OpenAI: API auto:responses.\n"
+
+
 def test_models_list_add_and_refresh(env: Env) -> None:
     listed = env.run("models", "list", "-p", "anthropic").out
     assert MODEL in listed and "user window" in listed

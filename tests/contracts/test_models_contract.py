@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
@@ -157,6 +158,39 @@ def test_record_limit_learns_a_window_but_never_over_a_user_window(store: Store)
     store.models.set_user_window(LOCAL, "mystery", 16_000)
     store.models.record_limit(LOCAL, "mystery", 99_999)
     assert store.models.get(LOCAL, "mystery").context_window_size == 16_000  # type: ignore[union-attr]
+
+
+def test_an_input_only_limit_is_learned_as_the_input_limit_and_the_window_stays(store: Store) -> None:
+    _local(store)
+    store.models.upsert(model(context_window_size=400_000, max_output_tokens=128_000))
+    store.models.record_limit(LOCAL, "llama", 272_000, input_only=True)
+    assert store.models.get(LOCAL, "llama") == model(context_window_size=400_000, max_output_tokens=128_000,
+                                                     input_limit=272_000)
+    store.models.record_limit(LOCAL, "fresh", 100_000, input_only=True)
+    assert store.models.get(LOCAL, "fresh") == AiModel(id="fresh", display_name=None, provider_id=LOCAL,
+                                                       source=ModelSource.FETCHED, input_limit=100_000)
+
+
+def test_a_server_window_is_recorded_with_the_trained_length_but_never_over_a_user_window(store: Store) -> None:
+    _local(store)
+    store.models.upsert(model(context_window_size=131_072, max_output_tokens=8_192))
+    recorded = store.models.record_server_window(LOCAL, "llama", 4_096, 131_072)
+    assert recorded == model(context_window_size=4_096, window_source=WindowSource.SERVER, trained_window=131_072)
+    assert store.models.get(LOCAL, "llama") == recorded  # an output limit above the loaded context is dropped
+    store.models.set_user_window(LOCAL, "llama", 16_000)
+    store.models.record_server_window(LOCAL, "llama", 2_048, 131_072)
+    assert store.models.get(LOCAL, "llama").context_window_size == 16_000  # type: ignore[union-attr]
+
+
+def test_a_listed_local_model_keeps_the_window_it_runs_with_and_its_trained_length(store: Store) -> None:
+    _local(store)
+    listed = AiModel(id="llama", display_name=None, provider_id=LOCAL, source=ModelSource.FETCHED,
+                     context_window_size=4_096, trained_window=131_072)
+    store.models.store_fetched(LOCAL, [listed])
+    assert store.models.get(LOCAL, "llama") == replace(listed, window_source=WindowSource.SERVER)
+    store.models.store_fetched(LOCAL, [replace(listed, context_window_size=8_192)])
+    assert store.models.get(LOCAL, "llama") == replace(listed, context_window_size=8_192,
+                                                       window_source=WindowSource.SERVER)
 
 
 @pytest.mark.parametrize(("window", "max_output"), [(0, None), (-5, None), (1000, 0), (1000, 1000)])

@@ -19,7 +19,7 @@ from domain.models import Message, MessageType
 from tests.attachment_samples import pdf, png
 from tests.data.conftest import T0, new_session
 
-PREVIOUS = "0019"  # the revision 0018 follows
+PREVIOUS = "0015"  # the revision 0018 follows
 
 
 def _populate_previous(path: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 from data.db.direct_read import current_providers
 from data.storage import Storage
 from domain.errors import DatabaseTooNew, DatabaseUnreadable
-from domain.models import Provider, ProviderType
+from domain.models import Provider, ProviderApi, ProviderType
 
 
 def _home(tmp_path: Path, head_database: Path) -> Path:
@@ -34,7 +34,8 @@ def test_providers_read_directly_equal_the_repositorys_list(tmp_path: Path, head
     try:
         for name, url in (("zeta local", "http://127.0.0.1:1/v1"), ("Alpha box", "http://127.0.0.1:2/v1")):
             storage.providers.add(Provider(name.split()[0].lower(), name, ProviderType.OPENAI_COMPATIBLE, url))
-        storage.providers.update(Provider("openai", "OpenAI", ProviderType.OPENAI, "https://example.org/v1"))
+        storage.providers.update(Provider("openai", "OpenAI", ProviderType.OPENAI, "https://example.org/v1",
+                                          api=ProviderApi.RESPONSES))
         expected = list(storage.providers.list())
     finally:
         storage.close()

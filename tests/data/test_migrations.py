@@ -131,8 +131,8 @@ def test_blank_database_downgrades_to_0001_and_upgrades_again(tmp_path: Path) ->
 
 
 def test_every_revision_is_known_and_head_is_the_last_one() -> None:
-    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 15)} | {"0018", "0019"}
-    assert migrations.head_revision() == "0018"  # re-chained after 0019 when main was merged
+    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 15)} | {"0015", "0018", "0019"}
+    assert migrations.head_revision() == "0018"  # attachments chained after 0015 at the merge (the lead re-chains)
 
 
 def test_0012_keeps_every_message_on_the_path_and_the_search_triggers_working(tmp_path: Path) -> None:
@@ -174,6 +174,30 @@ def test_0011_tells_where_existing_windows_came_from_and_keeps_every_model(tmp_p
     migrations.downgrade(_url(path), "0010")
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT COUNT(*) FROM models WHERE provider_id = 'local'").fetchone() == (4,)
+
+
+def test_0015_adds_the_api_choice_and_trained_length_keeping_every_provider_and_model(tmp_path: Path) -> None:
+    path = tmp_path / "r.db"
+    _build_version_one(path)
+    migrations.upgrade(_url(path), "0019")
+    with closing(sqlite3.connect(path)) as conn:
+        before_models = conn.execute("SELECT id, provider_id, context_window_size FROM models ORDER BY 1, 2").fetchall()
+        before_providers = conn.execute("SELECT id, name, type FROM providers ORDER BY 1").fetchall()
+        messages = conn.execute("SELECT COUNT(*) FROM messages").fetchone()
+    migrations.upgrade(_url(path))
+    with closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("SELECT id, name, type FROM providers ORDER BY 1").fetchall() == before_providers
+        assert conn.execute("SELECT DISTINCT api FROM providers").fetchall() == [(None,)]  # NULL: auto
+        assert conn.execute("SELECT id, provider_id, context_window_size FROM models ORDER BY 1, 2").fetchall() \
+            == before_models
+        assert conn.execute("SELECT DISTINCT trained_window FROM models").fetchall() == [(None,)]
+        conn.execute("UPDATE providers SET api = 'chat_completions' WHERE id = 'openai'")
+        conn.commit()
+    migrations.downgrade(_url(path), "0019")
+    with closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("SELECT id, name, type FROM providers ORDER BY 1").fetchall() == before_providers
+        assert "api" not in {r[1] for r in conn.execute("PRAGMA table_info(providers)")}
+        assert conn.execute("SELECT COUNT(*) FROM messages").fetchone() == messages
 
 
 def test_storage_opens_a_version_one_database_with_every_conversation_intact(tmp_path: Path) -> None:

@@ -99,3 +99,10 @@ def test_list_filters_by_provider_with_the_default_first(storage: Storage) -> No
     models = storage.models.list("gemini")
     assert {m.provider_id for m in models} == {"gemini"}
     assert models[0].id == "gemini-2.5-flash" and models[0].is_default
+
+
+def test_a_seeded_gpt5_resolves_with_its_input_limit_and_window(storage: Storage) -> None:
+    model = storage.models.resolve("openai", "gpt-5")
+    assert (model.context_window_size, model.input_limit) == (400_000, 272_000)
+    unknown = storage.models.resolve("openai", "gpt-5.2-preview")  # not a preset: the family's
+    assert (unknown.context_window_size, unknown.input_limit) == (400_000, 272_000)

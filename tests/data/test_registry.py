@@ -67,3 +67,10 @@ def test_a_malformed_registry_file_is_a_clear_storage_error(tmp_path: Path, text
     path.write_text(text)
     with pytest.raises(StorageError, match="malformed"):
         load_registry(path)
+
+
+def test_gpt5_models_have_a_272k_input_limit_inside_their_400k_window() -> None:
+    registry = load_registry()
+    for model_id in ("gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-5.1-codex"):  # the last through the family pattern
+        assert (registry.guess_window(model_id), registry.input_limit(model_id)) == (400_000, 272_000)
+    assert registry.input_limit("gpt-4o") is None and registry.input_limit("claude-sonnet-4-6") is None

@@ -80,3 +80,16 @@ def test_the_reply_keeps_its_room_after_the_thinking_the_adapter_adds() -> None:
     assert thinking_room(adaptive, "auto") == 0  # does not think unasked: auto sends nothing
     eager = replace(budget_model, capabilities=ModelCapabilities(ThinkingForm.ADAPTIVE, thinks_by_default=True))
     assert thinking_room(eager, "auto") == THINKING_ROOM["auto"]
+
+
+def test_a_responses_reasoning_item_kept_with_its_call_is_counted_while_its_loop_runs() -> None:
+    item = ReasoningBlock(ReasoningKind.ENCRYPTED, data="gAAAA" + "x" * 4_000, item_id="rs_1", provider_id="openai",
+                          model_id="gpt-5")
+    messages = [Message("u1", "s1", MessageType.USER, "Tide?"),
+                Message("a1", "s1", MessageType.AI_RESPONSE, "", provider_id="openai", model_id="gpt-5"),
+                Message("c1", "s1", MessageType.TOOL_CALL, tool_call_id="t1", tool_name="tide", tool_input="{}",
+                        reasoning=(item,)),
+                Message("r1", "s1", MessageType.TOOL_RESULT, tool_call_id="t1", tool_name="tide", tool_output="14:05")]
+    assert echoed_reasoning(messages, "openai", "gpt-5") == [item]
+    assert echoed_reasoning(messages, "openai", "gpt-5-mini") == []
+    assert echoed_reasoning([*messages, Message("u2", "s1", MessageType.USER, "And?")], "openai", "gpt-5") == []

@@ -121,7 +121,7 @@ class FakeProviderServer:
         self.requests: list[NormalizedRequest] = []
         self.stats: list[RequestStats] = []
         self.failures: list[BaseException] = []  # exceptions raised by the brain or flavour (answered as HTTP 500)
-        self._previous_prompt = ""
+        self._previous_prompts: dict[str | None, str] = {}  # the last prompt per cache slot (see cache_slot)
         self._lock = threading.Lock()
         self.chunk_pause = 0.0  # seconds between streamed chunks (a slow model, for tests that interrupt a stream)
         self._httpd: ThreadingHTTPServer | None = None
@@ -202,10 +202,20 @@ class FakeProviderServer:
         if isinstance(answer, ErrorReply) and answer.kind not in STREAMED_FAILURES:
             return answer, Accounting(input_tokens, 0, 0)
         with self._lock:
-            prefix = common_prefix_length(prompt, self._previous_prompt)
-            self._previous_prompt = prompt
-        cached = min(self.counter(prompt[:prefix]) if prefix else 0, input_tokens)
+            slot = self.cache_slot(request)
+            prefix = common_prefix_length(prompt, self._previous_prompts.get(slot, ""))
+            self._previous_prompts[slot] = prompt
+        cached = self.cached_tokens(min(self.counter(prompt[:prefix]) if prefix else 0, input_tokens), input_tokens)
         return answer, Accounting(input_tokens, cached, self._output_tokens(answer))
+
+    def cache_slot(self, request: NormalizedRequest) -> str | None:
+        """Which cache a request's prefix is compared in (one for all here; a flavour whose provider routes by a
+        key, like OpenAI's prompt_cache_key, keeps one per key)."""
+        return None
+
+    def cached_tokens(self, prefix_tokens: int, input_tokens: int) -> int:
+        """The cache reads billed for a prefix this long (flavours round as their provider does)."""
+        return prefix_tokens
 
     def _output_tokens(self, answer: Answer) -> int:
         if not isinstance(answer, Reply):

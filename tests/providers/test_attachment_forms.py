@@ -192,3 +192,23 @@ def test_gemini_uploads_the_largest_files_until_what_stays_inline_fits_the_reque
     assert upload_plan([small, mid, big, pdf_of("e", 6)]) == {big.sha256}  # 19 MiB: 13 MiB stay inline
     assert upload_plan([mid, big, pdf_of("e", 6), pdf_of("f", 5)]) == {big.sha256, "e" * 64}  # 22 -> 10 MiB
     assert upload_plan([replace(big, omitted=True), mid]) == set()  # a placeholder carries no bytes
+
+
+def test_the_responses_api_gets_input_image_and_input_file_parts(intake) -> None:
+    import base64
+
+    from data.providers.responses_shape import responses_input
+
+    shot = intake.from_bytes("shot.png", png(640, 480))
+    report = intake.from_bytes("report.pdf", pdf(["Revenue rose 12%"]))
+    code = intake.from_bytes("greet.py", PYTHON_SOURCE.encode())
+    message = Message("u1", "s1", MessageType.USER, "What are these?", attachments=(shot, report, code))
+    (item,) = responses_input([message], media=MediaSource(intake.files))
+    kinds = [part["type"] for part in item["content"]]
+    assert kinds == ["input_text", "input_image", "input_file", "input_text", "input_text"]
+    image, file = item["content"][1], item["content"][2]
+    assert base64.b64decode(image["image_url"].removeprefix("data:image/png;base64,")) == intake.files.read(shot.sha256)
+    assert file["filename"] == "report.pdf"
+    assert base64.b64decode(file["file_data"].removeprefix("data:application/pdf;base64,")) == \
+        intake.files.read(report.sha256)
+    assert PYTHON_SOURCE in item["content"][3]["text"] and item["content"][4]["text"] == "What are these?"

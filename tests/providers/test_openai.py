@@ -9,6 +9,7 @@ from data.providers.ollama import context_length_from_show, server_root
 from domain.events import StreamDone, TextDelta, ThinkingDelta, ToolCallRequested, UsageReported
 from domain.models import ProviderType
 from tests.fakeservers import FakeOpenAIServer, Reply, ScriptedBrain, ToolCall
+from tests.fakeservers.ollama_server import FakeOllamaServer
 from tests.providers.helpers import History, adapter_for, collect, stream
 
 OPENAI = ProviderType.OPENAI
@@ -75,21 +76,24 @@ async def test_list_models_of_openai_has_no_window():
     assert all(not entry.path.startswith("/api/") for entry in fake.log)
 
 
-async def test_list_models_of_an_ollama_server_reads_context_length_from_api_show():
+async def test_list_models_of_an_ollama_server_gives_the_context_it_runs_each_with_and_the_trained_length():
     models = [{"id": "llama3.1:8b"}, {"id": "qwen3:4b"}]
-    windows = {"llama3.1:8b": 131072, "qwen3:4b": 40960}
-    with FakeOpenAIServer(models=models, context_windows=windows, ollama=True) as fake:
+    fake = FakeOllamaServer(models=models, trained={"llama3.1:8b": 131072, "qwen3:4b": 40960},
+                            num_ctx={"qwen3:4b": 16384})
+    with fake:
         listed = await adapter_for(COMPATIBLE, fake.base_url, key=None).list_models()
-    assert [(m.id, m.context_window_size) for m in listed] == [("llama3.1:8b", 131072), ("qwen3:4b", 40960)]
+    assert [(m.id, m.context_window_size, m.trained_window) for m in listed] == [
+        ("llama3.1:8b", 4096, 131072), ("qwen3:4b", 16384, 40960)]  # Ollama's default, a Modelfile's num_ctx
     shows = [json.loads(entry.body) for entry in fake.log if entry.path == "/api/show"]
     assert shows == [{"model": "llama3.1:8b"}, {"model": "qwen3:4b"}]
 
 
-async def test_list_models_of_a_compatible_server_without_api_show_has_no_window_and_asks_once():
+async def test_list_models_of_a_compatible_server_that_says_nothing_has_no_window_and_asks_once():
     with FakeOpenAIServer(models=[{"id": "a"}, {"id": "b"}]) as fake:
         listed = await adapter_for(COMPATIBLE, fake.base_url, key=None).list_models()
     assert [m.context_window_size for m in listed] == [None, None]
-    assert len([e for e in fake.log if e.path == "/api/show"]) == 1
+    assert len([e for e in fake.log if e.path == "/api/version"]) == 1
+    assert not [e for e in fake.log if e.path == "/api/show"]  # not Ollama: its API is never asked
 
 
 def test_api_show_prefers_a_configured_num_ctx_over_the_trained_context_length():

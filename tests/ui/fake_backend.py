@@ -29,6 +29,7 @@ from domain.models import (
     MessageType,
     ModelCapabilities,
     Provider,
+    ProviderApi,
     ProviderType,
     Session,
     ThinkingForm,
@@ -309,6 +310,11 @@ class FakeChatBackend(FakeAttachments, ChatBackend):
 
     async def set_base_url(self, provider_id: str, base_url: str | None) -> Provider:
         self.providers[provider_id] = replace(self.providers[provider_id], base_url=base_url)
+        return self.providers[provider_id]
+
+    async def set_api(self, provider_id: str, api: str) -> Provider:
+        choice = {"responses": ProviderApi.RESPONSES, "chat-completions": ProviderApi.CHAT_COMPLETIONS}
+        self.providers[provider_id] = replace(self.providers[provider_id], api=choice.get(api, ProviderApi.AUTO))
         return self.providers[provider_id]
 
     async def set_key(self, provider_id: str, key: str) -> None:

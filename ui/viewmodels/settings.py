@@ -133,6 +133,11 @@ class SettingsViewModel(QObject):
         self._run(f"url:{provider_id}", lambda: self._backend.set_base_url(provider_id, url),
                   lambda _: self._reload_providers("Base URL saved."))
 
+    def set_api(self, provider_id: ProviderId, api: str) -> None:
+        """Chooses the API an OpenAI-type provider speaks (responses, chat-completions or auto)."""
+        self._run(f"api:{provider_id}", lambda: self._backend.set_api(provider_id, api),
+                  lambda _: self._reload_providers("API saved."))
+
     def add_endpoint(self, name: str, base_url: str) -> None:
         """Adds an OpenAI-compatible endpoint such as Ollama or LM Studio."""
         name, url = name.strip(), base_url.strip()

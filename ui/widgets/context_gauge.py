@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPainterPath, QPaintEvent
 from PySide6.QtWidgets import QWidget
@@ -31,7 +33,8 @@ def gauge_text(status: ContextStatus | None) -> str:
         return f"{compact_number(status.used)} tokens"
     percent = 100 * status.used / status.window if status.window else 0
     guess = "?" if status.window_is_guess else ""
-    return f"{compact_number(status.used)} / {compact_number(status.window)}{guess}  ({percent:.0f}%)"
+    warned = "  ⚠" if status.warnings else ""
+    return f"{compact_number(status.used)} / {compact_number(status.window)}{guess}  ({percent:.0f}%){warned}"
 
 
 def gauge_tooltip(status: ContextStatus | None, usage: UsageSummary | None, compactions: int) -> str:
@@ -47,6 +50,8 @@ def gauge_tooltip(status: ContextStatus | None, usage: UsageSummary | None, comp
         lines.append(f"<b>Total: {status.used:,} of {window} tokens</b>")
         if status.window_is_guess:
             lines.append("<i>The window of this model is a guess — set it in Settings › Models.</i>")
+        lines += [f"<b>⚠ {html.escape(warning)}</b>" for warning in status.warnings if not status.window_is_guess
+                  or "guess" not in warning]
     lines.append(f"Compactions so far: {compactions}")
     if usage is not None:
         lines.append("<br><b>This conversation</b>")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QComboBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -15,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from domain.models import ProviderType
+from domain.models import ProviderApi, ProviderType
 from ui.backend import ProviderInfo
 from ui.viewmodels.settings import SettingsState, SettingsViewModel
 
@@ -29,6 +30,11 @@ def key_status(info: ProviderInfo) -> str:
     if info.provider.type is ProviderType.OPENAI_COMPATIBLE:
         return "No key (most local servers need none)."
     return "No key yet."
+
+
+API_CHOICES = (("Auto", "auto"), ("Responses", "responses"), ("Chat Completions", "chat-completions"))
+API_VALUES = {ProviderApi.AUTO: "auto", ProviderApi.RESPONSES: "responses",
+              ProviderApi.CHAT_COMPLETIONS: "chat-completions"}
 
 
 class ProviderCard(QGroupBox):
@@ -66,6 +72,18 @@ class ProviderCard(QGroupBox):
         form.addRow("API key", key_row)
         form.addRow("", self.key_label)
         form.addRow("Base URL", url_row)
+        self.api: QComboBox | None = None
+        if info.provider.type in (ProviderType.OPENAI, ProviderType.OPENAI_COMPATIBLE):
+            self.api = QComboBox(self)
+            for label, value in API_CHOICES:
+                self.api.addItem(label, value)
+            self.api.setToolTip("Auto: the Responses API on api.openai.com (reasoning kept between turns and tool "
+                                "calls), Chat Completions on any other server.")
+            self.api.activated.connect(self._choose_api)
+            api_row = QHBoxLayout()
+            api_row.addWidget(self.api)
+            api_row.addStretch(1)
+            form.addRow("API", api_row)
         form.addRow("", test_row)
         save_key.clicked.connect(self._save_key)
         self.key.returnPressed.connect(self._save_key)
@@ -74,6 +92,10 @@ class ProviderCard(QGroupBox):
         self.test.clicked.connect(lambda: vm.test_connection(self.provider_id))
         self._vm = vm
         self._url_loaded = False
+
+    def _choose_api(self, index: int) -> None:
+        assert self.api is not None
+        self._vm.set_api(self.provider_id, str(self.api.itemData(index)))
 
     def _save_key(self) -> None:
         text = self.key.text()
@@ -93,6 +115,8 @@ class ProviderCard(QGroupBox):
         self.key.setToolTip(problem or "")
         if problem is not None and info.key_source is None:
             self.key_label.setText(f"No key yet. Start Palimpsest with {variable} set (no keychain to store one in).")
+        if self.api is not None:
+            self.api.setCurrentIndex(max(0, self.api.findData(API_VALUES[info.provider.api])))
         if not self._url_loaded or not self.url.isModified():
             self.url.setText(info.provider.base_url or "")
             self._url_loaded = True

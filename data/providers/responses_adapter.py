@@ -1,0 +1,174 @@
+"""ModelApiAdapter over the official openai SDK's Responses API (client.responses), OpenAI's own endpoint's default:
+stateless requests whose reasoning items are kept with the reply and sent back, summaries streamed as thinking."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass, field
+from typing import Any
+
+import openai
+
+from data.providers.base import StreamCall, headers_deadline, read_timeout
+from data.providers.conversation import parse_tool_arguments
+from data.providers.errors import is_billing, overflow_from_message, short
+from data.providers.openai_adapter import OPENAI_BILLING_PAGE, OpenAIAdapter, map_openai_error
+from data.providers.responses_shape import responses_request
+from domain.errors import (
+    BillingError,
+    InvalidResponse,
+    NetworkError,
+    ProviderError,
+    ProviderUnavailable,
+    RateLimited,
+    ReasoningRejected,
+)
+from domain.events import (
+    ReasoningDone,
+    ReplyProgress,
+    StopReason,
+    StreamDone,
+    StreamEvent,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallRequested,
+    UsageReported,
+)
+from domain.models import ReasoningBlock, ReasoningKind, Usage
+
+REASONING_REFUSED_CODES = ("invalid_encrypted_content",)
+_INCOMPLETE: dict[str, StopReason] = {"max_output_tokens": "max_tokens", "content_filter": "other"}
+
+
+def map_responses_error(exc: BaseException, provider_name: str = "OpenAI") -> ProviderError:
+    """map_openai_error, plus the Responses API's refusal of reasoning items it cannot verify."""
+    if isinstance(exc, openai.APIStatusError) and isinstance(exc.body, dict):
+        code = exc.body.get("code") if "code" in exc.body else (exc.body.get("error") or {}).get("code")
+        if code in REASONING_REFUSED_CODES:
+            message = str(exc.body.get("message") or (exc.body.get("error") or {}).get("message") or "")
+            return ReasoningRejected(provider_name, short(message))
+    return map_openai_error(exc, provider_name)
+
+
+def failure(provider_name: str, code: str | None, message: str) -> ProviderError:
+    """The domain error for a Responses stream's `error` event or `response.failed` error."""
+    overflow = overflow_from_message(message, code)
+    if overflow is not None:
+        return overflow
+    if is_billing(code, code):
+        return BillingError(provider_name, OPENAI_BILLING_PAGE if provider_name == "OpenAI" else None)
+    if code in REASONING_REFUSED_CODES:
+        return ReasoningRejected(provider_name, short(message))
+    if code == "rate_limit_exceeded":
+        return RateLimited()
+    if code in (None, "", "server_error", "api_error", "overloaded_error", "internal_error"):
+        return ProviderUnavailable(f"{provider_name} failed mid-response")
+    return InvalidResponse(f"{provider_name} failed mid-response: {short(message)}")
+
+
+@dataclass
+class _Fold:
+    """What a stream has told so far: reasoning items and function calls from their `done` events, in order."""
+
+    reasoning: list[ReasoningDone] = field(default_factory=list)  # the reply's, and each call's (call_id set)
+    pending: list[ReasoningBlock] = field(default_factory=list)  # not yet followed by the item it produced
+    calls: list[ToolCallRequested] = field(default_factory=list)
+    summary_parts: int = 0
+    usage: Usage | None = None
+    stop: StopReason | None = None
+
+
+class ResponsesAdapter(OpenAIAdapter):
+    """Streams Responses API replies (models, errors and simple completions as OpenAIAdapter, over the same client)."""
+
+    def map_error(self, exc: BaseException) -> ProviderError:
+        """See map_responses_error."""
+        return map_responses_error(exc, self._name)
+
+    async def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
+        request = responses_request(
+            model_id=call.model_id, system_prompt=call.system_prompt, messages=call.messages, tools=call.tools,
+            max_output_tokens=call.max_output_tokens, owner=(self._provider_id, call.model_id),
+            capabilities=call.capabilities, reasoning=call.reasoning, cache_key=call.cache_key, media=self.media,
+        )
+        timeout = read_timeout(call.deadlines)
+        async with headers_deadline(call.headers_s):
+            stream = await self._client.responses.create(
+                **request, stream=True, timeout=openai.NOT_GIVEN if timeout is None else timeout,
+            )
+        fold = _Fold()
+        request_id = stream.response.headers.get("x-request-id")
+        try:
+            async for event in stream:
+                for out in self._read(event, fold, call.model_id):
+                    if isinstance(out, ProviderError):
+                        raise out.with_request_id(request_id)
+                    yield out
+        finally:
+            await stream.close()
+        if fold.stop is None:
+            raise NetworkError("the response stream ended early")
+        for tool_call in fold.calls:
+            yield tool_call
+        fold.reasoning += [ReasoningDone(block) for block in fold.pending]
+        for done in fold.reasoning:  # stored with the reply or the call each came before, in order
+            yield done
+        if fold.usage is not None:
+            yield UsageReported(fold.usage)
+        yield StreamDone("tool_use" if fold.calls and fold.stop == "end_turn" else fold.stop)
+
+    def _read(self, event: Any, fold: _Fold, model_id: str) -> list[StreamEvent | ProviderError]:
+        """The domain events (or the error) one SSE event of the stream means."""
+        kind = getattr(event, "type", "")
+        if kind == "response.output_text.delta":
+            return [TextDelta(event.delta)] if event.delta else []
+        if kind == "response.reasoning_summary_text.delta":
+            return [ThinkingDelta(event.delta)] if event.delta else []
+        if kind == "response.reasoning_summary_part.added":
+            fold.summary_parts += 1
+            return [ThinkingDelta("\n\n")] if fold.summary_parts > 1 else []
+        if kind == "response.function_call_arguments.delta":
+            return [ReplyProgress()]
+        if kind == "response.output_item.done":
+            return self._item_done(event.item, fold, model_id)
+        if kind in ("response.completed", "response.incomplete"):
+            response = event.response
+            fold.usage = _usage(getattr(response, "usage", None))
+            details = getattr(response, "incomplete_details", None)
+            reason = getattr(details, "reason", None) if details is not None else None
+            fold.stop = _INCOMPLETE.get(str(reason), "other") if kind == "response.incomplete" else "end_turn"
+            return []
+        if kind == "response.failed":
+            error = getattr(event.response, "error", None)
+            return [failure(self._name, getattr(error, "code", None), str(getattr(error, "message", "") or ""))]
+        if kind == "error":
+            return [failure(self._name, getattr(event, "code", None), str(getattr(event, "message", "") or ""))]
+        return []
+
+    def _item_done(self, item: Any, fold: _Fold, model_id: str) -> list[StreamEvent | ProviderError]:
+        """A finished output item: reasoning kept whole (only this copy's encrypted content is complete) until the
+        item it produced is done — a function call (then the reasoning is that call's) or the message (the
+        reply's); a function call with its complete arguments."""
+        item_type = getattr(item, "type", "")
+        if item_type == "reasoning":
+            summary = "\n\n".join(part.text for part in getattr(item, "summary", None) or () if part.text)
+            fold.pending.append(ReasoningBlock(
+                ReasoningKind.ENCRYPTED, text=summary, data=getattr(item, "encrypted_content", None),
+                item_id=item.id, provider_id=self._provider_id, model_id=model_id))
+        elif item_type == "function_call":
+            fold.calls.append(ToolCallRequested(item.call_id, item.name, parse_tool_arguments(item.arguments or "")))
+            fold.reasoning += [ReasoningDone(block, item.call_id) for block in fold.pending]
+            fold.pending.clear()
+        elif item_type == "message":
+            fold.reasoning += [ReasoningDone(block) for block in fold.pending]
+            fold.pending.clear()
+        return []
+
+
+def _usage(raw: Any) -> Usage | None:
+    if raw is None:
+        return None
+    cached = getattr(getattr(raw, "input_tokens_details", None), "cached_tokens", None) or 0
+    reasoning = getattr(getattr(raw, "output_tokens_details", None), "reasoning_tokens", None) or 0
+    return Usage(input_tokens=raw.input_tokens or 0, output_tokens=raw.output_tokens or 0,
+                 cache_read_tokens=cached, reasoning_tokens=reasoning)

@@ -1,0 +1,126 @@
+"""The rules the OpenAI Responses API enforces on a request, with its real 400 bodies' messages, and the reading of
+its input items into the provider-neutral request."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from tests.fakeservers.brain import NormalizedMessage, NormalizedRequest, Part, TextPart, ToolCallPart, ToolResultPart
+
+REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5", "gpt-oss")  # models that take `reasoning` and encrypted content
+EFFORTS = ("minimal", "low", "medium", "high")
+MIN_OUTPUT_TOKENS = 16
+
+
+class Refusal(Exception):
+    """A request the API refuses: (message, param, code) of its 400 body."""
+
+    def __init__(self, message: str, param: str | None = None, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message, self.param, self.code = message, param, code
+
+
+def reasons(model: str) -> bool:
+    """Whether the model is a reasoning model (takes reasoning.effort and returns reasoning items)."""
+    return model.lower().startswith(REASONING_PREFIXES)
+
+
+def check(body: Mapping[str, Any], issued: Mapping[str, str]) -> None:
+    """Raises Refusal for what the real API refuses; `issued`: the encrypted content of every reasoning item this
+    server produced, by id (a stateless request can only send back those, unaltered)."""
+    model = str(body.get("model") or "")
+    reasoning = body.get("reasoning") or {}
+    if reasoning and not reasons(model):
+        raise Refusal("Unsupported parameter: 'reasoning.effort' is not supported with this model.",
+                      "reasoning.effort", "unsupported_parameter")
+    effort = reasoning.get("effort")
+    if effort is not None and effort not in EFFORTS:
+        listed = ", ".join(f"'{e}'" for e in EFFORTS[:-1]) + f", and '{EFFORTS[-1]}'"
+        raise Refusal(f"Invalid value: '{effort}'. Supported values are: {listed}.", "reasoning.effort",
+                      "unsupported_value")
+    if "reasoning.encrypted_content" in (body.get("include") or []) and not reasons(model):
+        raise Refusal("Encrypted content is not supported with this model.", "include", "unsupported_parameter")
+    limit = body.get("max_output_tokens")
+    if isinstance(limit, int) and limit < MIN_OUTPUT_TOKENS:
+        raise Refusal(f"Invalid 'max_output_tokens': integer below minimum value. Expected a value >= "
+                      f"{MIN_OUTPUT_TOKENS}, but got {limit} instead.", "max_output_tokens", "integer_below_min_value")
+    _check_items(input_items(body), issued, stored=body.get("store", True) is not False)
+
+
+def input_items(body: Mapping[str, Any]) -> list[Any]:
+    """The input as a list of items (a plain string is one user message)."""
+    raw = body.get("input") or []
+    return [{"role": "user", "content": raw}] if isinstance(raw, str) else list(raw)
+
+
+def _check_items(items: list[Any], issued: Mapping[str, str], *, stored: bool) -> None:
+    calls: set[str] = set()
+    for index, item in enumerate(items):
+        kind = item.get("type") or ("message" if "role" in item else "")
+        if kind == "reasoning":
+            item_id = str(item.get("id") or "")
+            content = item.get("encrypted_content")
+            if not content and not stored:
+                raise Refusal(f"Item with id '{item_id}' not found. Items are not persisted when `store` is set to "
+                              "false. Try again with `store` set to true, or remove this item from your input.",
+                              "input")
+            if content and issued.get(item_id) != content:
+                raise Refusal(f"The encrypted content for item {item_id} could not be verified.", None,
+                              "invalid_encrypted_content")
+            following = items[index + 1] if index + 1 < len(items) else None
+            if following is None or not _produced(following):
+                raise Refusal(f"Item '{item_id}' of type 'reasoning' was provided without its required following "
+                              "item.", "input")
+        elif kind == "function_call":
+            calls.add(str(item.get("call_id")))
+        elif kind == "function_call_output" and str(item.get("call_id")) not in calls:
+            raise Refusal(f"No tool call found for function call output with call_id {item.get('call_id')}.", "input")
+
+
+def _produced(item: Mapping[str, Any]) -> bool:
+    """An item a reasoning item can precede: more reasoning, an assistant message or a function call."""
+    kind = item.get("type") or "message"
+    return kind in ("reasoning", "function_call") or (kind == "message" and item.get("role") == "assistant")
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "".join(str(p.get("text", "")) for p in content or [] if isinstance(p, dict))
+
+
+def normalize(body: Mapping[str, Any], headers: Mapping[str, str]) -> NormalizedRequest:
+    """The request as provider-neutral messages; reasoning items become messages of role 'reasoning' (their
+    encrypted content counts for the prompt's size and its cached prefix, as on the real API)."""
+    names: dict[str, str] = {}
+    messages: list[NormalizedMessage] = []
+    system = [str(body.get("instructions") or "")]
+    for item in input_items(body):
+        kind = item.get("type") or "message"
+        parts: list[Part] = []
+        if kind == "message" and item.get("role") in ("system", "developer"):
+            system.append(_text(item.get("content")))
+            continue
+        if kind == "message":
+            messages.append(NormalizedMessage(str(item.get("role")), (TextPart(_text(item.get("content"))),)))
+        elif kind == "reasoning":
+            summary = " ".join(str(s.get("text", "")) for s in item.get("summary") or [])
+            parts.append(TextPart(f"{item.get('id')} {summary} {item.get('encrypted_content') or ''}"))
+            messages.append(NormalizedMessage("reasoning", tuple(parts)))
+        elif kind == "function_call":
+            names[str(item["call_id"])] = str(item["name"])
+            arguments = json.loads(item.get("arguments") or "{}")
+            messages.append(NormalizedMessage("assistant", (ToolCallPart(item["call_id"], item["name"], arguments),)))
+        elif kind == "function_call_output":
+            call_id = str(item["call_id"])
+            messages.append(NormalizedMessage("tool", (ToolResultPart(call_id, names.get(call_id, ""),
+                                                                      _text(item.get("output"))),)))
+    if body.get("tools"):  # the definitions are part of the prompt (counted and cached), as on the real API
+        system.append("[tools] " + json.dumps(body["tools"], sort_keys=True))
+    return NormalizedRequest(
+        flavour="openai", model=str(body.get("model") or ""), system="\n".join(s for s in system if s),
+        messages=tuple(messages), tool_names=tuple(str(t.get("name")) for t in body.get("tools") or []),
+        max_tokens=body.get("max_output_tokens"), stream=bool(body.get("stream")), raw=body, headers=dict(headers),
+    )
