@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from app.settings_overrides import OverriddenSettings
+from data.attachments.intake import AttachmentIntake
+from data.attachments.media import MediaSource
 from data.keys import KeyringApiKeyStorage
 from data.mcp.secrets import KeyringMcpSecrets
 from data.storage import Storage
@@ -59,6 +61,7 @@ from domain.usecases.list_sessions import ListSessionsUseCase
 from domain.usecases.load_conversation import LoadConversationQuery
 from domain.usecases.memory_flush import MemoryFlushUseCase
 from domain.usecases.pin_message import PinMessageUseCase
+from domain.usecases.reattach import SessionAttachmentsQuery
 from domain.usecases.refresh_models import RefreshModelsUseCase
 from domain.usecases.rename_session import RenameSessionUseCase
 from domain.usecases.reset_context import ResetContextUseCase
@@ -91,7 +94,8 @@ class LazyAdapterFactory:
     loads the system's TLS certificates (about 30 ms), which would otherwise be paid on every request.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, media: MediaSource | None = None) -> None:
+        self.media = media  # reads attachment files for the adapters (set by the Container when not given)
         self._factory: ModelApiAdapterFactory | None = None
         self._loop: object | None = None
         self._cache: dict[tuple[Provider, str], ModelApiAdapter] = {}
@@ -101,7 +105,7 @@ class LazyAdapterFactory:
         if self._factory is None:
             from data.providers.factory import SdkAdapterFactory
 
-            self._factory = SdkAdapterFactory()
+            self._factory = SdkAdapterFactory(media=self.media)
         try:
             loop: object | None = asyncio.get_running_loop()
         except RuntimeError:
@@ -170,6 +174,10 @@ class Container:
         self.memories = storage.memories
         self.settings = OverriddenSettings(storage.settings, context_overrides) if context_overrides else (
             storage.settings)
+        self.media = MediaSource(storage.attachment_files)
+        if isinstance(adapters, LazyAdapterFactory) and adapters.media is None:
+            adapters.media = self.media
+        self.attachments = AttachmentIntake(storage.attachment_files)
         self._command_overrides = dict(context_overrides or {})  # over the agent's and session's own choice too
         self.adapters = ProviderAdapters(self.providers, keys, adapters)
         self.mcp_servers = storage.mcp_servers
@@ -240,6 +248,7 @@ class Container:
         self.delete_branch = DeleteBranchUseCase(self.store, switcher, self.sessions, self.messages)
         self.fork_session = ForkSessionUseCase(self.store, self.sessions, self.messages, self.clock)
         self.import_conversations = ImportConversationsUseCase(self.store, self.sessions, self.messages, self.agents)
+        self.session_attachments = SessionAttachmentsQuery(self.messages)
         self.list_providers = ListProvidersUseCase(self.providers, self.keys)
         self.set_provider_base_url = SetProviderBaseUrlUseCase(self.providers)
         self.set_provider_api = SetProviderApiUseCase(self.providers)

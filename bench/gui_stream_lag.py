@@ -12,7 +12,7 @@ import itertools
 import statistics
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication
 from app.container import Container
 from app.gui.bridge import ContainerBackend
 from bench.gui_common import PARAGRAPHS, percentile, seeded_home, write_result
+from domain.attachment import Attachment
 from domain.events import ChatEvent, ResponseComplete, TextDelta
 from domain.models import Message, MessageType, SessionId, Usage
 from ui.backend import Selection
@@ -36,7 +37,8 @@ class StreamingBackend(ContainerBackend):
         super().__init__(container)
         self._container = container
 
-    async def send(self, session_id: SessionId, text: str, selection: Selection) -> AsyncIterator[ChatEvent]:
+    async def send(self, session_id: SessionId, text: str, selection: Selection,
+                   attachments: Sequence[Attachment] = ()) -> AsyncIterator[ChatEvent]:
         messages = self._container.messages
         messages.add(Message(f"bench-u-{time.time_ns()}", session_id, MessageType.USER, text))
         reply = ("\n\n".join(PARAGRAPHS) + "\n\n") * 40

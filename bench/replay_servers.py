@@ -22,6 +22,7 @@ from tests.fakeservers.brain import (
     TextPart,
     ToolCallPart,
 )
+from tests.fakeservers.media_rules import MediaPart
 from tests.fakeservers.responses_server import FakeResponsesServer
 from tests.fakeservers.server import Accounting, HttpResponse, RawRequest
 from tests.fakeservers.tokens import o200k_counter
@@ -79,6 +80,8 @@ def prompt_parts(request: NormalizedRequest) -> list[str]:
                 parts.append(f"{message.role}:{part.text}")
             elif isinstance(part, ToolCallPart):
                 parts.append(f"{message.role}:call {part.id} {part.name} {json.dumps(part.input, sort_keys=True)}")
+            elif isinstance(part, MediaPart):  # as the fakes serialize it (its tokens are billed apart)
+                parts.append(f"{message.role}:{part.kind} {part.sha256}")
             else:
                 parts.append(f"{message.role}:result {part.id} {part.name} {part.is_error} {part.text}")
     return parts

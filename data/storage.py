@@ -8,8 +8,10 @@ from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+from data.attachments.files import AttachmentFiles
 from data.db.agents import SqlAgentRepository
 from data.db.ai_models import SqlModelRepository
+from data.db.attachment_refs import unreferenced
 from data.db.engine import Database, create_sqlite_engine
 from data.db.file_lock import LockFileError, LockTimeout, exclusive_lock
 from data.db.inspection import inspect_file
@@ -26,6 +28,7 @@ from data.registry import Registry, load_registry
 from domain.errors import DatabaseUnreadable, StorageError
 
 DB_NAME = "palimpsest.db"
+ATTACHMENTS_DIR = "attachments"  # content-addressed attachment files (write-once; see data/attachments/files.py)
 BACKUPS_KEPT = 3
 LOCK_SUFFIX = ".lock"
 START_LOCK_SECONDS = 120.0
@@ -39,7 +42,8 @@ class Storage:
         self.registry = registry
         self._db = db
         self.unit_of_work = db  # Database.atomic(): the UnitOfWork port
-        self.sessions = SqlSessionRepository(db)
+        self.attachment_files = AttachmentFiles(path.parent / ATTACHMENTS_DIR)
+        self.sessions = SqlSessionRepository(db, on_released=self.attachment_files.delete)
         self.messages = SqlMessageRepository(db)
         self.providers = SqlProviderRepository(db)
         self.models = SqlModelRepository(db, registry)
@@ -71,6 +75,11 @@ class Storage:
                 db.engine.dispose()
                 raise
         return cls(path, db, registry)
+
+    def release_unreferenced(self, digests: set[str]) -> None:
+        """Deletes the attachment files among `digests` that no message refers to (taken in for a message that was
+        then refused before it was stored)."""
+        self.attachment_files.delete(unreferenced(self._db, digests))
 
     def close(self) -> None:
         """Releases every connection (the WAL is checkpointed by SQLite as the last one closes)."""

@@ -221,3 +221,10 @@ class InvalidInput(PalimpsestError):
     """Input from the user that cannot be accepted as given."""
 
     kind = "invalid_input"
+
+
+class AttachmentUnsupported(InvalidInput):
+    """The chosen model cannot take an attachment (no image input, a PDF over the provider's limit); nothing was
+    sent or stored, and the user can choose another model or remove the file."""
+
+    kind = "attachment_unsupported"

@@ -84,6 +84,7 @@ class ContextBreakdown:
     tool_results: int = 0
     tools: int = 0
     reasoning: int = 0  # the model's own earlier reasoning the request sends back (a tool loop's thinking)
+    attachments: int = 0  # images, PDFs and files of user messages (included in neither messages nor tool_results)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from domain.attachment import Attachment
+
 ProviderId = str
 ModelId = str
 AgentId = str
@@ -287,6 +289,7 @@ class Message:
     reasoning_tokens: int | None = None  # the part of output_tokens spent on reasoning, where the provider says
     thinking_ms: int | None = None  # how long the model reasoned before the reply (or its tool calls) began
     parent_id: MessageId | None = None  # the message this one follows in the tree (None: a root); set by the store
+    attachments: tuple[Attachment, ...] = ()  # a user message's files, in the order attached
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from domain.attachment import Attachment
 from domain.events import ChatEvent, CompactCompleted, ContextStatus
 from domain.mcp import McpServer
 from domain.models import (
@@ -25,6 +26,7 @@ from domain.models import (
 from domain.ports import KeySource, SessionSearchHit
 from domain.settings import ContextSettings, ToolSettings
 from domain.usecases.load_conversation import ConversationPage
+from ui.attachments_backend import AttachmentsBackend
 
 
 @dataclass(frozen=True)
@@ -171,8 +173,10 @@ class ConversationBackend(Protocol):
         """Up to `limit` messages with seq < before_seq, in order."""
         raise NotImplementedError
 
-    def send(self, session_id: SessionId, text: str, selection: Selection) -> AsyncIterator[ChatEvent]:
-        """Runs one user turn; cancelling the iteration stops it and keeps the partial reply."""
+    def send(self, session_id: SessionId, text: str, selection: Selection,
+             attachments: Sequence[Attachment] = ()) -> AsyncIterator[ChatEvent]:
+        """Runs one user turn (with the files taken in for it); cancelling the iteration stops it and keeps the
+        partial reply."""
         raise NotImplementedError
 
     def retry(self, session_id: SessionId, selection: Selection) -> AsyncIterator[ChatEvent]:
@@ -370,5 +374,5 @@ class SettingsBackend(Protocol):
         raise NotImplementedError
 
 
-class ChatBackend(AppBackend, SessionsBackend, ConversationBackend, SettingsBackend, Protocol):
+class ChatBackend(AppBackend, SessionsBackend, ConversationBackend, AttachmentsBackend, SettingsBackend, Protocol):
     """Every screen's interface together: what app.gui.bridge implements over the use cases (fakes in tests)."""

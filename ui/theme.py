@@ -110,6 +110,11 @@ def stylesheet_for(t: Theme) -> str:
     #SessionList::item:selected {{ background: {t.user_bubble}; color: {t.text}; }}
     #Composer {{ background: {t.surface}; border: 1px solid {t.border}; border-radius: 10px; padding: 6px; }}
     #ComposerBar {{ background: {t.window}; }}
+    #AttachmentChip {{ background: {t.surface}; border: 1px solid {t.border}; border-radius: 8px; }}
+    #AttachmentThumb {{ background: {t.code_bg}; border-radius: 6px; color: {t.muted}; font-weight: 700; }}
+    #ChipRemove {{ border: none; padding: 0 4px; background: transparent; color: {t.muted}; font-size: 14px; }}
+    #ChipRemove:hover {{ color: {t.error_text}; }}
+    #Paperclip {{ padding: 6px 8px; font-size: 15px; }}
     #PrimaryButton {{ background: {t.accent}; color: {t.accent_text}; border: none; border-radius: 8px;
                      padding: 7px 16px; font-weight: 600; }}
     #PrimaryButton:disabled {{ background: {t.border}; color: {t.muted}; }}

@@ -6,11 +6,13 @@ import argparse
 import asyncio
 import logging
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from app.cli.chat_printer import JsonlChatPrinter, TextChatPrinter
 from app.cli.model_check import check_model, turn_provider
 from app.cli.text_input import read_stdin_text, require_text
+from domain.attachment import Attachment
 from domain.errors import InvalidInput
 from domain.events import ChatError, ChatEvent, ToolRoundLimitReached
 from domain.usecases.lookup import require_agent, require_provider, require_session
@@ -60,20 +62,41 @@ async def run_chat(c: Container, args: argparse.Namespace, out: TextIO, err: Tex
     agent = require_agent(c.agents, args.agent) if args.agent else None  # unknown: the error lists the agents
     agent_id = agent.id if agent else None
     existing = require_session(c.sessions, args.session_id) if args.session_id else None
+    files = _attachments(c, args)
     if args.model:
         target = turn_provider(c, provider, existing, agent)
         if target is not None:
             await check_model(c, target, args.model, err)
     session = existing or c.create_session(agent=agent_id, provider_id=provider_id, model_id=args.model)
     try:
-        return await _send(c, args, session.id, text, provider_id, agent_id, out, err)
+        return await _send(c, args, session.id, text, provider_id, agent_id, out, err, files)
     finally:
         if not args.session_id:
             _discard_if_empty(c, session.id)
+        if files:  # files taken in for a message that was refused before it was stored are not kept
+            c.storage.release_unreferenced({f.sha256 for f in files})
+
+
+def _attachments(c: Container, args: argparse.Namespace) -> tuple[Attachment, ...]:
+    """The files of -a (checked and stored) and --reattach (found in the session); InvalidInput for a bad one."""
+    paths, refs = getattr(args, "attach", None) or [], getattr(args, "reattach", None) or []
+    if (paths or refs) and args.retry:
+        raise InvalidInput("--retry sends the last message again as it was; it takes no -a or --reattach.")
+    if refs and not args.session_id:
+        raise InvalidInput("--reattach sends an attachment of an earlier message again: give the session with -s ID.")
+    found = [c.session_attachments.find(args.session_id, ref) for ref in refs]
+    taken: list[Attachment] = []
+    try:
+        for path in paths:
+            taken.append(c.attachments.from_path(Path(path).expanduser()))
+    except BaseException:  # one bad file: none of this command's files is kept
+        c.storage.release_unreferenced({f.sha256 for f in taken})
+        raise
+    return (*taken, *found)
 
 
 async def _send(c: Container, args: argparse.Namespace, session_id: str, text: str, provider_id: str | None,
-                agent_id: str | None, out: TextIO, err: TextIO) -> int:
+                agent_id: str | None, out: TextIO, err: TextIO, files: tuple[Attachment, ...] = ()) -> int:
     if not args.session_id:
         err.write(f"session: {session_id}\n")
         err.flush()
@@ -85,6 +108,7 @@ async def _send(c: Container, args: argparse.Namespace, session_id: str, text: s
         async for event in c.send_message(
             session_id, text, provider_id=provider_id, model_id=args.model, agent_id=agent_id, retry=args.retry,
             edit=getattr(args, "edit", None),
+            attachments=files,
         ):
             printer.event(event)
             if isinstance(event, ChatError | ToolRoundLimitReached):

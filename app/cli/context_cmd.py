@@ -16,7 +16,7 @@ def status_to_dict(status: ContextStatus) -> dict[str, Any]:
         "percent": status.percent, "threshold": status.threshold,
         "breakdown": {"system": b.system, "summary": b.summary, "messages": b.messages,
                       "tool_results": b.tool_results, "tool_definitions": b.tools,
-                      "reasoning": b.reasoning},
+                      "reasoning": b.reasoning, "attachments": b.attachments},
         "warnings": list(status.warnings),
     }
 
@@ -32,7 +32,8 @@ def render_status(status: ContextStatus) -> str:
         f"next request: {status.used:,} tokens" + (f" ({status.percent}%)" if status.percent is not None else ""),
         f"compacts at: {status.threshold:,} tokens" if status.threshold else "compacts at: unknown",
         f"  system {b.system:,} · summary {b.summary:,} · messages {b.messages:,} · tool results "
-        f"{b.tool_results:,} · tool definitions {b.tools:,} · reasoning sent back {b.reasoning:,}",
+        f"{b.tool_results:,} · tool definitions {b.tools:,} · reasoning sent back {b.reasoning:,} · attachments "
+        f"{b.attachments:,}",
     ]
     lines += [f"warning: {w}" for w in status.warnings]
     return "\n".join(lines)

@@ -62,6 +62,11 @@ def build_parser() -> CliParser:
     chat.add_argument("--edit", metavar="MSG_ID",
                       help="send MESSAGE as a new version of your message MSG_ID (with -s); the old one stays as "
                       "another branch")
+    chat.add_argument("-a", "--attach", action="append", default=[], metavar="PATH",
+                      help="attach a file: an image (PNG, JPEG, GIF, WebP), a PDF, or a text or code file; repeatable")
+    chat.add_argument("--reattach", action="append", default=[], metavar="NAME",
+                      help="with -s: send an earlier attachment of the session again (its file name or the start of "
+                      "its sha256); repeatable")
     chat.add_argument("message", metavar="MESSAGE", nargs="?", help="the message; - reads standard input")
 
     _add_sessions(commands)
@@ -98,7 +103,10 @@ def _add_sessions(commands: argparse._SubParsersAction) -> None:
     export = sessions.add_parser("export", help="export a session as Markdown or JSON")
     export.add_argument("id", metavar="ID")
     export.add_argument("--format", choices=EXPORT_FORMATS, default="markdown")
-    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output (attachments "
+                        "are copied into FILE's name + _attachments/ beside it)")
+    export.add_argument("--embed-attachments", action="store_true",
+                        help="with --format json: put each attachment in the file, base64-encoded")
     search = sessions.add_parser("search", help="full-text search over messages and summaries")
     search.add_argument("query", metavar="QUERY")
     compact = sessions.add_parser("compact", help="summarize the older part of a session now")
@@ -117,6 +125,8 @@ def _add_sessions(commands: argparse._SubParsersAction) -> None:
         branch_cmd = sessions.add_parser(name, help=help_text)
         branch_cmd.add_argument("id", metavar="ID")
         branch_cmd.add_argument("message_id", metavar="MSG_ID")
+    delete.add_argument("--permanently", action="store_true",
+                        help="for good, with its attachment files (unless another session has them); cannot be undone")
     context = sessions.add_parser("context", help="what the next request would send, against the model's window")
     context.add_argument("id", metavar="ID")
     context.add_argument("--json", action="store_true", help="print JSON")

@@ -6,14 +6,13 @@ import argparse
 import json
 from collections.abc import Iterator
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from app.cli.branches_cmd import ACTIONS as BRANCH_ACTIONS
 from app.cli.branches_cmd import run_branches
 from app.cli.context_cmd import render_status, status_to_dict
+from app.cli.export_cmd import export_session
 from app.cli.tables import one_line, table, when
-from domain.errors import InvalidInput
 from domain.models import Message, MessageType, Session
 from domain.usecases.export_session import detail_to_dict
 from domain.usecases.show_session import SessionDetail
@@ -81,6 +80,7 @@ def _message_text(m: Message, behind_boundary: bool) -> str:
         body = _clip(m.tool_output or "")
     else:
         body = m.content
+    body += "".join(f"\n[attached: {a.label}]" for a in m.attachments)
     return f"{head}  {_minute(m.created_at)}  id {m.id}\n    " + "\n    ".join(body.splitlines())
 
 
@@ -125,12 +125,7 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
             for chunk in detail_chunks(detail):  # written as it is rendered
                 out.write(chunk + "\n")
     elif action == "export":
-        exported = c.export_session(args.id, args.format)
-        if args.output:
-            _write_file(Path(args.output), exported)
-            err.write(f"Exported to {args.output}\n")
-        else:
-            out.write(exported + "\n")
+        return export_session(c, args, out, err)
     elif action == "search":
         hits = c.search_sessions(args.query)
         if not hits:
@@ -154,6 +149,9 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
     elif action == "context":
         status = c.context_status(args.id.strip())
         out.write((json.dumps(status_to_dict(status), indent=2) if args.json else render_status(status)) + "\n")
+    elif action == "delete" and getattr(args, "permanently", False):
+        session = c.delete_session.permanently(args.id)
+        out.write(f"Deleted session {session.id} ({one_line(session.title, 40)}) permanently.\n")
     elif action == "reasoning":
         out.write(_reasoning(c, args.id.strip(), args.level) + "\n")
     elif action == "delete":
@@ -171,9 +169,3 @@ def _reasoning(c: Container, session_id: str, level: str | None) -> str:
     offered = f"; {ctx.model.id} offers {', '.join(levels)}" if ctx.model and levels else ""
     return f"Reasoning for {session_id}: {ctx.settings.reasoning} ({source}{offered})."
 
-
-def _write_file(path: Path, text: str) -> None:
-    try:
-        path.write_text(text + "\n", encoding="utf-8")
-    except OSError as err:
-        raise InvalidInput(f"Cannot write {path}: {err.strerror or err}. Choose another file with -o.") from err

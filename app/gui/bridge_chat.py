@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Sequence
 
 from app.container import Container
 from app.gui.pricing import session_cost
+from domain.attachment import Attachment
 from domain.events import ChatEvent, CompactCompleted, ContextStatus
 from domain.mcp import tool_definitions
 from domain.models import AgentId, AiModel, Message, MessageId, ProviderId, ProviderType, Session, SessionId
@@ -68,9 +69,11 @@ class ConversationBridge:
     async def load_older(self, session_id: SessionId, before_seq: int, limit: int) -> Sequence[Message]:
         return self._c.conversation.older(session_id, before_seq, limit)
 
-    async def send(self, session_id: SessionId, text: str, selection: Selection) -> AsyncIterator[ChatEvent]:
+    async def send(self, session_id: SessionId, text: str, selection: Selection,
+                   attachments: Sequence[Attachment] = ()) -> AsyncIterator[ChatEvent]:
         async for event in self._c.send_message(
-            session_id, text, provider_id=selection.provider_id, model_id=selection.model_id
+            session_id, text, provider_id=selection.provider_id, model_id=selection.model_id,
+            attachments=attachments,
         ):
             yield event
 

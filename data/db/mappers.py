@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
+from data.db.attachments_json import attachments_from_json, attachments_to_json
 from data.db.capabilities_json import capabilities_from_json, capabilities_to_json
 from data.db.rows import AgentRow, CompactionRow, MemoryRow, MessageRow, ModelRow, ProviderRow, SessionRow
 from domain.models import (
@@ -133,6 +134,7 @@ def message_to_domain(row: MessageRow) -> Message:
         incomplete=bool(row.incomplete), pinned=bool(row.pinned), has_image=bool(row.has_image),
         active=bool(row.active), reasoning=reasoning_from_json(row.reasoning),
         reasoning_tokens=row.reasoning_tokens, thinking_ms=row.thinking_ms, parent_id=row.parent_id,
+        attachments=attachments_from_json(row.attachments),
     )
 
 
@@ -165,7 +167,7 @@ MESSAGE_COLUMNS = (  # the order plain message rows are selected in (message_fro
     "id", "session_id", "type", "content", "thinking_content", "tool_call_id", "tool_name", "tool_input", "tool_output",
     "tool_status", "model_id", "provider_id", "input_tokens", "output_tokens", "created_at", "seq", "pinned",
     "incomplete", "has_image", "tool_output_original_chars", "active", "reasoning", "reasoning_tokens", "thinking_ms",
-    "parent_id",
+    "parent_id", "attachments",
 )
 _TYPES = {t.value: t for t in MessageType}
 _STATUSES = {s.value: s for s in ToolStatus}
@@ -176,7 +178,7 @@ def message_from_row(row: Sequence[Any]) -> Message:
     since the boundary, the chat's gauge and `sessions show` a whole session)."""
     (id_, session_id, type_, content, thinking, call_id, tool_name, tool_input, tool_output, status, model_id,
      provider_id, input_tokens, output_tokens, created_at, seq, pinned, incomplete, has_image, original_chars,
-     active, reasoning, reasoning_tokens, thinking_ms, parent_id) = row
+     active, reasoning, reasoning_tokens, thinking_ms, parent_id, attachments) = row
     values = {
         "id": id_, "session_id": session_id, "type": _TYPES[type_], "content": content, "created_at": created_at,
         "seq": seq, "thinking_content": thinking, "tool_call_id": call_id, "tool_name": tool_name,
@@ -186,6 +188,7 @@ def message_from_row(row: Sequence[Any]) -> Message:
         "pinned": bool(pinned), "has_image": bool(has_image), "active": bool(active),
         "reasoning": reasoning_from_json(reasoning) if reasoning else (), "reasoning_tokens": reasoning_tokens,
         "thinking_ms": thinking_ms, "parent_id": parent_id,
+        "attachments": attachments_from_json(attachments) if attachments else (),
     }
     if not _PLAIN_MESSAGE:
         return Message(**values)
@@ -212,6 +215,7 @@ def message_values(message: Message) -> dict[str, Any]:
         "output_tokens": message.output_tokens, "incomplete": message.incomplete, "pinned": message.pinned,
         "has_image": message.has_image, "active": message.active, "reasoning": reasoning_to_json(message.reasoning),
         "reasoning_tokens": message.reasoning_tokens, "thinking_ms": message.thinking_ms,
+        "attachments": attachments_to_json(message.attachments),
     }
 
 

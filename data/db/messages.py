@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from data.db.engine import Database
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row, message_to_domain, message_values
-from data.db.rows import MessageRow, SessionRow, ToolOutputArchiveRow
+from data.db.rows import MessageAttachmentRow, MessageRow, SessionRow, ToolOutputArchiveRow
 from domain.errors import InvalidInput, NotFound
 from domain.models import Message, MessageId, MessageType, SessionId, TreeNode
 from domain.settings import ContextSettings
@@ -25,6 +25,7 @@ _LEAF = (  # the newest message on the session's active path: a new message foll
     select(_MESSAGES.c.id).where(_MESSAGES.c.session_id == bindparam("seq_session_id"), _MESSAGES.c.active == 1)
     .order_by(_MESSAGES.c.seq.desc()).limit(1).scalar_subquery()
 )
+_REFS = cast(Table, MessageAttachmentRow.__table__)
 _INSERT = (  # built once: the next seq of the session is taken in the same statement as the insert
     insert(_MESSAGES)
     .values(seq=select(func.coalesce(func.max(_MESSAGES.c.seq), 0) + 1)
@@ -95,6 +96,9 @@ class SqlMessageRepository:
                 raise InvalidInput(f"A message with id {message.id!r} already exists.") from exc
             if full_output is not None:
                 s.add(self._archive(message.id, full_output))
+            if message.attachments:  # a reference per file: the store deletes a file with its last reference
+                s.execute(insert(_REFS), [{"message_id": message.id, "position": i, "sha256": a.sha256}
+                                          for i, a in enumerate(message.attachments)])
             s.execute(_touch_session(message, created))
         return replace(message, seq=seq, created_at=created, parent_id=parent_id)
 

@@ -160,6 +160,18 @@ class MessageRow(Base):
     reasoning_tokens: Mapped[int | None] = mapped_column(Integer)
     thinking_ms: Mapped[int | None] = mapped_column(Integer)
     parent_id: Mapped[str | None] = mapped_column(String)  # the tree (NULL: a root); `active` marks the active path
+    attachments: Mapped[str | None] = mapped_column(Text)  # JSON list of attachment metadata (bytes in the store)
+
+
+class MessageAttachmentRow(Base):
+    """One reference from a message to a stored attachment file: the file goes when its last reference does."""
+
+    __tablename__ = "message_attachments"
+    message_id: Mapped[str] = mapped_column(
+        String, ForeignKey("messages.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sha256: Mapped[str] = mapped_column(String, nullable=False, index=True)
 
 
 class ToolOutputArchiveRow(Base):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import cast
 
@@ -11,7 +11,7 @@ from sqlalchemy import Table, bindparam, select, text, update
 from data.db.engine import Database, keyed_select
 from data.db.fts import fts_query
 from data.db.mappers import compaction_to_domain, session_onto_row, session_to_domain
-from data.db.rows import AgentRow, CompactionRow, SessionRow
+from data.db.rows import AgentRow, CompactionRow, MessageAttachmentRow, MessageRow, SessionRow
 from domain.errors import InvalidInput, NotFound
 from domain.models import CompactionRecord, Session, SessionId, Usage
 from domain.ports import SessionSearchHit
@@ -51,7 +51,9 @@ _ADD_USAGE = (  # built once; plain rows back (the hot path of every round)
 class SqlSessionRepository:
     """Sessions. `update` writes what callers own; message, token and compaction counters are kept by the store."""
 
-    def __init__(self, db: Database, ranked_matches: int = RANKED_MATCHES) -> None:
+    def __init__(self, db: Database, ranked_matches: int = RANKED_MATCHES,
+                 on_released: Callable[[set[str]], None] | None = None) -> None:
+        self.on_released = on_released  # told the attachment files no message refers to any more (after a purge)
         self._db = db
         self.ranked_matches = ranked_matches
 
@@ -151,7 +153,17 @@ class SqlSessionRepository:
             row = s.get(SessionRow, session_id)
             if row is None:
                 raise NotFound("session", session_id)
+            held = set(s.scalars(
+                select(MessageAttachmentRow.sha256)
+                .join(MessageRow, MessageRow.id == MessageAttachmentRow.message_id)
+                .where(MessageRow.session_id == session_id)
+            ))
             s.delete(row)
+            s.flush()  # the cascade removes the session's references before the count below
+            released = {sha for sha in held if not s.scalar(
+                select(MessageAttachmentRow.sha256).where(MessageAttachmentRow.sha256 == sha).limit(1))}
+        if released and self.on_released is not None:  # after the commit: a file goes only once nothing refers to it
+            self.on_released(released)
 
     def search(self, query: str, limit: int = 50) -> Sequence[SessionSearchHit]:
         match = fts_query(query)

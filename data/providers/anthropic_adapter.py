@@ -122,6 +122,7 @@ class AnthropicAdapter(SdkAdapter):
             listed, max_output = self.capabilities(call.model_id)
             capabilities = self._learned.get(call.model_id) or call.capabilities or listed
             request = anthropic_request(
+                media=self.media,
                 model_id=call.model_id, system_prompt=call.system_prompt, messages=call.messages, tools=call.tools,
                 max_output_tokens=call.max_output_tokens, cache=call.cache, provider_id=self._provider_id,
                 reasoning=call.reasoning, capabilities=capabilities, model_max_output=max_output,

@@ -6,8 +6,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from data.attachments.media import MediaSource
 from data.providers.anthropic_thinking import loop_reasoning, thinking_block, thinking_request
-from data.providers.conversation import CallBlock, ResultBlock, TextBlock, Turn, to_turns
+from data.providers.attachment_shape import anthropic_parts
+from data.providers.conversation import AttachmentBlock, CallBlock, ResultBlock, TextBlock, Turn, to_turns
 from domain.models import Message, ModelCapabilities, ReasoningBlock, ToolDefinition
 
 EPHEMERAL = {"type": "ephemeral"}
@@ -20,14 +22,15 @@ def safe_tool_id(call_id: str) -> str:
 
 
 def anthropic_messages(
-    messages: Sequence[Message], *, cache: bool = True, tool_blocks: bool = True
+    messages: Sequence[Message], *, cache: bool = True, tool_blocks: bool = True, media: MediaSource | None = None
 ) -> list[dict[str, Any]]:
     """User/assistant alternation with tool_result blocks in the user turn right after their tool_use turn."""
-    return shape_turns(to_turns(messages, user_first=True, tool_blocks=tool_blocks), cache=cache)
+    return shape_turns(to_turns(messages, user_first=True, tool_blocks=tool_blocks), cache=cache, media=media)
 
 
 def shape_turns(
-    turns: Sequence[Turn], *, cache: bool = True, reasoning: dict[int, list[ReasoningBlock]] | None = None
+    turns: Sequence[Turn], *, cache: bool = True, reasoning: dict[int, list[ReasoningBlock]] | None = None,
+    media: MediaSource | None = None,
 ) -> list[dict[str, Any]]:
     """Turns in the Messages API's shape; `reasoning` (by turn index) goes first in its assistant turn, unchanged."""
     shaped: list[dict[str, Any]] = []
@@ -36,6 +39,8 @@ def shape_turns(
         for block in turn.blocks:
             if isinstance(block, TextBlock):
                 content.append({"type": "text", "text": block.text})
+            elif isinstance(block, AttachmentBlock):
+                content.extend(anthropic_parts(block.attachment, media))
             elif isinstance(block, CallBlock):
                 content.append(
                     {"type": "tool_use", "id": safe_tool_id(block.id), "name": block.name, "input": dict(block.input)}
@@ -84,6 +89,7 @@ def anthropic_request(
     reasoning: str = "off",
     capabilities: ModelCapabilities | None = None,
     model_max_output: int | None = None,
+    media: MediaSource | None = None,
 ) -> dict[str, Any]:
     """Keyword arguments for messages.create (without stream); cache=False for one-off prompts (a cache write
     costs more than plain input and would never be read). Thinking follows the model's form at the `reasoning`
@@ -99,7 +105,7 @@ def anthropic_request(
     params: dict[str, Any] = {
         "model": model_id,
         "max_tokens": thinking.max_tokens,
-        "messages": shape_turns(turns, cache=cache, reasoning=echoed if thinking.active else None),
+        "messages": shape_turns(turns, cache=cache, reasoning=echoed if thinking.active else None, media=media),
         **thinking.params,
     }
     system = anthropic_system(system_prompt, cache=cache)

@@ -9,6 +9,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from data.attachments.media import MediaSource
 from data.providers.errors import request_id_of, scrub
 from data.providers.retry import RetryPolicy, retrying_call, retrying_stream
 from domain.errors import ProviderError, ProviderTimeout
@@ -103,6 +104,7 @@ class SdkAdapter:
         self._name = provider_name
         self._retry = retry or RetryPolicy()
         self._secret = secret
+        self.media: MediaSource | None = None  # reads attachment files for the shapers (set by the factory)
 
     # --- the port ---------------------------------------------------------------------------------
     def send_message_stream(

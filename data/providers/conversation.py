@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from domain.attachment import Attachment, placeholder
 from domain.errors import InvalidResponse
 from domain.models import Message, MessageType, ReasoningBlock, ToolStatus
 
@@ -40,7 +41,14 @@ class ResultBlock:
     is_error: bool
 
 
-Block = TextBlock | CallBlock | ResultBlock
+@dataclass(frozen=True)
+class AttachmentBlock:
+    """A file of a user turn as this request sends it (natively, as text, or as its placeholder line)."""
+
+    attachment: Attachment
+
+
+Block = TextBlock | CallBlock | ResultBlock | AttachmentBlock
 Role = Literal["user", "assistant"]
 
 
@@ -96,8 +104,10 @@ def to_turns(messages: Sequence[Message], *, user_first: bool = True, tool_block
     for message in messages:
         if message.type is MessageType.USER:
             close_assistant()
-            if message.content.strip():
-                turns.append(Turn("user", (TextBlock(message.content),)))
+            files = tuple(AttachmentBlock(a) for a in message.attachments)
+            if message.content.strip() or files:
+                text = (TextBlock(message.content),) if message.content.strip() else ()
+                turns.append(Turn("user", files + text))
         elif message.type is MessageType.AI_RESPONSE:
             if calls:
                 close_assistant()
@@ -155,6 +165,25 @@ def merge_same_roles(turns: Sequence[Turn]) -> list[Turn]:
         else:
             merged.append(turn)
     return merged
+
+
+def attachment_heading(attachment: Attachment) -> str:
+    """The line that names a file sent natively, just before it (so the model can refer to it by name)."""
+    return f"[Attached: {attachment.label}]"
+
+
+def attachment_text(attachment: Attachment, read_text: Callable[[Attachment], str],
+                    read_pdf_text: Callable[[Attachment], str]) -> str | None:
+    """The text block that carries an attachment in this request (its placeholder, a text file's contents, a PDF's
+    extracted text), or None when it goes natively (an image, a PDF)."""
+    if attachment.omitted:
+        return placeholder(attachment)
+    if attachment.kind.value == "text":
+        return f"File {attachment.name}:\n```\n{read_text(attachment)}\n```"
+    if attachment.as_text:
+        return (f"[Text extracted from {attachment.label}; this model reads no PDFs, so only the text is sent]\n"
+                f"{read_pdf_text(attachment)}")
+    return None
 
 
 def parse_tool_arguments(text: str) -> dict[str, Any]:

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from data.providers.base import headers_arrived
+from data.attachments.media import MediaSource
+from data.providers.base import SdkAdapter, headers_arrived
 from data.providers.errors import WEB_PAGE_HOOKS
 from data.providers.retry import RetryPolicy
 from domain.errors import AuthenticationFailed, InvalidInput
@@ -53,8 +54,10 @@ class SdkAdapterFactory:
         timeout: float = 120.0,
         env: Mapping[str, str] | None = None,
         retry: RetryPolicy | None = None,
+        media: MediaSource | None = None,
     ) -> None:
         self._retry = retry or RetryPolicy(max_retries=max_retries)
+        self._media = media
         self._timeout = timeout
         self._env = env
 
@@ -69,6 +72,11 @@ class SdkAdapterFactory:
 
     def create(self, provider: Provider, api_key: str | None) -> ModelApiAdapter:
         """The adapter for the provider; raises AuthenticationFailed when a hosted provider has no key."""
+        adapter = self._create(provider, api_key)
+        adapter.media = self._media
+        return adapter
+
+    def _create(self, provider: Provider, api_key: str | None) -> SdkAdapter:
         base_url = self.base_url(provider)
         key = (api_key or "").strip() or None
         if provider.type is ProviderType.OPENAI_COMPATIBLE:

@@ -14,6 +14,7 @@ from google.genai import types
 
 from data.providers.base import SdkAdapter, StreamCall, headers_deadline, read_timeout
 from data.providers.errors import error_fields, status_error, transport_or_invalid, web_page_error
+from data.providers.gemini_files import GeminiUploads, UploadGone
 from data.providers.gemini_reasoning import gemini_thinking, listed_capabilities
 from data.providers.gemini_shape import gemini_config, gemini_contents, signature_text
 from data.providers.retry import RetryPolicy
@@ -47,6 +48,7 @@ from domain.models import (
 )
 
 _STOP_REASONS: dict[str, StopReason] = {"STOP": "end_turn", "MAX_TOKENS": "max_tokens"}
+_FILE_GONE = re.compile(r"permission to access the File \S+ or it may not exist", re.I)
 _DELAY = re.compile(r"^\s*([\d.]+)s\s*$")
 # "Corrupted thought signature." (a signature Gemini no longer accepts: another key, model or an altered part)
 _BAD_SIGNATURE = re.compile(
@@ -76,6 +78,8 @@ def map_gemini_error(exc: BaseException, provider_name: str = "Gemini") -> Provi
         code = exc.code or 0
         if code == 400 and _BAD_SIGNATURE.search(message):
             return ReasoningRejected(provider_name, message.strip().rstrip("."))
+        if status == "PERMISSION_DENIED" and _FILE_GONE.search(message):
+            return UploadGone(provider_name)
         key_invalid = "API_KEY_INVALID" in str(exc.details) or "api key not valid" in message.lower()
         return status_error(
             provider_name,
@@ -109,14 +113,26 @@ class GeminiAdapter(SdkAdapter):
         super().__init__(provider_id=provider_id, provider_name=provider_name, retry=retry, secret=secret)
         self._client = client
         self._listed: dict[ModelId, ModelCapabilities | None] = {}  # from list_models in this process
+        self._uploads: GeminiUploads | None = None
+        self._uploads_media: object | None = None
+
+    async def _uploaded(self, call: StreamCall) -> dict[str, tuple[str, str]]:
+        """The Files API URIs of the call's attachments over the inline limit (uploaded now if need be)."""
+        if self._uploads is None or self._uploads_media is not self.media:
+            self._uploads, self._uploads_media = GeminiUploads(self._client, self._provider_id, self.media), self.media
+        return await self._uploads.uris(call.messages)
 
     def map_error(self, exc: BaseException) -> ProviderError:
-        """See map_gemini_error."""
-        return map_gemini_error(exc, self._name)
+        """See map_gemini_error; a file reference Gemini no longer knows makes the uploads be forgotten."""
+        mapped = map_gemini_error(exc, self._name)
+        if isinstance(mapped, UploadGone) and self._uploads is not None:
+            self._uploads.forget()
+        return mapped
 
     async def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
         owner = (self._provider_id, call.model_id)
-        contents = gemini_contents(call.messages, tool_blocks=bool(call.tools), owner=owner)
+        contents = gemini_contents(call.messages, tool_blocks=bool(call.tools), owner=owner, media=self.media,
+                                   uploaded=await self._uploaded(call))
         thinking = gemini_thinking(call.model_id, call.reasoning, call.max_output_tokens, self._capabilities(call))
         config = gemini_config(call.system_prompt, call.tools, thinking.max_output_tokens, thinking.config)
         timeout = read_timeout(call.deadlines)

@@ -10,7 +10,9 @@ from typing import Any
 
 from google.genai import types
 
-from data.providers.conversation import CallBlock, ResultBlock, TextBlock, to_turns
+from data.attachments.media import MediaSource
+from data.providers.attachment_shape import gemini_parts
+from data.providers.conversation import AttachmentBlock, CallBlock, ResultBlock, TextBlock, to_turns
 from domain.models import Message, MessageType, ReasoningBlock, ReasoningKind, ToolDefinition
 
 # Gemini 3 rejects a step whose first function call has no thought signature. A call that never had one (history
@@ -81,7 +83,8 @@ def _model_parts(blocks: Sequence[Any], reasoning: Sequence[ReasoningBlock], sig
 
 
 def gemini_contents(messages: Sequence[Message], *, tool_blocks: bool = True,
-                    owner: tuple[str, str] | None = None) -> list[types.Content]:
+                    owner: tuple[str, str] | None = None, media: MediaSource | None = None,
+                    uploaded: Mapping[str, tuple[str, str]] | None = None) -> list[types.Content]:
     """Alternating user/model contents; each function response answers its call in the next user content. `owner`
     (provider id, model id) is the model the request goes to: only the signatures it made itself are sent back."""
     contents: list[types.Content] = []
@@ -94,6 +97,8 @@ def gemini_contents(messages: Sequence[Message], *, tool_blocks: bool = True,
         for block in turn.blocks:
             if isinstance(block, TextBlock):
                 parts.append(types.Part(text=block.text))
+            elif isinstance(block, AttachmentBlock):
+                parts.extend(types.Part(**part) for part in gemini_parts(block.attachment, media, uploaded))
             elif isinstance(block, ResultBlock):
                 response: dict[str, Any] = {"error": block.output} if block.is_error else {"output": block.output}
                 result = types.FunctionResponse(id=block.id, name=block.name, response=response)

@@ -136,6 +136,7 @@ class OpenAIAdapter(SdkAdapter):
             echo=echo_field(self._server),
             owner=(self._provider_id, call.model_id),
             extra=reasoning_params(self._server, call.model_id, call.reasoning),
+            media=self.media,
         )
         timeout = read_timeout(call.deadlines)
         async with headers_deadline(call.headers_s):

@@ -7,7 +7,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from data.providers.conversation import CallBlock, ResultBlock, TextBlock, to_turns
+from data.attachments.media import MediaSource
+from data.providers.attachment_shape import openai_parts
+from data.providers.conversation import AttachmentBlock, CallBlock, ResultBlock, TextBlock, to_turns
 from domain.models import Message, ReasoningBlock, ReasoningKind, ToolDefinition
 
 MAX_ID_LENGTH = 40  # OpenAI rejects longer tool_call ids
@@ -28,7 +30,7 @@ def own_reasoning(blocks: Sequence[ReasoningBlock], owner: tuple[str, str]) -> s
 
 def openai_messages(
     system_prompt: str | None, messages: Sequence[Message], *, tool_blocks: bool = True,
-    echo: str | None = None, owner: tuple[str, str] | None = None,
+    echo: str | None = None, owner: tuple[str, str] | None = None, media: MediaSource | None = None,
 ) -> list[dict[str, Any]]:
     """A system message, then user / assistant (with tool_calls) / tool messages, results right after calls.
 
@@ -63,7 +65,12 @@ def openai_messages(
                 if block.is_error and not output.lower().startswith("error"):
                     output = "Error: " + output
                 shaped.append({"role": "tool", "tool_call_id": safe_call_id(block.id), "content": output})
-        if texts:
+        files = [b.attachment for b in turn.blocks if isinstance(b, AttachmentBlock)]
+        if files:  # a list of parts: each file in its native form, then the text
+            parts = [part for file in files for part in openai_parts(file, media)]
+            parts += [{"type": "text", "text": "\n\n".join(texts)}] if texts else []
+            shaped.append({"role": "user", "content": parts})
+        elif texts:
             shaped.append({"role": "user", "content": "\n\n".join(texts)})
     return shaped
 
@@ -90,11 +97,13 @@ def openai_request(
     echo: str | None = None,
     owner: tuple[str, str] | None = None,
     extra: dict[str, Any] | None = None,
+    media: MediaSource | None = None,
 ) -> dict[str, Any]:
     """Keyword arguments for chat.completions.create (without stream); `extra`: the reasoning knobs."""
     params: dict[str, Any] = {
         "model": model_id,
-        "messages": openai_messages(system_prompt, messages, tool_blocks=bool(tools), echo=echo, owner=owner),
+        "messages": openai_messages(system_prompt, messages, tool_blocks=bool(tools), echo=echo, owner=owner,
+                                    media=media),
         max_tokens_field: max_output_tokens,
         **(extra or {}),
     }

@@ -89,7 +89,7 @@ class ResponsesAdapter(OpenAIAdapter):
         request = responses_request(
             model_id=call.model_id, system_prompt=call.system_prompt, messages=call.messages, tools=call.tools,
             max_output_tokens=call.max_output_tokens, owner=(self._provider_id, call.model_id),
-            capabilities=call.capabilities, reasoning=call.reasoning, cache_key=call.cache_key,
+            capabilities=call.capabilities, reasoning=call.reasoning, cache_key=call.cache_key, media=self.media,
         )
         timeout = read_timeout(call.deadlines)
         async with headers_deadline(call.headers_s):

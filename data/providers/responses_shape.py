@@ -10,7 +10,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from data.providers.conversation import CallBlock, ResultBlock, TextBlock, Turn, to_turns
+from data.attachments.media import MediaSource
+from data.providers.attachment_shape import responses_parts
+from data.providers.conversation import AttachmentBlock, CallBlock, ResultBlock, TextBlock, Turn, to_turns
 from data.providers.openai_shape import safe_call_id
 from domain.context.reasoning_echo import echoed_reasoning
 from domain.models import (
@@ -77,7 +79,8 @@ def _assistant_items(
 
 
 def responses_input(
-    messages: Sequence[Message], *, tool_blocks: bool = True, owner: tuple[str, str] | None = None
+    messages: Sequence[Message], *, tool_blocks: bool = True, owner: tuple[str, str] | None = None,
+    media: MediaSource | None = None,
 ) -> list[dict[str, Any]]:
     """The input items of a conversation: every call followed by its output; `owner` (provider id, model id): whose
     reasoning items are echoed (only that model's own, never another's, and only the tool loop's under way)."""
@@ -96,8 +99,10 @@ def responses_input(
                     output = "Error: " + output
                 items.append({"type": "function_call_output", "call_id": safe_call_id(block.id), "output": output})
         texts = [b.text for b in turn.blocks if isinstance(b, TextBlock)]
-        if texts:
-            items.append({"role": "user", "content": user_content("\n\n".join(texts))})
+        files = [part for b in turn.blocks if isinstance(b, AttachmentBlock) for part in responses_parts(b.attachment,
+                                                                                                          media)]
+        if texts or files:
+            items.append({"role": "user", "content": files + (user_content("\n\n".join(texts)) if texts else [])})
     return items
 
 
@@ -148,12 +153,13 @@ def responses_request(
     capabilities: ModelCapabilities | None,
     reasoning: str,
     cache_key: str | None,
+    media: MediaSource | None = None,
 ) -> dict[str, Any]:
     """Keyword arguments for responses.create (without stream): stateless (store false), instructions in the
     system prompt's place, a prompt_cache_key per conversation."""
     params: dict[str, Any] = {
         "model": model_id,
-        "input": responses_input(messages, tool_blocks=bool(tools), owner=owner),
+        "input": responses_input(messages, tool_blocks=bool(tools), owner=owner, media=media),
         "max_output_tokens": max_output_tokens,
         "store": False,
         **reasoning_params(capabilities, reasoning),

@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from domain.attachment import Attachment
+from domain.attachment_rules import attachment_tokens, family
 from domain.chat.server_window import short_window_warning
+from domain.context.attachment_plan import plan_attachments
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, calibration_key
 from domain.context.meter import measure_context
@@ -55,23 +58,45 @@ def fit_budget(window: int, settings: ContextSettings) -> int:
     return max(1, window - reserve)
 
 
-def oversized_message(planner: RequestPlanner, ctx: SessionContext, text: str) -> str | None:
+def oversized_message(
+    planner: RequestPlanner, ctx: SessionContext, text: str, attachments: tuple[Attachment, ...] = ()
+) -> str | None:
     """Why a new message cannot be sent to the context's model even alone (with the system prompt, the tool
     definitions and room to answer), or None when it can. No compaction could make such a message fit."""
     capacity = input_capacity(ctx.model)
     if capacity is None or ctx.model is None:
         return None
     estimator, key = planner.estimator, model_key(ctx)
-    tokens = estimator.apply_calibration(estimator.estimate_text(text), key)
+    media = sum(attachment_tokens(a, family(ctx.provider.type)) for a in attachments) if ctx.provider else 0
+    tokens = estimator.apply_calibration(estimator.estimate_text(text) + media, key)
     fixed = estimator.estimate_request(ctx.system_prompt, [], ctx.tools, key)
     room = fit_budget(capacity, ctx.settings) - fixed
     if tokens <= room:
         return None
     fits_chars = max(0, int(len(text) * room / tokens)) if tokens else 0
+    if media:
+        return (
+            f"This message and its attachments are too large for {ctx.model.id}: about {tokens:,} tokens, and at "
+            f"most about {max(room, 0):,} tokens fit in one message with its {capacity:,}-token window. Attach "
+            "fewer or smaller files, or choose a model with a larger window."
+        )
     return (
         f"This message is too long for {ctx.model.id}: about {tokens:,} tokens ({len(text):,} characters), and at "
         f"most about {max(room, 0):,} tokens (roughly {fits_chars:,} characters) fit in one message with its "
         f"{capacity:,}-token window. Shorten it, split it, or choose a model with a larger window."
+    )
+
+
+def with_attachments(ctx: SessionContext, messages: list[Message], estimator: TokenEstimator) -> list[Message]:
+    """The messages with their attachments set for the context's provider and model (attachment_plan), the
+    protected window being the share of the model's input capacity that compaction keeps."""
+    if ctx.provider is None or not any(m.attachments for m in messages):
+        return messages
+    capacity = input_capacity(ctx.model)
+    protected = int(capacity * ctx.settings.protected_window_ratio) if capacity else None
+    return plan_attachments(
+        messages, family=family(ctx.provider.type), capabilities=ctx.model.capabilities if ctx.model else None,
+        protected_tokens=protected, estimator=estimator, model_name=ctx.model.id if ctx.model else "this model",
     )
 
 
@@ -101,13 +126,15 @@ class RequestPlanner:
     def sent(self, ctx: SessionContext) -> tuple[BuiltRequest, list[Message]]:
         """The built request and its messages as pruning would send them now (the pruner's state is not advanced)."""
         built = self.build(ctx)
-        return built, self._pruner.preview(ctx.session.id, built.messages, ctx.settings)
+        return built, with_attachments(ctx, self._pruner.preview(ctx.session.id, built.messages, ctx.settings),
+                                       self.estimator)
 
     def plan(self, ctx: SessionContext, budget: int | None = None) -> PlannedRequest:
         """The request to send (advancing the pruner's state); with a budget, only the newest turns that fit."""
         assert ctx.model is not None, "plan() needs a context with a model"
         built = self.build(ctx)
-        request = BuiltRequest(built.system_prompt, self._pruner.prune(ctx.session.id, built.messages, ctx.settings))
+        pruned = self._pruner.prune(ctx.session.id, built.messages, ctx.settings)
+        request = BuiltRequest(built.system_prompt, with_attachments(ctx, pruned, self.estimator))
         key = model_key(ctx)
         if budget is not None:
             request = self._builder.fit_to_budget(request, budget, self.estimator, ctx.tools, key)

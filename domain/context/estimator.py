@@ -7,6 +7,8 @@ import re
 import string
 from collections.abc import Sequence
 
+from domain.attachment import Attachment
+from domain.attachment_rules import ANTHROPIC, attachment_tokens
 from domain.models import Message, ToolDefinition
 from domain.ports import CalibrationStore
 
@@ -45,6 +47,12 @@ def calibration_key(provider_id: str, model_id: str) -> str:
     return f"{provider_id}/{model_id}"
 
 
+def attachment_estimate(attachment: Attachment) -> int:
+    """Tokens of an attachment in a request: as the planner priced it for the provider, else (a stored attachment
+    measured outside a request) by Anthropic's formula."""
+    return attachment.tokens or attachment_tokens(attachment, ANTHROPIC)
+
+
 def chars_over_four(text: str) -> int:
     """The seeds' baseline: one token per four characters, rounded up."""
     return (len(text) + 3) // 4
@@ -55,7 +63,7 @@ class TokenEstimator:
 
     def __init__(self, calibration: CalibrationStore | None = None) -> None:
         self._calibration = calibration
-        self._cache: dict[tuple[str, int, int, int], int] = {}
+        self._cache: dict[tuple[str, int, int, int, int], int] = {}
         self._ratios: dict[str, float] = {}
         self._learned: dict[str, float | None] = {}  # the stored ratio per model as last read or written
 
@@ -75,11 +83,12 @@ class TokenEstimator:
         """Tokens of one message as sent (content, tool call input or tool output), cached per id and sizes.
 
         A pruned copy of a message (same id, shorter output) gets its own entry, so the original stays cached."""
-        key = (message.id, len(message.content), len(message.tool_input or ""), len(message.tool_output or ""))
+        key = (message.id, len(message.content), len(message.tool_input or ""), len(message.tool_output or ""),
+               sum(attachment_estimate(a) for a in message.attachments) if message.attachments else 0)
         hit = self._cache.get(key)
         if hit is not None:
             return hit
-        tokens = MESSAGE_OVERHEAD + self.estimate_text(message.content)
+        tokens = MESSAGE_OVERHEAD + self.estimate_text(message.content) + key[4]
         if message.tool_input:
             tokens += self.estimate_text(message.tool_input) + self.estimate_text(message.tool_name or "")
         if message.tool_output:

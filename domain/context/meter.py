@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from domain.context.attachment_plan import attachment_share
 from domain.context.builder import inject_summary
 from domain.context.estimator import REQUEST_OVERHEAD, TokenEstimator
 from domain.events import ContextBreakdown, ContextStatus
@@ -29,11 +30,12 @@ def measure_context(
     summary_tokens = max(0, full_system - system)
     tool_results = sum(estimator.estimate_message(m) for m in messages if m.type is MessageType.TOOL_RESULT)
     other = sum(estimator.estimate_message(m) for m in messages if m.type is not MessageType.TOOL_RESULT)
+    media = attachment_share(messages)
     tool_defs = estimator.estimate_tools(tools)
     raw = REQUEST_OVERHEAD + full_system + tool_results + other + tool_defs + reasoning
     breakdown = ContextBreakdown(
-        system=system, summary=summary_tokens, messages=other, tool_results=tool_results, tools=tool_defs,
-        reasoning=reasoning,
+        system=system, summary=summary_tokens, messages=other - media, tool_results=tool_results, tools=tool_defs,
+        reasoning=reasoning, attachments=media,
     )
     return ContextStatus(
         used=estimator.apply_calibration(raw, model_key),

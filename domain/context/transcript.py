@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
+from domain.attachment import placeholder
 from domain.context.alternation import is_synthetic
 from domain.models import Message, MessageType
 
@@ -19,8 +21,9 @@ def _clip(text: str, limit: int) -> str:
 
 def render_message(message: Message, max_tool_chars: int = 2_000) -> str:
     """One message as a labelled block."""
-    if message.type is MessageType.USER:
-        return f"[User]\n{message.content}"
+    if message.type is MessageType.USER:  # attachments as their one-line placeholders: never their bytes
+        files = "".join(f"\n{placeholder(replace(a, omitted=True, note=None))}" for a in message.attachments)
+        return f"[User]\n{message.content}{files}"
     if message.type is MessageType.AI_RESPONSE:
         return f"[Assistant]\n{message.content}"
     if message.type is MessageType.TOOL_CALL:

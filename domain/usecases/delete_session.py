@@ -21,6 +21,13 @@ class DeleteSessionUseCase:
         self._sessions.delete(session.id, self._clock.now())
         return session
 
+    def permanently(self, session_id: SessionId) -> Session:
+        """Deletes a session (deleted or not) with its messages for good; its attachment files go with it unless
+        another session refers to them. NotFound for an unknown id."""
+        session = require_session(self._sessions, session_id, allow_deleted=True)
+        self._sessions.purge(session.id)
+        return session
+
     def undo(self, session_id: SessionId) -> Session:
         """Restores a soft-deleted session."""
         session = require_session(self._sessions, session_id, allow_deleted=True)

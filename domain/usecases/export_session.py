@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Literal
 
+from domain.attachment import Attachment
 from domain.errors import InvalidInput
 from domain.models import SessionId
 from domain.ports import MessageRepository, SessionRepository
@@ -39,7 +41,14 @@ def message_to_dict(view: MessageView) -> dict[str, Any]:
              "model_id": b.model_id}
             for b in m.reasoning
         ],
+        "attachments": [attachment_to_dict(a) for a in m.attachments],
     }
+
+
+def attachment_to_dict(a: Attachment) -> dict[str, Any]:
+    """An attachment's stored metadata as JSON-ready data (its bytes stay in the attachment store)."""
+    return {"name": a.name, "kind": a.kind.value, "media_type": a.media_type, "size": a.size, "sha256": a.sha256,
+            "width": a.width, "height": a.height, "pages": a.pages}
 
 
 def detail_to_dict(detail: SessionDetail) -> dict[str, Any]:
@@ -88,8 +97,18 @@ def _heading_level(line: str) -> int:
     return hashes if 1 <= hashes <= 6 and line[hashes:hashes + 1] in (" ", "") else 0
 
 
-def detail_to_markdown(detail: SessionDetail) -> str:
-    """A session's detail as a readable Markdown document."""
+def attachment_markdown(a: Attachment, link: str | None) -> str:
+    """One attachment in Markdown: an image shown, another file linked, by the path of its exported copy (or only
+    named when there is no copy)."""
+    if link is None:
+        return f"*Attached: {a.label}*"
+    target = link.replace(" ", "%20")
+    return f"![{a.name}]({target})" if a.kind.value == "image" else f"[{a.name}]({target}) — {a.label}"
+
+
+def detail_to_markdown(detail: SessionDetail, links: Mapping[str, str] | None = None) -> str:
+    """A session's detail as a readable Markdown document; `links`: sha256 -> the relative path of each
+    attachment's exported copy (attachments without one are only named)."""
     s = detail.session
     out = [f"# {s.title}", "", f"- Session: `{s.id}`", f"- Created: {_time(s.created_at)}",
            f"- Compactions: {s.compaction_count}",
@@ -114,6 +133,7 @@ def detail_to_markdown(detail: SessionDetail) -> str:
         elif m.type.value == "tool_result":
             body = f"```\n{m.tool_output or ''}\n```"
         out += [body, ""]
+        out += [line for a in m.attachments for line in (attachment_markdown(a, (links or {}).get(a.sha256)), "")]
     return "\n".join(out)
 
 
@@ -123,11 +143,27 @@ class ExportSessionUseCase:
     def __init__(self, sessions: SessionRepository, messages: MessageRepository) -> None:
         self._show = ShowSessionUseCase(sessions, messages)
 
-    def __call__(self, session_id: SessionId, fmt: str = "markdown") -> str:
-        """The exported text."""
+    def __call__(self, session_id: SessionId, fmt: str = "markdown", *, links: Mapping[str, str] | None = None,
+                 embedded: Mapping[str, str] | None = None) -> str:
+        """The exported text; Markdown links attachments by `links` (sha256 -> relative path), JSON embeds them by
+        `embedded` (sha256 -> base64) or else references them by digest."""
         if fmt not in FORMATS:
             raise InvalidInput(f"Unknown export format {fmt!r}; use markdown or json.")
         if fmt == "json":  # every branch (`active` marks the path), so `palimpsest import palimpsest` loses nothing
-            return json.dumps(detail_to_dict(self._show(session_id, include_inactive=True)), ensure_ascii=False,
-                              indent=2)
-        return detail_to_markdown(self._show(session_id))
+            data = detail_to_dict(self._show(session_id, include_inactive=True))
+            for message in data["messages"]:
+                for item in message["attachments"]:
+                    if embedded and item["sha256"] in embedded:
+                        item["data_base64"] = embedded[item["sha256"]]
+                    elif links and item["sha256"] in links:
+                        item["path"] = links[item["sha256"]]
+            return json.dumps(data, ensure_ascii=False, indent=2)
+        return detail_to_markdown(self._show(session_id), links)
+
+    def attachments(self, session_id: SessionId) -> list[Attachment]:
+        """The session's attachments (every message on every branch, each file once), in order."""
+        seen: dict[str, Attachment] = {}
+        for view in self._show(session_id, include_inactive=True).messages:
+            for a in view.message.attachments:
+                seen.setdefault(a.sha256, a)
+        return list(seen.values())

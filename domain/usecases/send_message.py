@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from contextlib import aclosing
+from dataclasses import replace
 
+from domain.attachment import Attachment
+from domain.chat.attachment_check import check_attachments
 from domain.chat.draft import ReplyDraft
 from domain.chat.records import IdFactory, MessageFactory, new_uuid
 from domain.chat.request import oversized_message
@@ -74,6 +77,7 @@ class SendMessageUseCase:
         retry: bool = False,
         edit: MessageId | None = None,
         regenerate: MessageId | None = None,
+        attachments: Sequence[Attachment] = (),
     ) -> AsyncIterator[ChatEvent]:
         """Runs the turn; known failures end it with ChatError, cancellation keeps the partial reply and re-raises.
 
@@ -98,21 +102,29 @@ class SendMessageUseCase:
             known = await self._discover(ctx.provider, ctx.model)
             if known is not None:
                 ctx = ctx.with_model(known)
-        if not text.strip():
+        files = () if retry else tuple(attachments)
+        if not text.strip() and not files:
             yield chat_error(InvalidInput("The message is empty; type something to send."))
             return
-        too_big = None if retry else oversized_message(self._upkeep.planner, ctx, text)
+        try:
+            notices = check_attachments(ctx, files)
+        except PalimpsestError as err:  # refused before anything is stored or sent: the text stays with the user
+            yield chat_error(err)
+            return
+        too_big = None if retry else oversized_message(self._upkeep.planner, ctx, text, files)
         if too_big is not None:  # refused before anything is stored or sent: the text stays with the user
             yield chat_error(InvalidInput(too_big))
             return
         first_exchange = _needs_title(ctx)
         turn = TurnProgress(MessageFactory(session_id, self._clock, self._new_id))
-        user = None if retry else turn.factory.user(text)
+        user = None if retry else replace(turn.factory.user(text), attachments=files)
         try:
             ctx, switched = self._start(ctx, user, choice)
         except PalimpsestError as err:
             yield chat_error(err)
             return
+        for notice in notices:
+            yield Notice(notice)
         try:
             async with aclosing(self._run(turn, ctx, text, first_exchange, switched)) as events:
                 async for event in events:  # closing `events` closes the provider's stream at once

@@ -10,11 +10,14 @@ import pytest
 
 from data.db import mappers
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row
+from domain.attachment import Attachment, AttachmentKind
 from domain.models import Message, MessageType, ReasoningBlock, ReasoningKind, ToolStatus
 
 AT = datetime(2026, 5, 1, 9, 30, 12, 345_678, tzinfo=UTC)
 REASONING = json.dumps([{"kind": "thinking", "text": "hm", "signature": "sig", "provider_id": "anthropic",
                          "model_id": "claude-x"}])
+ATTACHMENTS = json.dumps([{"sha256": "ab" * 32, "name": "shot.png", "media_type": "image/png", "kind": "image",
+                           "size": 1234, "width": 640, "height": 480}])
 
 
 def _row(**changes: object) -> tuple[object, ...]:
@@ -23,7 +26,8 @@ def _row(**changes: object) -> tuple[object, ...]:
         "tool_call_id": "call", "tool_name": "tool", "tool_input": "{}", "tool_output": "out", "tool_status": "error",
         "model_id": "model", "provider_id": "prov", "input_tokens": 5, "output_tokens": 6, "created_at": AT, "seq": 7,
         "pinned": 1, "incomplete": 1, "has_image": 0, "tool_output_original_chars": 99, "active": 0,
-        "reasoning": REASONING, "reasoning_tokens": 40, "thinking_ms": 1_500, "parent_id": "p", **changes,
+        "reasoning": REASONING, "reasoning_tokens": 40, "thinking_ms": 1_500, "parent_id": "p",
+        "attachments": ATTACHMENTS, **changes,
     }
     return tuple(values[name] for name in MESSAGE_COLUMNS)
 
@@ -36,6 +40,7 @@ EXPECTED = Message(
     reasoning=(ReasoningBlock(ReasoningKind.THINKING, "hm", signature="sig", provider_id="anthropic",
                               model_id="claude-x"),),
     reasoning_tokens=40, thinking_ms=1_500,
+    attachments=(Attachment("ab" * 32, "shot.png", "image/png", AttachmentKind.IMAGE, 1234, width=640, height=480),),
 )
 
 
@@ -52,7 +57,8 @@ def test_a_mapped_row_equals_the_constructed_message_field_by_field(plain: bool,
 
 def test_the_fast_path_is_taken_and_its_messages_stay_frozen() -> None:
     assert mappers._PLAIN_MESSAGE
-    message = message_from_row(_row(tool_status=None, reasoning=None, type="user", active=1))
+    message = message_from_row(_row(tool_status=None, reasoning=None, type="user", active=1, attachments=None))
+    assert message.attachments == ()
     assert message.tool_status is None and message.reasoning == () and message.type is MessageType.USER
     with pytest.raises(dataclasses.FrozenInstanceError):
         message.content = "changed"  # type: ignore[misc]

@@ -20,6 +20,7 @@ from tests.fakeservers.brain import (
     ToolCallPart,
     ToolResultPart,
 )
+from tests.fakeservers.media_rules import MediaPart, MediaRefused, b64, checked_image, checked_pdf
 from tests.fakeservers.server import (
     Accounting,
     FakeProviderServer,
@@ -44,14 +45,16 @@ def normalize(body: dict[str, Any], headers: dict[str, str]) -> NormalizedReques
     """Reads a Messages API body into the provider-neutral request."""
     names: dict[str, str] = {}
     messages: list[NormalizedMessage] = []
-    for message in body.get("messages", []):
+    for i, message in enumerate(body.get("messages", [])):
         content = message.get("content")
         blocks: list[dict[str, Any]] = [{"type": "text", "text": content}] if isinstance(content, str) else content
         parts: list[Part] = []
-        for block in blocks:
+        for j, block in enumerate(blocks):
             kind = block.get("type")
             if kind == "text":
                 parts.append(TextPart(block["text"]))
+            elif kind in ("image", "document"):
+                parts.append(_media(block, f"messages.{i}.content.{j}.{kind}.source"))
             elif kind == "tool_use":
                 names[block["id"]] = block["name"]
                 parts.append(ToolCallPart(block["id"], block["name"], dict(block.get("input") or {})))
@@ -71,6 +74,20 @@ def normalize(body: dict[str, Any], headers: dict[str, str]) -> NormalizedReques
         raw=body,
         headers=headers,
     )
+
+
+def _media(block: dict[str, Any], where: str) -> MediaPart:
+    """An image or document block (base64 source) checked as the Messages API does; MediaRefused otherwise."""
+    source = block.get("source") or {}
+    if source.get("type") != "base64":
+        raise MediaRefused(f"{where}.type: Input should be 'base64'")
+    data = b64(str(source.get("data", "")), f"{where}.base64.data")
+    if block["type"] == "document":
+        if source.get("media_type") != "application/pdf":
+            raise MediaRefused(f"{where}.base64.media_type: Input should be 'application/pdf'")
+        return checked_pdf("anthropic", data, f"{where}.base64.data", block.get("title"))
+    return checked_image("anthropic", data, str(source.get("media_type", "")), f"{where}.base64", 5 * 1024 * 1024,
+                         8000)
 
 
 def error_body(kind: str, message: str) -> dict[str, Any]:
@@ -124,7 +141,10 @@ class FakeAnthropicServer(FakeProviderServer):
             refused = refusal(raw.json(), self.models or DEFAULT_MODELS)
             if refused is not None:  # a rule the real API enforces: the app must not break it
                 return HttpResponse.of_json(error_body("invalid_request_error", refused), 400)
-            request = normalize(raw.json(), dict(raw.headers))
+            try:
+                request = normalize(raw.json(), dict(raw.headers))
+            except MediaRefused as exc:  # an attachment the real API refuses
+                return HttpResponse.of_json(error_body("invalid_request_error", str(exc)), 400)
             answer, accounting = self.answer(request)
             if isinstance(answer, ErrorReply) and not request.stream:
                 return non_stream_error(answer, error_response)

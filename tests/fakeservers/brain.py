@@ -8,6 +8,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from tests.fakeservers.media_rules import MediaPart
+
 Flavour = Literal["anthropic", "openai", "gemini"]
 
 
@@ -37,7 +39,7 @@ class ToolResultPart:
     is_error: bool = False
 
 
-Part = TextPart | ToolCallPart | ToolResultPart
+Part = TextPart | ToolCallPart | ToolResultPart | MediaPart
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,16 @@ class NormalizedRequest:
                 return message.text
         return ""
 
+    @property
+    def media(self) -> list[MediaPart]:
+        """Every image and PDF of the request, in order."""
+        return [p for m in self.messages for p in m.parts if isinstance(p, MediaPart)]
+
+    @property
+    def media_tokens(self) -> int:
+        """Input tokens of the request's images and PDFs, by the provider's own formula."""
+        return sum(p.tokens for p in self.media)
+
     def serialized(self) -> str:
         """A canonical text of the prompt (system, tools, messages), used for token counts and prefix caching."""
         chunks = [f"system:{self.system}", "tools:" + ",".join(self.tool_names)]
@@ -84,6 +96,8 @@ class NormalizedRequest:
                     chunks.append(f"{message.role}:{part.text}")
                 elif isinstance(part, ToolCallPart):
                     chunks.append(f"{message.role}:call {part.id} {part.name} {json.dumps(part.input, sort_keys=True)}")
+                elif isinstance(part, MediaPart):  # priced apart (media_tokens); here only so caching sees it
+                    chunks.append(f"{message.role}:{part.kind} {part.sha256}")
                 else:
                     chunks.append(f"{message.role}:result {part.id} {part.name} {part.is_error} {part.text}")
         return "\n".join(chunks)

@@ -20,6 +20,7 @@ from tests.fakeservers.brain import (
     ToolCallPart,
     ToolResultPart,
 )
+from tests.fakeservers.gemini_media import INLINE_REQUEST_LIMIT, FilesApi, GeminiMediaRefused, is_media, media_part
 from tests.fakeservers.gemini_rules import SIGNING_KEY, refusal, signed_parts, thinks
 from tests.fakeservers.server import (
     Accounting,
@@ -49,15 +50,18 @@ def _result_text(response: Any) -> tuple[str, bool]:
     return json.dumps(response), False
 
 
-def normalize(model: str, stream: bool, body: dict[str, Any], headers: dict[str, str]) -> NormalizedRequest:
+def normalize(model: str, stream: bool, body: dict[str, Any], headers: dict[str, str],
+              files: FilesApi | None = None) -> NormalizedRequest:
     """Reads a generateContent body into the provider-neutral request (role 'model' becomes 'assistant')."""
     messages: list[NormalizedMessage] = []
-    for content in body.get("contents", []):
+    for i, content in enumerate(body.get("contents", [])):
         parts: list[Part] = []
-        for part in content.get("parts", []):
+        for j, part in enumerate(content.get("parts", [])):
             if part.get("thought"):
                 continue
-            if "text" in part:
+            if is_media(part):
+                parts.append(media_part(part, f"contents[{i}].parts[{j}]", files or FilesApi()))
+            elif "text" in part:
                 parts.append(TextPart(part["text"]))
             elif "functionCall" in part:
                 call = part["functionCall"]
@@ -127,15 +131,19 @@ class FakeGeminiServer(FakeProviderServer):
         super().__init__(*args, **kwargs)
         self.issued: list[str] = []  # every thought signature this server streamed, in order
         self.signing_key = SIGNING_KEY  # change it to make every signature given so far "corrupted"
+        self.files = FilesApi()  # the Files API's uploads (see gemini_media)
 
     def presented_key(self, raw: RawRequest) -> str | None:
         """x-goog-api-key, else the key query parameter."""
         return raw.headers.get("x-goog-api-key") or raw.query.get("key")
 
     def route(self, raw: RawRequest) -> HttpResponse:
-        """Dispatches generation and the models list."""
-        if self.key_rejected(raw):
+        """Dispatches generation, the models list and the Files API."""
+        upload_session = raw.path == "/upload/v1beta/files" and self.files.is_open(raw.query.get("upload_id", ""))
+        if self.key_rejected(raw) and not upload_session:  # an upload URL authorizes its own chunks (no key sent)
             return error_response(ErrorReply("auth", status=self.auth_status), self.presented_key(raw))
+        if raw.path.startswith(("/upload/v1beta/files", "/v1beta/files/")):
+            return self._files(raw)
         if raw.method == "GET" and raw.path == "/v1beta/models":
             models = self.models or [dict(m) for m in DEFAULT_MODELS]
             return HttpResponse.of_json({"models": [self._model(m) for m in models]})
@@ -143,6 +151,25 @@ class FakeGeminiServer(FakeProviderServer):
         if raw.method == "POST" and match:
             return self._generate(raw, match.group(1), match.group(2) == "streamGenerateContent")
         return _error(404, "NOT_FOUND", f"Requested entity was not found: {raw.path}")
+
+    def _files(self, raw: RawRequest) -> HttpResponse:
+        """The Files API: start and continue resumable uploads, get a file."""
+        if raw.method == "GET":
+            stored = self.files.files.get(raw.path.removeprefix("/v1beta/"))
+            if stored is None:
+                return _error(403, "PERMISSION_DENIED", "You do not have permission to access the File or it may not "
+                              "exist.")
+            return HttpResponse.of_json(self.files.resource(stored, self.root_url))
+        command = raw.headers.get("x-goog-upload-command", "")
+        if command == "start":
+            upload_id = self.files.start(raw.json(), dict(raw.headers))
+            url = f"{self.root_url}/upload/v1beta/files?upload_id={upload_id}"
+            return HttpResponse.of_json({}, 200, {"x-goog-upload-url": url, "x-goog-upload-status": "active"})
+        stored = self.files.chunk(raw.query.get("upload_id", ""), raw.body, "finalize" in command)
+        if stored is None:
+            return HttpResponse.of_json({}, 200, {"x-goog-upload-status": "active"})
+        return HttpResponse.of_json({"file": self.files.resource(stored, self.root_url)}, 200,
+                                    {"x-goog-upload-status": "final"})
 
     @staticmethod
     def _model(model: dict[str, Any]) -> dict[str, Any]:
@@ -157,7 +184,13 @@ class FakeGeminiServer(FakeProviderServer):
         refused = refusal(model, raw.json(), self.signing_key)
         if refused is not None:  # a signature rule the real API enforces: the app must not break it
             return _error(400, "INVALID_ARGUMENT", refused)
-        request = normalize(model, stream, raw.json(), dict(raw.headers))
+        if len(raw.body) > INLINE_REQUEST_LIMIT:
+            return _error(400, "INVALID_ARGUMENT",
+                          f"Request payload size exceeds the limit: {INLINE_REQUEST_LIMIT} bytes.")
+        try:
+            request = normalize(model, stream, raw.json(), dict(raw.headers), self.files)
+        except GeminiMediaRefused as exc:  # an attachment the real API refuses
+            return _error(exc.code, exc.status, str(exc))
         answer, accounting = self.answer(request)
         if isinstance(answer, ErrorReply) and not stream:
             return non_stream_error(answer, error_response)

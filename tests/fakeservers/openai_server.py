@@ -21,6 +21,7 @@ from tests.fakeservers.brain import (
     ToolCallPart,
     ToolResultPart,
 )
+from tests.fakeservers.openai_media import OpenAIMediaRefused, media_part
 from tests.fakeservers.server import (
     FakeProviderServer,
     HttpResponse,
@@ -63,7 +64,7 @@ def normalize(body: dict[str, Any], headers: dict[str, str]) -> NormalizedReques
     names: dict[str, str] = {}
     system: list[str] = []
     messages: list[NormalizedMessage] = []
-    for message in body.get("messages", []):
+    for i, message in enumerate(body.get("messages", [])):
         role = message.get("role")
         if role in ("system", "developer"):
             system.append(_text_of(message.get("content")))
@@ -76,6 +77,10 @@ def normalize(body: dict[str, Any], headers: dict[str, str]) -> NormalizedReques
         else:
             if text:
                 parts.append(TextPart(text))
+            content = message.get("content")
+            for j, part in enumerate(content if isinstance(content, list) else []):
+                if isinstance(part, dict) and part.get("type") in ("image_url", "file"):
+                    parts.append(media_part(part, str(role), f"messages[{i}].content[{j}]"))
             for call in message.get("tool_calls") or []:
                 names[call["id"]] = call["function"]["name"]
                 arguments = json.loads(call["function"].get("arguments") or "{}")
@@ -178,7 +183,10 @@ class FakeOpenAIServer(FakeProviderServer):
         refused = deepseek_refusal(raw.json()) if self.deepseek else None
         if refused is not None:  # the rule DeepSeek enforces in thinking mode: the app must not break it
             return _error(refused, "invalid_request_error", "invalid_request_error", 400)
-        request = normalize(raw.json(), dict(raw.headers))
+        try:
+            request = normalize(raw.json(), dict(raw.headers))
+        except OpenAIMediaRefused as exc:  # an attachment the real API refuses
+            return _error(str(exc), "invalid_request_error", exc.code, 400, exc.param)
         answer, accounting = self.answer(request)
         if isinstance(answer, ErrorReply) and not request.stream:
             return non_stream_error(answer, error_response)

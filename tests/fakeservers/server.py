@@ -188,7 +188,7 @@ class FakeProviderServer:
         with self._lock:
             self.requests.append(request)
         prompt = request.serialized()
-        input_tokens = self.counter(prompt)
+        input_tokens = self.counter(prompt) + request.media_tokens
         window = self.context_windows.get(request.model)
         if window is not None and input_tokens > window:
             return ErrorReply("overflow", tokens=input_tokens, limit=window), Accounting(input_tokens, 0, 0)

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+from domain.attachment import Attachment
 from domain.errors import InvalidInput, KeychainUnavailable, NotFound
 from domain.events import (
     ChatError,
@@ -40,6 +41,7 @@ from domain.ports import SessionSearchHit
 from domain.settings import ContextSettings, ToolSettings
 from domain.usecases.mcp_servers import AddMcpServerUseCase
 from domain.usecases.save_tool_settings import allowed_hosts_from
+from tests.ui.fake_attachments import FakeAttachments
 from ui.backend import (
     ChatBackend,
     ConnectionResult,
@@ -56,10 +58,12 @@ T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 Script = list[ChatEvent | Exception | float]  # a float is a pause in seconds
 
 
-class FakeChatBackend(ChatBackend):
+class FakeChatBackend(FakeAttachments, ChatBackend):
     """Stores sessions and messages in dicts; send() plays the next queued script (default: echo)."""
 
     def __init__(self, *, keys: dict[str, str] | None = None, keychain_problem: str | None = None) -> None:
+        FakeAttachments.__init__(self)
+        self.refuse_attachments: str | None = None  # a ChatError message for any message with files
         self.providers = {
             "anthropic": Provider("anthropic", "Anthropic", ProviderType.ANTHROPIC),
             "openai": Provider("openai", "OpenAI", ProviderType.OPENAI),
@@ -201,13 +205,17 @@ class FakeChatBackend(ChatBackend):
         older = [m for m in self.messages[session_id] if m.seq < before_seq]
         return older[-limit:]
 
-    async def send(self, session_id: str, text: str, selection: Selection) -> AsyncIterator[ChatEvent]:
-        self.calls.append(("send", session_id, text, selection))
+    async def send(self, session_id: str, text: str, selection: Selection,
+                   attachments: Sequence[Attachment] = ()) -> AsyncIterator[ChatEvent]:
+        self.calls.append(("send", session_id, text, selection, *([tuple(attachments)] if attachments else [])))
+        if attachments and self.refuse_attachments is not None:
+            yield ChatError("attachment_unsupported", self.refuse_attachments, retryable=False)
+            return
         if self.fits_chars is not None and len(text) > self.fits_chars:
             yield ChatError("invalid_input", f"This message is too long for {selection.model_id}: {len(text):,} "
                             f"characters, and at most about {self.fits_chars:,} fit.", retryable=False)
             return
-        self._store(session_id, MessageType.USER, text)
+        self._store(session_id, MessageType.USER, text, attachments=tuple(attachments))
         async for event in self._play(session_id, f"You said: {text}"):
             yield event
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from domain.attachment import Attachment
 from domain.models import Message, MessageType, ReasoningKind, ToolStatus
 
 
@@ -53,6 +54,7 @@ class ChatRow:
     branch: tuple[int, int] = (0, 0)  # this version's number and how many versions there are (‹ 2 / 3 ›)
     branch_prev: str | None = None  # the message id of the previous / next version
     branch_next: str | None = None
+    attachments: tuple[Attachment, ...] = ()  # a user message's files (thumbnails above its text)
 
 
 def format_arguments(arguments: Mapping[str, Any] | str | None) -> str:
@@ -182,7 +184,7 @@ def _row(message: Message, results: Mapping[str, Message], *, dimmed: bool) -> C
         "key": message.id, "message_id": message.id, "seq": message.seq, "dimmed": dimmed, "pinned": message.pinned,
     }
     if message.type is MessageType.USER:
-        return ChatRow(RowKind.USER, text=message.content, **common)
+        return ChatRow(RowKind.USER, text=message.content, attachments=message.attachments, **common)
     if message.type is MessageType.AI_RESPONSE:
         if not message.content.strip() and not message.incomplete:
             return None

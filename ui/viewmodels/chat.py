@@ -8,6 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from domain.attachment import Attachment
 from domain.events import (
     ChatError,
     ChatEvent,
@@ -30,6 +31,7 @@ from ui.backend import ConversationBackend, ConversationPage, Selection
 from ui.models.chat_rows import ChatRow, rows_from_messages
 from ui.models.message_list import MessageListModel
 from ui.signals import emit
+from ui.viewmodels.chat_attachments import ChatAttachments
 from ui.viewmodels.chat_branches import ChatBranches
 from ui.viewmodels.chat_context import ChatContextOps, compaction_notice
 from ui.viewmodels.chat_paging import ChatPaging
@@ -43,7 +45,7 @@ from ui.worker import AsyncWorker, StreamHandle
 FLUSH_MS = 33
 
 
-class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, ChatBranches, QObject):
+class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, ChatBranches, QObject):
     """The chat screen's verbs; rows go to `model`, everything else to ChatState via state_changed."""
 
     state_changed = Signal(object)  # ChatState
@@ -53,6 +55,8 @@ class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, ChatBranches, QObje
     text_returned = Signal(str)  # a message that was not sent (refused, or queued behind a failed turn)
     edit_requested = Signal(str)  # a message's text to edit in the composer
     open_requested = Signal(str)  # a session to open (a fork just made)
+    file_ready = Signal(str)  # a stored attachment copied out under its name, to open in the system's viewer
+    thumbnails_changed = Signal()
 
     def __init__(self, backend: ConversationBackend, worker: AsyncWorker) -> None:
         super().__init__()
@@ -182,12 +186,14 @@ class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, ChatBranches, QObje
         refused_or_queued = self._refused_or_queued(text)
         if refused_or_queued is not None:
             return refused_or_queued
-        if not text or not state.can_send or state.selection is None:
+        files = tuple(p.attachment for p in state.pending)
+        if not (text or files) or not state.can_send or state.selection is None:
             return False
         if self._editing is not None:
             return self._send_edit(text)
         selection = state.selection
-        self._start_turn(text)
+        self._turn_files = state.pending  # back to the composer if the message is not stored
+        self._start_turn(text, files)
         if state.session is None:
             agent, reasoning = state.agent_id, state.reasoning
 
@@ -199,13 +205,13 @@ class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, ChatBranches, QObje
                 self._set(session=session)
                 emit(self.session_changed, session)
                 self._page = ConversationPage(session=session, messages=(), total_count=0)
-                self._run(lambda: self._backend.send(session.id, text, selection))
+                self._run(lambda: self._backend.send(session.id, text, selection, files))
                 self.refresh_context()  # runs after the message is stored: the gauge fills while the reply streams
 
             self._worker.call(create, created, self._turn_failed)
         else:
             session_id = state.session.id
-            self._run(lambda: self._backend.send(session_id, text, selection))
+            self._run(lambda: self._backend.send(session_id, text, selection, files))
         return True
 
     def retry(self) -> None:
@@ -222,12 +228,12 @@ class ChatViewModel(ChatTurnEnd, ChatPaging, ChatContextOps, ChatBranches, QObje
         if self._handle is not None:
             self._handle.cancel()
 
-    def _start_turn(self, text: str | None) -> None:
+    def _start_turn(self, text: str | None, files: tuple[Attachment, ...] = ()) -> None:
         self._turns += 1
-        self._live = LiveTurn(text, self._turns)
+        self._live = LiveTurn(text, self._turns, attachments=files)
         self._begin_turn(text)
         self._error_row = None
-        self._set(streaming=True, error=None, waiting=0)
+        self._set(streaming=True, error=None, waiting=0, **({"pending": ()} if files else {}))
         self._sync_rows()
 
     def _run(self, make: Callable[[], AsyncIterator[ChatEvent]]) -> None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from domain.events import ContextStatus
 from domain.models import Agent, AgentId, Session
+from ui.attachments_backend import AttachmentPreview
 from ui.backend import Selection, SessionMcpServer, UsageSummary
 
 
@@ -46,6 +47,8 @@ class ChatState:
     live_messages: int = 0  # messages the running turn has added so far (shown before they are read back)
     path_messages: int | None = None  # messages on the active path, from the last page read (other branches aside)
     queued: str | None = None  # typed while a reply streamed: sent when the turn ends, unless cancelled
+    pending: tuple[AttachmentPreview, ...] = ()  # files in the composer, sent with the next message
+    attaching: int = 0  # files being taken in (checked and stored) right now
 
     @property
     def can_send(self) -> bool:

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from domain.models import Message, MessageType
+from ui.attachments_backend import AttachmentPreview
 from ui.backend import ConversationBackend, ConversationPage
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.signals import emit
@@ -34,6 +35,7 @@ class ChatTurnEnd:
     _turn_text: str | None  # the message the running turn sends (None: a retry)
     _turn_base: int  # the newest stored seq when the turn began: a user message above it was stored
     _turn_error: bool  # the running turn failed (a queued message then goes back to the composer)
+    _turn_files: tuple[AttachmentPreview, ...] = ()  # the files the running turn sends
     _reading_back = False  # the turn ended and its messages are being read back: a new message waits in the queue
     notice: Any
     text_returned: Any  # Signal(str)
@@ -132,7 +134,11 @@ class ChatTurnEnd:
         if self._turn_error or unsent or queued is None:
             self.cancel_queued()
         if unsent:
-            emit(self.text_returned, text)  # restored above the queued text: the order they were typed in
+            if text:
+                emit(self.text_returned, text)  # restored above the queued text: the order they were typed in
+            if self._turn_files:  # its files go back to the composer too: nothing is lost
+                self._set(pending=(*self._turn_files, *self._state.pending))
+        self._turn_files = ()
         if queued is None or self._turn_error or unsent:
             return
         self._set(queued=None)

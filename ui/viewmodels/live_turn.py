@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from domain.attachment import Attachment
 from domain.events import ChatError, ToolCallStarted, ToolResultStored, ToolRoundLimitReached
 from ui.models.chat_rows import ChatRow, RowKind, format_arguments
 from ui.viewmodels.wording import turn_error_text
@@ -14,7 +15,8 @@ from ui.viewmodels.wording import turn_error_text
 class LiveTurn:
     """Accumulates one turn's events into ChatRows; the stored messages replace them when the turn ends."""
 
-    def __init__(self, user_text: str | None, turn: int, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, user_text: str | None, turn: int, clock: Callable[[], float] = time.monotonic,
+                 attachments: tuple[Attachment, ...] = ()) -> None:
         self._turn = turn
         self._rows: list[ChatRow] = []
         self._segment = 0
@@ -23,7 +25,7 @@ class LiveTurn:
         self._thinking_began = 0.0
         self._clock = clock
         if user_text is not None:
-            self._rows.append(ChatRow(RowKind.USER, f"live-{turn}-user", text=user_text))
+            self._rows.append(ChatRow(RowKind.USER, f"live-{turn}-user", text=user_text, attachments=attachments))
 
     @property
     def rows(self) -> list[ChatRow]:

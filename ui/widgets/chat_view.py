@@ -232,6 +232,10 @@ class ChatView(QListView):
             vm.set_show_originals(not vm.state.show_originals)
         elif action in ("read-summary", "edit-summary"):
             emit(self.summary_requested, action == "edit-summary")
+        elif action.startswith("open-attachment:") and row.attachments:
+            vm.open_attachment(row.attachments[int(action.split(":", 1)[1])])
+        elif action == "reattach" and row.attachments:
+            vm.reattach(row.attachments)
 
     def _copy(self, text: str, sentence: str) -> None:
         QGuiApplication.clipboard().setText(text)

@@ -5,14 +5,39 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QMimeData, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QTextCursor, QTextOption
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMimeData, QSize, Qt, Signal
+from PySide6.QtGui import QImage, QKeyEvent, QTextCursor, QTextOption
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from ui.signals import emit
 from ui.viewmodels.chat_state import ChatState
+from ui.widgets.attachment_strip import AttachmentStrip
+from ui.widgets.icons import paperclip_icon
 
 LONG_RUN = re.compile(r"\S{1000}")  # a "word" this long (minified JSON, base64) is wrapped anywhere
+
+
+def local_files(source: QMimeData) -> list[str]:
+    """The local file paths among a clipboard's or a drop's URLs."""
+    return [url.toLocalFile() for url in source.urls() if url.isLocalFile()] if source.hasUrls() else []
+
+
+def has_local_files(source: QMimeData) -> bool:
+    """Whether the data carries local files (a copied file, files dragged from a file manager)."""
+    return bool(local_files(source))
+
+
+def image_png(source: QMimeData) -> bytes | None:
+    """A clipboard image encoded as PNG (in memory), or None."""
+    image = source.imageData()
+    if not isinstance(image, QImage) or image.isNull():
+        return None
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # the stubs want bytes; PySide6 takes a str
+    buffer.close()
+    return bytes(data.data())
 
 
 class ComposerEdit(QPlainTextEdit):
@@ -23,6 +48,8 @@ class ComposerEdit(QPlainTextEdit):
 
     submitted = Signal()
     up_on_empty = Signal()  # Up in an empty composer: edit the last message
+    files_pasted = Signal(list)  # local file paths pasted or dropped into the box
+    image_pasted = Signal(bytes)  # an image on the clipboard, as PNG
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -42,7 +69,18 @@ class ComposerEdit(QPlainTextEdit):
             return
         super().keyPressEvent(event)
 
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        return source.hasImage() or has_local_files(source) or super().canInsertFromMimeData(source)
+
     def insertFromMimeData(self, source: QMimeData) -> None:
+        if has_local_files(source):  # a copied or dropped file is attached, not pasted as its path
+            emit(self.files_pasted, local_files(source))
+            return
+        if source.hasImage():
+            png = image_png(source)
+            if png:
+                emit(self.image_pasted, png)
+                return
         if source.hasText():
             self._fit_wrap(source.text())
         super().insertFromMimeData(source)
@@ -70,11 +108,14 @@ QUEUE_PREVIEW = 90
 
 
 class Composer(QWidget):
-    """Text box plus Send / Stop and the queued message; emits send(text), stop() and cancel_queued()."""
+    """Text box plus Send / Stop, the paperclip, the files to send and the queued message; emits send(text), stop(),
+    cancel_queued(), attach_clicked() and remove_attachment(index)."""
 
     send = Signal(str)
     stop = Signal()
     cancel_queued = Signal()
+    attach_clicked = Signal()
+    remove_attachment = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -94,14 +135,26 @@ class Composer(QWidget):
         strip.addWidget(self.queued_label, 1)
         strip.addWidget(self.queued_cancel)
         self.queued.hide()
+        self.clip = QToolButton(self)
+        self.clip.setObjectName("Paperclip")
+        self.clip.setIcon(paperclip_icon("#6b7280"))
+        self.clip.setIconSize(QSize(20, 20))
+        self.clip.setToolTip("Attach images, PDFs or text files (or drop them on the window, or paste)")
+        self.clip.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.clip.clicked.connect(lambda: emit(self.attach_clicked))
+        self.strip = AttachmentStrip(self)
+        self.strip.remove.connect(lambda i: emit(self.remove_attachment, i))
+        self._has_files = False
         row = QHBoxLayout()
         row.setSpacing(10)
+        row.addWidget(self.clip, 0, Qt.AlignmentFlag.AlignBottom)
         row.addWidget(self.edit, 1)
         row.addWidget(self.button, 0, Qt.AlignmentFlag.AlignBottom)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 8, 20, 14)
         layout.setSpacing(6)
         layout.addWidget(self.queued)
+        layout.addWidget(self.strip)
         layout.addLayout(row)
         self._streaming = False
         self.edit.submitted.connect(self._submit)
@@ -118,6 +171,9 @@ class Composer(QWidget):
         self.button.style().polish(self.button)
         self.button.setToolTip("Stop the reply (Esc)" if state.streaming else "Send (Enter)")
         self.button.setEnabled(state.streaming or state.can_send)
+        self.clip.setEnabled(state.selection is not None)
+        self.strip.show_pending(state.pending, state.attaching)
+        self._has_files = bool(state.pending)
         self.edit.setPlaceholderText(
             (STREAMING_PLACEHOLDER if state.streaming else PLACEHOLDER) if state.selection is not None
             else "Add a provider key in Settings › Providers to start chatting.")
@@ -130,7 +186,7 @@ class Composer(QWidget):
 
     def _submit(self) -> None:
         text = self.edit.toPlainText()
-        if text.strip():
+        if text.strip() or self._has_files:
             emit(self.send, text)
 
     def _clicked(self) -> None:

@@ -43,7 +43,7 @@ def gauge_tooltip(status: ContextStatus | None, usage: UsageSummary | None, comp
     if status is not None:
         b = status.breakdown
         rows = [("System prompt", b.system), ("Summary", b.summary), ("Messages", b.messages),
-                ("Tool results", b.tool_results), ("Tool definitions", b.tools),
+                ("Attachments", b.attachments), ("Tool results", b.tool_results), ("Tool definitions", b.tools),
                 ("Reasoning sent back", b.reasoning)]
         lines += [f"{name}: {value:,}" for name, value in rows]
         window = f"{status.window:,}" if status.window else "unknown"

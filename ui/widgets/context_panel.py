@@ -21,8 +21,8 @@ def panel_rows(status: ContextStatus) -> list[tuple[str, str]]:
     b = status.breakdown
     window = status.window
     rows = [("System prompt", f"{b.system:,}"), ("Summary", f"{b.summary:,}"), ("Messages", f"{b.messages:,}"),
-            ("Tool results", f"{b.tool_results:,}"), ("Tool definitions", f"{b.tools:,}"),
-            ("Reasoning sent back", f"{b.reasoning:,}")]
+            ("Attachments", f"{b.attachments:,}"), ("Tool results", f"{b.tool_results:,}"),
+            ("Tool definitions", f"{b.tools:,}"), ("Reasoning sent back", f"{b.reasoning:,}")]
     percent = f"  ({status.percent:.0f}%)" if status.percent is not None else ""
     rows.append(("Total", f"{status.used:,} of {window:,} tokens{percent}" if window else f"{status.used:,} tokens"))
     if status.threshold:

@@ -14,6 +14,7 @@ from ui.viewmodels.chat import ChatViewModel
 from ui.viewmodels.chat_state import ChatState
 from ui.viewmodels.sessions import SessionsState, SessionsViewModel
 from ui.viewmodels.settings import SettingsViewModel
+from ui.widgets.attach_wiring import AttachmentWiring
 from ui.widgets.chat_view import ChatView
 from ui.widgets.composer import Composer
 from ui.widgets.dialogs import CompactDialog, SummaryDialog, TextDialog, confirm_reset
@@ -99,6 +100,7 @@ class MainWindow(QMainWindow):
         self._narrow = False
         self._sidebar_wanted = True  # in a wide window, whether the user keeps the sidebar open
         self.snackbar = Snackbar(right)
+        self.attachments = AttachmentWiring(self, self.chat_vm, self.composer, self.chat_view)
         self._wire()
         self._shortcuts()
         self._menus()

@@ -10,6 +10,7 @@ from ui.models.chat_rows import ChatRow, RowKind, thinking_status
 from ui.models.message_list import EXPANDED_ROLE, ROW_ROLE, MessageListModel
 from ui.signals import emit
 from ui.theme import Theme
+from ui.widgets.attachment_tiles import ThumbnailSource, paint_tiles
 from ui.widgets.doc_painter import TextRange, clamp_offset, draw_code_labels, draw_document
 from ui.widgets.row_layout import MARGIN, PAD, LayoutCache, RowLayout, _small
 from ui.widgets.row_sizer import RowSizer
@@ -31,6 +32,7 @@ class MessageDelegate(QStyledItemDelegate):
         self._hints: dict[str, tuple[ChatRow, float, bool, int]] = {}  # key -> (row, width, expanded, height)
         self.code_offsets: dict[str, dict[int, float]] = {}  # row key -> code box -> sideways scroll offset
         self.selection: TextRange | None = None  # selected text (one row at a time)
+        self.thumbnail: ThumbnailSource | None = None  # an image attachment's thumbnail, once fetched
 
     def set_theme(self, theme: Theme) -> None:
         """Switches colors (system scheme changed)."""
@@ -123,6 +125,8 @@ class MessageDelegate(QStyledItemDelegate):
         if layout.note:
             painter.setPen(QColor(t.error_text))
             painter.drawText(layout.note_pos + QPointF(0, QFontMetricsF(small).ascent()), layout.note)
+        if layout.tiles:
+            paint_tiles(painter, layout.tiles, row.attachments, t, font, self.thumbnail)
         self._paint_doc(painter, row, layout, small)
         self._paint_links(painter, row, layout, font, always=hovered or row.kind is RowKind.ERROR)
 

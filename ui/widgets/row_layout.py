@@ -21,6 +21,7 @@ ACTION_LINE = 16.0
 MAX_ASSISTANT = 880.0
 TOOL_HEADER = 34.0
 PREVIEW_CHARS = 1_500
+TILE_W, TILE_H = 132.0, 92.0  # an attachment's tile in a user message
 _QUOTE = re.compile(r"^ {0,3}>", re.MULTILINE)
 
 
@@ -44,6 +45,7 @@ class RowLayout:
     caption_pos: QPointF = field(default_factory=QPointF)
     note: str = ""  # "Not answered" under a user message whose turn failed (top-left of the text)
     note_pos: QPointF = field(default_factory=QPointF)
+    tiles: list[QRectF] = field(default_factory=list)  # one per attachment of a user message, above its text
 
     def hit(self, point: QPointF) -> str | None:
         """The action under a row-local point."""
@@ -140,12 +142,22 @@ def compute_layout(row: ChatRow, width: float, expanded: bool, theme: Theme, fon
     return _text_layout(row, width, usable, theme, font, stream)
 
 
+def tile_grid(count: int, inner_width: float) -> tuple[int, float, float]:
+    """(tiles per line, width, height) of a user message's attachment tiles within the bubble's inner width."""
+    if not count:
+        return 0, 0.0, 0.0
+    per_line = max(1, int((inner_width + GAP) // (TILE_W + GAP)))
+    lines = -(-count // per_line)
+    shown = min(count, per_line)
+    return per_line, shown * TILE_W + (shown - 1) * GAP, lines * TILE_H + (lines - 1) * GAP + GAP
+
+
 def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: QFont,
                  stream: StreamingDocument | None) -> RowLayout:
     text = row.text + (" ▍" if row.streaming else "")
-    if not text.strip():
-        text = "…" if row.streaming else "(empty reply)"
     user = row.kind is RowKind.USER
+    if not text.strip():
+        text = "" if user and row.attachments else "…" if row.streaming else "(empty reply)"
     max_bubble = min(usable * 0.78, 720.0) if user else min(usable, MAX_ASSISTANT)
     if stream is not None:
         if stream.doc.textWidth() != max_bubble - 2 * PAD:  # an unchanged width must not re-lay the document out
@@ -157,8 +169,11 @@ def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: 
     if user and not codes:
         ideal = doc.idealWidth()
         doc.setTextWidth(min(max_bubble - 2 * PAD, ideal + 1))
+    per_line, tiles_w, tiles_h = tile_grid(len(row.attachments), max_bubble - 2 * PAD)
+    if tiles_w > doc.textWidth() and not codes:
+        doc.setTextWidth(tiles_w)
     inner_w = doc.textWidth()
-    doc_h = doc.size().height()
+    doc_h = doc.size().height() if text else 0.0
     bubble_w = inner_w + 2 * PAD
     top = GAP
     caption = ""
@@ -169,8 +184,14 @@ def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: 
         caption = "Error"
     caption_h = QFontMetricsF(_small(font)).height() + 2 if caption else 0.0
     x = width - MARGIN - bubble_w if user else MARGIN
-    bubble = QRectF(x, top + caption_h, bubble_w, doc_h + 2 * PAD)
-    layout = RowLayout(height=0.0, bubble=bubble, doc=doc, doc_pos=QPointF(x + PAD, bubble.top() + PAD), codes=codes)
+    bubble = QRectF(x, top + caption_h, bubble_w, tiles_h + doc_h + 2 * PAD - (GAP if tiles_h and not text else 0))
+    layout = RowLayout(height=0.0, bubble=bubble, doc=doc if text else None,
+                       doc_pos=QPointF(x + PAD, bubble.top() + PAD + tiles_h), codes=codes)
+    for i in range(len(row.attachments)):
+        tile = QRectF(x + PAD + (i % per_line) * (TILE_W + GAP), bubble.top() + PAD + (i // per_line) * (TILE_H + GAP),
+                      TILE_W, TILE_H)
+        layout.tiles.append(tile)
+        layout.hotspots.append((tile, f"open-attachment:{i}", ""))
     layout.caption = caption
     layout.caption_pos = QPointF(x + 2, top)
     _code_boxes(layout, layout.doc_pos)
@@ -189,6 +210,8 @@ def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: 
         if row.branch[1] > 1:  # ‹ 2 / 3 ›: the versions of this message
             labels = [("branch-prev", "‹"), ("branch-info", f"{row.branch[0]} / {row.branch[1]}"),
                       ("branch-next", "›"), *labels]
+        if row.attachments:  # the files go into the composer: the next message sends them again
+            labels.append(("reattach", "Reattach"))
     line_y = bubble.bottom() + 4
     right = bubble.right() - 2
     if user and row.unanswered and not row.streaming:

@@ -19,7 +19,7 @@ from ui.markdown import split_segments
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.signals import emit
 from ui.theme import Theme
-from ui.widgets.row_layout import ACTION_LINE, GAP, MARGIN, MAX_ASSISTANT, PAD, LayoutCache
+from ui.widgets.row_layout import ACTION_LINE, GAP, MARGIN, MAX_ASSISTANT, PAD, LayoutCache, tile_grid
 
 SLICE_SECONDS = 0.006
 Key = tuple[object, ...]
@@ -40,7 +40,8 @@ def estimate_height(row: ChatRow, width: float, font: QFont) -> int:
             lines += sum(max(1, math.ceil(len(p) / per_line)) for p in segment.text.strip("\n").split("\n"))
     captioned = row.model_label or (row.kind is RowKind.ASSISTANT and row.incomplete)
     caption = metrics.height() if row.kind in (RowKind.ASSISTANT, RowKind.ERROR) and captioned else 0.0
-    return math.ceil(lines * metrics.lineSpacing() + 2 * PAD + GAP + caption + 4 + ACTION_LINE + GAP / 2)
+    tiles = tile_grid(len(row.attachments), bubble - 2 * PAD)[2]
+    return math.ceil(lines * metrics.lineSpacing() + tiles + 2 * PAD + GAP + caption + 4 + ACTION_LINE + GAP / 2)
 
 
 def needs_text_layout(row: ChatRow, expanded: bool) -> bool:

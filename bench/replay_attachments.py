@@ -1,0 +1,230 @@
+"""Attachment replay: 100 turns with a 20-page PDF and a dozen screenshots, through the real container, SDK adapter
+and the fake provider (which bills images by the provider's formula and enforces the window).
+
+Run from the repository root: `.venv/bin/python -m bench.replay_attachments` (`--quick` for a short smoke run,
+`--provider openai|gemini` for another flavour). Writes bench/results/replay_attachments.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import os
+import random
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"
+
+from app.container import Container
+from bench.replay_script import _prose
+from bench.replay_strategies import BenchKeys
+from domain.attachment import Attachment
+from domain.events import ChatError, ChatEvent, CompactCompleted
+from tests.attachment_samples import pdf
+from tests.cli.brain import SimulatedBrain
+from tests.fakeservers import FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, o200k_counter
+from tests.fakeservers.brain import NormalizedRequest
+from tests.fakeservers.media_rules import MediaPart
+
+REPO = Path(__file__).resolve().parent.parent
+KEY = "sk-bench-attachments"
+SERVERS = {"anthropic": (FakeAnthropicServer, "ANTHROPIC_BASE_URL"), "openai": (FakeOpenAIServer, "OPENAI_BASE_URL"),
+           "gemini": (FakeGeminiServer, "GOOGLE_GEMINI_BASE_URL")}
+MODEL = "bench-vision-64k"
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to run."""
+
+    turns: int = 100
+    window: int = 64_000
+    screenshots: int = 12
+    pdf_pages: int = 8
+    provider: str = "anthropic"
+    out: Path | None = None
+
+
+@dataclass
+class Report:
+    """What the run measured."""
+
+    turns: int
+    window: int
+    protected: int
+    errors: list[str] = field(default_factory=list)
+    compactions: int = 0
+    requests: int = 0
+    largest_input: int = 0
+    input_tokens: int = 0
+    media_tokens: int = 0
+    naive_media_tokens: int = 0  # had every attachment been resent on every later turn
+    sent_turns: dict[str, list[int]] = field(default_factory=dict)  # attachment name -> turns it went natively
+    deepest: dict[str, int] = field(default_factory=dict)  # attachment name -> most tokens after it when sent
+    outside: int = 0  # attachments sent natively from deeper than the protected window (older than the newest)
+    seconds: float = 0.0
+
+
+def screenshot(index: int, width: int = 1920, height: int = 1080) -> bytes:
+    """A synthetic screenshot: a title bar, a sidebar and text-like stripes (PNG)."""
+    from PIL import Image, ImageDraw
+
+    rng = random.Random(index)
+    image = Image.new("RGB", (width, height), (246, 247, 249))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width, 48), fill=(60 + index * 9 % 120, 90, 160))
+    draw.rectangle((0, 48, 280, height), fill=(232, 234, 240))
+    for row in range(60, height - 20, 26):
+        draw.rectangle((300, row, 300 + rng.randint(200, width - 340), row + 12), fill=(120, 124, 134))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def plan_files(turns: int, screenshots: int, pages: int) -> dict[int, tuple[str, bytes]]:
+    """Which turn attaches which file: the PDF on the first turn, screenshots spread over the rest."""
+    plan = {0: ("spec.pdf", pdf([f"Section {n}: the sync job retries with backoff, page {n}" for n in range(pages)]))}
+    step = max(1, (turns - 4) // max(1, screenshots))
+    for n in range(screenshots):
+        plan[2 + n * step] = (f"screen{n + 1:02d}.png", screenshot(n))
+    return plan
+
+
+def measure(report: Report, requests: Sequence[NormalizedRequest], attached: dict[str, tuple[int, str]],
+            counter: Callable[[str], int]) -> None:
+    """Which attachments each chat request (one per turn) carried natively and how deep in it each one lay (tokens
+    of the messages after it, as the server counts them); `attached`: sha256 -> (turn attached, name)."""
+    prices = {part.sha256: part.tokens for request in requests for part in request.media}
+    for turn, request in enumerate(requests):
+        newest = max((i for i, m in enumerate(request.messages) if m.role == "user" and m.text), default=-1)
+        after = 0
+        for index in range(len(request.messages) - 1, -1, -1):
+            message = request.messages[index]
+            for part in message.parts:
+                if not isinstance(part, MediaPart):
+                    continue
+                name = attached.get(part.sha256, (0, part.sha256[:8]))[1]
+                report.sent_turns.setdefault(name, []).append(turn)
+                report.media_tokens += part.tokens
+                if index != newest:
+                    report.deepest[name] = max(report.deepest.get(name, 0), after)
+                    report.outside += after > report.protected
+            after += sum(p.tokens if isinstance(p, MediaPart) else counter(getattr(p, "text", "") or "")
+                         for p in message.parts)
+        report.naive_media_tokens += sum(prices.get(sha, 0) for sha, (t, _) in attached.items() if t <= turn)
+
+
+async def drive(c: Container, session_id: str, opts: Options, files: dict[int, Attachment],
+                report: Report) -> None:
+    """Runs the turns; every event is kept for the report."""
+    rng = random.Random(11)
+    for turn in range(opts.turns):
+        attached = (files[turn],) if turn in files else ()
+        ask = "What does this show, and what changed?" if attached else "Go on with the review."
+        text = f"Turn {turn}. {ask} " + _prose(rng, 1_800)
+        events: list[ChatEvent] = []
+        async for event in c.send_message(session_id, text, provider_id=opts.provider, model_id=MODEL,
+                                          attachments=attached):
+            events.append(event)
+        report.errors += [f"turn {turn}: {e.message}" for e in events if isinstance(e, ChatError)]
+        report.compactions += sum(1 for e in events if isinstance(e, CompactCompleted) and e.did_compact)
+
+
+def run(opts: Options) -> Report:
+    """The whole run in a temporary data folder."""
+    server_class, variable = SERVERS[opts.provider]
+    brain = SimulatedBrain()
+    report = Report(opts.turns, opts.window, opts.window // 4)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as home, server_class(brain, api_key=KEY, counter=o200k_counter,
+                                                             context_windows={MODEL: opts.window}) as server:
+        os.environ[variable] = server.base_url
+        c = Container.build(Path(home), keys=BenchKeys({opts.provider: KEY}))
+        try:
+            c.add_model(opts.provider, MODEL, opts.window)
+            session = c.create_session(provider_id=opts.provider, model_id=MODEL)
+            files = {turn: c.attachments.from_bytes(name, data)
+                     for turn, (name, data) in plan_files(opts.turns, opts.screenshots, opts.pdf_pages).items()}
+            sent_as = {_sent_digest(c, a, opts.provider): (turn, a.name) for turn, a in files.items()}
+            asyncio.run(drive(c, session.id, opts, files, report))
+        finally:
+            c.close()
+            os.environ.pop(variable, None)
+        chats = brain.chat_requests
+        measure(report, chats, sent_as, server.counter)
+        report.requests = len(server.stats)
+        report.largest_input = max((s.input_tokens for s in server.stats), default=0)
+        report.input_tokens = sum(s.input_tokens for s in server.stats)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _sent_digest(c: Container, attachment: Attachment, provider: str) -> str:
+    """The sha256 of the bytes the provider receives for an attachment (an image may be downscaled first)."""
+    import hashlib
+
+    from domain.attachment import AttachmentKind
+    from domain.attachment_rules import LIMITS
+
+    if attachment.kind is not AttachmentKind.IMAGE:
+        return attachment.sha256
+    return hashlib.sha256(c.media.image(attachment, LIMITS[provider])[0]).hexdigest()
+
+
+def markdown(opts: Options, r: Report) -> str:
+    """The report as Markdown."""
+    native = sum(len(v) for v in r.sent_turns.values())
+    lines = [
+        "# Attachment replay", "",
+        f"`python -m bench.replay_attachments --provider {opts.provider}`: {r.turns} turns, a "
+        f"{opts.pdf_pages}-page PDF on the first turn and {opts.screenshots} screenshots (1920×1080 PNG) spread "
+        f"over the rest, through the real container, SDK adapter and the fake {opts.provider} server "
+        f"(o200k_base for text, the provider's formula for images and pages), window {r.window:,} tokens, "
+        f"protected recent window {r.protected:,} tokens.", "",
+        "| measure | result |", "|---|--:|",
+        f"| errors the user saw | {len(r.errors)} |",
+        f"| requests (chat, summaries, titles, memory flush) | {r.requests} |",
+        f"| compactions | {r.compactions} |",
+        f"| largest request / window | {r.largest_input:,} / {r.window:,} ({100 * r.largest_input / r.window:.0f}%) |",
+        f"| attachments sent natively, in total (attachment × request) | {native} |",
+        f"| ... of them from deeper than the protected window (not in the newest message) | {r.outside} |",
+        f"| attachment tokens sent | {r.media_tokens:,} |",
+        f"| attachment tokens had every attachment been resent on every later turn | {r.naive_media_tokens:,} |",
+        f"| input tokens of all requests | {r.input_tokens:,} |",
+        f"| wall time | {r.seconds:.1f} s |", "",
+        "| attachment | attached at turn | sent natively at turns | deepest when resent (tokens after it) |",
+        "|---|--:|---|--:|",
+    ]
+    for name, turns in r.sent_turns.items():
+        lines.append(f"| {name} | {turns[0]} | {', '.join(map(str, turns))} | {r.deepest.get(name, 0):,} |")
+    lines += ["", "Errors: " + ("; ".join(r.errors) if r.errors else "none") + "."]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the benchmark and writes the report."""
+    p = argparse.ArgumentParser(prog="python -m bench.replay_attachments", description=__doc__)
+    p.add_argument("--provider", choices=list(SERVERS), default="anthropic")
+    p.add_argument("--turns", type=int, default=100)
+    p.add_argument("--quick", action="store_true", help="24 turns, 4 screenshots, a 16K window")
+    p.add_argument("--out", type=Path, default=None, help="where replay_attachments.md goes (default bench/results)")
+    a = p.parse_args(argv)
+    opts = Options(turns=24, window=16_000, screenshots=4, pdf_pages=2, provider=a.provider, out=a.out) if a.quick \
+        else \
+        Options(turns=a.turns, provider=a.provider, out=a.out)
+    report = run(opts)
+    text = markdown(opts, report)
+    out = opts.out or (REPO / "bench" / "results")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "replay_attachments.md").write_text(text, encoding="utf-8")
+    print(text)
+    return 1 if report.errors or report.outside else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,158 @@
+"""Taking a file in as an attachment: its type from its bytes, checked readable (Pillow, pypdf), stored once."""
+
+from __future__ import annotations
+
+import io
+import logging
+import mimetypes
+from pathlib import Path
+
+from data.attachments.files import AttachmentFiles
+from domain.attachment import PDF_TYPE, Attachment, AttachmentKind, human_size
+from domain.errors import InvalidInput
+
+log = logging.getLogger(__name__)
+MAX_BYTES = 50_000_000  # the largest file taken in (50 MB): over every provider's PDF limit but Gemini's upload
+MAX_TEXT_CHARS = 2_000_000
+MAX_PIXELS = 100_000_000
+_SIGNATURES = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+    (b"%PDF-", PDF_TYPE),
+)
+SUPPORTED = "images (PNG, JPEG, GIF, WebP), PDFs, and text or code files"
+
+
+class AttachmentRejected(InvalidInput):
+    """A file that cannot be attached; the message says which and why."""
+
+
+def sniff(data: bytes) -> str | None:
+    """The media type of an image or PDF from its first bytes, or None."""
+    for magic, media_type in _SIGNATURES:
+        if data.startswith(magic):
+            return media_type
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    head = data[:1024]
+    at = head.find(b"%PDF-")
+    return PDF_TYPE if 0 <= at < 1024 else None
+
+
+class AttachmentIntake:
+    """Checks files and stores them in AttachmentFiles; nothing is stored for a file that is refused."""
+
+    def __init__(self, files: AttachmentFiles) -> None:
+        self.files = files
+
+    def from_path(self, path: Path) -> Attachment:
+        """The file at `path` checked and stored; AttachmentRejected (a plain sentence) when it cannot be."""
+        name = path.name
+        try:
+            if path.is_dir():
+                raise AttachmentRejected(f"{path} is a folder; attach files one by one.")
+            size = path.stat().st_size
+        except FileNotFoundError:
+            raise AttachmentRejected(f"{path} does not exist (was it moved or deleted?).") from None
+        except OSError as exc:
+            raise AttachmentRejected(f"{path} cannot be read ({exc.strerror or exc}).") from None
+        if size > MAX_BYTES:
+            raise AttachmentRejected(
+                f"{name} is {human_size(size)}; an attachment can be at most {human_size(MAX_BYTES)}.")
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise AttachmentRejected(f"{path} does not exist (was it moved or deleted?).") from None
+        except OSError as exc:
+            raise AttachmentRejected(f"{path} cannot be read ({exc.strerror or exc}).") from None
+        return self.from_bytes(name, data)
+
+    def from_bytes(self, name: str, data: bytes) -> Attachment:
+        """Bytes (a pasted image, a dropped file) checked and stored under `name`."""
+        if not data:
+            raise AttachmentRejected(f"{name} is empty (0 bytes); there is nothing to attach.")
+        if len(data) > MAX_BYTES:
+            raise AttachmentRejected(
+                f"{name} is {human_size(len(data))}; an attachment can be at most {human_size(MAX_BYTES)}.")
+        media_type = sniff(data)
+        if media_type == PDF_TYPE:
+            return self._pdf(name, data)
+        if media_type is not None:
+            return self._image(name, data, media_type)
+        return self._text(name, data)
+
+    def _image(self, name: str, data: bytes, media_type: str) -> Attachment:
+        from PIL import Image
+
+        try:
+            with Image.open(io.BytesIO(data)) as probe:
+                probe.verify()
+            with Image.open(io.BytesIO(data)) as image:
+                width, height = image.size
+                if width * height > MAX_PIXELS:
+                    raise AttachmentRejected(f"{name} is {width}×{height} pixels; at most {MAX_PIXELS:,} pixels "
+                                             "can be attached.")
+                image.load()
+        except AttachmentRejected:
+            raise
+        except Exception as exc:  # Pillow raises many kinds for a broken file
+            raise AttachmentRejected(f"{name} is not a readable image: it looks like {media_type} but cannot be "
+                                     f"decoded ({type(exc).__name__}).") from None
+        digest = self.files.put(data)
+        return Attachment(digest, name, media_type, AttachmentKind.IMAGE, len(data), width=width, height=height)
+
+    def _pdf(self, name: str, data: bytes) -> Attachment:
+        from pypdf import PdfReader
+
+        try:
+            reader = PdfReader(io.BytesIO(data))
+            if reader.is_encrypted:
+                raise AttachmentRejected(f"{name} is password-protected; remove the password and attach it again.")
+            pages = len(reader.pages)
+        except AttachmentRejected:
+            raise
+        except Exception as exc:  # pypdf raises many kinds for a broken file
+            raise AttachmentRejected(f"{name} is not a readable PDF ({type(exc).__name__}).") from None
+        if pages == 0:
+            raise AttachmentRejected(f"{name} is a PDF without pages.")
+        text = extract_text(reader, name)
+        digest = self.files.put(data)
+        if text:
+            self.files.put_text(digest, text)
+        return Attachment(digest, name, PDF_TYPE, AttachmentKind.PDF, len(data), pages=pages,
+                          text_chars=len(text) or None)
+
+    def _text(self, name: str, data: bytes) -> Attachment:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = None
+        if text is None or "\x00" in text:
+            raise AttachmentRejected(f"{name} is not a type Palimpsest can attach: it takes {SUPPORTED}.")
+        if len(text) > MAX_TEXT_CHARS:
+            raise AttachmentRejected(f"{name} has {len(text):,} characters; a text file can have at most "
+                                     f"{MAX_TEXT_CHARS:,}.")
+        guessed = mimetypes.guess_type(name)[0]
+        media_type = guessed if guessed and guessed.startswith("text/") else "text/plain"
+        digest = self.files.put(data)
+        return Attachment(digest, name, media_type, AttachmentKind.TEXT, len(data), text_chars=len(text))
+
+
+def extract_text(reader: object, name: str, limit: int = MAX_TEXT_CHARS) -> str:
+    """The text of a PDF's pages (each headed by its number), cut at `limit` characters; "" when it has none."""
+    parts: list[str] = []
+    size = 0
+    for number, page in enumerate(getattr(reader, "pages", ()), start=1):
+        try:
+            text = (page.extract_text() or "").strip()
+        except Exception:  # one unreadable page does not lose the others
+            log.warning("could not extract the text of page %d of %s", number, name, exc_info=True)
+            continue
+        if text:
+            parts.append(f"--- page {number} ---\n{text}")
+            size += len(parts[-1])
+            if size >= limit:
+                break
+    return "\n\n".join(parts)[:limit]

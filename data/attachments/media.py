@@ -1,0 +1,79 @@
+"""What a request carries for each attachment: the stored bytes, an image downscaled to the provider's maximum (the
+original is kept), a text file's text, a PDF's extracted text."""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections import OrderedDict
+
+from data.attachments.files import AttachmentFiles
+from domain.attachment import Attachment
+from domain.attachment_rules import MediaLimits, scaled_to_fit
+from domain.errors import StorageError
+
+CACHED_IMAGES = 48
+
+
+class MediaSource:
+    """Reads attachments for the SDK shapers; downscaled images are cached in memory (never written over the
+    original)."""
+
+    def __init__(self, files: AttachmentFiles) -> None:
+        self.files = files
+        self._scaled: OrderedDict[tuple[str, int, int], tuple[bytes, str]] = OrderedDict()
+
+    def data(self, attachment: Attachment) -> bytes:
+        """The original bytes; StorageError (saying which attachment) when the file is gone."""
+        try:
+            return self.files.read(attachment.sha256)
+        except StorageError as exc:
+            raise StorageError(f"The attachment {attachment.name} cannot be sent: {exc}") from None
+
+    def base64(self, attachment: Attachment) -> str:
+        """The original bytes in standard base64."""
+        return base64.b64encode(self.data(attachment)).decode("ascii")
+
+    def image(self, attachment: Attachment, limits: MediaLimits) -> tuple[bytes, str]:
+        """(bytes, media type) of an image as this provider family is sent it: the original when it is within the
+        family's long edge and byte limit, else downscaled (PNG stays PNG, anything else becomes JPEG)."""
+        width, height = attachment.width or 0, attachment.height or 0
+        if max(width, height) <= limits.image_max_edge and attachment.size <= limits.image_max_bytes:
+            return self.data(attachment), attachment.media_type
+        key = (attachment.sha256, limits.image_max_edge, limits.image_max_bytes)
+        hit = self._scaled.get(key)
+        if hit is None:
+            hit = downscale(self.data(attachment), limits.image_max_edge, limits.image_max_bytes)
+            self._scaled[key] = hit
+            while len(self._scaled) > CACHED_IMAGES:
+                self._scaled.popitem(last=False)
+        return hit
+
+    def text(self, attachment: Attachment) -> str:
+        """A text file's text (UTF-8, a byte-order mark dropped)."""
+        return self.data(attachment).decode("utf-8-sig", errors="replace")
+
+    def pdf_text(self, attachment: Attachment) -> str:
+        """The text extracted from a PDF when it was attached ("" when it had none)."""
+        return self.files.text(attachment.sha256) or ""
+
+
+def downscale(data: bytes, max_edge: int, max_bytes: int) -> tuple[bytes, str]:
+    """The image shrunk (aspect kept) to a long edge of at most max_edge and at most max_bytes when encoded."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        keep_png = image.format == "PNG"
+        frame = image.convert("RGBA" if keep_png else "RGB")
+    edge = max_edge
+    while True:
+        size = scaled_to_fit(frame.width, frame.height, edge)
+        resized = frame.resize(size, Image.Resampling.LANCZOS) if size != frame.size else frame
+        out = io.BytesIO()
+        if keep_png:
+            resized.save(out, format="PNG", optimize=True)
+        else:
+            resized.save(out, format="JPEG", quality=85)
+        if out.tell() <= max_bytes or edge <= 256:
+            return out.getvalue(), "image/png" if keep_png else "image/jpeg"
+        edge = int(edge * 0.75)

@@ -1,0 +1,35 @@
+"""Small PNG thumbnails of stored images, and copies of stored files under their names for the system's viewer."""
+
+from __future__ import annotations
+
+import io
+import re
+import tempfile
+from pathlib import Path
+
+THUMBNAIL_EDGE = 160
+_UNSAFE = re.compile(r"[^\w.\- ()]+")
+
+
+def thumbnail_png(data: bytes, edge: int = THUMBNAIL_EDGE) -> bytes | None:
+    """The image shrunk to fit edge × edge, as PNG; None when the bytes are not a readable image."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            image.thumbnail((edge, edge))
+            out = io.BytesIO()
+            image.convert("RGBA").save(out, format="PNG")
+            return out.getvalue()
+    except Exception:  # a thumbnail is decoration: a broken one is simply not shown
+        return None
+
+
+def viewable_copy(data: bytes, name: str, sha256: str) -> Path:
+    """A copy of the bytes named `name` in a temporary folder of its own (the store's files have no extension)."""
+    folder = Path(tempfile.gettempdir()) / "palimpsest-attachments" / sha256[:16]
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / (_UNSAFE.sub("_", name).strip() or "attachment")
+    if not target.exists() or target.stat().st_size != len(data):
+        target.write_bytes(data)
+    return target

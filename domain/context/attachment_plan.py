@@ -1,0 +1,80 @@
+"""How a request carries each attachment: natively while it is in the protected recent window, as a one-line
+placeholder once it is older (cache-friendly steps), as extracted text for a model without PDF input, and never to a
+model that cannot take it; each priced in tokens for the provider it goes to."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from domain.attachment import Attachment, AttachmentKind, placeholder
+from domain.attachment_rules import attachment_tokens
+from domain.context.estimator import MESSAGE_OVERHEAD, TokenEstimator
+from domain.models import Message, MessageType, ModelCapabilities
+
+# The line before which attachments are replaced moves in steps of this share of the protected window, so the
+# request prefix (and the provider's prompt cache) changes once per step rather than at every turn.
+STEPS_PER_WINDOW = 2
+
+
+def plan_attachments(
+    messages: Sequence[Message],
+    *,
+    family: str,
+    capabilities: ModelCapabilities | None,
+    protected_tokens: int | None,
+    estimator: TokenEstimator,
+    model_name: str = "this model",
+) -> list[Message]:
+    """The messages with their attachments set for one request (priced, gated, old ones replaced by placeholders).
+
+    The attachments of the newest user message always go natively (they are what the user is asking about); an
+    older one goes natively only while the messages after it fit in `protected_tokens` (None: no limit). Positions are
+    measured with every attachment at its native price, so replacing one never moves the line back; the line is
+    rounded up to a step, so an attachment may be replaced a little early but is never sent from beyond it."""
+    out = [_gated(m, family, capabilities, estimator, model_name) if m.attachments else m for m in messages]
+    if protected_tokens is None or not any(m.attachments for m in out):
+        return out
+    newest_user = max((i for i, m in enumerate(out) if m.type is MessageType.USER), default=-1)
+    ends, position = [], 0
+    for message in out:
+        position += estimator.estimate_message(message)
+        ends.append(position)
+    if position <= protected_tokens:
+        return out
+    step = max(1, protected_tokens // STEPS_PER_WINDOW)
+    line = -(-(position - protected_tokens) // step) * step  # rounded up: nothing native lies deeper than allowed
+    old = [i for i, m in enumerate(out) if m.attachments and i != newest_user and ends[i] < line]
+    for index in old:
+        out[index] = replace(out[index], attachments=tuple(_omitted(a, estimator) for a in out[index].attachments))
+    return out
+
+
+def _gated(message: Message, family: str, capabilities: ModelCapabilities | None, estimator: TokenEstimator,
+           model_name: str) -> Message:
+    attachments = []
+    for attachment in message.attachments:
+        if attachment.kind is AttachmentKind.IMAGE and capabilities is not None and capabilities.vision is False:
+            attachments.append(_omitted(replace(attachment, note=f"not sent: {model_name} takes no images"),
+                                        estimator))
+            continue
+        if attachment.kind is AttachmentKind.PDF and capabilities is not None and capabilities.pdf_input is False:
+            if not attachment.text_chars:
+                note = f"not sent: {model_name} reads no PDFs and no text could be extracted from it"
+                attachments.append(_omitted(replace(attachment, note=note), estimator))
+                continue
+            attachment = replace(attachment, as_text=True)
+        attachments.append(replace(attachment, tokens=attachment_tokens(attachment, family)))
+    return replace(message, attachments=tuple(attachments))
+
+
+def _omitted(attachment: Attachment, estimator: TokenEstimator) -> Attachment:
+    if attachment.omitted:
+        return attachment
+    marked = replace(attachment, omitted=True, as_text=False)
+    return replace(marked, tokens=estimator.estimate_text(placeholder(marked)) + MESSAGE_OVERHEAD)
+
+
+def attachment_share(messages: Sequence[Message]) -> int:
+    """Tokens the messages' attachments take in a planned request (their gauge row)."""
+    return sum(a.tokens for m in messages for a in m.attachments)

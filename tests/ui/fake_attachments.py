@@ -1,0 +1,48 @@
+"""The attachments part of the UI tests' fake backend: real intake and thumbnails over a temporary folder, and a
+record of what was released and opened."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from data.attachments.files import AttachmentFiles
+from data.attachments.intake import AttachmentIntake
+from data.attachments.thumbnails import thumbnail_png, viewable_copy
+from domain.attachment import Attachment, AttachmentKind
+from ui.attachments_backend import AttachmentPreview
+
+
+class FakeAttachments:
+    """Implements AttachmentsBackend for FakeChatBackend."""
+
+    def __init__(self) -> None:
+        self.attachment_dir = Path(tempfile.mkdtemp(prefix="palimpsest-ui-attachments-"))
+        self.intake = AttachmentIntake(AttachmentFiles(self.attachment_dir / "store"))
+        self.released: list[str] = []
+        self.opened: list[str] = []
+
+    async def take_in(self, path: str) -> AttachmentPreview:
+        return self._preview(self.intake.from_path(Path(path)))
+
+    async def take_in_bytes(self, name: str, data: bytes) -> AttachmentPreview:
+        return self._preview(self.intake.from_bytes(name, data))
+
+    async def release(self, attachments: Sequence[Attachment]) -> None:
+        self.released.extend(a.name for a in attachments)
+
+    async def thumbnail(self, attachment: Attachment) -> bytes | None:
+        if attachment.kind is not AttachmentKind.IMAGE or not self.intake.files.exists(attachment.sha256):
+            return None
+        return thumbnail_png(self.intake.files.read(attachment.sha256))
+
+    async def viewable_file(self, attachment: Attachment) -> str:
+        path = str(viewable_copy(self.intake.files.read(attachment.sha256), attachment.name, attachment.sha256))
+        self.opened.append(path)
+        return path
+
+    def _preview(self, attachment: Attachment) -> AttachmentPreview:
+        thumb = thumbnail_png(self.intake.files.read(attachment.sha256)) if attachment.kind is AttachmentKind.IMAGE \
+            else None
+        return AttachmentPreview(attachment, thumb)

@@ -1,0 +1,41 @@
+"""What the chat screen needs for attachments: taking files in, thumbnails, opening the stored copy, releasing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from domain.attachment import Attachment
+
+
+@dataclass(frozen=True)
+class AttachmentPreview:
+    """A file taken in for the composer: the stored attachment and a small PNG thumbnail (images only)."""
+
+    attachment: Attachment
+    thumbnail: bytes | None = None
+
+
+class AttachmentsBackend(Protocol):
+    """Attachments of the chat screen; every call runs on the worker (files are read there, never on the GUI)."""
+
+    async def take_in(self, path: str) -> AttachmentPreview:
+        """Checks and stores a file (InvalidInput naming it when it cannot be attached)."""
+        raise NotImplementedError
+
+    async def take_in_bytes(self, name: str, data: bytes) -> AttachmentPreview:
+        """Checks and stores pasted bytes (an image on the clipboard) under `name`."""
+        raise NotImplementedError
+
+    async def release(self, attachments: Sequence[Attachment]) -> None:
+        """Deletes the stored files of attachments removed before sending (those a message refers to stay)."""
+        raise NotImplementedError
+
+    async def thumbnail(self, attachment: Attachment) -> bytes | None:
+        """A small PNG of a stored image (None for other kinds or a file that is gone)."""
+        raise NotImplementedError
+
+    async def viewable_file(self, attachment: Attachment) -> str:
+        """A path of a copy of the stored file under its own name, for the system's viewer."""
+        raise NotImplementedError
