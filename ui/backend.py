@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -349,8 +349,12 @@ class SettingsBackend(Protocol):
         """The configured MCP servers with their tools as last listed."""
         raise NotImplementedError
 
-    async def add_mcp_server(self, name: str, command: Sequence[str], url: str | None) -> McpServer:
-        """Adds a server after starting it and listing its tools (InvalidInput / McpServerError say why not)."""
+    async def add_mcp_server(
+        self, name: str, command: Sequence[str], url: str | None, values: Mapping[str, str] | None = None
+    ) -> McpServer:
+        """Adds a server after starting it and listing its tools (InvalidInput / McpServerError /
+        KeychainUnavailable say why not); `values` are a command's environment or a URL's headers, kept in the
+        keychain only."""
         raise NotImplementedError
 
     async def refresh_mcp_tools(self, name: str) -> McpServer:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from app.container import Container
@@ -101,9 +101,12 @@ class SettingsBridge:
     async def list_mcp_servers(self) -> Sequence[McpServer]:
         return self._c.mcp_servers.list()
 
-    async def add_mcp_server(self, name: str, command: Sequence[str], url: str | None) -> McpServer:
+    async def add_mcp_server(
+        self, name: str, command: Sequence[str], url: str | None, values: Mapping[str, str] | None = None
+    ) -> McpServer:
+        values = dict(values or {})
         return await AddMcpServerUseCase(self._c.mcp_servers, self._c.mcp_secrets, self._c.mcp)(
-            name, command=command, url=url)
+            name, command=command, url=url, env=values if not url else None, headers=values if url else None)
 
     async def refresh_mcp_tools(self, name: str) -> McpServer:
         return await RefreshMcpToolsUseCase(self._c.mcp_servers, self._c.mcp)(name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -86,6 +86,7 @@ class FakeChatBackend(FakeAttachments, ChatBackend):
         self.tools = ToolSettings()
         self.mcp_servers: list[McpServer] = []
         self.mcp_tools_on_add: list[McpToolSpec] = []
+        self.mcp_secrets: dict[str, dict[str, str]] = {}  # the fake keychain of MCP servers' values
         self.sessions: dict[str, Session] = {}
         self.messages: dict[str, list[Message]] = {}
         self.scripts: deque[Script] = deque()
@@ -413,10 +414,20 @@ class FakeChatBackend(FakeAttachments, ChatBackend):
     async def list_mcp_servers(self) -> Sequence[McpServer]:
         return list(self.mcp_servers)
 
-    async def add_mcp_server(self, name: str, command: Sequence[str], url: str | None) -> McpServer:
-        server = AddMcpServerUseCase.build(name, command=command, url=url, env={}, headers={}, timeout_s=120.0)
+    async def add_mcp_server(
+        self, name: str, command: Sequence[str], url: str | None, values: Mapping[str, str] | None = None
+    ) -> McpServer:
+        values = dict(values or {})
+        server = AddMcpServerUseCase.build(name, command=command, url=url, env={} if url else values,
+                                           headers=values if url else {}, timeout_s=120.0)
         if any(s.name == server.name for s in self.mcp_servers):
             raise InvalidInput(f"An MCP server named {server.name!r} already exists; remove it first.")
+        if values and self.keychain_problem_text:
+            raise KeychainUnavailable(message=f"The MCP server {server.name!r} was not added: its environment and "
+                                      f"header values are kept only in the system keychain, and none is usable here. "
+                                      f"{self.keychain_problem_text}")
+        if values:
+            self.mcp_secrets[server.name] = values
         server = replace(server, tools=tuple(self.mcp_tools_on_add))
         self.mcp_servers.append(server)
         return server

@@ -34,8 +34,9 @@ class SettingsMcpOps:
         self._run("mcp", self._mcp_values, lambda values: self._set(**values, message=message))
 
     # --- MCP servers ------------------------------------------------------------------------------------
-    def add_mcp_server(self, name: str, target: str) -> None:
-        """Adds a server from a command line (split like a shell would) or an http(s) URL; it is started once to
+    def add_mcp_server(self, name: str, target: str, values: Sequence[tuple[str, str]] = ()) -> None:
+        """Adds a server from a command line (split like a shell would) or an http(s) URL, with `values` as the
+        command's environment variables or the URL's headers (kept in the keychain only); it is started once to
         list its tools, and nothing is stored when that fails (the error says why)."""
         target = target.strip()
         if not name.strip() or not target:
@@ -47,8 +48,14 @@ class SettingsMcpOps:
         except ValueError as err:
             self._reject(f"The command line cannot be read: {err}.")
             return
-        self._run("mcp", lambda: self._backend.add_mcp_server(name.strip(), command, target if is_url else None),
-                  lambda s: self._reload_mcp(f"MCP server {s.name} added with {_tools(len(s.tools))}."))
+        checked = checked_values(values, headers=is_url)
+        if isinstance(checked, str):
+            self._reject(checked)
+            return
+        self._run("mcp", lambda: self._backend.add_mcp_server(name.strip(), command, target if is_url else None,
+                                                              checked),
+                  lambda s: self._reload_mcp(f"MCP server {s.name} added with {_tools(len(s.tools))}"
+                                             f"{_kept(len(checked), is_url)}."))
 
     def refresh_mcp_tools(self, name: str) -> None:
         """Starts the server if needed and lists its tools again."""
@@ -70,6 +77,34 @@ class SettingsMcpOps:
         """Turns the named MCP servers off for an agent and every other one on."""
         self._run("mcp", lambda: self._backend.set_agent_mcp_servers(agent_id, off),
                   lambda servers: self._set(mcp_servers=tuple(servers)))
+
+
+def checked_values(rows: Sequence[tuple[str, str]], *, headers: bool) -> dict[str, str] | str:
+    """The rows of the key/value editor as a dict (rows with neither name nor value are skipped), or a message
+    saying what is wrong with one."""
+    what = "header" if headers else "environment variable"
+    out: dict[str, str] = {}
+    for number, (key, value) in enumerate(rows, start=1):
+        key = key.strip()
+        if not key and not value:
+            continue
+        if not key:
+            return f"The {what} in row {number} has a value but no name."
+        if any(c.isspace() for c in key):
+            return f"The {what} name {key!r} contains a space; names have none."
+        if "=" in key or (headers and ":" in key):
+            return f"The {what} name {key!r} contains {'=' if '=' in key else ':'}; type the value in its own box."
+        if key in out:
+            return f"The {what} {key!r} is given twice."
+        out[key] = value.strip() if headers else value
+    return out
+
+
+def _kept(count: int, headers: bool) -> str:
+    if not count:
+        return ""
+    what = ("header" if headers else "environment variable") + ("" if count == 1 else "s")
+    return f"; {count} {what} kept in the system keychain"
 
 
 def _tools(count: int) -> str:

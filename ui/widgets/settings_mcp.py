@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from domain.mcp import McpServer, ToolPermission
 from ui.viewmodels.settings import SettingsState, SettingsViewModel
+from ui.widgets.key_values import KeyValueEditor
 
 EXPLANATION = (
     "Tools of Model Context Protocol servers, offered to the model as server__tool. Every tool asks before it runs "
@@ -62,8 +63,10 @@ class McpSection(QWidget):
         self.name.setMaximumWidth(140)
         self.target = QLineEdit(self)
         self.target.setPlaceholderText("command line (npx -y @scope/server /path)  or  https://example.com/mcp")
+        self.values = KeyValueEditor(self)
+        self.target.textChanged.connect(lambda text: self.values.set_headers(_is_url(text)))
         self.add = QPushButton("Add server", self)
-        self.add.clicked.connect(lambda: vm.add_mcp_server(self.name.text(), self.target.text()))
+        self.add.clicked.connect(lambda: vm.add_mcp_server(self.name.text(), self.target.text(), self.values.values()))
         actions = QHBoxLayout()
         for button in (self.refresh, self.remove, self.open_log):
             actions.addWidget(button)
@@ -79,6 +82,7 @@ class McpSection(QWidget):
         layout.addWidget(self.tree, 1)
         layout.addLayout(actions)
         layout.addLayout(adding)
+        layout.addWidget(self.values)
         self._selection_changed()
 
     def show_state(self, state: SettingsState) -> None:
@@ -87,6 +91,11 @@ class McpSection(QWidget):
         self.add.setEnabled(not busy)
         self._logs = dict(state.mcp_logs)
         if state.mcp_servers != self._shown:
+            added = {s.name for s in state.mcp_servers} - {s.name for s in self._shown or ()}
+            if self.name.text().strip() in added:  # the form's server was stored: empty the form and its values
+                self.name.clear()
+                self.target.clear()
+                self.values.clear()
             self._shown = state.mcp_servers
             self._rebuild(state.mcp_servers)
         self._selection_changed(busy)
@@ -142,3 +151,7 @@ class McpSection(QWidget):
         name = self.selected_server()
         if name is not None and name in self._logs:
             QDesktopServices.openUrl(QUrl.fromLocalFile(self._logs[name]))
+
+
+def _is_url(target: str) -> bool:
+    return target.strip().startswith(("http://", "https://"))
