@@ -93,3 +93,14 @@ def test_a_responses_reasoning_item_kept_with_its_call_is_counted_while_its_loop
     assert echoed_reasoning(messages, "openai", "gpt-5") == [item]
     assert echoed_reasoning(messages, "openai", "gpt-5-mini") == []
     assert echoed_reasoning([*messages, Message("u2", "s1", MessageType.USER, "And?")], "openai", "gpt-5") == []
+
+
+def test_the_summarizer_never_receives_raw_thinking() -> None:
+    from domain.context.transcript import render_transcript
+
+    thought = Message("a", "s", MessageType.AI_RESPONSE, "High tide is at 14:05.", thinking_content="SECRET-THOUGHT",
+                      reasoning=(replace(_block(), text="SECRET-THOUGHT"),
+                                 ReasoningBlock(ReasoningKind.REDACTED, data="OPAQUE-DATA")))
+    transcript = render_transcript([Message("u", "s", MessageType.USER, "When?"), thought])
+    assert "High tide is at 14:05." in transcript
+    assert "SECRET-THOUGHT" not in transcript and "OPAQUE-DATA" not in transcript
