@@ -11,6 +11,7 @@ import pytest
 from tests.attachment_samples import PYTHON_SOURCE, png, write_samples
 from tests.cli.harness import Cli
 from tests.fakeservers import Reply, ScriptedBrain, fake_provider_servers
+from tests.fakeservers.responses_server import FakeResponsesServer
 
 KEY = "sk-attach-test-key"
 
@@ -60,6 +61,28 @@ def test_one_session_sends_png_jpeg_pdf_and_python_to_each_provider_natively(tmp
     assert [[a["name"] for a in m["attachments"]] for m in users] == [["shot.png", "photo.jpg", "report.pdf",
                                                                         "greet.py"]] * 3
     assert len(_stored_files(tmp_path / "home")) == 5  # four files stored once (sent 3 times) + the PDF's text
+
+
+def test_openai_on_the_responses_api_gets_input_image_and_input_file_parts_the_fake_accepts(tmp_path: Path) -> None:
+    files = write_samples(tmp_path / "files")
+    names = ("shot.png", "photo.jpg", "report.pdf", "greet.py")
+    with FakeResponsesServer(ScriptedBrain(default=Reply.of_text("Seen them.")), api_key=KEY) as fake:
+        cli = Cli(tmp_path / "home", tmp_path / "keys.json", {"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": fake.base_url})
+        assert cli.run("providers", "set", "openai", "--api", "responses", subprocess_run=False).code == 0
+        attach = [arg for name in names for arg in ("-a", str(files[name]))]
+        result = cli.run("chat", "-p", "openai", *attach, "What are these?", subprocess_run=False)
+    assert result.code == 0, result.err
+    assert "Seen them." in result.out and fake.refusals == [] and fake.failures == []
+    turn = next(r for r in fake.requests if r.tool_names)
+    (item,) = turn.raw["input"]
+    assert [p["type"] for p in item["content"]] == ["input_text", "input_image", "input_text", "input_image",
+                                                    "input_file", "input_text", "input_text"]
+    assert item["content"][4]["filename"] == "report.pdf" and item["content"][1]["detail"] == "auto"
+    media = [(p.kind, p.media_type, p.sha256) for p in turn.media]  # as the fake decoded and checked them
+    assert media == [("image", "image/png", hashlib_of(files["shot.png"])),
+                     ("image", "image/jpeg", hashlib_of(files["photo.jpg"])),
+                     ("pdf", "application/pdf", hashlib_of(files["report.pdf"]))]
+    assert PYTHON_SOURCE in turn.last_user_text and turn.last_user_text.endswith("What are these?")
 
 
 def hashlib_of(path: Path) -> str:

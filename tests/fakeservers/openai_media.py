@@ -8,7 +8,7 @@ from typing import Any
 
 from tests.fakeservers.media_rules import MediaPart, MediaRefused, b64, checked_image, checked_pdf
 
-_DATA_URL = re.compile(r"^data:([\w.+-]+/[\w.+-]+);base64,(.*)$", re.S)
+DATA_URL = re.compile(r"^data:([\w.+-]+/[\w.+-]+);base64,(.*)$", re.S)
 IMAGE_FORMATS = "You uploaded an unsupported image. Please make sure your image has of one the following formats: " \
                 "['png', 'jpeg', 'gif', 'webp']."
 
@@ -28,7 +28,7 @@ def media_part(part: dict[str, Any], role: str, where: str) -> MediaPart:
             raise OpenAIMediaRefused(f"Image URLs are only allowed for messages with role 'user', but this message "
                                      f"with role '{role}' contains an image URL.", "invalid_value", where)
         url = str((part.get("image_url") or {}).get("url", ""))
-        found = _DATA_URL.match(url)
+        found = DATA_URL.match(url)
         if found is None:
             raise OpenAIMediaRefused(
                 f"Invalid image URL: '{where}.image_url.url'. Expected a base64-encoded data URL with an image MIME "
@@ -45,7 +45,7 @@ def media_part(part: dict[str, Any], role: str, where: str) -> MediaPart:
     if not file.get("filename"):
         raise OpenAIMediaRefused(f"Missing required parameter: '{where}.file.filename'.", "missing_required_parameter",
                                  f"{where}.file.filename")
-    found = _DATA_URL.match(str(file.get("file_data", "")))
+    found = DATA_URL.match(str(file.get("file_data", "")))
     if found is None or found.group(1) != "application/pdf":
         got = f"unsupported MIME type '{found.group(1)}'" if found else "a value without the 'data:' prefix"
         raise OpenAIMediaRefused(

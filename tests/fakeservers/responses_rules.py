@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tests.fakeservers.brain import NormalizedMessage, NormalizedRequest, Part, TextPart, ToolCallPart, ToolResultPart
+from tests.fakeservers.responses_media import MEDIA_TYPES, media_part
 
 REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5", "gpt-oss")  # models that take `reasoning` and encrypted content
 EFFORTS = ("minimal", "low", "medium", "high")
@@ -93,18 +94,23 @@ def _text(content: Any) -> str:
 
 def normalize(body: Mapping[str, Any], headers: Mapping[str, str]) -> NormalizedRequest:
     """The request as provider-neutral messages; reasoning items become messages of role 'reasoning' (their
-    encrypted content counts for the prompt's size and its cached prefix, as on the real API)."""
+    encrypted content counts for the prompt's size and its cached prefix, as on the real API); input_image and
+    input_file parts are checked and priced (responses_media: OpenAIMediaRefused for what the API refuses)."""
     names: dict[str, str] = {}
     messages: list[NormalizedMessage] = []
     system = [str(body.get("instructions") or "")]
-    for item in input_items(body):
+    for i, item in enumerate(input_items(body)):
         kind = item.get("type") or "message"
         parts: list[Part] = []
         if kind == "message" and item.get("role") in ("system", "developer"):
             system.append(_text(item.get("content")))
             continue
         if kind == "message":
-            messages.append(NormalizedMessage(str(item.get("role")), (TextPart(_text(item.get("content"))),)))
+            content = item.get("content")
+            media = [media_part(p, str(item.get("role")), f"input[{i}].content[{j}]")
+                     for j, p in enumerate(content if isinstance(content, list) else [])
+                     if isinstance(p, dict) and p.get("type") in MEDIA_TYPES]
+            messages.append(NormalizedMessage(str(item.get("role")), (TextPart(_text(content)), *media)))
         elif kind == "reasoning":
             summary = " ".join(str(s.get("text", "")) for s in item.get("summary") or [])
             parts.append(TextPart(f"{item.get('id')} {summary} {item.get('encrypted_content') or ''}"))

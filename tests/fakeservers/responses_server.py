@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tests.fakeservers.brain import STREAMED_FAILURES, ErrorReply, NormalizedRequest, Reply, ToolCall
+from tests.fakeservers.openai_media import OpenAIMediaRefused
 from tests.fakeservers.openai_server import FakeOpenAIServer, error_response
 from tests.fakeservers.responses_rules import Refusal, check, normalize, reasons
 from tests.fakeservers.server import HttpResponse, RawRequest, non_stream_error, sse, stalled_chunks
@@ -35,7 +36,9 @@ class FakeResponsesServer(FakeOpenAIServer):
 
     Refuses what the real API refuses (responses_rules.check): a reasoning item without the item it produced after
     it, one whose encrypted content it did not issue, a function_call_output without its call, reasoning knobs for
-    a model that does not reason. An overflow answers with GPT-5's input-limit wording (numbers included). `quota`:
+    a model that does not reason, an input_image or input_file the API would not take (responses_media: the data
+    URL's media type against the bytes, base64, a PDF that opens, the size limits; images billed by OpenAI's
+    formula). An overflow answers with GPT-5's input-limit wording (numbers included). `quota`:
     every generation request gets the 429 insufficient_quota body."""
 
     def __init__(self, *args: Any, quota: bool = False, **kwargs: Any) -> None:
@@ -59,10 +62,13 @@ class FakeResponsesServer(FakeOpenAIServer):
             return HttpResponse.of_json(QUOTA_BODY, 429, {"x-request-id": f"req_{uuid.uuid4().hex[:24]}"})
         try:
             check(body, self.issued)
+            request = normalize(body, raw.headers)
+        except OpenAIMediaRefused as refused:  # an attachment the real API refuses
+            self.refusals.append(str(refused))
+            return _bad(Refusal(str(refused), refused.param, refused.code))
         except Refusal as refusal:
             self.refusals.append(refusal.message)
             return _bad(refusal)
-        request = normalize(body, raw.headers)
         answer, accounting = self.answer(request)
         if isinstance(answer, ErrorReply) and answer.kind == "overflow":
             message = INPUT_LIMIT_WORDING.format(limit=answer.limit, tokens=answer.tokens)
