@@ -40,6 +40,13 @@ class ResultBlock:
     output: str
     is_error: bool
 
+    @property
+    def marked_output(self) -> str:
+        """The output as sent to APIs without an error flag: a failure reads as one ("Error: ...")."""
+        if self.is_error and not self.output.lower().startswith("error"):
+            return "Error: " + self.output
+        return self.output
+
 
 @dataclass(frozen=True)
 class AttachmentBlock:

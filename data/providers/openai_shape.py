@@ -61,10 +61,7 @@ def openai_messages(
             continue
         for block in turn.blocks:
             if isinstance(block, ResultBlock):
-                output = block.output
-                if block.is_error and not output.lower().startswith("error"):
-                    output = "Error: " + output
-                shaped.append({"role": "tool", "tool_call_id": safe_call_id(block.id), "content": output})
+                shaped.append({"role": "tool", "tool_call_id": safe_call_id(block.id), "content": block.marked_output})
         files = [b.attachment for b in turn.blocks if isinstance(b, AttachmentBlock)]
         if files:  # a list of parts: each file in its native form, then the text
             parts = [part for file in files for part in openai_parts(file, media)]

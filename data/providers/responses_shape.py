@@ -94,10 +94,8 @@ def responses_input(
             continue
         for block in turn.blocks:
             if isinstance(block, ResultBlock):
-                output = block.output
-                if block.is_error and not output.lower().startswith("error"):
-                    output = "Error: " + output
-                items.append({"type": "function_call_output", "call_id": safe_call_id(block.id), "output": output})
+                items.append({"type": "function_call_output", "call_id": safe_call_id(block.id),
+                              "output": block.marked_output})
         texts = [b.text for b in turn.blocks if isinstance(b, TextBlock)]
         files = [part for b in turn.blocks if isinstance(b, AttachmentBlock) for part in responses_parts(b.attachment,
                                                                                                           media)]
