@@ -14,6 +14,7 @@ from data.providers.errors import (
     error_fields,
     is_billing,
     overflow_from_message,
+    request_id_of,
     retry_after_seconds,
     short,
     status_error,
@@ -148,6 +149,7 @@ class OpenAIAdapter(SdkAdapter):
         thoughts: list[str] = []
         usage: Usage | None = None
         finish: str | None = None
+        request_id = stream.response.headers.get("x-request-id")  # an error event mid-stream carries none itself
         try:
             async for chunk in stream:
                 if chunk.usage is not None:
@@ -169,6 +171,10 @@ class OpenAIAdapter(SdkAdapter):
                                 slot[2].append(piece.function.arguments or "")
                             yield ReplyProgress()
                     finish = choice.finish_reason or finish
+        except openai.APIError as exc:  # an error event in the stream: the response's request id is the one to quote
+            if request_id_of(exc) is not None or not isinstance(request_id, str):
+                raise
+            raise self._error(exc).with_request_id(request_id) from exc
         finally:
             await stream.close()
         if finish is None:

@@ -249,7 +249,8 @@ class FakeOpenAIServer(FakeProviderServer):
             yield sse("[DONE]")
             self.record_stats(request, accounting, time.perf_counter() - started)
 
-        return HttpResponse(headers={"content-type": "text/event-stream"}, chunks=chunks(),
+        return HttpResponse(headers={"content-type": "text/event-stream",  # like the API: every response has one
+                                     "x-request-id": f"req_{uuid.uuid4().hex[:24]}"}, chunks=chunks(),
                             cut=isinstance(answer, ErrorReply) and answer.kind == "cut_off")
 
     def _thinking(self, request: NormalizedRequest, answer: Answer) -> tuple[str, ...]:

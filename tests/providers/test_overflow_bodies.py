@@ -95,3 +95,16 @@ async def test_an_anthropic_error_keeps_its_request_id_for_the_user_to_quote():
         await collect(stream(adapter_for(ProviderType.ANTHROPIC, fake.base_url), History().user("hi")))
     assert caught.value.request_id and caught.value.request_id.startswith("req_")
     assert caught.value.message.endswith(f"(request id {caught.value.request_id})")
+
+
+async def test_an_error_event_mid_stream_on_chat_completions_keeps_the_responses_request_id():
+    from domain.errors import ProviderError
+    from domain.models import ProviderType
+    from tests.fakeservers import ErrorReply, FakeOpenAIServer, ScriptedBrain
+    from tests.providers.helpers import History, adapter_for, collect, stream
+
+    fake = FakeOpenAIServer(ScriptedBrain([ErrorReply("midstream_error", message="The server had an error")]))
+    with fake, pytest.raises(ProviderError) as caught:
+        await collect(stream(adapter_for(ProviderType.OPENAI, fake.base_url), History().user("hi")))
+    assert caught.value.request_id and caught.value.request_id.startswith("req_")
+    assert caught.value.message.endswith(f"(request id {caught.value.request_id})")
