@@ -61,6 +61,7 @@ from domain.usecases.list_sessions import ListSessionsUseCase
 from domain.usecases.load_conversation import LoadConversationQuery
 from domain.usecases.memory_flush import MemoryFlushUseCase
 from domain.usecases.pin_message import PinMessageUseCase
+from domain.usecases.purge_deleted import PurgeDeletedSessionsUseCase
 from domain.usecases.reattach import SessionAttachmentsQuery
 from domain.usecases.refresh_models import RefreshModelsUseCase
 from domain.usecases.rename_session import RenameSessionUseCase
@@ -240,6 +241,7 @@ class Container:
         self.search_sessions = SearchSessionsUseCase(self.sessions)
         self.delete_session = DeleteSessionUseCase(self.sessions, self.clock)
         self.rename_session = RenameSessionUseCase(self.sessions, self.clock)
+        self.purge_deleted_sessions = PurgeDeletedSessionsUseCase(self.sessions, self.clock)
         self.set_session_reasoning = SetSessionReasoningUseCase(self.sessions, self.clock)
         self.pin_message = PinMessageUseCase(self.messages)
         switcher = BranchSwitcher(self.store, self.sessions, self.messages)

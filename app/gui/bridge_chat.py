@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Sequence
 from app.container import Container
 from app.gui.pricing import session_cost
 from domain.attachment import Attachment
+from domain.errors import PalimpsestError
 from domain.events import ChatEvent, CompactCompleted, ContextStatus
 from domain.mcp import tool_definitions
 from domain.models import AgentId, AiModel, Message, MessageId, ProviderId, ProviderType, Session, SessionId
@@ -29,6 +30,10 @@ class AppBridge:
     _c: Container
 
     async def startup(self) -> StartupInfo:
+        try:  # conversations deleted more than 30 days ago go for good (with their attachment files)
+            self._c.purge_deleted_sessions()
+        except PalimpsestError:  # a purge that fails is tried again at the next start; nothing is lost
+            pass
         providers = tuple(provider_infos(self._c))
         return StartupInfo(
             providers=providers,

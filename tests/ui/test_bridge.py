@@ -179,3 +179,27 @@ async def test_startup_counts_only_sessions_with_messages(
     assert not (await bridge.startup()).has_sessions  # a left-over empty session keeps the first-run screen
     await turn(bridge, factory, empty.id, "hello")
     assert (await bridge.startup()).has_sessions
+
+
+async def test_startup_purges_conversations_deleted_over_30_days_ago_with_their_attachment_files(
+    bridge: ContainerBackend, container: Container, tmp_path
+) -> None:
+    from datetime import timedelta
+
+    from data.attachments.intake import AttachmentIntake
+    from domain.models import Message, MessageType
+    from tests.attachment_samples import png
+
+    shot = AttachmentIntake(container.storage.attachment_files).from_bytes("shot.png", png())
+    old = container.create_session(agent=None)
+    recent = container.create_session(agent=None)
+    for session in (old, recent):
+        container.messages.add(Message(f"m-{session.id}", session.id, MessageType.USER, "look",
+                                       attachments=(shot,) if session is old else ()))
+    now = container.clock.now()
+    container.sessions.delete(old.id, now - timedelta(days=31))
+    container.sessions.delete(recent.id, now - timedelta(days=2))
+    await bridge.startup()
+    remaining = {s.id for s in container.sessions.list(include_deleted=True)}
+    assert old.id not in remaining and recent.id in remaining  # the recent one can still be restored
+    assert not container.storage.attachment_files.exists(shot.sha256)
