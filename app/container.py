@@ -271,6 +271,12 @@ class Container:
         self.save_context_settings = SaveContextSettingsUseCase(self.settings)
         self.delete_agent = DeleteAgentUseCase(self.agents)
 
+    def housekeeping(self) -> None:
+        """Start-up cleaning in the desktop app: conversations deleted over 30 days ago go for good, and so do
+        attachment files no message refers to (attached to a message that was never sent)."""
+        self.purge_deleted_sessions()
+        self.storage.sweep_unreferenced()
+
     @classmethod
     def build(
         cls,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from datetime import UTC, datetime
@@ -80,6 +81,11 @@ class Storage:
         """Deletes the attachment files among `digests` that no message refers to (taken in for a message that was
         then refused before it was stored)."""
         self.attachment_files.delete(unreferenced(self._db, digests))
+
+    def sweep_unreferenced(self, min_age_s: float = 86_400.0) -> None:
+        """Deletes attachment files no message refers to that were stored over `min_age_s` ago: files attached in
+        the desktop app to a message never sent (the app closed first). Younger ones may be in a composer now."""
+        self.release_unreferenced(set(self.attachment_files.stored_before(time.time() - min_age_s)))
 
     def close(self) -> None:
         """Releases every connection (the WAL is checkpointed by SQLite as the last one closes)."""

@@ -30,9 +30,9 @@ class AppBridge:
     _c: Container
 
     async def startup(self) -> StartupInfo:
-        try:  # conversations deleted more than 30 days ago go for good (with their attachment files)
-            self._c.purge_deleted_sessions()
-        except PalimpsestError:  # a purge that fails is tried again at the next start; nothing is lost
+        try:  # deleted conversations over 30 days old and unsent attachment files go for good
+            self._c.housekeeping()
+        except PalimpsestError:  # a cleaning that fails is tried again at the next start; nothing is lost
             pass
         providers = tuple(provider_infos(self._c))
         return StartupInfo(

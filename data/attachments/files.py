@@ -71,6 +71,20 @@ class AttachmentFiles:
                 except OSError as exc:  # left behind: it takes room but nothing refers to it
                     log.warning("could not delete the attachment file %s: %s", target, exc)
 
+    def stored_before(self, cutoff: float) -> list[str]:
+        """Digests of the stored files last written before `cutoff` (a time.time() value)."""
+        found = []
+        for shard in self.folder.glob("??"):
+            for path in shard.iterdir() if shard.is_dir() else ():
+                name = path.name
+                if len(name) == 64 and name[:2] == shard.name and not path.suffix:
+                    try:
+                        if path.stat().st_mtime < cutoff:
+                            found.append(name)
+                    except OSError:  # removed meanwhile
+                        continue
+        return found
+
     def write_meta(self, name: str, data: bytes) -> None:
         """Writes (or replaces whole) a small bookkeeping file of the store, e.g. the Gemini uploads."""
         self._write(self.folder / name, data)

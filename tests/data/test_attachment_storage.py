@@ -114,3 +114,22 @@ def test_release_unreferenced_keeps_files_a_message_refers_to(storage: Storage, 
     storage.release_unreferenced({kept.sha256, refused.sha256})
     assert storage.attachment_files.exists(kept.sha256)
     assert not storage.attachment_files.exists(refused.sha256)
+
+
+def test_the_sweep_deletes_only_old_files_no_message_refers_to(storage: Storage, tmp_path: Path) -> None:
+    import os
+    import time
+
+    intake = AttachmentIntake(storage.attachment_files)
+    sent = intake.from_bytes("sent.png", png(10, 10))
+    never_sent = intake.from_bytes("never.png", png(12, 12))
+    just_attached = intake.from_bytes("now.png", png(14, 14))  # in a composer right now: too young to sweep
+    new_session(storage)
+    storage.messages.add(Message("a", "s1", MessageType.USER, "x", T0, attachments=(sent,)))
+    two_days_ago = time.time() - 2 * 86_400
+    for digest in (sent.sha256, never_sent.sha256):
+        os.utime(storage.attachment_files.path(digest), (two_days_ago, two_days_ago))
+    storage.sweep_unreferenced()
+    assert storage.attachment_files.exists(sent.sha256)
+    assert not storage.attachment_files.exists(never_sent.sha256)
+    assert storage.attachment_files.exists(just_attached.sha256)
