@@ -46,7 +46,9 @@ from domain.usecases.delete_agent import DeleteAgentUseCase
 from domain.usecases.delete_api_key import DeleteApiKeyUseCase
 from domain.usecases.delete_memory import DeleteMemoryUseCase
 from domain.usecases.delete_provider import DeleteProviderUseCase
+from domain.usecases.archive_session import ArchiveSessionUseCase
 from domain.usecases.delete_session import DeleteSessionUseCase
+from domain.usecases.open_at_message import OpenAtMessageQuery
 from domain.usecases.discover_model import DiscoverModelUseCase
 from domain.usecases.edit_summary import EditSummaryUseCase
 from domain.usecases.export_session import ExportSessionUseCase
@@ -241,12 +243,14 @@ class Container:
         self.search_sessions = SearchSessionsUseCase(self.sessions)
         self.delete_session = DeleteSessionUseCase(self.sessions, self.clock)
         self.rename_session = RenameSessionUseCase(self.sessions, self.clock)
+        self.archive_session = ArchiveSessionUseCase(self.sessions)
         self.purge_deleted_sessions = PurgeDeletedSessionsUseCase(self.sessions, self.clock)
         self.set_session_reasoning = SetSessionReasoningUseCase(self.sessions, self.clock)
         self.pin_message = PinMessageUseCase(self.messages)
         switcher = BranchSwitcher(self.store, self.sessions, self.messages)
         self.list_branches = ListBranchesQuery(self.sessions, self.messages)
         self.checkout_branch = CheckoutBranchUseCase(switcher, self.sessions, self.messages)
+        self.open_at_message = OpenAtMessageQuery(self.sessions, self.messages, self.conversation, self.checkout_branch)
         self.delete_branch = DeleteBranchUseCase(self.store, switcher, self.sessions, self.messages)
         self.fork_session = ForkSessionUseCase(self.store, self.sessions, self.messages, self.clock)
         self.import_conversations = ImportConversationsUseCase(self.store, self.sessions, self.messages, self.agents)

@@ -60,6 +60,7 @@ class SessionSearchHit:
     session_id: SessionId
     title: str
     snippet: str
+    message_id: MessageId | None = None  # the matching message; None when the title or summary matched
 
 
 class SessionRepository(Protocol):

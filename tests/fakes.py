@@ -156,13 +156,13 @@ class FakeSessionRepository:
             return []
         hits = []
         for s in self.sessions.values():
-            rows = [[s.title, s.compacted_summary]]
+            rows: list[tuple[list[str | None], str | None]] = [([s.title, s.compacted_summary], None)]
             if self.linked_messages is not None:
-                rows += [[m.content, m.tool_output]
+                rows += [([m.content, m.tool_output], m.id)
                          for m in self.linked_messages.snapshot(s.id, include_inactive=True)]
-            match = next((row for row in rows if full_text_match(query, row)), None)
+            match = next((row for row in rows if full_text_match(query, row[0])), None)
             if match is not None and s.deleted_at is None:
-                hits.append(SessionSearchHit(s.id, s.title, " ".join(t for t in match if t)))
+                hits.append(SessionSearchHit(s.id, s.title, " ".join(t for t in match[0] if t), match[1]))
         return hits[:limit]
 
     def _require(self, session_id: SessionId) -> Session:

@@ -26,6 +26,7 @@ from domain.models import (
 from domain.ports import KeySource, SessionSearchHit
 from domain.settings import ContextSettings, ToolSettings
 from domain.usecases.load_conversation import ConversationPage
+from domain.usecases.open_at_message import HitPage
 from ui.attachments_backend import AttachmentsBackend
 
 
@@ -126,10 +127,14 @@ class AppBackend(Protocol):
 
 
 class SessionsBackend(Protocol):
-    """The sessions list: list, search, rename, delete with undo."""
+    """The sessions list: list, search, rename, archive, delete with undo."""
 
-    async def list_sessions(self) -> Sequence[Session]:
-        """Sessions, newest first."""
+    async def list_sessions(self, archived: bool = False) -> Sequence[Session]:
+        """Sessions not archived (with archived: only the archived ones), newest first."""
+        raise NotImplementedError
+
+    async def archive_session(self, session_id: SessionId, archived: bool) -> Session:
+        """Archives (or, with archived False, unarchives) a session; it stays searchable."""
         raise NotImplementedError
 
     async def search_sessions(self, query: str) -> Sequence[SessionSearchHit]:
@@ -171,6 +176,10 @@ class ConversationBackend(Protocol):
 
     async def load_older(self, session_id: SessionId, before_seq: int, limit: int) -> Sequence[Message]:
         """Up to `limit` messages with seq < before_seq, in order."""
+        raise NotImplementedError
+
+    async def open_at(self, session_id: SessionId, message_id: MessageId, tail: int) -> HitPage:
+        """The session paged back to a message (a search hit), its branch checked out first when needed."""
         raise NotImplementedError
 
     def send(self, session_id: SessionId, text: str, selection: Selection,

@@ -96,6 +96,9 @@ def _add_sessions(commands: argparse._SubParsersAction) -> None:
     sessions = _group(commands, "sessions", "list, show, export, search, compact and delete sessions")
     listing = sessions.add_parser("list", help="list sessions, newest first")
     listing.add_argument("--json", action="store_true", help="print JSON")
+    shown = listing.add_mutually_exclusive_group()
+    shown.add_argument("--archived", action="store_true", help="list only archived sessions")
+    shown.add_argument("--all", action="store_true", help="list archived sessions too")
     show = sessions.add_parser("show", help="a session and every message, including summarized ones")
     show.add_argument("id", metavar="ID")
     show.add_argument("--all", action="store_true", help="also messages off the conversation's path (replaced)")
@@ -114,6 +117,9 @@ def _add_sessions(commands: argparse._SubParsersAction) -> None:
     compact.add_argument("--instructions", metavar="TEXT", help="what the summary should focus on")
     reset = sessions.add_parser("reset-context", help="drop the summary; every original message is sent again")
     reset.add_argument("id", metavar="ID")
+    for name, help_text in (("archive", "take a session off the list (it stays readable and searchable)"),
+                            ("unarchive", "put an archived session back on the list")):
+        sessions.add_parser(name, help=help_text).add_argument("id", metavar="ID")
     delete = sessions.add_parser("delete", help="delete a session")
     delete.add_argument("id", metavar="ID")
     branches = sessions.add_parser("branches", help="list a session's branches with their leaf and fork messages")

@@ -1,4 +1,4 @@
-"""`palimpsest sessions ...`: list, show, export, search, compact, reset-context, delete (branches: branches_cmd)."""
+"""`palimpsest sessions ...`: list, show, export, search, compact, reset-context, archive, delete (branches: branches_cmd)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def session_to_dict(s: Session) -> dict[str, Any]:
         "message_count": s.message_count, "compaction_count": s.compaction_count, "provider_id": s.current_provider_id,
         "model_id": s.current_model_id, "preview": s.last_message_preview, "total_input_tokens": s.total_input_tokens,
         "total_output_tokens": s.total_output_tokens, "total_cache_read_tokens": s.total_cache_read_tokens,
-        "reasoning": s.reasoning,
+        "reasoning": s.reasoning, "archived": not s.is_active,
     }
 
 
@@ -107,15 +107,15 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
     if action in BRANCH_ACTIONS:
         return run_branches(c, args, out, err)
     if action == "list":
-        sessions = c.list_sessions()
+        sessions = c.list_sessions(archived=None if args.all else args.archived)
         if args.json:
             out.write(json.dumps([session_to_dict(s) for s in sessions], ensure_ascii=False, indent=2) + "\n")
         elif not sessions:
-            err.write("No sessions yet. Start one with: palimpsest chat \"hello\"\n")
+            err.write("No archived sessions.\n" if args.archived
+                      else "No sessions yet. Start one with: palimpsest chat \"hello\"\n")
         else:
-            rows = [
-                (s.id, when(s.updated_at), s.message_count, s.compaction_count, one_line(s.title)) for s in sessions
-            ]
+            rows = [(s.id, when(s.updated_at), s.message_count, s.compaction_count,
+                     one_line(s.title) + ("" if s.is_active else "  (archived)")) for s in sessions]
             out.write(table(("ID", "UPDATED", "MESSAGES", "COMPACTIONS", "TITLE"), rows) + "\n")
     elif action == "show":
         detail = c.show_session(args.id, include_inactive=args.all)
@@ -130,8 +130,14 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
         hits = c.search_sessions(args.query)
         if not hits:
             err.write(f"No sessions match {args.query!r}.\n")
-        for hit in hits:
-            out.write(f"{hit.session_id}  {one_line(hit.title, 40)}  {one_line(hit.snippet, 100)}\n")
+        for hit in hits:  # the message id of the hit (`-` for a title or summary match) opens it: sessions show
+            out.write(f"{hit.session_id}  {hit.message_id or '-'}  {one_line(hit.title, 40)}  "
+                      f"{one_line(hit.snippet, 100)}\n")
+    elif action in ("archive", "unarchive"):
+        archived = action == "archive"
+        session = (c.archive_session if archived else c.archive_session.undo)(args.id)
+        out.write(f"{'Archived' if archived else 'Unarchived'} session {session.id} ({one_line(session.title, 40)})"
+                  f"{'; see it with: palimpsest sessions list --archived' if archived else ''}.\n")
     elif action == "compact":
         result = await c.compact_now(args.id, instructions=args.instructions)
         if result.did_compact:

@@ -13,6 +13,7 @@ from domain.mcp import tool_definitions
 from domain.models import AgentId, AiModel, Message, MessageId, ProviderId, ProviderType, Session, SessionId
 from domain.usecases.load_conversation import ConversationPage
 from domain.usecases.mcp_servers import SetMcpServerEnabledUseCase
+from domain.usecases.open_at_message import HitPage
 from ui.backend import ProviderInfo, Selection, SessionMcpServer, StartupInfo, UsageSummary
 
 
@@ -73,6 +74,12 @@ class ConversationBridge:
 
     async def load_older(self, session_id: SessionId, before_seq: int, limit: int) -> Sequence[Message]:
         return self._c.conversation.older(session_id, before_seq, limit)
+
+    async def open_at(self, session_id: SessionId, message_id: MessageId, tail: int) -> HitPage:
+        hit = self._c.open_at_message(session_id, message_id, tail)
+        if hit.switched_branch:
+            self._c.planner.forget(session_id)
+        return hit
 
     async def send(self, session_id: SessionId, text: str, selection: Selection,
                    attachments: Sequence[Attachment] = ()) -> AsyncIterator[ChatEvent]:

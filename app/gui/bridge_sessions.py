@@ -19,8 +19,11 @@ class SessionsBridge:
 
     _c: Container
 
-    async def list_sessions(self) -> Sequence[Session]:
-        return self._c.list_sessions()
+    async def list_sessions(self, archived: bool = False) -> Sequence[Session]:
+        return self._c.list_sessions(archived=archived)
+
+    async def archive_session(self, session_id: SessionId, archived: bool) -> Session:
+        return (self._c.archive_session if archived else self._c.archive_session.undo)(session_id)
 
     async def search_sessions(self, query: str) -> Sequence[SessionSearchHit]:
         return self._c.search_sessions(query)

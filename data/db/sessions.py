@@ -17,12 +17,12 @@ from domain.models import CompactionRecord, Session, SessionId, Usage
 from domain.ports import SessionSearchHit
 
 _MESSAGE_HITS = text(
-    "SELECT m.session_id, snippet(messages_fts, -1, '[', ']', '…', 12), bm25(messages_fts)"
+    "SELECT m.session_id, snippet(messages_fts, -1, '[', ']', '…', 12), bm25(messages_fts), m.id"
     " FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid"
     " WHERE messages_fts MATCH :q ORDER BY rank LIMIT :n"
 )
 _MESSAGE_HITS_NEWEST = text(
-    "SELECT m.session_id, snippet(messages_fts, -1, '[', ']', '…', 12), bm25(messages_fts)"
+    "SELECT m.session_id, snippet(messages_fts, -1, '[', ']', '…', 12), bm25(messages_fts), m.id"
     " FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid"
     " WHERE messages_fts MATCH :q AND messages_fts.rowid >= :floor ORDER BY rank LIMIT :n"
 )
@@ -32,7 +32,7 @@ _NEWEST_FLOOR = text(
 RANKED_MATCHES = 10_000  # a word in more messages than this is ranked among its newest matches (exact bm25 of all
 # of them takes SQLite a quarter of a second at 180,000 matches)
 _SESSION_HITS = text(
-    "SELECT s.id, snippet(sessions_fts, -1, '[', ']', '…', 12), bm25(sessions_fts)"
+    "SELECT s.id, snippet(sessions_fts, -1, '[', ']', '…', 12), bm25(sessions_fts), NULL"
     " FROM sessions_fts JOIN sessions s ON s.rowid = sessions_fts.rowid"
     " WHERE sessions_fts MATCH :q ORDER BY rank LIMIT :n"
 )
@@ -169,7 +169,7 @@ class SqlSessionRepository:
         match = fts_query(query)
         if match is None or limit <= 0:
             return []
-        best: dict[str, tuple[float, str]] = {}
+        best: dict[str, tuple[float, str, str | None]] = {}
         params = {"q": match, "n": limit * 20}
         with self._db.read() as s:
             floor = s.execute(_NEWEST_FLOOR, {"q": match, "k": self.ranked_matches}).scalar()
@@ -177,15 +177,15 @@ class SqlSessionRepository:
             if floor is not None:  # a common word: its best matches spread over many sessions, fewer snippets do
                 params["n"] = limit * 5
             for statement in (_SESSION_HITS, messages):
-                for session_id, snippet, score in s.execute(statement, {**params, "floor": floor}):
+                for session_id, snippet, score, message_id in s.execute(statement, {**params, "floor": floor}):
                     if session_id not in best or score < best[session_id][0]:
-                        best[session_id] = (float(score), str(snippet))
+                        best[session_id] = (float(score), str(snippet), message_id)
             if not best:
                 return []
             rows = s.scalars(select(SessionRow).where(SessionRow.id.in_(best), SessionRow.deleted_at.is_(None)))
             titles = {r.id: r.title for r in rows}
-        ranked = sorted((score, sid) for sid, (score, _) in best.items() if sid in titles)
-        return [SessionSearchHit(sid, titles[sid], best[sid][1]) for _, sid in ranked[:limit]]
+        ranked = sorted((score, sid) for sid, (score, _, _) in best.items() if sid in titles)
+        return [SessionSearchHit(sid, titles[sid], best[sid][1], best[sid][2]) for _, sid in ranked[:limit]]
 
     def _set_deleted(self, session_id: SessionId, at: datetime | None) -> None:
         with self._db.write() as s:

@@ -1,4 +1,4 @@
-"""List sessions: the conversations, newest first."""
+"""List sessions: the conversations, newest first (archived ones only when asked)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ class ListSessionsUseCase:
     def __init__(self, sessions: SessionRepository) -> None:
         self._sessions = sessions
 
-    def __call__(self, *, include_deleted: bool = False) -> Sequence[Session]:
-        """The sessions, newest first."""
-        return self._sessions.list(include_deleted=include_deleted)
+    def __call__(self, *, include_deleted: bool = False, archived: bool | None = None) -> Sequence[Session]:
+        """The sessions, newest first; archived=False: only those not archived, True: only archived, None: all."""
+        found = self._sessions.list(include_deleted=include_deleted)
+        if archived is None:
+            return found
+        return [s for s in found if s.is_active != archived]

@@ -275,3 +275,32 @@ def test_an_unknown_provider_or_agent_is_one_plain_line(env: Env) -> None:
     assert (agent.code, agent.err) == (
         1, "palimpsest: No agent named 'Nobody'. Known agents: General assistant. "
            "Leave out --agent to use the default agent.\n")
+
+
+def test_search_prints_the_message_id_of_the_hit(env: Env) -> None:
+    session = new_session(env, "Where is the lighthouse keeper?")
+    shown = json.loads(env.run("sessions", "show", session, "--json").out)
+    asked = next(m["id"] for m in shown["messages"] if "lighthouse" in (m["content"] or ""))
+    line = env.run("sessions", "search", "lighthouse").out.splitlines()[0]
+    assert line.split()[:2] == [session, asked]
+
+
+def test_archive_hides_a_session_from_the_list_until_unarchived_and_it_stays_searchable(env: Env) -> None:
+    kept, archived = new_session(env, "Kept one about tides"), new_session(env, "Archived one about lighthouses")
+    done = env.run("sessions", "archive", archived)
+    assert done.code == 0 and done.out.startswith(f"Archived session {archived}")
+    listed = env.run("sessions", "list").out
+    assert kept in listed and archived not in listed
+    only = env.run("sessions", "list", "--archived").out
+    assert archived in only and kept not in only and "(archived)" in only
+    both = env.run("sessions", "list", "--all").out
+    assert kept in both and archived in both
+    as_json = json.loads(env.run("sessions", "list", "--all", "--json").out)
+    assert {s["id"]: s["archived"] for s in as_json} == {kept: False, archived: True}
+    assert archived in env.run("sessions", "search", "lighthouses").out
+    back = env.run("sessions", "unarchive", archived)
+    assert back.code == 0 and back.out.startswith(f"Unarchived session {archived}")
+    assert archived in env.run("sessions", "list").out
+    assert "No archived sessions." in env.run("sessions", "list", "--archived").err
+    unknown = env.run("sessions", "archive", "no-such-session")
+    assert unknown.code != 0 and "no-such-session" in unknown.err and "Traceback" not in unknown.err

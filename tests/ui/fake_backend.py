@@ -40,6 +40,7 @@ from domain.models import (
 from domain.ports import SessionSearchHit
 from domain.settings import ContextSettings, ToolSettings
 from domain.usecases.mcp_servers import AddMcpServerUseCase
+from domain.usecases.open_at_message import HitPage
 from domain.usecases.save_tool_settings import allowed_hosts_from
 from tests.ui.fake_attachments import FakeAttachments
 from ui.backend import (
@@ -89,6 +90,7 @@ class FakeChatBackend(FakeAttachments, ChatBackend):
         self.mcp_secrets: dict[str, dict[str, str]] = {}  # the fake keychain of MCP servers' values
         self.sessions: dict[str, Session] = {}
         self.messages: dict[str, list[Message]] = {}
+        self.off_path: dict[str, list[Message]] = {}  # a message id on another branch -> that branch's path
         self.scripts: deque[Script] = deque()
         self.compact_results: deque[CompactCompleted] = deque()
         self.calls: list[tuple[object, ...]] = []
@@ -149,9 +151,26 @@ class FakeChatBackend(FakeAttachments, ChatBackend):
         has_sessions = any(s.deleted_at is None for s in self.sessions.values())
         return StartupInfo(providers, self.keychain_problem_text, default, tuple(self.agents), has_sessions)
 
-    async def list_sessions(self) -> Sequence[Session]:
-        live = [s for s in self.sessions.values() if s.deleted_at is None]
+    async def list_sessions(self, archived: bool = False) -> Sequence[Session]:
+        live = [s for s in self.sessions.values() if s.deleted_at is None and s.is_active != archived]
         return sorted(live, key=lambda s: s.updated_at, reverse=True)
+
+    async def archive_session(self, session_id: str, archived: bool) -> Session:
+        self.sessions[session_id] = replace(self._session(session_id), is_active=not archived)
+        return self.sessions[session_id]
+
+    async def open_at(self, session_id: str, message_id: str, tail: int) -> HitPage:
+        """Like the real one; a message of `off_path` (another branch's path, by message id) is switched to."""
+        switched = message_id in self.off_path
+        if switched:
+            self.messages[session_id] = list(self.off_path.pop(message_id))
+        messages = self.messages[session_id]
+        at = next((i for i, m in enumerate(messages) if m.id == message_id), None)
+        if at is None:
+            raise NotFound("message", message_id)
+        page = await self.load_conversation(session_id, max(tail, len(messages) - at + 2))
+        hit = messages[at]
+        return HitPage(page, message_id, switched, page.boundary_seq is not None and hit.seq < page.boundary_seq)
 
     async def search_sessions(self, query: str) -> Sequence[SessionSearchHit]:
         self.calls.append(("search", query))
@@ -162,7 +181,7 @@ class FakeChatBackend(FakeAttachments, ChatBackend):
                 continue
             for m in messages:
                 if query.lower() in m.content.lower():
-                    hits.append(SessionSearchHit(sid, session.title, m.content[:60]))
+                    hits.append(SessionSearchHit(sid, session.title, m.content[:60], m.id))
                     break
             else:
                 if query.lower() in (session.title or "").lower():  # like the real search: titles match too

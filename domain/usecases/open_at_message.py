@@ -1,0 +1,49 @@
+"""Open at a message: a search hit opens its conversation paged back to the hit, on the hit's branch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.errors import NotFound
+from domain.models import MessageId, SessionId
+from domain.ports import MessageRepository, SessionRepository
+from domain.usecases.branches import CheckoutBranchUseCase
+from domain.usecases.load_conversation import ConversationPage, LoadConversationQuery
+from domain.usecases.lookup import require_session
+
+CONTEXT_BEFORE = 2  # messages shown above the hit, so it does not open as the very first row
+
+
+@dataclass(frozen=True)
+class HitPage:
+    """A conversation page that contains the message; whether its branch was checked out to show it, and whether it
+    is behind the compaction boundary (shown among the originals)."""
+
+    page: ConversationPage
+    message_id: MessageId
+    switched_branch: bool
+    behind_boundary: bool
+
+
+class OpenAtMessageQuery:
+    """Loads a session from a message on: checks out the message's branch when it is not on the active path."""
+
+    def __init__(self, sessions: SessionRepository, messages: MessageRepository, conversation: LoadConversationQuery,
+                 checkout: CheckoutBranchUseCase) -> None:
+        self._sessions, self._messages = sessions, messages
+        self._conversation, self._checkout = conversation, checkout
+
+    def __call__(self, session_id: SessionId, message_id: MessageId, tail: int) -> HitPage:
+        """At least `tail` newest messages, and every one from just before the hit to the newest; NotFound for a
+        message that is not in the session."""
+        session = require_session(self._sessions, session_id)
+        message = self._messages.get(message_id.strip())
+        if message is None or message.session_id != session.id:
+            raise NotFound("message", message_id)
+        switched = not message.active
+        if switched:
+            self._checkout(session.id, message.id)
+        from_hit = self._messages.path_count(session.id) - self._messages.path_count(session.id, message.seq)
+        page = self._conversation.page(session.id, max(tail, from_hit + CONTEXT_BEFORE))
+        boundary = page.boundary_seq
+        return HitPage(page, message.id, switched, boundary is not None and message.seq < boundary)
