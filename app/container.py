@@ -36,6 +36,7 @@ from domain.tool_approval import ToolApprover
 from domain.usecases.add_model import AddModelUseCase
 from domain.usecases.add_provider import AddProviderUseCase
 from domain.usecases.api_key_status import ApiKeyStatusUseCase
+from domain.usecases.archive_session import ArchiveSessionUseCase
 from domain.usecases.auto_compact import AutoCompactUseCase
 from domain.usecases.branches import CheckoutBranchUseCase, DeleteBranchUseCase, ListBranchesQuery
 from domain.usecases.compact_now import CompactNowUseCase
@@ -46,9 +47,7 @@ from domain.usecases.delete_agent import DeleteAgentUseCase
 from domain.usecases.delete_api_key import DeleteApiKeyUseCase
 from domain.usecases.delete_memory import DeleteMemoryUseCase
 from domain.usecases.delete_provider import DeleteProviderUseCase
-from domain.usecases.archive_session import ArchiveSessionUseCase
 from domain.usecases.delete_session import DeleteSessionUseCase
-from domain.usecases.open_at_message import OpenAtMessageQuery
 from domain.usecases.discover_model import DiscoverModelUseCase
 from domain.usecases.edit_summary import EditSummaryUseCase
 from domain.usecases.export_session import ExportSessionUseCase
@@ -62,6 +61,7 @@ from domain.usecases.list_providers import ListProvidersUseCase
 from domain.usecases.list_sessions import ListSessionsUseCase
 from domain.usecases.load_conversation import LoadConversationQuery
 from domain.usecases.memory_flush import MemoryFlushUseCase
+from domain.usecases.open_at_message import OpenAtMessageQuery
 from domain.usecases.pin_message import PinMessageUseCase
 from domain.usecases.purge_deleted import PurgeDeletedSessionsUseCase
 from domain.usecases.reattach import SessionAttachmentsQuery

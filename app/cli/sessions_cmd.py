@@ -1,4 +1,4 @@
-"""`palimpsest sessions ...`: list, show, export, search, compact, reset-context, archive, delete (branches: branches_cmd)."""
+"""`palimpsest sessions ...`: list, show, export, search, compact, reset-context, archive, delete, branches."""
 
 from __future__ import annotations
 

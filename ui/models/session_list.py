@@ -16,6 +16,7 @@ from domain.ports import SessionSearchHit
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 SUBTITLE_ROLE = Qt.ItemDataRole.UserRole + 2
 WHEN_ROLE = Qt.ItemDataRole.UserRole + 3
+MESSAGE_ROLE = Qt.ItemDataRole.UserRole + 4  # a search hit's matching message id (None: title or summary)
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -28,6 +29,7 @@ class SessionRow:
     title: str
     subtitle: str
     when: str
+    message_id: str | None = None
 
 
 def relative_time(moment: datetime | None, now: datetime | None = None) -> str:
@@ -59,7 +61,7 @@ def plain_preview(text: str | None) -> str:
 def rows_for(sessions: Sequence[Session], hits: Sequence[SessionSearchHit] | None) -> list[SessionRow]:
     """Rows for the sidebar: hits when searching, else sessions."""
     if hits is not None:
-        return [SessionRow(h.session_id, h.title or "Untitled", h.snippet, "") for h in hits]
+        return [SessionRow(h.session_id, h.title or "Untitled", h.snippet, "", h.message_id) for h in hits]
     return [
         SessionRow(s.id, s.title or "New chat", plain_preview(s.last_message_preview),
                    relative_time(s.updated_at))
@@ -91,6 +93,8 @@ class SessionListModel(QAbstractListModel):
             return row.subtitle
         if role == WHEN_ROLE:
             return row.when
+        if role == MESSAGE_ROLE:
+            return row.message_id
         return None
 
     def set_rows(self, rows: Sequence[SessionRow]) -> None:

@@ -50,6 +50,7 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
 
     state_changed = Signal(object)  # ChatState
     notice = Signal(str)  # a non-blocking message for the snackbar
+    focus = Signal(str)  # a message id: the view scrolls to it and highlights it briefly (a search hit)
     text_ready = Signal(str, str)  # title, text: a long text to show in a reader (a tool's full output)
     session_changed = Signal(object)  # Session: title or totals changed, the sidebar refreshes
     text_returned = Signal(str)  # a message that was not sent (refused, or queued behind a failed turn)
@@ -121,11 +122,14 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
         """Loads a session's newest messages; older ones page in on demand."""
         if self._state.session is not None and self._state.session.id == session_id and not self._state.loading:
             return
+        self._leave()
+        self._worker.call(lambda: self._backend.load_conversation(session_id, PAGE), self._opened, self._fail)
+
+    def _leave(self) -> None:
         self._forget_turn()
         self._stop_stream()
         self._live, self._error_row, self._editing = None, None, None
         self._set(loading=True, error=None, show_originals=False)
-        self._worker.call(lambda: self._backend.load_conversation(session_id, PAGE), self._opened, self._fail)
 
     def reload(self) -> None:
         """Reloads the open session from storage (after a turn, a compaction or a reset)."""

@@ -1,14 +1,17 @@
-"""The chat screen's reading verbs: older pages, the originals behind the boundary, the newest reply's text."""
+"""The chat screen's reading verbs: opening at a search hit, older pages, the originals behind the boundary, the newest
+reply's text."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from domain.models import Message
+from domain.models import Message, MessageId, SessionId
+from domain.usecases.open_at_message import HitPage
 from ui.backend import ConversationBackend, ConversationPage
 from ui.models.chat_rows import RowKind
 from ui.models.message_list import MessageListModel
+from ui.signals import emit
 from ui.viewmodels.chat_state import ChatState
 from ui.viewmodels.chat_turn_end import PAGE
 from ui.worker import AsyncWorker
@@ -24,6 +27,14 @@ class ChatPaging:
     _page: ConversationPage | None
     _loading_older: bool
     model: MessageListModel
+    notice: Any  # Signal(str)
+    focus: Any  # Signal(str)
+
+    def _leave(self) -> None:
+        raise NotImplementedError
+
+    def _opened(self, page: ConversationPage) -> None:
+        raise NotImplementedError
 
     def _set(self, **changes: Any) -> None:
         raise NotImplementedError
@@ -33,6 +44,20 @@ class ChatPaging:
 
     def _sync_rows(self) -> None:
         raise NotImplementedError
+
+    def open_at(self, session_id: SessionId, message_id: MessageId) -> None:
+        """Opens a session paged back to a message (a search hit) and asks the view to show it: its branch is
+        checked out first when it is on another one, the originals are shown when it is behind the boundary."""
+        self._leave()
+        self._worker.call(lambda: self._backend.open_at(session_id, message_id, PAGE), self._opened_at, self._fail)
+
+    def _opened_at(self, hit: HitPage) -> None:
+        self._opened(hit.page)
+        if hit.behind_boundary:
+            self.set_show_originals(True)
+        if hit.switched_branch:
+            emit(self.notice, "Switched to the branch the match is on (the conversation now continues there).")
+        emit(self.focus, hit.message_id)
 
     def load_older(self) -> None:
         """Prepends the previous page of messages."""

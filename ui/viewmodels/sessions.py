@@ -1,4 +1,4 @@
-"""Drives the sessions sidebar: newest first, full-text search, new / rename / delete with undo."""
+"""Drives the sessions sidebar: newest first, full-text search, new / rename / archive / delete with undo."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ class SessionsState:
     hits: tuple[SessionSearchHit, ...] | None = None
     selected_id: SessionId | None = None
     deleted: Session | None = None  # the last deleted session, while Undo is offered
+    show_archived: bool = False  # the list shows the archived sessions instead of the others
     loading: bool = False
     error: str | None = None
 
@@ -49,6 +50,7 @@ class SessionsViewModel(QObject):
 
     state_changed = Signal(object)  # SessionsState
     opened = Signal(object)  # SessionId | None (None: a new, unsaved chat)
+    opened_at = Signal(str, str)  # session id, message id: a search hit opens its conversation at the match
 
     def __init__(self, backend: SessionsBackend, worker: AsyncWorker) -> None:
         super().__init__()
@@ -72,7 +74,8 @@ class SessionsViewModel(QObject):
     def refresh(self) -> None:
         """Reloads the list (and re-runs the search, if any)."""
         self._set(loading=True)
-        self._worker.call(self._backend.list_sessions, self._listed, self._fail)
+        archived = self._state.show_archived
+        self._worker.call(lambda: self._backend.list_sessions(archived), self._listed, self._fail)
         if self._state.query:
             self.search(self._state.query)
 
@@ -99,6 +102,28 @@ class SessionsViewModel(QObject):
         """Opens a session."""
         self._set(selected_id=session_id)
         emit(self.opened, session_id)
+
+    def open_hit(self, hit: SessionSearchHit) -> None:
+        """Opens a search hit's session at the matching message (a title or summary match: at its end)."""
+        if hit.message_id is None:
+            self.select(hit.session_id)
+            return
+        self._set(selected_id=hit.session_id)
+        emit(self.opened_at, hit.session_id, hit.message_id)
+
+    def set_show_archived(self, show: bool) -> None:
+        """Lists the archived sessions (True) or the others (False)."""
+        if show != self._state.show_archived:
+            self._set(show_archived=show, sessions=())
+            self.refresh()
+
+    def archive(self, session_id: SessionId, archived: bool = True) -> None:
+        """Archives (or unarchives) a session: it leaves the list shown now and stays searchable."""
+
+        def done(_: Session) -> None:
+            self._set(sessions=tuple(s for s in self._state.sessions if s.id != session_id), error=None)
+
+        self._worker.call(lambda: self._backend.archive_session(session_id, archived), done, self._fail)
 
     def new_chat(self) -> None:
         """Starts a new chat; the session is stored when its first message is sent."""

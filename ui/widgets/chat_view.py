@@ -26,6 +26,8 @@ from ui.widgets.doc_painter import box_at
 from ui.widgets.message_delegate import MessageDelegate
 from ui.widgets.text_selection import TextSelector
 
+HIGHLIGHT_MS = 2000  # how long a search hit stays framed after it is scrolled to
+
 
 class ChatView(QListView):
     """Shows the rows; handles the delegate's actions by calling view-model verbs."""
@@ -63,6 +65,11 @@ class ChatView(QListView):
         self.delegate.action.connect(self._on_action)
         self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl  # replaced in tests
         self.selector = TextSelector(self, self.delegate, model)
+        self._unhighlight = QTimer(self)
+        self._unhighlight.setSingleShot(True)
+        self._unhighlight.setInterval(HIGHLIGHT_MS)
+        self._unhighlight.timeout.connect(lambda: self.highlight(None))
+        vm.focus.connect(lambda message_id: QTimer.singleShot(0, lambda: self.show_message(message_id)))
 
     def set_theme(self, theme: Theme) -> None:
         """Repaints in new colors."""
@@ -113,6 +120,24 @@ class ChatView(QListView):
         rect = self.visualRect(self._vm.model.index(position))
         bar = self.verticalScrollBar()
         bar.setValue(bar.value() + rect.top() - offset)
+
+    def show_message(self, message_id: str) -> bool:
+        """Scrolls a message to the middle of the view and frames it briefly; False when it is not shown."""
+        model = self._vm.model
+        row = next((i for i, r in enumerate(model.rows()) if r.message_id == message_id), None)
+        if row is None:
+            return False
+        self.doItemsLayout()
+        self.scrollTo(model.index(row), QAbstractItemView.ScrollHint.PositionAtCenter)
+        self._stick = False
+        self.highlight(message_id)
+        self._unhighlight.start()
+        return True
+
+    def highlight(self, message_id: str | None) -> None:
+        """Frames a message's rows (None: none)."""
+        self.delegate.highlighted = message_id
+        self.viewport().update()
 
     def _follow(self, force: bool = False) -> None:
         if self._stick or force:

@@ -33,6 +33,7 @@ class MessageDelegate(QStyledItemDelegate):
         self.code_offsets: dict[str, dict[int, float]] = {}  # row key -> code box -> sideways scroll offset
         self.selection: TextRange | None = None  # selected text (one row at a time)
         self.thumbnail: ThumbnailSource | None = None  # an image attachment's thumbnail, once fetched
+        self.highlighted: str | None = None  # a message id shown with an accent frame (a search hit, briefly)
 
     def set_theme(self, theme: Theme) -> None:
         """Switches colors (system scheme changed)."""
@@ -97,7 +98,20 @@ class MessageDelegate(QStyledItemDelegate):
             self._paint_tool(painter, row, layout, expanded, font, hovered)
         else:
             self._paint_text(painter, row, layout, font, hovered)
+        if self.highlighted is not None and row.message_id == self.highlighted:
+            self._paint_highlight(painter, QRectF(0, 0, rect.width(), rect.height()))
         painter.restore()
+
+    def _paint_highlight(self, painter: QPainter, area: QRectF) -> None:
+        accent = QColor(self._theme.accent)
+        painter.setOpacity(1.0)
+        path = QPainterPath()
+        path.addRoundedRect(area.adjusted(3, 1, -3, -1), 12, 12)
+        tint = QColor(accent)
+        tint.setAlpha(38)
+        painter.fillPath(path, tint)
+        painter.setPen(QPen(accent, 2))
+        painter.drawPath(path)
 
     def _paint_text(self, painter: QPainter, row: ChatRow, layout: RowLayout, font: QFont, hovered: bool) -> None:
         t = self._theme

@@ -1,4 +1,4 @@
-"""The sessions sidebar: New chat, search (Ctrl+K), the list newest first, rename and delete."""
+"""The sessions sidebar: New chat, search (Ctrl+K), the list newest first, rename, archive and delete."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QS
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHBoxLayout,
     QInputDialog,
     QLabel,
     QLineEdit,
@@ -115,14 +116,25 @@ class Sidebar(QWidget):
         self.empty.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.empty.hide()
         self.settings_button = QPushButton("Settings", self)
+        self.archived_button = QPushButton("Archived", self)
+        self.archived_button.setCheckable(True)
+        self.archived_button.setToolTip("Show the archived conversations (right-click one to unarchive it)")
+        self.archived_title = QLabel("Archived conversations", self)
+        self.archived_title.setObjectName("Muted")
+        self.archived_title.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 12, 10, 10)
         layout.setSpacing(8)
         layout.addWidget(self.new_button)
         layout.addWidget(self.search)
+        layout.addWidget(self.archived_title)
         layout.addWidget(self.empty)
         layout.addWidget(self.list, 1)
-        layout.addWidget(self.settings_button)
+        bottom = QHBoxLayout()
+        bottom.setSpacing(6)
+        bottom.addWidget(self.settings_button, 1)
+        bottom.addWidget(self.archived_button, 1)
+        layout.addLayout(bottom)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(180)
@@ -130,7 +142,8 @@ class Sidebar(QWidget):
         self.search.textChanged.connect(lambda _: self._debounce.start())
         self.new_button.clicked.connect(vm.new_chat)
         self.settings_button.clicked.connect(self.settings_requested)
-        self.list.clicked.connect(lambda index: vm.select(str(index.data(ID_ROLE))))
+        self.list.clicked.connect(self._clicked)
+        self.archived_button.toggled.connect(vm.set_show_archived)
         self.list.customContextMenuRequested.connect(self._menu)
         vm.state_changed.connect(self.show_state)
 
@@ -152,10 +165,14 @@ class Sidebar(QWidget):
         if hits is not None and not hits:
             self.empty.setText(f"No conversation mentions “{state.query}”.")
         elif state.hits is None and not state.listed and not state.loading:
-            self.empty.setText("No conversations yet. Start one with New chat (Ctrl+N).")
+            self.empty.setText("No archived conversations." if state.show_archived
+                               else "No conversations yet. Start one with New chat (Ctrl+N).")
         else:
             self.empty.setText("")
         self.empty.setVisible(bool(self.empty.text()))
+        self.archived_title.setVisible(state.show_archived and state.hits is None)
+        if self.archived_button.isChecked() != state.show_archived:
+            self.archived_button.setChecked(state.show_archived)
         row = self.model.row_of(state.selected_id)
         if row >= 0:
             self.list.setCurrentIndex(self.model.index(row))
@@ -176,8 +193,20 @@ class Sidebar(QWidget):
         menu.addAction("Rename…", lambda: self._rename(session_id, title))
         menu.addAction("Export as Markdown…", lambda: emit(self.export_requested, session_id, "markdown", title))
         menu.addAction("Export as JSON…", lambda: emit(self.export_requested, session_id, "json", title))
+        if self._vm.state.show_archived and self._vm.state.hits is None:
+            menu.addAction("Unarchive", lambda: self._vm.archive(session_id, archived=False))
+        else:
+            menu.addAction("Archive", lambda: self._vm.archive(session_id))
         menu.addAction("Delete", lambda: self._vm.delete(session_id))
+        self.last_menu = menu  # for tests
         menu.exec(self.list.viewport().mapToGlobal(point))
+
+    def _clicked(self, index: QModelIndex) -> None:
+        hits = self._vm.state.listed_hits
+        if hits is not None and 0 <= index.row() < len(hits):
+            self._vm.open_hit(hits[index.row()])  # at the matching message
+        else:
+            self._vm.select(str(index.data(ID_ROLE)))
 
     def _rename(self, session_id: str, title: str) -> None:
         text, ok = QInputDialog.getText(self, "Rename conversation", "Title:", QLineEdit.EchoMode.Normal, title)
