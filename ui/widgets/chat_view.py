@@ -69,6 +69,7 @@ class ChatView(QListView):
         self._unhighlight.setSingleShot(True)
         self._unhighlight.setInterval(HIGHLIGHT_MS)
         self._unhighlight.timeout.connect(lambda: self.highlight(None))
+        self._focused: str | None = None  # a search hit kept in view while the opened page settles
         vm.focus.connect(lambda message_id: QTimer.singleShot(0, lambda: self.show_message(message_id)))
 
     def set_theme(self, theme: Theme) -> None:
@@ -123,6 +124,14 @@ class ChatView(QListView):
 
     def show_message(self, message_id: str) -> bool:
         """Scrolls a message to the middle of the view and frames it briefly; False when it is not shown."""
+        if not self._center(message_id):
+            return False
+        self._focused = message_id
+        self.highlight(message_id)
+        self._unhighlight.start()
+        return True
+
+    def _center(self, message_id: str) -> bool:
         model = self._vm.model
         row = next((i for i, r in enumerate(model.rows()) if r.message_id == message_id), None)
         if row is None:
@@ -130,22 +139,33 @@ class ChatView(QListView):
         self.doItemsLayout()
         self.scrollTo(model.index(row), QAbstractItemView.ScrollHint.PositionAtCenter)
         self._stick = False
-        self.highlight(message_id)
-        self._unhighlight.start()
         return True
 
+    def _keep_focus(self, message_id: str) -> None:
+        if not self._center(message_id):  # another conversation opened: its bottom, as usual
+            self.highlight(None)
+            self._stick = True
+            self.scrollToBottom()
+
     def highlight(self, message_id: str | None) -> None:
-        """Frames a message's rows (None: none)."""
+        """Frames a message's rows (None: none); the view no longer holds on to it."""
         self.delegate.highlighted = message_id
+        if message_id is None:
+            self._focused = None
         self.viewport().update()
 
     def _follow(self, force: bool = False) -> None:
+        focused = self._focused
+        if focused is not None:  # rows settling after a search hit opened: keep the hit in view, not the bottom
+            QTimer.singleShot(0, lambda: self._keep_focus(focused))
+            return
         if self._stick or force:
             self._stick = True
             QTimer.singleShot(0, self.scrollToBottom)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         """A sideways wheel (or Shift+wheel) over a code box too wide for the bubble scrolls that box."""
+        self._focused = None  # the user scrolls away from a search hit: the view stops holding on to it
         dx = event.pixelDelta().x() or event.angleDelta().x() / 2
         if not dx and event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
             dx = event.pixelDelta().y() or event.angleDelta().y() / 2

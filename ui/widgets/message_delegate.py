@@ -99,14 +99,16 @@ class MessageDelegate(QStyledItemDelegate):
         else:
             self._paint_text(painter, row, layout, font, hovered)
         if self.highlighted is not None and row.message_id == self.highlighted:
-            self._paint_highlight(painter, QRectF(0, 0, rect.width(), rect.height()))
+            bubble = layout.bubble if row.kind in (RowKind.USER, RowKind.ASSISTANT) else None
+            area = bubble.adjusted(-4, -4, 4, 4) if bubble is not None else QRectF(0, 0, rect.width(), rect.height())
+            self._paint_highlight(painter, area)
         painter.restore()
 
     def _paint_highlight(self, painter: QPainter, area: QRectF) -> None:
         accent = QColor(self._theme.accent)
         painter.setOpacity(1.0)
         path = QPainterPath()
-        path.addRoundedRect(area.adjusted(3, 1, -3, -1), 12, 12)
+        path.addRoundedRect(area.adjusted(3, 1, -3, -1), 14, 14)
         tint = QColor(accent)
         tint.setAlpha(38)
         painter.fillPath(path, tint)

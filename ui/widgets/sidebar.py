@@ -173,6 +173,7 @@ class Sidebar(QWidget):
         self.archived_title.setVisible(state.show_archived and state.hits is None)
         if self.archived_button.isChecked() != state.show_archived:
             self.archived_button.setChecked(state.show_archived)
+        self.archived_button.setText("‹ Conversations" if state.show_archived else "Archived")
         row = self.model.row_of(state.selected_id)
         if row >= 0:
             self.list.setCurrentIndex(self.model.index(row))
@@ -186,9 +187,11 @@ class Sidebar(QWidget):
 
     def _menu(self, point: QPoint) -> None:
         index = self.list.indexAt(point)
-        if not index.isValid():
-            return
-        session_id, title = str(index.data(ID_ROLE)), str(index.data())
+        if index.isValid():
+            self.menu_for(str(index.data(ID_ROLE)), str(index.data())).exec(self.list.viewport().mapToGlobal(point))
+
+    def menu_for(self, session_id: str, title: str) -> QMenu:
+        """A session's context menu: rename, export, archive (unarchive in the archived list), delete."""
         menu = QMenu(self)
         menu.addAction("Rename…", lambda: self._rename(session_id, title))
         menu.addAction("Export as Markdown…", lambda: emit(self.export_requested, session_id, "markdown", title))
@@ -198,8 +201,7 @@ class Sidebar(QWidget):
         else:
             menu.addAction("Archive", lambda: self._vm.archive(session_id))
         menu.addAction("Delete", lambda: self._vm.delete(session_id))
-        self.last_menu = menu  # for tests
-        menu.exec(self.list.viewport().mapToGlobal(point))
+        return menu
 
     def _clicked(self, index: QModelIndex) -> None:
         hits = self._vm.state.listed_hits

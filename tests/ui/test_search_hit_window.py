@@ -1,0 +1,93 @@
+"""The window: clicking a search hit scrolls the conversation to the framed match; the sidebar archives and shows
+the archived list (screenshots search_hit.png and sidebar_archived.png)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QImage
+
+from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.test_screenshots import distinct_colors, saved
+from tests.ui.window_helpers import demo_sessions, themed_window
+from ui.widgets.chat_view import ChatView
+
+SHOTS = Path(__file__).resolve().parents[2] / "ui" / "screenshots"
+
+
+def keep(image_path: Path) -> None:
+    shutil.copyfile(image_path, SHOTS / image_path.name)
+
+
+def on_screen(view: ChatView, message_id: str) -> bool:
+    model = view._vm.model
+    row = next(i for i, r in enumerate(model.rows()) if r.message_id == message_id)
+    return view.viewport().rect().intersects(view.visualRect(model.index(row)))
+
+
+def test_clicking_a_hit_far_back_scrolls_to_it_and_frames_it(qtbot, worker, artifacts) -> None:
+    backend = FakeChatBackend(keys={"anthropic": "sk-test"})
+    demo_sessions(backend)
+    texts = []
+    for i in range(150):
+        texts += [f"Question {i}: what about step {i} of the migration?", f"Step {i} is done; nothing else to do."]
+    texts[40] = "Which port does the staging albatross service listen on?"
+    texts[41] = "The albatross service listens on port 8443 behind the staging proxy."
+    session = backend.add_session("Staging migration log", texts, minutes_ago=30)
+    hit_id = backend.messages[session.id][40].id
+    window = themed_window(qtbot, backend, worker)
+    window.sidebar.search.setText("staging albatross")
+    qtbot.waitUntil(lambda: window.sidebar.model.rowCount() == 1)
+    index = window.sidebar.model.index(0)
+    qtbot.mouseClick(window.sidebar.list.viewport(), Qt.MouseButton.LeftButton,
+                     pos=window.sidebar.list.visualRect(index).center())
+    view = window.chat_view
+    qtbot.waitUntil(lambda: view.delegate.highlighted == hit_id)
+    qtbot.wait(150)
+    assert on_screen(view, hit_id)
+    assert not on_screen(view, backend.messages[session.id][-1].id)  # not the usual bottom of the conversation
+    shot = saved(window, artifacts / "search_hit.png")
+    assert distinct_colors(shot) > 5
+    keep(artifacts / "search_hit.png")
+    frame = view.visualRect(view._vm.model.index(
+        next(i for i, r in enumerate(view._vm.model.rows()) if r.message_id == hit_id)))
+    view.highlight(None)
+    qtbot.wait(50)
+    plain = view.grab().toImage()
+    framed = QImage(str(artifacts / "search_hit.png"))
+    offset = view.mapTo(window, QPoint(0, 0))
+    changed = [(x, y) for x in range(frame.left(), frame.right(), 3) for y in range(frame.top(), frame.bottom(), 3)
+               if framed.pixel(offset.x() + x, offset.y() + y) != plain.pixel(x, y)]
+    assert len(changed) > 100  # the frame and its tint, drawn only while highlighted
+    view.show_message(hit_id)
+    qtbot.waitUntil(lambda: view.delegate.highlighted is None, timeout=4000)  # the frame goes after a while
+
+
+def test_archive_from_the_menu_and_the_archived_list(qtbot, worker, artifacts) -> None:
+    backend = FakeChatBackend(keys={"anthropic": "sk-test"})
+    demo_sessions(backend)
+    old = backend.add_session("Tax return 2024", ["Which forms do I need?", "Form A and schedule C."],
+                              minutes_ago=9000)
+    window = themed_window(qtbot, backend, worker)
+    sidebar, vm = window.sidebar, window.sessions_vm
+    qtbot.waitUntil(lambda: sidebar.model.row_of(old.id) >= 0)
+    menu = sidebar.menu_for(old.id, "Tax return 2024")
+    archive = next(a for a in menu.actions() if a.text() == "Archive")
+    archive.trigger()
+    qtbot.waitUntil(lambda: sidebar.model.row_of(old.id) < 0)
+    assert not backend.sessions[old.id].is_active
+    qtbot.mouseClick(sidebar.archived_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: sidebar.model.row_of(old.id) == 0 and sidebar.model.rowCount() == 1)
+    assert sidebar.archived_title.isVisible() and vm.state.show_archived
+    assert sidebar.archived_button.text() == "‹ Conversations"
+    assert distinct_colors(saved(window, artifacts / "sidebar_archived.png")) > 5
+    keep(artifacts / "sidebar_archived.png")
+    unarchive = next(a for a in sidebar.menu_for(old.id, "Tax return 2024").actions() if a.text() == "Unarchive")
+    unarchive.trigger()
+    qtbot.waitUntil(lambda: sidebar.model.rowCount() == 0)
+    assert sidebar.empty.text() == "No archived conversations."
+    qtbot.mouseClick(sidebar.archived_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: sidebar.model.row_of(old.id) >= 0)
+    assert not sidebar.archived_title.isVisible()
