@@ -234,3 +234,15 @@ def test_operators_and_accents_are_searched_as_plain_words(store: Store) -> None
     store.messages.add(msg("m1", content="this AND that"))
     assert [h.session_id for h in store.sessions.search("AND")] == ["s1"]
     assert [h.session_id for h in store.sessions.search("cafe")] == ["s1"]
+
+
+def test_a_hit_names_the_matching_message_and_archived_sessions_stay_searchable(store: Store) -> None:
+    session = new_session(store, "s1", title="Trip planning", minutes=1)
+    store.messages.add(msg("m1", "s1", "We should visit Lisbon in spring"))
+    store.messages.add(msg("t1", "s1", "", type=MessageType.TOOL_RESULT, tool_output="ERROR: deadlock detected"))
+    assert [(h.session_id, h.message_id) for h in store.sessions.search("lisbon")] == [("s1", "m1")]
+    assert [h.message_id for h in store.sessions.search("deadlock")] == ["t1"]
+    assert [h.message_id for h in store.sessions.search("planning")] == [None]  # the title matched
+    archived = store.sessions.update(replace(session, is_active=False))
+    assert not archived.is_active and not store.sessions.get("s1").is_active  # type: ignore[union-attr]
+    assert [h.message_id for h in store.sessions.search("lisbon")] == ["m1"]

@@ -3,7 +3,10 @@ and archived sessions leave the list but stay searchable."""
 
 from __future__ import annotations
 
+import pytest
+
 from app.gui.bridge import ContainerBackend
+from domain.errors import NotFound
 from tests.fakes_turn import FakeAdapterFactory, reply
 from tests.ui.test_bridge import CLAUDE, bridge, container, factory, turn  # noqa: F401  (fixtures)
 
@@ -49,3 +52,15 @@ async def test_archived_sessions_leave_the_list_and_stay_searchable(
     assert [h.session_id for h in await bridge.search_sessions("lighthouse")] == [gone.id]
     await bridge.archive_session(gone.id, False)
     assert {s.id for s in await bridge.list_sessions()} == {kept.id, gone.id}
+
+
+async def test_a_message_of_another_session_is_refused(bridge: ContainerBackend, factory: FakeAdapterFactory  # noqa: F811
+                                                       ) -> None:
+    await bridge.set_key("anthropic", "sk-ant-test")
+    one = await bridge.create_session(None, CLAUDE)
+    await turn(bridge, factory, one.id, "first")
+    two = await bridge.create_session(None, CLAUDE)
+    await turn(bridge, factory, two.id, "second")
+    theirs = (await bridge.load_conversation(two.id, tail=5)).messages[0]
+    with pytest.raises(NotFound):
+        await bridge.open_at(one.id, theirs.id, tail=5)
