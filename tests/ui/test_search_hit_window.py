@@ -9,6 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 
+from domain.events import TextDelta
+from domain.ports import SessionSearchHit
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_screenshots import distinct_colors, saved
 from tests.ui.window_helpers import demo_sessions, themed_window
@@ -23,8 +25,8 @@ def keep(image_path: Path) -> None:
 
 def on_screen(view: ChatView, message_id: str) -> bool:
     model = view._vm.model
-    row = next(i for i, r in enumerate(model.rows()) if r.message_id == message_id)
-    return view.viewport().rect().intersects(view.visualRect(model.index(row)))
+    row = next((i for i, r in enumerate(model.rows()) if r.message_id == message_id), None)
+    return row is not None and view.viewport().rect().intersects(view.visualRect(model.index(row)))
 
 
 def test_clicking_a_hit_far_back_scrolls_to_it_and_frames_it(qtbot, worker, artifacts) -> None:
@@ -91,3 +93,24 @@ def test_archive_from_the_menu_and_the_archived_list(qtbot, worker, artifacts) -
     qtbot.mouseClick(sidebar.archived_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: sidebar.model.row_of(old.id) >= 0)
     assert not sidebar.archived_title.isVisible()
+
+
+def test_sending_from_the_hit_follows_the_reply_again(qtbot, worker) -> None:
+    backend = FakeChatBackend(keys={"anthropic": "sk-test"})
+    texts = [f"line {i}" for i in range(200)]
+    texts[10] = "the kestrel question"
+    session = backend.add_session("Birds", texts)
+    hit = backend.messages[session.id][10].id
+    window = themed_window(qtbot, backend, worker)
+    window.sessions_vm.open_hit(SessionSearchHit(session.id, "Birds", "kestrel", hit))
+    view = window.chat_view
+    qtbot.waitUntil(lambda: view.delegate.highlighted == hit)
+    qtbot.wait(100)
+    assert on_screen(view, hit)
+    backend.scripts.append([TextDelta("Falcons "), 1.0, TextDelta("stoop.")])  # a pause mid-reply
+    assert window.chat_vm.send("and the falcon?")
+    qtbot.waitUntil(lambda: window.chat_vm.model.rows()[-1].text.startswith("Falcons"))
+    qtbot.wait(150)
+    bar = view.verticalScrollBar()
+    assert window.chat_vm.state.streaming  # while the reply streams, the view follows it, not the hit
+    assert bar.value() >= bar.maximum() - 40 and not on_screen(view, hit)

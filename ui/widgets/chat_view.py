@@ -156,7 +156,9 @@ class ChatView(QListView):
 
     def _follow(self, force: bool = False) -> None:
         focused = self._focused
-        if focused is not None:  # rows settling after a search hit opened: keep the hit in view, not the bottom
+        if focused is not None and self._vm.state.streaming:  # a message sent from there: its reply is followed
+            self._focused, force = None, True
+        elif focused is not None:  # rows settling after a search hit opened: keep the hit in view, not the bottom
             QTimer.singleShot(0, lambda: self._keep_focus(focused))
             return
         if self._stick or force:
