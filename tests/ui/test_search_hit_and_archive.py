@@ -100,3 +100,18 @@ def test_archiving_moves_a_session_to_the_archived_list_and_back(qtbot, backend,
     vm.set_show_archived(False)
     qtbot.waitUntil(lambda: {s.id for s in vm.state.sessions} == {kept.id, gone.id})
     assert backend.sessions[gone.id].is_active
+
+
+def test_a_message_in_an_open_archived_session_does_not_put_it_back_on_the_list(qtbot, backend, worker) -> None:
+    kept = backend.add_session("Kept", ["hello", "hi"])
+    gone = backend.add_session("Old trip", ["Lisbon hotels", "Done"])
+    vm = SessionsViewModel(backend, worker)
+    vm.refresh()
+    qtbot.waitUntil(lambda: len(vm.state.sessions) == 2)
+    vm.select(gone.id)
+    vm.archive(gone.id)
+    qtbot.waitUntil(lambda: [s.id for s in vm.state.sessions] == [kept.id])
+    vm.upsert(replace(backend.sessions[gone.id], title="Old trip, continued"))  # a turn in the open session
+    assert [s.id for s in vm.state.sessions] == [kept.id] and vm.state.selected_id == gone.id
+    vm.upsert(replace(backend.sessions[kept.id], title="Kept, renamed"))
+    assert [s.title for s in vm.state.sessions] == ["Kept, renamed"]

@@ -131,8 +131,12 @@ class SessionsViewModel(QObject):
         emit(self.opened, None)
 
     def upsert(self, session: Session) -> None:
-        """Shows a created or changed session (new title, new message) at the top."""
+        """Shows a created or changed session (new title, new message) at the top (not in the other list: an
+        archived one goes on in the archived list only)."""
         others = tuple(s for s in self._state.sessions if s.id != session.id)
+        if session.is_active == self._state.show_archived:
+            self._set(sessions=others, selected_id=self._state.selected_id or session.id)
+            return
         self._set(sessions=(session, *others), selected_id=self._state.selected_id or session.id)
 
     def rename(self, session_id: SessionId, title: str) -> None:
