@@ -61,6 +61,7 @@ class SessionSearchHit:
     title: str
     snippet: str
     message_id: MessageId | None = None  # the matching message; None when the title or summary matched
+    archived: bool = False  # the session is archived (off the sessions list, still searchable)
 
 
 class SessionRepository(Protocol):

@@ -162,7 +162,8 @@ class FakeSessionRepository:
                          for m in self.linked_messages.snapshot(s.id, include_inactive=True)]
             match = next((row for row in rows if full_text_match(query, row[0])), None)
             if match is not None and s.deleted_at is None:
-                hits.append(SessionSearchHit(s.id, s.title, " ".join(t for t in match[0] if t), match[1]))
+                hits.append(SessionSearchHit(s.id, s.title, " ".join(t for t in match[0] if t), match[1],
+                                             not s.is_active))
         return hits[:limit]
 
     def _require(self, session_id: SessionId) -> Session:

@@ -131,8 +131,8 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
         if not hits:
             err.write(f"No sessions match {args.query!r}.\n")
         for hit in hits:  # the message id of the hit (`-` for a title or summary match) opens it: sessions show
-            out.write(f"{hit.session_id}  {hit.message_id or '-'}  {one_line(hit.title, 40)}  "
-                      f"{one_line(hit.snippet, 100)}\n")
+            out.write(f"{hit.session_id}  {hit.message_id or '-'}  {one_line(hit.title, 40)}"
+                      f"{' (archived)' if hit.archived else ''}  {one_line(hit.snippet, 100)}\n")
     elif action in ("archive", "unarchive"):
         archived = action == "archive"
         session = (c.archive_session if archived else c.archive_session.undo)(args.id)

@@ -183,9 +183,10 @@ class SqlSessionRepository:
             if not best:
                 return []
             rows = s.scalars(select(SessionRow).where(SessionRow.id.in_(best), SessionRow.deleted_at.is_(None)))
-            titles = {r.id: r.title for r in rows}
+            titles = {r.id: (r.title, not r.is_active) for r in rows}
         ranked = sorted((score, sid) for sid, (score, _, _) in best.items() if sid in titles)
-        return [SessionSearchHit(sid, titles[sid], best[sid][1], best[sid][2]) for _, sid in ranked[:limit]]
+        return [SessionSearchHit(sid, titles[sid][0], best[sid][1], best[sid][2], titles[sid][1])
+                for _, sid in ranked[:limit]]
 
     def _set_deleted(self, session_id: SessionId, at: datetime | None) -> None:
         with self._db.write() as s:

@@ -297,10 +297,12 @@ def test_archive_hides_a_session_from_the_list_until_unarchived_and_it_stays_sea
     assert kept in both and archived in both
     as_json = json.loads(env.run("sessions", "list", "--all", "--json").out)
     assert {s["id"]: s["archived"] for s in as_json} == {kept: False, archived: True}
-    assert archived in env.run("sessions", "search", "lighthouses").out
+    found = env.run("sessions", "search", "lighthouses").out
+    assert archived in found and "(archived)" in found
     back = env.run("sessions", "unarchive", archived)
     assert back.code == 0 and back.out.startswith(f"Unarchived session {archived}")
     assert archived in env.run("sessions", "list").out
+    assert "(archived)" not in env.run("sessions", "search", "lighthouses").out
     assert "No archived sessions." in env.run("sessions", "list", "--archived").err
     unknown = env.run("sessions", "archive", "no-such-session")
     assert unknown.code != 0 and "no-such-session" in unknown.err and "Traceback" not in unknown.err

@@ -245,4 +245,4 @@ def test_a_hit_names_the_matching_message_and_archived_sessions_stay_searchable(
     assert [h.message_id for h in store.sessions.search("planning")] == [None]  # the title matched
     archived = store.sessions.update(replace(session, is_active=False))
     assert not archived.is_active and not store.sessions.get("s1").is_active  # type: ignore[union-attr]
-    assert [h.message_id for h in store.sessions.search("lisbon")] == ["m1"]
+    assert [(h.message_id, h.archived) for h in store.sessions.search("lisbon")] == [("m1", True)]

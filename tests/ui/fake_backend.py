@@ -181,7 +181,7 @@ class FakeChatBackend(FakeAttachments, ChatBackend):
                 continue
             for m in messages:
                 if query.lower() in m.content.lower():
-                    hits.append(SessionSearchHit(sid, session.title, m.content[:60], m.id))
+                    hits.append(SessionSearchHit(sid, session.title, m.content[:60], m.id, not session.is_active))
                     break
             else:
                 if query.lower() in (session.title or "").lower():  # like the real search: titles match too

@@ -115,3 +115,19 @@ def test_a_message_in_an_open_archived_session_does_not_put_it_back_on_the_list(
     assert [s.id for s in vm.state.sessions] == [kept.id] and vm.state.selected_id == gone.id
     vm.upsert(replace(backend.sessions[kept.id], title="Kept, renamed"))
     assert [s.title for s in vm.state.sessions] == ["Kept, renamed"]
+
+
+def test_a_hit_says_its_session_is_archived_and_unarchiving_it_puts_it_back_on_the_list(
+        qtbot, backend, worker) -> None:
+    gone = backend.add_session("Old trip", ["Lisbon hotels", "Done"])
+    vm = SessionsViewModel(backend, worker)
+    vm.refresh()
+    qtbot.waitUntil(lambda: len(vm.state.sessions) == 1)
+    vm.archive(gone.id)
+    qtbot.waitUntil(lambda: vm.state.sessions == ())
+    vm.search("lisbon")
+    qtbot.waitUntil(lambda: vm.state.hits is not None)
+    assert [(h.session_id, h.archived) for h in vm.state.hits or ()] == [(gone.id, True)]
+    vm.archive(gone.id, archived=False)
+    qtbot.waitUntil(lambda: [s.id for s in vm.state.sessions] == [gone.id])
+    assert [h.archived for h in vm.state.hits or ()] == [False]

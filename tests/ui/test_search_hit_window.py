@@ -14,6 +14,7 @@ from domain.ports import SessionSearchHit
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_screenshots import distinct_colors, saved
 from tests.ui.window_helpers import demo_sessions, themed_window
+from ui.models.session_list import WHEN_ROLE
 from ui.widgets.chat_view import ChatView
 
 SHOTS = Path(__file__).resolve().parents[2] / "ui" / "screenshots"
@@ -86,6 +87,12 @@ def test_archive_from_the_menu_and_the_archived_list(qtbot, worker, artifacts) -
     assert sidebar.archived_button.text() == "‹ Conversations"
     assert distinct_colors(saved(window, artifacts / "sidebar_archived.png")) > 5
     keep(artifacts / "sidebar_archived.png")
+    sidebar.search.setText("schedule")  # an archived session's hit says so, and its menu offers Unarchive
+    qtbot.waitUntil(lambda: vm.state.hits is not None)
+    assert sidebar.model.index(0).data(WHEN_ROLE) == "archived"
+    assert "Unarchive" in [a.text() for a in sidebar.menu_for(old.id, "Tax return 2024").actions()]
+    sidebar.search.setText("")
+    qtbot.waitUntil(lambda: vm.state.hits is None)
     unarchive = next(a for a in sidebar.menu_for(old.id, "Tax return 2024").actions() if a.text() == "Unarchive")
     unarchive.trigger()
     qtbot.waitUntil(lambda: sidebar.model.rowCount() == 0)

@@ -61,7 +61,8 @@ def plain_preview(text: str | None) -> str:
 def rows_for(sessions: Sequence[Session], hits: Sequence[SessionSearchHit] | None) -> list[SessionRow]:
     """Rows for the sidebar: hits when searching, else sessions."""
     if hits is not None:
-        return [SessionRow(h.session_id, h.title or "Untitled", h.snippet, "", h.message_id) for h in hits]
+        return [SessionRow(h.session_id, h.title or "Untitled", h.snippet, "archived" if h.archived else "",
+                           h.message_id) for h in hits]
     return [
         SessionRow(s.id, s.title or "New chat", plain_preview(s.last_message_preview),
                    relative_time(s.updated_at))

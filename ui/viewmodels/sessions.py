@@ -121,7 +121,12 @@ class SessionsViewModel(QObject):
         """Archives (or unarchives) a session: it leaves the list shown now and stays searchable."""
 
         def done(_: Session) -> None:
-            self._set(sessions=tuple(s for s in self._state.sessions if s.id != session_id), error=None)
+            hits = self._state.hits
+            if hits is not None:  # a search hit says whether its session is archived
+                hits = tuple(replace(h, archived=archived) if h.session_id == session_id else h for h in hits)
+            self._set(sessions=tuple(s for s in self._state.sessions if s.id != session_id), hits=hits, error=None)
+            if archived == self._state.show_archived:  # it belongs to the list shown now (unarchived from a hit)
+                self._worker.call(lambda: self._backend.list_sessions(archived), self._listed, self._fail)
 
         self._worker.call(lambda: self._backend.archive_session(session_id, archived), done, self._fail)
 

@@ -196,7 +196,9 @@ class Sidebar(QWidget):
         menu.addAction("Rename…", lambda: self._rename(session_id, title))
         menu.addAction("Export as Markdown…", lambda: emit(self.export_requested, session_id, "markdown", title))
         menu.addAction("Export as JSON…", lambda: emit(self.export_requested, session_id, "json", title))
-        if self._vm.state.show_archived and self._vm.state.hits is None:
+        state = self._vm.state
+        hit = next((h for h in state.hits or () if h.session_id == session_id), None)
+        if (hit.archived if hit is not None else state.show_archived):
             menu.addAction("Unarchive", lambda: self._vm.archive(session_id, archived=False))
         else:
             menu.addAction("Archive", lambda: self._vm.archive(session_id))
