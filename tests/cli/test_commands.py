@@ -297,6 +297,7 @@ def test_archive_hides_a_session_from_the_list_until_unarchived_and_it_stays_sea
     assert kept in both and archived in both
     as_json = json.loads(env.run("sessions", "list", "--all", "--json").out)
     assert {s["id"]: s["archived"] for s in as_json} == {kept: False, archived: True}
+    assert env.run("sessions", "show", archived).code == 0
     found = env.run("sessions", "search", "lighthouses").out
     assert archived in found and "(archived)" in found
     back = env.run("sessions", "unarchive", archived)
