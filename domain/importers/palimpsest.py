@@ -47,7 +47,13 @@ def _session(item: Any, where: str) -> ImportedConversation:
         agent_id=item.get("agent_id"), provider_id=item.get("provider_id"), model_id=item.get("model_id"),
         totals=(totals[0], totals[1], totals[2]),
         reasoning=item.get("reasoning") if isinstance(item.get("reasoning"), str) else None,
+        system_prompt=_prompt(item.get("system_prompt")),
     )
+
+
+def _prompt(value: object) -> str | None:
+    """An exported session's own system prompt: a non-blank string, else None (the agent's applies)."""
+    return value.strip() if isinstance(value, str) and value.strip() else None
 
 
 def _message(raw: Any, at: str, session_id: str) -> Message:
