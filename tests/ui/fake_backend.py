@@ -50,6 +50,7 @@ from ui.backend import (
     ProviderInfo,
     Selection,
     SessionMcpServer,
+    SessionPrompt,
     StartupInfo,
     UsageSummary,
 )
@@ -302,6 +303,19 @@ class FakeChatBackend(FakeAttachments, ChatBackend):
     async def set_reasoning(self, session_id: str, level: str | None) -> Session:
         self.calls.append(("set_reasoning", session_id, level))
         self.sessions[session_id] = replace(self._session(session_id), reasoning=level)
+        return self.sessions[session_id]
+
+    async def session_prompt(self, session_id: str) -> SessionPrompt:
+        session = self._session(session_id)
+        agent = next((a for a in self.agents if a.id == session.current_agent_id), self.agents[0])
+        return SessionPrompt(session.system_prompt, agent.name, agent.system_prompt)
+
+    async def set_session_prompt(self, session_id: str, prompt: str | None) -> Session:
+        self.calls.append(("set_session_prompt", session_id, prompt))
+        text = (prompt or "").strip()
+        if len(text) > 100_000:
+            raise InvalidInput("A system prompt may have at most 100,000 characters.")
+        self.sessions[session_id] = replace(self._session(session_id), system_prompt=text or None)
         return self.sessions[session_id]
 
     async def context_status(self, session_id: str, selection: Selection) -> ContextStatus:
