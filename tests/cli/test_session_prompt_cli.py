@@ -40,6 +40,9 @@ def test_the_sessions_prompt_is_sent_shown_and_cleared(tmp_path: Path) -> None:
         assert _sent(server).startswith("You are the house agent.")
         shown = run("sessions", "prompt", session_id)
         assert "(the agent's, General assistant)" in shown and "    You are the house agent." in shown
+        agents = json.loads(run("sessions", "context", session_id, "--json"))["breakdown"]["system"]
+        run("sessions", "prompt", session_id, "Answer only in French. " * 50)
+        assert json.loads(run("sessions", "context", session_id, "--json"))["breakdown"]["system"] > agents + 100
         shown = run("sessions", "prompt", session_id, "Answer only in French.")
         assert "this session's own" in shown and "    Answer only in French." in shown
         run("chat", "-s", session_id, "again")
