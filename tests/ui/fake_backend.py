@@ -41,6 +41,7 @@ from domain.ports import SessionSearchHit
 from domain.settings import ContextSettings, ToolSettings
 from domain.usecases.mcp_servers import AddMcpServerUseCase
 from domain.usecases.save_tool_settings import allowed_hosts_from
+from domain.usecases.set_session_prompt import MAX_SYSTEM_PROMPT_CHARS
 from tests.ui.fake_attachments import FakeAttachments
 from ui.backend import (
     ChatBackend,
@@ -313,8 +314,8 @@ class FakeChatBackend(FakeAttachments, ChatBackend):
     async def set_session_prompt(self, session_id: str, prompt: str | None) -> Session:
         self.calls.append(("set_session_prompt", session_id, prompt))
         text = (prompt or "").strip()
-        if len(text) > 100_000:
-            raise InvalidInput("A system prompt may have at most 100,000 characters.")
+        if len(text) > MAX_SYSTEM_PROMPT_CHARS:  # the use case's own limit and wording
+            raise InvalidInput(f"A system prompt may have at most {MAX_SYSTEM_PROMPT_CHARS:,} characters.")
         self.sessions[session_id] = replace(self._session(session_id), system_prompt=text or None)
         return self.sessions[session_id]
 
