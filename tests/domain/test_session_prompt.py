@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from domain.errors import InvalidInput, NotFound
-from domain.models import Memory
+from domain.models import Memory, Message, MessageType
 from domain.usecases.set_session_prompt import MAX_SYSTEM_PROMPT_CHARS, SetSessionPromptUseCase
 from tests.fakes_turn import TurnWorld, make_world, reply
 
@@ -63,3 +63,15 @@ def test_too_long_a_prompt_or_an_unknown_session_is_refused_and_nothing_changes(
     with pytest.raises(NotFound):
         set_prompt("nope", "Hi")
     assert set_prompt("s1", "x" * MAX_SYSTEM_PROMPT_CHARS).system_prompt == "x" * MAX_SYSTEM_PROMPT_CHARS
+
+
+async def test_auto_compaction_counts_the_sessions_prompt() -> None:
+    world = make_world(window=10_000)
+    world.summarizer.default = "## Goal\nSummary."
+    for i in range(12):
+        world.messages.add(Message(f"u{i}", "s1", MessageType.USER, f"question {i}: " + "word " * 100))
+        world.messages.add(Message(f"a{i}", "s1", MessageType.AI_RESPONSE, f"answer {i}: " + "word " * 100))
+    assert not (await world.auto_compact(world.context("s1"))).did_compact  # under the threshold with the agent's
+    _set(world)("s1", "House rules. " * 2_000)
+    assert world.status("s1").used > world.status("s1").threshold
+    assert (await world.auto_compact(world.context("s1"))).did_compact
