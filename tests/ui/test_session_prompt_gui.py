@@ -47,12 +47,14 @@ def test_the_prompt_is_saved_shown_again_and_reset_to_the_agents(qtbot, backend,
     assert ("set_session_prompt", session.id, "You answer in French, briefly.") in backend.calls
     qtbot.waitUntil(lambda: "its own system prompt" in window.snackbar.text())
     assert window.chat_vm.state.session.system_prompt == "You answer in French, briefly."
+    assert window.header.prompt_action.text() == "System prompt (this conversation's own)…"
 
     again = _open_dialog(qtbot, window)
     assert again.edit.toPlainText() == "You answer in French, briefly."
     again.reset_button.click()
     qtbot.waitUntil(lambda: backend.sessions[session.id].system_prompt is None)
     qtbot.waitUntil(lambda: "its agent's system prompt" in window.snackbar.text())
+    assert window.header.prompt_action.text() == "System prompt…"
 
 
 def test_cancel_or_no_change_stores_nothing_and_a_new_chat_has_no_prompt_to_edit(qtbot, backend, worker) -> None:

@@ -146,6 +146,8 @@ class Header(QWidget):
         has_summary = bool(state.summary)
         self.compact_action.setEnabled(has_session and not busy)
         self.prompt_action.setEnabled(has_session)
+        own = session is not None and session.system_prompt is not None
+        self.prompt_action.setText("System prompt (this conversation's own)…" if own else "System prompt…")
         self.reset_action.setEnabled(has_summary and not busy)
         self.read_action.setEnabled(has_summary)
         self.edit_action.setEnabled(has_summary and not busy)
