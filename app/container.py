@@ -78,6 +78,7 @@ from domain.usecases.session_usage import SessionUsageQuery
 from domain.usecases.set_api_key import SetApiKeyUseCase
 from domain.usecases.set_provider_api import SetProviderApiUseCase
 from domain.usecases.set_provider_base_url import SetProviderBaseUrlUseCase
+from domain.usecases.set_session_prompt import SetSessionPromptUseCase
 from domain.usecases.set_session_reasoning import SetSessionReasoningUseCase
 from domain.usecases.show_session import ShowSessionUseCase
 
@@ -246,6 +247,7 @@ class Container:
         self.archive_session = ArchiveSessionUseCase(self.sessions)
         self.purge_deleted_sessions = PurgeDeletedSessionsUseCase(self.sessions, self.clock)
         self.set_session_reasoning = SetSessionReasoningUseCase(self.sessions, self.clock)
+        self.set_session_prompt = SetSessionPromptUseCase(self.sessions, self.clock)
         self.pin_message = PinMessageUseCase(self.messages)
         switcher = BranchSwitcher(self.store, self.sessions, self.messages)
         self.list_branches = ListBranchesQuery(self.sessions, self.messages)

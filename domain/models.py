@@ -220,6 +220,7 @@ class Session:
     current_provider_id: ProviderId | None = None
     current_model_id: ModelId | None = None
     reasoning: str | None = None  # this conversation's reasoning level (REASONING_LEVELS); None: the agent's/app's
+    system_prompt: str | None = None  # this conversation's own system prompt; None: the agent's applies
 
     @property
     def summary(self) -> str | None:

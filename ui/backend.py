@@ -103,6 +103,15 @@ def _is_local(url: str) -> bool:
 
 
 @dataclass(frozen=True)
+class SessionPrompt:
+    """A conversation's own system prompt (None: its agent's applies) beside the agent's, for the editor."""
+
+    own: str | None
+    agent_name: str
+    agent_prompt: str | None
+
+
+@dataclass(frozen=True)
 class ImportProgress:
     """How far an import is: conversations stored so far of all; at the end, what it stored."""
 
@@ -238,6 +247,14 @@ class ConversationBackend(Protocol):
 
     async def set_reasoning(self, session_id: SessionId, level: str | None) -> Session:
         """Sets the session's own reasoning level (None: its agent's or the app's setting)."""
+        raise NotImplementedError
+
+    async def session_prompt(self, session_id: SessionId) -> SessionPrompt:
+        """The session's own system prompt and its agent's."""
+        raise NotImplementedError
+
+    async def set_session_prompt(self, session_id: SessionId, prompt: str | None) -> Session:
+        """Sets the session's own system prompt (None or blank: its agent's applies again)."""
         raise NotImplementedError
 
     async def context_status(self, session_id: SessionId, selection: Selection) -> ContextStatus:

@@ -136,6 +136,10 @@ def _add_sessions(commands: argparse._SubParsersAction) -> None:
     context = sessions.add_parser("context", help="what the next request would send, against the model's window")
     context.add_argument("id", metavar="ID")
     context.add_argument("--json", action="store_true", help="print JSON")
+    prompt = sessions.add_parser("prompt", help="show or set a session's own system prompt (over its agent's)")
+    prompt.add_argument("id", metavar="ID")
+    prompt.add_argument("text", nargs="?", metavar="TEXT", help="the new prompt, or - to read it from standard input")
+    prompt.add_argument("--clear", action="store_true", help="go back to the agent's prompt")
     reasoning = sessions.add_parser("reasoning", help="show or set a session's own reasoning level")
     reasoning.add_argument("id", metavar="ID")
     reasoning.add_argument("level", nargs="?", choices=[*REASONING_LEVELS, "default"], metavar="LEVEL",

@@ -12,6 +12,7 @@ from app.cli.branches_cmd import ACTIONS as BRANCH_ACTIONS
 from app.cli.branches_cmd import run_branches
 from app.cli.context_cmd import render_status, status_to_dict
 from app.cli.export_cmd import export_session
+from app.cli.session_prompt_cmd import session_prompt
 from app.cli.tables import one_line, table, when
 from domain.models import Message, MessageType, Session
 from domain.usecases.export_session import detail_to_dict
@@ -160,6 +161,8 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
         out.write(f"Deleted session {session.id} ({one_line(session.title, 40)}) permanently.\n")
     elif action == "reasoning":
         out.write(_reasoning(c, args.id.strip(), args.level) + "\n")
+    elif action == "prompt":
+        out.write(session_prompt(c, args.id.strip(), args.text, clear=args.clear) + "\n")
     elif action == "delete":
         session = c.delete_session(args.id)
         out.write(f"Deleted session {session.id} ({one_line(session.title, 40)}).\n")

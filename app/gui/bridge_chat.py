@@ -14,7 +14,7 @@ from domain.models import AgentId, AiModel, Message, MessageId, ProviderId, Prov
 from domain.usecases.load_conversation import ConversationPage
 from domain.usecases.mcp_servers import SetMcpServerEnabledUseCase
 from domain.usecases.open_at_message import HitPage
-from ui.backend import ProviderInfo, Selection, SessionMcpServer, StartupInfo, UsageSummary
+from ui.backend import ProviderInfo, Selection, SessionMcpServer, SessionPrompt, StartupInfo, UsageSummary
 
 
 def provider_infos(container: Container) -> list[ProviderInfo]:
@@ -143,6 +143,13 @@ class ConversationBridge:
 
     async def set_reasoning(self, session_id: SessionId, level: str | None) -> Session:
         return self._c.set_session_reasoning(session_id, level)
+
+    async def session_prompt(self, session_id: SessionId) -> SessionPrompt:
+        ctx = self._c.contexts.load(session_id, strict=False)
+        return SessionPrompt(ctx.session.system_prompt, ctx.agent.name, ctx.agent.system_prompt)
+
+    async def set_session_prompt(self, session_id: SessionId, prompt: str | None) -> Session:
+        return self._c.set_session_prompt(session_id, prompt)
 
     async def context_status(self, session_id: SessionId, selection: Selection) -> ContextStatus:
         return self._c.context_status(session_id, provider_id=selection.provider_id, model_id=selection.model_id)

@@ -103,7 +103,7 @@ def session_to_domain(row: SessionRow) -> Session:
         total_cache_read_tokens=row.total_cache_read_tokens,
         flushed_in_compaction_cycle=bool(row.flushed_in_compaction_cycle),
         current_provider_id=row.current_provider_id, current_model_id=row.current_model_id,
-        reasoning=row.reasoning,
+        reasoning=row.reasoning, system_prompt=row.system_prompt,
     )
 
 
@@ -121,6 +121,7 @@ def session_onto_row(session: Session, row: SessionRow) -> None:
     row.current_provider_id = session.current_provider_id
     row.current_model_id = session.current_model_id
     row.reasoning = session.reasoning
+    row.system_prompt = session.system_prompt
 
 
 def message_to_domain(row: MessageRow) -> Message:

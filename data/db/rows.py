@@ -121,6 +121,7 @@ class SessionRow(Base):
     current_provider_id: Mapped[str | None] = mapped_column(String)
     current_model_id: Mapped[str | None] = mapped_column(String)
     reasoning: Mapped[str | None] = mapped_column(String)  # the conversation's own reasoning level; NULL: default
+    system_prompt: Mapped[str | None] = mapped_column(Text)  # the conversation's own system prompt; NULL: the agent's
 
 
 class MessageRow(Base):

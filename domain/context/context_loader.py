@@ -92,7 +92,8 @@ class SessionContextLoader:
         session = require_session(self._sessions, session_id)
         agent, provider, model = self._target(session, provider_id, model_id, agent_id, strict)
         settings = effective_settings(self._settings.context_settings(), agent, session, self._command)
-        system = with_memory(agent.system_prompt, self._memories.list(agent.id), settings.memory_section_max_chars)
+        prompt = session.system_prompt if session.system_prompt is not None else agent.system_prompt
+        system = with_memory(prompt, self._memories.list(agent.id), settings.memory_section_max_chars)
         tools = tuple(self._tools.definitions(list(agent.enabled_tools) or None))
         if self._extra is not None:
             tools += tuple(self._extra.mcp_definitions(agent.id, session.id))

@@ -40,6 +40,7 @@ class ImportedConversation:
     model_id: str | None = None
     totals: tuple[int, int, int] = (0, 0, 0)
     reasoning: str | None = None  # the session's reasoning level (Palimpsest's own export)
+    system_prompt: str | None = None  # the session's own system prompt (Palimpsest's own export)
 
 
 Progress = Callable[[int, int], None]  # (done, total)

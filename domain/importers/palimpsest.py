@@ -7,6 +7,7 @@ from typing import Any
 
 from domain.importers.model import ImportedConversation, MalformedExport, expect, load_json, ordered, when
 from domain.models import CompactionRecord, Message, MessageType, ReasoningBlock, ReasoningKind, ToolStatus
+from domain.usecases.set_session_prompt import MAX_SYSTEM_PROMPT_CHARS
 
 _TEXT_FIELDS = ("content", "thinking_content", "tool_call_id", "tool_name", "tool_input", "tool_output",
                 "provider_id", "model_id")
@@ -47,7 +48,17 @@ def _session(item: Any, where: str) -> ImportedConversation:
         agent_id=item.get("agent_id"), provider_id=item.get("provider_id"), model_id=item.get("model_id"),
         totals=(totals[0], totals[1], totals[2]),
         reasoning=item.get("reasoning") if isinstance(item.get("reasoning"), str) else None,
+        system_prompt=_prompt(item.get("system_prompt"), f"{where}.system_prompt"),
     )
+
+
+def _prompt(value: object, where: str) -> str | None:
+    """An exported session's own system prompt: a non-blank string, else None (the agent's applies); one longer than
+    a prompt may be is refused, as `sessions prompt` refuses it."""
+    text = value.strip() if isinstance(value, str) else ""
+    if len(text) > MAX_SYSTEM_PROMPT_CHARS:
+        raise MalformedExport(where, f"a system prompt longer than {MAX_SYSTEM_PROMPT_CHARS:,} characters")
+    return text or None
 
 
 def _message(raw: Any, at: str, session_id: str) -> Message:

@@ -58,7 +58,8 @@ def detail_to_dict(detail: SessionDetail) -> dict[str, Any]:
         "id": s.id, "title": s.title, "created_at": _time(s.created_at), "updated_at": _time(s.updated_at),
         "agent_id": s.current_agent_id, "provider_id": s.current_provider_id, "model_id": s.current_model_id,
         "compacted_summary": s.compacted_summary, "compact_boundary": s.compact_boundary,
-        "reasoning": s.reasoning, "compaction_count": s.compaction_count, "total_input_tokens": s.total_input_tokens,
+        "reasoning": s.reasoning, "system_prompt": s.system_prompt,
+        "compaction_count": s.compaction_count, "total_input_tokens": s.total_input_tokens,
         "total_output_tokens": s.total_output_tokens, "total_cache_read_tokens": s.total_cache_read_tokens,
         "message_count": len(detail.messages),
         "compactions": [

@@ -49,6 +49,7 @@ class ImportConversationsUseCase:
         self._sessions.create(Session(
             id=c.session_id, title=c.title, current_agent_id=agent, created_at=c.created_at, updated_at=c.updated_at,
             current_provider_id=c.provider_id, current_model_id=c.model_id, reasoning=c.reasoning,
+            system_prompt=c.system_prompt,
         ))
         for message in c.messages:  # off the path while written: a root then stays a root
             self._messages.add(replace(message, active=False, seq=0))

@@ -79,6 +79,7 @@ def test_palimpsest_json_export_round_trips_every_branch_and_the_summary(tmp_pat
     assert _run(source, "import", "chatgpt", str(export)).code == 0
     sid = "chatgpt-conv-harbour"
     _compact_on_the_side(source, sid)
+    assert _run(source, "sessions", "prompt", sid, "Answer in French.").code == 0
     first = _run(source, "sessions", "export", sid, "--format", "json")
     assert first.code == 0
     saved = tmp_path / "palimpsest.json"
@@ -90,6 +91,7 @@ def test_palimpsest_json_export_round_trips_every_branch_and_the_summary(tmp_pat
     assert json.loads(second.out) == json.loads(first.out)
     assert json.loads(second.out)["compacted_summary"] == "A checkpoint of the photo question."
     assert json.loads(second.out)["reasoning"] == "high"
+    assert json.loads(second.out)["system_prompt"] == "Answer in French."
     assert json.loads(second.out)["messages"][-1]["thinking_ms"] == 1_500
     assert "0 conversations" in _run(target, "import", "palimpsest", str(saved)).out
 

@@ -24,6 +24,7 @@ def test_create_stores_what_the_caller_gave_and_starts_the_store_owned_counters_
         message_count=7, compaction_count=3, total_input_tokens=100, total_output_tokens=20,
         total_cache_read_tokens=5, compacted_summary="S", compact_boundary=4, flushed_in_compaction_cycle=True,
         current_provider_id="openai", current_model_id="gpt-4o", reasoning="high",
+        system_prompt="Be brief.",
     )
     created = store.sessions.create(given)
     assert created == replace(given, message_count=0, compaction_count=0, total_input_tokens=0,
@@ -65,6 +66,7 @@ def test_update_writes_every_field_the_caller_owns(store: Store) -> None:
         session, title="Renamed", current_agent_id="general-assistant", is_active=False, deleted_at=later,
         updated_at=later, compacted_summary="summary", compact_boundary=5, flushed_in_compaction_cycle=True,
         current_provider_id="gemini", current_model_id="gemini-2.5-pro", reasoning="off",
+        system_prompt="Answer in French.",
     )
     assert store.sessions.update(changed) == changed
     assert store.sessions.get("s1") == changed

@@ -131,9 +131,10 @@ def test_blank_database_downgrades_to_0001_and_upgrades_again(tmp_path: Path) ->
 
 
 def test_every_revision_is_known_and_head_is_the_last_one() -> None:
-    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 20)}
-    # in order of application: ... 0014, 0019, 0015, 0017, 0016, 0018 (branches written in parallel, chained at merge)
-    assert migrations.head_revision() == "0018"
+    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 21)}
+    # in order of application: ... 0014, 0019, 0015, 0017, 0016, 0018, 0020 (branches written in parallel, chained
+    # at merge)
+    assert migrations.head_revision() == "0020"
 
 
 def test_0012_keeps_every_message_on_the_path_and_the_search_triggers_working(tmp_path: Path) -> None:
@@ -232,5 +233,27 @@ def test_0019_keeps_every_session_with_no_reasoning_of_its_own_and_the_search_tr
     migrations.downgrade(_url(path), "0014")
     with closing(sqlite3.connect(path)) as db:
         assert [r[0] for r in db.execute("SELECT id FROM sessions ORDER BY id")] == ["s1", "s2"]
+        assert {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")} == triggers
+        assert db.execute("SELECT count(*) FROM messages").fetchone() == (5,)
+
+
+def test_0020_keeps_every_session_with_the_agents_prompt_and_the_search_triggers(tmp_path: Path) -> None:
+    path = tmp_path / "r.db"
+    _build_version_one(path)
+    migrations.upgrade(_url(path), "0018")
+    with closing(sqlite3.connect(path)) as db:
+        triggers = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+        sessions = db.execute("SELECT id, title, message_count FROM sessions ORDER BY id").fetchall()
+    migrations.upgrade(_url(path), "0020")
+    with closing(sqlite3.connect(path)) as db:
+        assert db.execute("SELECT id, title, system_prompt FROM sessions ORDER BY id").fetchall() == [
+            ("s1", "First", None), ("s2", "Second", None)]
+        db.execute("UPDATE sessions SET system_prompt = 'Answer in French.' WHERE id = 's1'")
+        db.commit()
+        assert {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")} == triggers
+    migrations.downgrade(_url(path), "0018")
+    with closing(sqlite3.connect(path)) as db:
+        assert db.execute("SELECT id, title, message_count FROM sessions ORDER BY id").fetchall() == sessions
+        assert "system_prompt" not in {r[1] for r in db.execute("PRAGMA table_info(sessions)")}
         assert {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")} == triggers
         assert db.execute("SELECT count(*) FROM messages").fetchone() == (5,)

@@ -107,3 +107,19 @@ def test_a_failure_while_storing_stores_nothing() -> None:
     with pytest.raises(Exception, match="no-such-message"):
         _import(store, [conversations[0], broken])
     assert store.sessions.list() == [] and store.messages.snapshot("chatgpt-conv-harbour") == []
+
+
+def _palimpsest_export(prompt: object) -> str:
+    return json.dumps({"id": "p1", "title": "T", "created_at": "2026-01-01T00:00:00+00:00", "system_prompt": prompt,
+                       "messages": [{"id": "m1", "type": "user", "content": "hi", "seq": 1}]})
+
+
+def test_palimpsest_reader_keeps_a_sessions_own_prompt_and_refuses_an_overlong_one() -> None:
+    from domain.importers.palimpsest import read_palimpsest
+    from domain.usecases.set_session_prompt import MAX_SYSTEM_PROMPT_CHARS
+
+    assert read_palimpsest(_palimpsest_export(" Be brief. "))[0].system_prompt == "Be brief."
+    assert read_palimpsest(_palimpsest_export("  "))[0].system_prompt is None
+    assert read_palimpsest(_palimpsest_export(None))[0].system_prompt is None
+    with pytest.raises(MalformedExport, match=r"longer than 100,000 characters at the session\.system_prompt"):
+        read_palimpsest(_palimpsest_export("x" * (MAX_SYSTEM_PROMPT_CHARS + 1)))

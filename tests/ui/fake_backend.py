@@ -42,6 +42,7 @@ from domain.settings import ContextSettings, ToolSettings
 from domain.usecases.mcp_servers import AddMcpServerUseCase
 from domain.usecases.open_at_message import HitPage
 from domain.usecases.save_tool_settings import allowed_hosts_from
+from domain.usecases.set_session_prompt import MAX_SYSTEM_PROMPT_CHARS
 from tests.ui.fake_attachments import FakeAttachments
 from ui.backend import (
     ChatBackend,
@@ -51,6 +52,7 @@ from ui.backend import (
     ProviderInfo,
     Selection,
     SessionMcpServer,
+    SessionPrompt,
     StartupInfo,
     UsageSummary,
 )
@@ -321,6 +323,19 @@ class FakeChatBackend(FakeAttachments, ChatBackend):
     async def set_reasoning(self, session_id: str, level: str | None) -> Session:
         self.calls.append(("set_reasoning", session_id, level))
         self.sessions[session_id] = replace(self._session(session_id), reasoning=level)
+        return self.sessions[session_id]
+
+    async def session_prompt(self, session_id: str) -> SessionPrompt:
+        session = self._session(session_id)
+        agent = next((a for a in self.agents if a.id == session.current_agent_id), self.agents[0])
+        return SessionPrompt(session.system_prompt, agent.name, agent.system_prompt)
+
+    async def set_session_prompt(self, session_id: str, prompt: str | None) -> Session:
+        self.calls.append(("set_session_prompt", session_id, prompt))
+        text = (prompt or "").strip()
+        if len(text) > MAX_SYSTEM_PROMPT_CHARS:  # the use case's own limit and wording
+            raise InvalidInput(f"A system prompt may have at most {MAX_SYSTEM_PROMPT_CHARS:,} characters.")
+        self.sessions[session_id] = replace(self._session(session_id), system_prompt=text or None)
         return self.sessions[session_id]
 
     async def context_status(self, session_id: str, selection: Selection) -> ContextStatus:

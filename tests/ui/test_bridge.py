@@ -203,3 +203,20 @@ async def test_startup_purges_conversations_deleted_over_30_days_ago_with_their_
     remaining = {s.id for s in container.sessions.list(include_deleted=True)}
     assert old.id not in remaining and recent.id in remaining  # the recent one can still be restored
     assert not container.storage.attachment_files.exists(shot.sha256)
+
+
+async def test_a_sessions_own_prompt_is_stored_read_back_and_moves_the_gauges_system_row(
+    bridge: ContainerBackend, factory: FakeAdapterFactory
+) -> None:
+    session = await bridge.create_session(None, CLAUDE)
+    before = await bridge.session_prompt(session.id)
+    assert before.own is None and before.agent_name == "General assistant"
+    agents = (await bridge.context_status(session.id, CLAUDE)).breakdown.system
+    stored = await bridge.set_session_prompt(session.id, "Answer as a pirate. " * 100)
+    assert (await bridge.session_prompt(session.id)).own == stored.system_prompt
+    assert (await bridge.context_status(session.id, CLAUDE)).breakdown.system > agents + 200
+    await turn(bridge, factory, session.id, "hello")
+    assert (factory.adapter("anthropic").requests[-1].system_prompt or "").startswith("Answer as a pirate.")
+    await bridge.set_session_prompt(session.id, " ")
+    assert (await bridge.session_prompt(session.id)).own is None
+    assert (await bridge.context_status(session.id, CLAUDE)).breakdown.system == agents

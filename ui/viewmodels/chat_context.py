@@ -166,6 +166,20 @@ class ChatContextOps:
 
         self._worker.call(lambda: self._backend.set_reasoning(session.id, level), stored, self._fail)
 
+    def set_system_prompt(self, prompt: str | None) -> None:
+        """Sets the conversation's own system prompt (None or blank: its agent's again); the gauge follows."""
+        session = self._state.session
+        if session is None:
+            return
+
+        def stored(updated: Session) -> None:
+            self._set(session=updated)
+            self.refresh_context()
+            emit(self.notice, "This conversation now uses its own system prompt." if updated.system_prompt
+                 else "This conversation now uses its agent's system prompt.")
+
+        self._worker.call(lambda: self._backend.set_session_prompt(session.id, prompt), stored, self._fail)
+
     def select_agent(self, agent_id: AgentId) -> None:
         """Switches the session's agent (its system prompt and tools apply from the next message)."""
         if agent_id == self._state.agent_id:

@@ -28,6 +28,7 @@ class Header(QWidget):
     agent_chosen = Signal(str)
     compact_requested = Signal()
     reset_requested = Signal()
+    prompt_requested = Signal()
     summary_requested = Signal(bool)
     originals_toggled = Signal()
     settings_requested = Signal()
@@ -65,6 +66,7 @@ class Header(QWidget):
         self.edit_action = self._add("Edit summary…", lambda: emit(self.summary_requested, True))
         self.originals_action = self._add("Show originals", self.originals_toggled)
         self.menu.addSeparator()
+        self.prompt_action = self._add("System prompt…", self.prompt_requested)
         self.reset_action = self._add("Reset context…", self.reset_requested)
         self.menu.addSeparator()
         self._add("Settings…", self.settings_requested, "Ctrl+,")
@@ -143,6 +145,9 @@ class Header(QWidget):
         has_session = session is not None
         has_summary = bool(state.summary)
         self.compact_action.setEnabled(has_session and not busy)
+        self.prompt_action.setEnabled(has_session)
+        own = session is not None and session.system_prompt is not None
+        self.prompt_action.setText("System prompt (this conversation's own)…" if own else "System prompt…")
         self.reset_action.setEnabled(has_summary and not busy)
         self.read_action.setEnabled(has_summary)
         self.edit_action.setEnabled(has_summary and not busy)

@@ -21,7 +21,7 @@ from ui.widgets.dialogs import CompactDialog, SummaryDialog, TextDialog, confirm
 from ui.widgets.first_run import FirstRunPanel
 from ui.widgets.header import Header
 from ui.widgets.import_flow import ImportFlow
-from ui.widgets.session_menu import SessionExport, show_shortcuts
+from ui.widgets.session_menu import SessionExport, SessionPromptFlow, show_shortcuts
 from ui.widgets.settings_dialog import SettingsDialog
 from ui.widgets.sidebar import WIDTH as SIDEBAR_WIDTH
 from ui.widgets.sidebar import Sidebar
@@ -167,8 +167,16 @@ class MainWindow(QMainWindow):
         file_menu.addAction("&Import conversations…", QKeySequence("Ctrl+O"), self.import_flow.start)
         self.session_export = SessionExport(self, self._backend, self.worker, self.snackbar.show_message)
         self.sidebar.export_requested.connect(self.session_export.ask)
+        self.session_prompt = SessionPromptFlow(self, self._backend, self.worker, self.chat_vm.set_system_prompt,
+                                                self.snackbar.show_message)
+        self.header.prompt_requested.connect(self._edit_session_prompt)
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction("&Keyboard shortcuts", QKeySequence("F1"), lambda: show_shortcuts(self))
+
+    def _edit_session_prompt(self) -> None:
+        session = self.chat_vm.state.session
+        if session is not None:
+            self.session_prompt.open(session.id)
 
     def _edit_in_composer(self, text: str) -> None:
         """A message to edit: its text replaces the composer's (Send makes it a new branch)."""
