@@ -121,3 +121,19 @@ def test_sending_from_the_hit_follows_the_reply_again(qtbot, worker) -> None:
     bar = view.verticalScrollBar()
     assert window.chat_vm.state.streaming  # while the reply streams, the view follows it, not the hit
     assert bar.value() >= bar.maximum() - 40 and not on_screen(view, hit)
+
+
+def test_enter_on_a_search_result_opens_it_at_the_hit_like_a_click(qtbot, worker) -> None:
+    backend = FakeChatBackend(keys={"anthropic": "sk-test"})
+    demo_sessions(backend)
+    session = backend.add_session("Harbour notes", ["When does the ferry to Ons leave?", "At 09:40 from Bueu."],
+                                  minutes_ago=30)
+    hit_id = backend.messages[session.id][0].id
+    window = themed_window(qtbot, backend, worker)
+    window.sidebar.search.setText("ferry to Ons")
+    qtbot.waitUntil(lambda: window.sidebar.model.rowCount() == 1)
+    window.sidebar.list.setFocus()
+    window.sidebar.list.setCurrentIndex(window.sidebar.model.index(0))
+    qtbot.keyClick(window.sidebar.list, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.chat_view.delegate.highlighted == hit_id)
+    assert window.chat_vm.state.session is not None and window.chat_vm.state.session.id == session.id

@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QPoint,
+    QRect,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -143,6 +154,7 @@ class Sidebar(QWidget):
         self.new_button.clicked.connect(vm.new_chat)
         self.settings_button.clicked.connect(self.settings_requested)
         self.list.clicked.connect(self._clicked)
+        self.list.installEventFilter(self)  # Enter opens the current row, as a click does
         self.archived_button.toggled.connect(vm.set_show_archived)
         self.list.customContextMenuRequested.connect(self._menu)
         vm.state_changed.connect(self.show_state)
@@ -204,6 +216,15 @@ class Sidebar(QWidget):
             menu.addAction("Archive", lambda: self._vm.archive(session_id))
         menu.addAction("Delete", lambda: self._vm.delete(session_id))
         return menu
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (watched is self.list and isinstance(event, QKeyEvent)
+                and event.type() == QEvent.Type.KeyPress and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):
+            index = self.list.currentIndex()
+            if index.isValid():
+                self._clicked(index)
+                return True
+        return super().eventFilter(watched, event)
 
     def _clicked(self, index: QModelIndex) -> None:
         hits = self._vm.state.listed_hits
