@@ -9,6 +9,10 @@ from enum import StrEnum
 from typing import Any
 
 from domain.attachment import Attachment
+from domain.capabilities import REASONING_EFFORTS as REASONING_EFFORTS  # re-exported: long imported from here
+from domain.capabilities import CapabilitySource as CapabilitySource
+from domain.capabilities import ModelCapabilities as ModelCapabilities
+from domain.capabilities import ThinkingForm as ThinkingForm
 
 ProviderId = str
 ModelId = str
@@ -59,65 +63,6 @@ class WindowSource(StrEnum):
     LEARNED = "learned_from_error"
     USER = "user"
     SERVER = "server"
-
-
-class ThinkingForm(StrEnum):
-    """How a model takes reasoning on the wire: not at all, as a token budget, as an effort it may act on (and can
-    be turned off), or always (only the effort can be set)."""
-
-    NONE = "none"
-    BUDGET = "budget"  # Anthropic thinking.type "enabled" + budget_tokens; Gemini 2.5 thinking_budget
-    ADAPTIVE = "adaptive"  # Anthropic thinking.type "adaptive" + output_config.effort; can be turned off
-    ALWAYS_ON = "always_on"  # reasons on every request; the effort is the only control
-
-
-class CapabilitySource(StrEnum):
-    """Where one capability value of a model comes from."""
-
-    PROVIDER_API = "provider_api"  # the provider's model list / model info
-    REGISTRY = "registry"  # the shipped registry's entry for this model id
-    FAMILY = "family"  # the registry's family pattern matching an unknown id
-    USER = "user"
-
-
-REASONING_EFFORTS = ("low", "medium", "high", "max")  # the effort levels of the reasoning setting, in order
-
-
-@dataclass(frozen=True)
-class ModelCapabilities:
-    """What a model accepts besides text (thinking form, effort levels, images, PDFs, tools) and where each known
-    value came from (`sources`: field name -> source). None: not known."""
-
-    thinking: ThinkingForm = ThinkingForm.NONE
-    efforts: tuple[str, ...] = ()  # effort levels the provider accepts for the model (may include e.g. "xhigh")
-    default_effort: str | None = None
-    hides_thinking: bool = False  # thinking text is omitted unless asked for (Anthropic thinking.display)
-    thinks_by_default: bool = False  # reasons when the request says nothing about it (always true when always on)
-    vision: bool | None = None
-    pdf_input: bool | None = None
-    tool_use: bool | None = None
-    sources: tuple[tuple[str, CapabilitySource], ...] = ()
-
-    def source(self, name: str) -> CapabilitySource | None:
-        """Where the value of field `name` came from (max_output_tokens / context_window included), if known."""
-        return next((source for field_name, source in self.sources if field_name == name), None)
-
-    def reasoning_levels(self) -> tuple[str, ...]:
-        """The reasoning settings (domain.settings.REASONING_LEVELS) that mean something for this model, in order."""
-        if self.thinking is ThinkingForm.NONE:
-            return ("off",)
-        if self.thinking is ThinkingForm.BUDGET or not self.efforts:
-            levels: tuple[str, ...] = REASONING_EFFORTS
-        else:
-            levels = tuple(level for level in REASONING_EFFORTS if level in self.efforts)
-        head = ("auto",) if self.thinking is ThinkingForm.ALWAYS_ON else ("off", "auto")
-        return head + levels
-
-    @property
-    def thinks_unasked(self) -> bool:
-        """Whether the model reasons on a request that does not ask for it (the provider's default)."""
-        return self.thinking is ThinkingForm.ALWAYS_ON or (self.thinking is not ThinkingForm.NONE
-                                                           and self.thinks_by_default)
 
 
 class MessageType(StrEnum):
