@@ -59,3 +59,19 @@ def test_the_levels_offered_are_the_models_own() -> None:
     items = reasoning_items(("auto", "low", "high"))
     assert [i.data for i in items] == ["default", "auto", "low", "high"]
     assert items[0].tooltip == "the agent's setting" and items[-1].text == "High"
+
+
+def test_a_page_read_before_the_choice_was_stored_does_not_undo_it(qtbot, backend, worker) -> None:
+    import asyncio
+
+    session = backend.add_session("Proof sketch", ["Prove it", "Here is a sketch."])
+    backend.sessions[session.id] = replace(backend.sessions[session.id], reasoning="high")
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, session.id)
+    stale = asyncio.run(backend.load_conversation(session.id, 50))  # read while the session said "high"
+    window.chat_vm.select_reasoning(None)  # back to the agent's: sent to the worker, not stored yet
+    window.chat_vm._opened(stale)  # a turn's read-back that was already under way arrives first
+    assert window.chat_vm.state.reasoning is None and window.header.reasoning.text() == "✦ default"
+    qtbot.waitUntil(lambda: backend.sessions[session.id].reasoning is None)
+    qtbot.wait(100)
+    assert window.chat_vm.state.reasoning is None and window.header.reasoning.text() == "✦ default"

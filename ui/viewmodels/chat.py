@@ -149,7 +149,8 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
             session=session, loading=False, selection=selection, summarized_count=page.summarized_count,
             path_messages=page.total_count,
             has_older=page.has_older, agent_id=session.current_agent_id or self._state.agent_id,
-            reasoning=session.reasoning,
+            # a page read before the user's newest reasoning choice was stored must not undo that choice
+            reasoning=self._state.reasoning if self._reasoning_unsaved else session.reasoning,
         )
         self._sync_rows()
         self.refresh_context()

@@ -28,6 +28,7 @@ class ChatContextOps:
     _backend: ConversationBackend
     _worker: AsyncWorker
     _state: ChatState
+    _reasoning_unsaved = 0  # reasoning choices sent to the backend and not stored yet: a page read before keeps them
     notice: Any
     text_ready: Any
 
@@ -159,12 +160,19 @@ class ChatContextOps:
         session = self._state.session
         if session is None:
             return
+        self._reasoning_unsaved += 1
 
         def stored(updated: Session) -> None:
-            self._set(session=updated)
+            self._reasoning_unsaved -= 1
+            if not self._reasoning_unsaved:  # the newest choice is stored: the session says it now
+                self._set(session=updated, reasoning=updated.reasoning)
             self.refresh_context()
 
-        self._worker.call(lambda: self._backend.set_reasoning(session.id, level), stored, self._fail)
+        def failed(error: Exception) -> None:
+            self._reasoning_unsaved -= 1
+            self._fail(error)
+
+        self._worker.call(lambda: self._backend.set_reasoning(session.id, level), stored, failed)
 
     def set_system_prompt(self, prompt: str | None) -> None:
         """Sets the conversation's own system prompt (None or blank: its agent's again); the gauge follows."""
