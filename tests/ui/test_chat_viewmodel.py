@@ -137,7 +137,8 @@ def test_an_exception_from_the_backend_becomes_an_inline_error_not_a_crash(qtbot
 def test_tool_calls_appear_as_rows_that_fill_in_when_the_result_is_stored(qtbot, backend, worker) -> None:
     s = backend.add_session("Chat")
     backend.scripts.append([
-        ToolCallStarted("c1", "http_request", {"url": "https://example.com"}), 0.2,
+        # 1 s with the call running: long enough to be seen on a busy machine (0.2 s was missed under CI load)
+        ToolCallStarted("c1", "http_request", {"url": "https://example.com"}), 1.0,
         ToolResultStored("c1", "http_request", 30_000, True, False, "r1"), 0.2, TextDelta("Fetched."),
     ])
     vm = make_vm(backend, worker)
