@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session as OrmSession
@@ -132,16 +133,13 @@ class SqlModelRepository:
             row = s.get(ModelRow, (model_id, provider_id))
             if input_only:  # the window stays; the input limit is what the provider named
                 if row is None:
-                    s.add(ModelRow(id=model_id, provider_id=provider_id, display_name=None, is_default=False,
-                                   source=ModelSource.FETCHED.value, window_is_guess=False, user_window=False,
-                                   input_limit=limit))
+                    s.add(_learned_row(model_id, provider_id, input_limit=limit))
                 else:
                     row.input_limit = limit
                 return
             if row is None:
-                s.add(ModelRow(id=model_id, provider_id=provider_id, display_name=None, is_default=False,
-                               source=ModelSource.FETCHED.value, context_window_size=limit, window_is_guess=False,
-                               user_window=False, window_source=WindowSource.LEARNED.value))
+                s.add(_learned_row(model_id, provider_id, context_window_size=limit,
+                                   window_source=WindowSource.LEARNED.value))
             elif not row.user_window:
                 row.context_window_size, row.window_is_guess = limit, False
                 row.window_source = WindowSource.LEARNED.value
@@ -154,8 +152,7 @@ class SqlModelRepository:
             _require_provider(s, provider_id)
             row = s.get(ModelRow, (model_id, provider_id))
             if row is None:
-                row = ModelRow(id=model_id, provider_id=provider_id, display_name=None, is_default=False,
-                               source=ModelSource.FETCHED.value, window_is_guess=False, user_window=False)
+                row = _learned_row(model_id, provider_id)
                 s.add(row)
             row.trained_window = trained
             if not row.user_window:
@@ -187,3 +184,9 @@ def _check_sizes(window: int | None, max_output: int | None) -> None:
 def _require_provider(s: OrmSession, provider_id: ProviderId) -> None:
     if s.get(ProviderRow, provider_id) is None:
         raise NotFound("provider", provider_id)
+
+
+def _learned_row(model_id: ModelId, provider_id: ProviderId, **fields: Any) -> ModelRow:
+    """A row for a model the store learns of from a provider (an error, a server) before any list named it."""
+    return ModelRow(id=model_id, provider_id=provider_id, display_name=None, is_default=False,
+                    source=ModelSource.FETCHED.value, window_is_guess=False, user_window=False, **fields)
