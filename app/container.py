@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from app.settings_overrides import OverriddenSettings
 from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
 from data.keys import KeyringApiKeyStorage
@@ -32,6 +31,7 @@ from domain.models import Provider
 from domain.ports import ApiKeyStorage, ModelApiAdapter, ModelApiAdapterFactory, ToolOutcome
 from domain.services.adapters import ProviderAdapters
 from domain.services.summarizer import AdapterSummarizer
+from domain.settings import ContextSettings
 from domain.tool_approval import ToolApprover
 from domain.usecases.add_model import AddModelUseCase
 from domain.usecases.add_provider import AddProviderUseCase
@@ -176,13 +176,16 @@ class Container:
         self.models = storage.models
         self.agents = storage.agents
         self.memories = storage.memories
-        self.settings = OverriddenSettings(storage.settings, context_overrides) if context_overrides else (
-            storage.settings)
+        self.settings = storage.settings
+        if context_overrides:  # an unknown key or a bad value fails here, before anything runs
+            ContextSettings().with_overrides(context_overrides).validated()
         self.media = MediaSource(storage.attachment_files)
         if isinstance(adapters, LazyAdapterFactory) and adapters.media is None:
             adapters.media = self.media
         self.attachments = AttachmentIntake(storage.attachment_files)
-        self._command_overrides = dict(context_overrides or {})  # over the agent's and session's own choice too
+        # a command's flags (`chat --reasoning high`): applied by the context loader over the app's, the agent's and
+        # the session's own settings, never stored
+        self._command_overrides = dict(context_overrides or {})
         self.adapters = ProviderAdapters(self.providers, keys, adapters)
         self.mcp_servers = storage.mcp_servers
         self.mcp_secrets = mcp_secrets or KeyringMcpSecrets()

@@ -11,12 +11,10 @@ import pytest
 
 from app.cli.chat_printer import JsonlChatPrinter, TextChatPrinter
 from app.cli.parser import build_parser
-from app.settings_overrides import OverriddenSettings
 from domain.events import ResponseComplete, TextDelta, Waiting
 from domain.models import Usage
 from domain.settings import ContextSettings
 from tests.cli.harness import Cli
-from tests.fakes_config import FakeSettingsRepository
 from tests.fakeservers import ErrorReply, FakeAnthropicServer, ScriptedBrain
 
 KEY = "sk-deadline-test-key-1"
@@ -59,12 +57,28 @@ def test_idle_timeout_takes_only_a_number_of_seconds_within_the_settings_range(
     assert build_parser().parse_args(["chat", "--idle-timeout", "600", "hello"]).idle_timeout == 600.0
 
 
-def test_the_command_override_is_read_but_never_stored() -> None:
-    stored = FakeSettingsRepository(ContextSettings(idle_timeout_s=120.0))
-    settings = OverriddenSettings(stored, {"idle_timeout_s": 7.5})
-    assert settings.context_settings().idle_timeout_s == 7.5
-    settings.save_context_settings(replace(settings.context_settings(), summary_max_tokens=999))
-    assert stored.settings.idle_timeout_s == 120.0 and stored.settings.summary_max_tokens == 999
+def test_the_command_override_is_read_but_never_stored(tmp_path) -> None:
+    from app.container import Container
+    from tests.fakes import FakeApiKeyStorage
+
+    c = Container.build(tmp_path / "home", keys=FakeApiKeyStorage(), context_overrides={"idle_timeout_s": 7.5})
+    try:
+        session = c.create_session(agent=None)
+        assert c.contexts.load(session.id, strict=False).settings.idle_timeout_s == 7.5
+        c.save_context_settings(replace(c.settings.context_settings(), summary_max_tokens=999))
+        stored = c.storage.settings.context_settings()
+        assert stored.idle_timeout_s == ContextSettings().idle_timeout_s and stored.summary_max_tokens == 999
+    finally:
+        c.close()
+
+
+def test_a_bad_command_override_is_refused_before_anything_runs(tmp_path) -> None:
+    from app.container import Container
+    from domain.errors import InvalidInput
+    from tests.fakes import FakeApiKeyStorage
+
+    with pytest.raises(InvalidInput):
+        Container.build(tmp_path / "home", keys=FakeApiKeyStorage(), context_overrides={"reasoning": "extreme"})
 
 
 def test_jsonl_prints_a_waiting_line_per_event() -> None:
