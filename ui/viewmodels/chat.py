@@ -43,6 +43,8 @@ from ui.viewmodels.wording import describe
 from ui.worker import AsyncWorker, StreamHandle
 
 FLUSH_MS = 33
+MEASURE_AFTER_MS = 80  # a page just shown is laid out and painted before the worker's estimate of its whole path
+# (about 150 ms of Python for 10,000 messages) competes with it for the GIL
 
 
 class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, ChatBranches, QObject):
@@ -83,6 +85,10 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
         self._flush.setSingleShot(True)
         self._flush.setInterval(FLUSH_MS)
         self._flush.timeout.connect(self._sync_rows)
+        self._measure = QTimer(self)  # the gauge and usage of a page just shown (repeated opens measure once)
+        self._measure.setSingleShot(True)
+        self._measure.setInterval(MEASURE_AFTER_MS)
+        self._measure.timeout.connect(self.refresh_context)
 
     @property
     def state(self) -> ChatState:
@@ -129,6 +135,7 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
         self._forget_turn()
         self._stop_stream()
         self._live, self._error_row, self._editing = None, None, None
+        self._measure.stop()
         self._set(loading=True, error=None, show_originals=False)
 
     def reload(self) -> None:
@@ -153,7 +160,7 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
             reasoning=self._state.reasoning if self._reasoning_unsaved else session.reasoning,
         )
         self._sync_rows()
-        self.refresh_context()
+        self._measure.start()
 
     def _sync_rows(self) -> None:
         page = self._page

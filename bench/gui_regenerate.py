@@ -1,0 +1,52 @@
+"""The regenerate part of the branches benchmark: the real backend, except that regenerate() streams a scripted reply
+at 200 tokens per second (as bench.gui_stream_lag does for send) after checking out the question on the worker, and
+stores it as a new version of the reply."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+from app.container import Container
+from app.gui.bridge import ContainerBackend
+from bench.gui_common import PARAGRAPHS
+from domain.chat.paths import BranchSwitcher
+from domain.events import ChatEvent, ResponseComplete, TextDelta
+from domain.models import Message, MessageId, MessageType, SessionId, Usage
+from ui.backend import Selection
+
+TOKENS_PER_SECOND = 200
+
+
+class RegeneratingBackend(ContainerBackend):
+    """The real backend; regenerate() answers the reply's question again with a paced, scripted stream."""
+
+    seconds = 3.0
+
+    def __init__(self, container: Container) -> None:
+        super().__init__(container)
+        self._container = container
+        self.regenerated = 0
+
+    async def regenerate(self, session_id: SessionId, message_id: MessageId, selection: Selection
+                         ) -> AsyncIterator[ChatEvent]:
+        c = self._container
+        reply = c.messages.get(message_id)
+        asked = reply.parent_id if reply is not None else None
+        if asked is None:
+            raise RuntimeError(f"no question above {message_id}")
+        BranchSwitcher(c.store, c.sessions, c.messages).switch(session_id, asked)  # the new version's parent
+        text = ("\n\n".join(PARAGRAPHS) + "\n\n") * 20
+        total = int(TOKENS_PER_SECOND * self.seconds)
+        chunks = [text[i * 4:(i + 1) * 4] for i in range(total)]
+        start = time.perf_counter()
+        for n, chunk in enumerate(chunks):
+            delay = start + n / TOKENS_PER_SECOND - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            yield TextDelta(chunk)
+        self.regenerated += 1
+        stored = c.messages.add(Message(f"regen-{time.time_ns()}", session_id, MessageType.AI_RESPONSE,
+                                        "".join(chunks), model_id=selection.model_id))
+        yield ResponseComplete(stored.id, Usage(1000, total))
