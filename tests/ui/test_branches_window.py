@@ -170,3 +170,21 @@ def test_fork_opens_a_new_session_and_delete_branch_moves_to_the_other(qtbot, wo
     qtbot.waitUntil(lambda: _shows(window, RowKind.USER, "Count the boats with code"))
     assert _row(window, RowKind.USER, "Count the boats with code").branch == (0, 0)  # one version left
     assert len(container.messages.tree(SID)) == 4
+
+
+def test_after_a_branch_switch_the_gauge_measures_the_path_now_shown(qtbot, worker, container) -> None:
+    import asyncio
+
+    backend = ContainerBackend(container)
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, SID)
+    vm = window.chat_vm
+    before = vm.state.context
+    assert before is not None and vm.state.selection is not None
+    edited = _row(window, RowKind.USER, "Count the boats with Python")
+    window.chat_view._on_action("branch-prev", edited)
+    qtbot.waitUntil(lambda: _shows(window, RowKind.USER, "Count the boats with code"))
+    assert _row(window, RowKind.USER, "Count the boats with code").branch == (1, 2)
+    qtbot.waitUntil(lambda: vm.state.context is not None and vm.state.context.used != before.used)
+    expected = asyncio.run(backend.context_status(SID, vm.state.selection))
+    assert vm.state.context == expected  # measured on the switched-to path, after its rows were shown

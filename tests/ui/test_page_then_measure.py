@@ -1,0 +1,68 @@
+"""A page of messages is shown before its context is measured (the worker's estimate of a long path must not compete
+with laying it out and painting it), and pages shown in quick succession (‹ › clicked repeatedly) are measured once."""
+
+from __future__ import annotations
+
+import time
+
+from domain.events import ContextStatus
+from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.test_chat_viewmodel import make_vm
+from ui.backend import Selection, UsageSummary
+from ui.viewmodels.chat import MEASURE_AFTER_MS
+
+
+class MeasuringBackend(FakeChatBackend):
+    """Records when the context and the usage were asked for."""
+
+    def __init__(self) -> None:
+        super().__init__(keys={"anthropic": "sk-test"})
+        self.measured: list[tuple[str, float]] = []
+
+    async def context_status(self, session_id: str, selection: Selection) -> ContextStatus:
+        self.measured.append(("context", time.perf_counter()))
+        return await super().context_status(session_id, selection)
+
+    async def usage_summary(self, session_id: str) -> UsageSummary:
+        self.measured.append(("usage", time.perf_counter()))
+        return await super().usage_summary(session_id)
+
+
+def test_the_rows_of_an_opened_page_come_before_its_context_is_measured(qtbot, worker) -> None:
+    backend = MeasuringBackend()
+    s = backend.add_session("Long", [f"message {i}" for i in range(30)])
+    vm = make_vm(backend, worker)
+    shown: list[float] = []
+    vm.model.rowsInserted.connect(lambda *_: shown.append(time.perf_counter()) if not shown else None)
+    vm.open(s.id)
+    qtbot.waitUntil(lambda: vm.state.context is not None and vm.state.usage is not None)
+    assert [r.text for r in vm.model.rows()][-1] == "message 29" and vm.model.rowCount() == 30
+    assert sorted(kind for kind, _t in backend.measured) == ["context", "usage"]
+    first_measure = min(t for _k, t in backend.measured)
+    assert shown and first_measure - shown[0] >= MEASURE_AFTER_MS / 1000 * 0.9  # timers may fire a little early
+
+
+def test_pages_shown_in_quick_succession_are_measured_once(qtbot, worker) -> None:
+    backend = MeasuringBackend()
+    s = backend.add_session("Branched", ["Question", "Answer"])
+    vm = make_vm(backend, worker)
+    vm.open(s.id)
+    qtbot.waitUntil(lambda: vm.state.context is not None and vm.state.usage is not None)
+    backend.measured.clear()
+    for _ in range(3):  # as after ‹ › clicked three times: each reload shows a page
+        vm.reload()
+    qtbot.waitUntil(lambda: len(backend.measured) >= 2)
+    qtbot.wait(MEASURE_AFTER_MS * 3)
+    assert sorted(kind for kind, _t in backend.measured) == ["context", "usage"]
+    assert vm.state.context is not None and vm.model.rowCount() == 2
+
+
+def test_leaving_a_page_before_it_is_measured_does_not_measure_it(qtbot, worker) -> None:
+    backend = MeasuringBackend()
+    s = backend.add_session("First", ["Hello", "Hi"])
+    vm = make_vm(backend, worker)
+    vm.open(s.id)
+    qtbot.waitUntil(lambda: vm.model.rowCount() == 2)
+    vm.clear()  # a new chat, within the delay
+    qtbot.wait(MEASURE_AFTER_MS * 3)
+    assert backend.measured == [] and vm.state.session is None and vm.state.context is None
