@@ -46,7 +46,8 @@ def add_branches(session_id: str, count: int) -> None:
         c.close()
 
 
-def open_and_switch(window: Any, session_id: str, clock: PaintClock, beat: Heartbeat) -> tuple[float, float, float, float]:
+def open_and_switch(window: Any, session_id: str, clock: PaintClock, beat: Heartbeat
+                    ) -> tuple[float, float, float, float]:
     """Opens the session from a new chat, then switches the newest forked message to its other version: the ms to the
     first paint of each, and the longest pause during each (the open until its gauge and usage are in)."""
     from ui.models.chat_rows import RowKind
