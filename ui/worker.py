@@ -105,11 +105,15 @@ class AsyncWorker:
         on_event: Callable[[E], None],
         on_done: Callable[[bool], None],
         on_error: Callable[[Exception], None],
+        delay: float = 0.0,
     ) -> StreamHandle:
-        """Iterates make() on the worker loop; each item, then on_done(cancelled) or on_error, on the GUI thread."""
+        """Iterates make() on the worker loop (after `delay` seconds); each item, then on_done(cancelled) or on_error,
+        on the GUI thread."""
         handle = StreamHandle()
 
         async def run() -> None:
+            if delay > 0:
+                await asyncio.sleep(delay)
             iterator = make()
             try:
                 async for item in iterator:

@@ -1,5 +1,6 @@
 """A page of messages is shown before its context is measured (the worker's estimate of a long path must not compete
-with laying it out and painting it), and pages shown in quick succession (‹ › clicked repeatedly) are measured once."""
+with laying it out and painting it for the GIL), pages shown in quick succession (‹ › clicked repeatedly) are measured
+once, and a turn's request leaves one frame after the window shows the turn."""
 
 from __future__ import annotations
 
@@ -66,3 +67,46 @@ def test_leaving_a_page_before_it_is_measured_does_not_measure_it(qtbot, worker)
     vm.clear()  # a new chat, within the delay
     qtbot.wait(MEASURE_AFTER_MS * 3)
     assert backend.measured == [] and vm.state.session is None and vm.state.context is None
+
+
+def test_a_turn_reaches_the_backend_one_frame_after_the_window_shows_it(qtbot, worker) -> None:
+    from tests.ui.fake_backend import FakeChatBackend as Base
+    from ui.viewmodels.chat import TURN_AFTER_FRAME_S
+
+    class Timed(Base):
+        def __init__(self) -> None:
+            super().__init__(keys={"anthropic": "sk-test"})
+            self.sent_at: list[float] = []
+
+        async def send(self, session_id, text, selection, attachments=()):  # type: ignore[no-untyped-def]
+            self.sent_at.append(time.perf_counter())
+            async for event in super().send(session_id, text, selection, attachments):
+                yield event
+
+    backend = Timed()
+    s = backend.add_session("Chat", ["Hello", "Hi"])
+    vm = make_vm(backend, worker)
+    vm.open(s.id)
+    qtbot.waitUntil(lambda: vm.state.context is not None)
+    shown: list[float] = []
+    vm.model.rowsInserted.connect(lambda *_: shown.append(time.perf_counter()) if not shown else None)
+    assert vm.send("Next question")
+    assert "Next question" in [r.text for r in vm.model.rows()]  # shown at once, before the request leaves
+    qtbot.waitUntil(lambda: not vm.state.streaming and bool(backend.sent_at))
+    assert shown and backend.sent_at[0] - shown[0] >= TURN_AFTER_FRAME_S * 0.9
+    assert any(r.text == "Next question" for r in vm.model.rows())  # the turn ran to its end as before
+
+
+def test_stopping_before_the_request_left_sends_nothing(qtbot, worker) -> None:
+    backend = MeasuringBackend()
+    s = backend.add_session("Chat", ["Hello", "Hi"])
+    vm = make_vm(backend, worker)
+    vm.open(s.id)
+    qtbot.waitUntil(lambda: vm.state.context is not None)
+    returned: list[str] = []
+    vm.text_returned.connect(returned.append)
+    assert vm.send("Never mind")
+    vm.stop()  # within the frame before the request
+    qtbot.waitUntil(lambda: not vm.state.streaming and returned == ["Never mind"])
+    assert not any(c[0] == "send" for c in backend.calls)
+    assert [r.text for r in vm.model.rows()] == ["Hello", "Hi"]

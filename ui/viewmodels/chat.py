@@ -43,6 +43,8 @@ from ui.viewmodels.wording import describe
 from ui.worker import AsyncWorker, StreamHandle
 
 FLUSH_MS = 33
+TURN_AFTER_FRAME_S = 0.016  # a turn's request is built (the whole path read, its context estimated) once the window
+# has shown the turn starting: one frame later, not competing with it for the GIL
 MEASURE_AFTER_MS = 80  # a page just shown is laid out and painted before the worker's estimate of its whole path
 # (about 150 ms of Python for 10,000 messages) competes with it for the GIL
 
@@ -85,10 +87,7 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
         self._flush.setSingleShot(True)
         self._flush.setInterval(FLUSH_MS)
         self._flush.timeout.connect(self._sync_rows)
-        self._measure = QTimer(self)  # the gauge and usage of a page just shown (repeated opens measure once)
-        self._measure.setSingleShot(True)
-        self._measure.setInterval(MEASURE_AFTER_MS)
-        self._measure.timeout.connect(self.refresh_context)
+        self._shown = 0  # pages shown or left so far: only the newest page shown is measured (‹ › clicked repeatedly)
 
     @property
     def state(self) -> ChatState:
@@ -135,7 +134,7 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
         self._forget_turn()
         self._stop_stream()
         self._live, self._error_row, self._editing = None, None, None
-        self._measure.stop()
+        self._shown += 1
         self._set(loading=True, error=None, show_originals=False)
 
     def reload(self) -> None:
@@ -160,7 +159,9 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
             reasoning=self._state.reasoning if self._reasoning_unsaved else session.reasoning,
         )
         self._sync_rows()
-        self._measure.start()
+        self._shown += 1
+        shown = self._shown
+        QTimer.singleShot(MEASURE_AFTER_MS, self, lambda: self.refresh_context() if shown == self._shown else None)
 
     def _sync_rows(self) -> None:
         page = self._page
@@ -251,7 +252,7 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
     def _run(self, make: Callable[[], AsyncIterator[ChatEvent]]) -> None:
         end = self._end = StreamEnd()
         self._handle = self._worker.stream(lambda: end.track(make()), self._on_event, self._turn_done,
-                                           self._turn_failed)
+                                           self._turn_failed, delay=TURN_AFTER_FRAME_S)
 
     def _on_event(self, event: ChatEvent) -> None:
         live = self._live
