@@ -22,6 +22,7 @@ from ui.theme import Theme
 from ui.widgets.row_layout import ACTION_LINE, GAP, MARGIN, MAX_ASSISTANT, PAD, LayoutCache, tile_grid
 
 SLICE_SECONDS = 0.003  # short: while the worker runs Python too, a slice can take twice as long
+EXACT_TAIL = 8  # the newest rows, which a view opened at the bottom shows, are laid out at once when short
 Key = tuple[object, ...]
 Pending = tuple[QPersistentModelIndex, ChatRow, float, bool, QFont]
 
@@ -50,6 +51,13 @@ def needs_text_layout(row: ChatRow, expanded: bool) -> bool:
         row.kind in (RowKind.TOOL, RowKind.THINKING) and (expanded or row.streaming))
 
 
+def _near_end(index: QModelIndex | QPersistentModelIndex) -> bool:
+    """Whether a row is among the newest EXACT_TAIL. A short row above them (about 0.3 ms to lay out; a page of 120
+    has some 60) is estimated and refined in slices like a long one: the first open of a page lays out fewer at once."""
+    model = index.model()
+    return model is None or index.row() >= model.rowCount() - EXACT_TAIL
+
+
 class RowSizer(QObject):
     """Answers sizeHint from the layout cache or an estimate, and refines estimates in the background."""
 
@@ -72,7 +80,8 @@ class RowSizer(QObject):
         exact = self._cache.peek(row, width, expanded, theme, font)
         if exact is not None:
             return math.ceil(exact.height)
-        if not needs_text_layout(row, expanded) or (len(row.text) < 120 and "```" not in row.text):
+        short = len(row.text) < 120 and "```" not in row.text
+        if not needs_text_layout(row, expanded) or (short and _near_end(index)):
             return math.ceil(self._cache.get(row, width, expanded, theme, font).height)
         key = self._cache.key(row, width, expanded, theme, font)
         estimate = self._estimates.get(key)
