@@ -135,6 +135,10 @@ class MessageRepository(Protocol):
     def path_count(self, session_id: SessionId, before_seq: int | None = None) -> int:
         """How many messages the active path has (with seq < before_seq)."""
         ...
+    def reply_tokens(self, session_id: SessionId) -> Sequence[tuple[ModelId | None, int, int]]:
+        """(model, input tokens, output tokens) summed over the replies that reported any, on every branch (replaced
+        answers were paid for too): one entry per model, in the order each first answered."""
+        ...
     def children(self, session_id: SessionId, parent_ids: Sequence[MessageId | None]
                  ) -> Mapping[MessageId | None, tuple[MessageId, ...]]:
         """Each parent's children in the session, oldest first (None: the roots)."""

@@ -14,6 +14,7 @@ from domain.models import (
     Message,
     MessageId,
     MessageType,
+    ModelId,
     Session,
     SessionId,
     TreeNode,
@@ -287,6 +288,14 @@ class FakeMessageRepository:
 
     def path_count(self, session_id: SessionId, before_seq: int | None = None) -> int:
         return sum(1 for m in self.snapshot(session_id) if before_seq is None or m.seq < before_seq)
+
+    def reply_tokens(self, session_id: SessionId) -> Sequence[tuple[ModelId | None, int, int]]:
+        sums: dict[ModelId | None, tuple[int, int]] = {}
+        for m in self.snapshot(session_id, include_inactive=True):
+            if m.type is MessageType.AI_RESPONSE and (m.input_tokens or m.output_tokens):
+                i, o = sums.get(m.model_id, (0, 0))
+                sums[m.model_id] = (i + (m.input_tokens or 0), o + (m.output_tokens or 0))
+        return [(model, i, o) for model, (i, o) in sums.items()]
 
     def children(self, session_id: SessionId, parent_ids: Sequence[MessageId | None]
                  ) -> Mapping[MessageId | None, tuple[MessageId, ...]]:

@@ -15,7 +15,7 @@ from data.db.engine import Database
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row, message_to_domain, message_values
 from data.db.rows import MessageAttachmentRow, MessageRow, SessionRow, ToolOutputArchiveRow
 from domain.errors import InvalidInput, NotFound
-from domain.models import Message, MessageId, MessageType, SessionId, TreeNode
+from domain.models import Message, MessageId, MessageType, ModelId, SessionId, TreeNode
 from domain.settings import ContextSettings
 
 PREVIEW_CHARS = 120
@@ -62,6 +62,10 @@ _TREE = text("SELECT id, parent_id, seq, type, active, substr(content, 1, 100) F
              " WHERE session_id = :sid ORDER BY seq")
 _LINKS = text("SELECT id, parent_id, seq, active FROM messages WHERE session_id = :sid ORDER BY seq")
 _DELETE = text("DELETE FROM messages WHERE id = :id")
+_REPLY_TOKENS = text(  # summed in SQL: a 10,000-message session is a few milliseconds, not mapping every message
+    "SELECT model_id, sum(coalesce(input_tokens, 0)), sum(coalesce(output_tokens, 0)) FROM messages"
+    " WHERE session_id = :sid AND type = :reply AND (coalesce(input_tokens, 0) != 0 OR coalesce(output_tokens, 0) != 0)"
+    " GROUP BY model_id ORDER BY min(seq)")
 _ALL = select(*(_MESSAGES.c[name] for name in MESSAGE_COLUMNS)).where(_MESSAGES.c.session_id == bindparam("sid"))
 _ALL_SINCE = _ALL.where(_MESSAGES.c.seq >= bindparam("seq")).order_by(_MESSAGES.c.seq)
 _SINCE = _ALL.where(_MESSAGES.c.active == 1, _MESSAGES.c.seq >= bindparam("seq")).order_by(_MESSAGES.c.seq)
@@ -171,6 +175,11 @@ class SqlMessageRepository:
         with self._db.read() as s:
             before = before_seq if before_seq is not None else 2**62
             return int(s.execute(_PATH_COUNT, {"sid": session_id, "before": before}).scalar() or 0)
+
+    def reply_tokens(self, session_id: SessionId) -> Sequence[tuple[ModelId | None, int, int]]:
+        with self._db.read() as s:
+            rows = s.execute(_REPLY_TOKENS, {"sid": session_id, "reply": MessageType.AI_RESPONSE.value})
+            return [(model, int(i), int(o)) for model, i, o in rows]
 
     def children(self, session_id: SessionId, parent_ids: Sequence[MessageId | None]
                  ) -> Mapping[MessageId | None, tuple[MessageId, ...]]:

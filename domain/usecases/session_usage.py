@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.models import MessageType, ModelId, SessionId
+from domain.models import ModelId, SessionId
 from domain.ports import MessageRepository, SessionRepository
 from domain.usecases.lookup import require_session
 
@@ -43,12 +43,7 @@ class SessionUsageQuery:
     def __call__(self, session_id: SessionId) -> SessionUsage:
         """The usage; NotFound for an unknown or deleted session."""
         session = require_session(self._sessions, session_id)
-        sums: dict[ModelId | None, tuple[int, int]] = {}
-        for m in self._messages.snapshot(session_id, include_inactive=True):  # replaced answers were paid for too
-            if m.type is MessageType.AI_RESPONSE and (m.input_tokens or m.output_tokens):
-                i, o = sums.get(m.model_id, (0, 0))
-                sums[m.model_id] = (i + (m.input_tokens or 0), o + (m.output_tokens or 0))
         return SessionUsage(
             session.total_input_tokens, session.total_output_tokens, session.total_cache_read_tokens,
-            tuple(ModelTokens(k, i, o) for k, (i, o) in sums.items()),
+            tuple(ModelTokens(k, i, o) for k, i, o in self._messages.reply_tokens(session_id)),
         )

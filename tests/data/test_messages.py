@@ -120,3 +120,31 @@ def test_pinned_messages_are_found_through_the_partial_index(storage: Storage) -
     finally:
         con.close()
     assert "ix_messages_pinned" in " ".join(str(row) for row in plan)
+
+
+def test_reply_tokens_sum_every_branch_per_model_in_the_order_each_first_answered(storage: Storage) -> None:
+    from tests.fakes import FakeMessageRepository
+
+    new_session(storage)
+    new_session(storage, "s2")
+    ai = MessageType.AI_RESPONSE
+    fake = FakeMessageRepository()
+    for m in [
+        msg("u1", input_tokens=999),  # a user message's tokens are not a reply's
+        msg("a1", type=ai, model_id="sonnet", input_tokens=100, output_tokens=10),
+        msg("u2"),
+        msg("a2", type=ai, model_id="mini", input_tokens=200, output_tokens=0),
+        msg("a3", type=ai, model_id="sonnet", input_tokens=None, output_tokens=5),
+        msg("a4", type=ai, model_id="haiku"),  # reported nothing: left out
+        msg("a5", type=ai, model_id=None, input_tokens=7, output_tokens=3),
+        msg("x1", "s2", type=ai, model_id="sonnet", input_tokens=50_000, output_tokens=1),  # another session
+    ]:
+        storage.messages.add(m)
+    storage.messages.set_path("s1", "a1")  # u2 and the replies after it go off the path: still paid for
+    storage.messages.add(msg("a6", type=ai, model_id="mini", input_tokens=1, output_tokens=1, parent_id="u1"))
+    expected = [("sonnet", 100, 15), ("mini", 201, 1), (None, 7, 3)]
+    assert storage.messages.reply_tokens("s1") == expected
+    for m in storage.messages.snapshot("s1", include_inactive=True):  # the same rule written out over every message
+        fake.messages.setdefault("s1", []).append(m)
+    assert fake.reply_tokens("s1") == expected
+    assert storage.messages.reply_tokens("no-such-session") == []
