@@ -100,8 +100,9 @@ def regenerate(window: Any, beat: Heartbeat) -> tuple[list[float], float, float]
     if not spin(lambda: vm.state.streaming, timeout=10):
         raise RuntimeError("the regenerated reply never started")
     spin(lambda: not vm.state.streaming and not vm._reading_back, timeout=60)
-    spin(lambda: any(r.kind is RowKind.ASSISTANT and (r.message_id or "").startswith("regen-")
-                     and r.branch[1] > 1 for r in vm.model.rows()), timeout=30)
+    if not spin(lambda: any(r.kind is RowKind.ASSISTANT and (r.message_id or "").startswith("regen-")
+                            and r.branch[1] > 1 for r in vm.model.rows()), timeout=30):
+        raise RuntimeError("the regenerated reply was not shown as a new version (‹ n / m ›)")
     took = time.perf_counter() - start
     idle(0.3)
     pause = beat.stop()
