@@ -119,3 +119,23 @@ def _compact_on_the_side(cli: Cli, session_id: str) -> None:
         storage.sessions.update(replace(session, reasoning="high"))
     finally:
         storage.close()
+
+
+def test_a_reset_context_survives_export_and_import(tmp_path: Path) -> None:
+    source = _cli(tmp_path)
+    export = tmp_path / "c.json"
+    export.write_text(json.dumps(chatgpt_export()), encoding="utf-8")
+    assert _run(source, "import", "chatgpt", str(export)).code == 0
+    sid = "chatgpt-conv-harbour"
+    _compact_on_the_side(source, sid)
+    assert _run(source, "sessions", "reset-context", sid).code == 0
+    first = _run(source, "sessions", "export", sid, "--format", "json")
+    assert json.loads(first.out)["compacted_summary"] is None
+    assert json.loads(first.out)["compactions"][-1]["trigger"] == "reset"
+    saved = tmp_path / "palimpsest.json"
+    saved.write_text(first.out, encoding="utf-8")
+    target = _cli(tmp_path, "other-home")
+    assert _run(target, "import", "palimpsest", str(saved)).code == 0
+    second = _run(target, "sessions", "export", sid, "--format", "json")
+    assert json.loads(second.out)["compacted_summary"] is None  # the checkpoint before the reset does not return
+    assert json.loads(second.out) == json.loads(first.out)
