@@ -20,9 +20,9 @@ class ResetContextUseCase:
     def __call__(self, session_id: SessionId) -> Session:
         """Returns the updated session; NotFound for an unknown id."""
         session = require_session(self._sessions, session_id)
-        newest = self._messages.path_tail(session.id, 1)
+        newest = self._messages.path_tail(session.id, 1) if session.summary is not None else ()
         record = None
-        if newest:  # nothing to log on an empty conversation: no path a summary could return to
+        if newest:  # nothing to log when no summary holds: no checkpoint on this path could come back
             record = CompactionRecord(session.id, self._clock.now(), 0, 0, 0, 0, CONTEXT_RESET,
                                       through_id=newest[-1].id)
         return self._sessions.reset_context(session.id, record)

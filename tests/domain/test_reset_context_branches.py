@@ -56,3 +56,5 @@ async def test_the_reset_is_logged_without_a_summary_and_is_not_counted_as_a_com
     logged = world.sessions.compactions("s1")[-1]
     assert (logged.trigger, logged.summary, logged.through_id) == ("reset", None, new)
     assert world.sessions.get("s1").compaction_count == count
+    reset(world)  # again, with no summary left to drop: nothing more is logged
+    assert world.sessions.compactions("s1")[-1] == logged and len(world.sessions.compactions("s1")) == count + 1
