@@ -223,7 +223,7 @@ class Container:
             summarizer=AdapterSummarizer(self.adapters), planner=self.planner, clock=self.clock,
         )
         self.compact_now = CompactNowUseCase(self.contexts, self.auto_compact)
-        self.reset_context = ResetContextUseCase(self.sessions, self.clock)
+        self.reset_context = ResetContextUseCase(self.sessions, self.messages, self.clock)
         self.edit_summary = EditSummaryUseCase(self.sessions, self.clock)
         self.context_status = GetContextStatusUseCase(self.contexts, self.planner)
         self.generate_title = GenerateTitleUseCase(self.sessions, self.adapters)

@@ -259,7 +259,7 @@ class CompactionRecord:
     tokens_before: int
     tokens_after: int
     summary_tokens: int
-    trigger: str  # "auto" | "manual" | "overflow" | "model_switch" | "imported"
+    trigger: str  # "auto" | "manual" | "overflow" | "model_switch" | "imported" | "reset" (Reset context: no summary)
     summary: str | None = None  # the checkpoint written (None: not known, from before branches)
     through_id: MessageId | None = None  # the last message it summarizes: it holds on every path through that one
 

@@ -84,6 +84,10 @@ class SessionRepository(Protocol):
     def compactions(self, session_id: SessionId) -> Sequence[CompactionRecord]:
         """The session's compaction log, oldest first; each carries its summary and the last message it covers."""
         ...
+    def reset_context(self, session_id: SessionId, record: CompactionRecord | None) -> Session:
+        """In one transaction: drop summary and boundary, reset the flush marker and log `record` (a reset: no
+        summary; its through_id the newest message of the path it was made on) when given."""
+        ...
     def revise_checkpoint(self, session_id: SessionId, summary: str) -> None:
         """The newest compaction at the session's current boundary takes an edited summary (nothing without one)."""
         ...

@@ -128,6 +128,16 @@ class FakeSessionRepository:
         self.records.append(replace(record, session_id=session_id, boundary=boundary, summary=summary))
         return self._view(self.sessions[session_id])
 
+    def reset_context(self, session_id: SessionId, record: CompactionRecord | None) -> Session:
+        s = self._require(session_id)
+        self.sessions[session_id] = replace(s, compacted_summary=None, compact_boundary=None,
+                                            flushed_in_compaction_cycle=False)
+        if record is not None:
+            self.sessions[session_id] = replace(self.sessions[session_id],
+                                                updated_at=max(s.updated_at, record.created_at))
+            self.records.append(replace(record, session_id=session_id, summary=None, summary_tokens=0))
+        return self._view(self.sessions[session_id])
+
     def revise_checkpoint(self, session_id: SessionId, summary: str) -> None:
         boundary = self._require(session_id).compact_boundary
         at = [i for i, r in enumerate(self.records) if r.session_id == session_id and r.boundary == boundary]

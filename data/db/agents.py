@@ -32,6 +32,9 @@ class SqlAgentRepository:
             return [agent_to_domain(r) for r in rows]
 
     def get(self, agent_id: AgentId) -> Agent | None:
+        return self._db.cached(("agent", agent_id), lambda: self._get(agent_id))
+
+    def _get(self, agent_id: AgentId) -> Agent | None:
         row = self._db.first(_GET, {"id": agent_id})
         return agent_to_domain(row) if row else None
 
@@ -44,6 +47,9 @@ class SqlAgentRepository:
             return agent_to_domain(row) if row else None
 
     def default(self) -> Agent:
+        return self._db.cached(("agent", None), self._default)
+
+    def _default(self) -> Agent:
         with self._db.read() as s:
             row = s.get(AgentRow, DEFAULT_AGENT_ID) or s.scalars(
                 select(AgentRow).order_by(AgentRow.is_built_in.desc(), AgentRow.created_at)

@@ -38,6 +38,9 @@ class SqlModelRepository:
         return model_to_domain(row) if row else None
 
     def resolve(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
+        return self._db.cached(("model", provider_id, model_id), lambda: self._resolve(provider_id, model_id))
+
+    def _resolve(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
         stored = self.get(provider_id, model_id)
         if stored is not None and stored.capabilities is None:  # not listed yet: the registry's entry or family
             stored = replace(stored, capabilities=self._registry.capabilities(model_id))

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import Engine, Select, bindparam, create_engine, event, select
+from sqlalchemy import Engine, Select, bindparam, create_engine, event, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, sessionmaker
 
 WAL_SWITCH_SECONDS = 30.0
+T = TypeVar("T")
+_REVISION = text("SELECT value FROM config_revision WHERE id = 1")
+_REVISION_KEY = "palimpsest-config-revision"
 
 
 def use_wal(connection: sqlite3.Connection, timeout: float = WAL_SWITCH_SECONDS) -> None:
@@ -77,6 +80,7 @@ class Database:
         self._write = sessionmaker(engine.execution_options(sqlite_immediate=True), expire_on_commit=False)
         self._current: ContextVar[Session | None] = ContextVar(f"palimpsest-uow-{id(self)}", default=None)
         self._reading: ContextVar[Session | None] = ContextVar(f"palimpsest-read-{id(self)}", default=None)
+        self._kept: dict[Hashable, tuple[int, Any]] = {}
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -130,3 +134,22 @@ class Database:
                 yield
             finally:
                 self._current.reset(token)
+
+    def cached(self, key: Hashable, load: Callable[[], T]) -> T:
+        """`load()`'s value (immutable), kept until the configuration revision moves: the triggers of migration 0021
+        raise it with every change to agents, providers, models, settings or memories, from any process. The
+        revision is read once per snapshot; a unit of work may use a kept value but keeps none (it may roll back)."""
+        writing = self._current.get() is not None
+        with self.read() as s:
+            revision = None if writing else s.info.get(_REVISION_KEY)
+            if revision is None:
+                revision = s.execute(_REVISION).scalar()
+                if revision is not None and self._reading.get() is s:
+                    s.info[_REVISION_KEY] = revision
+        kept = self._kept.get(key)
+        if kept is not None and revision is not None and kept[0] == revision:
+            return cast(T, kept[1])
+        value = load()
+        if revision is not None and not writing:
+            self._kept[key] = (revision, value)
+        return value

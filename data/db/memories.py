@@ -48,11 +48,14 @@ class SqlMemoryRepository:
             return memory_to_domain(row) if row else None
 
     def list(self, agent_id: AgentId | None = None) -> Sequence[Memory]:
+        return list(self._db.cached(("memories", agent_id), lambda: self._list(agent_id)))
+
+    def _list(self, agent_id: AgentId | None) -> tuple[Memory, ...]:
         query = select(MemoryRow).order_by(MemoryRow.created_at.desc(), MemoryRow.id)
         if agent_id is not None:
             query = query.where(or_(MemoryRow.agent_id.is_(None), MemoryRow.agent_id == agent_id))
         with self._db.read() as s:
-            return [memory_to_domain(r) for r in s.scalars(query)]
+            return tuple(memory_to_domain(r) for r in s.scalars(query))
 
     def search(self, query: str, agent_id: AgentId | None = None, limit: int = 10) -> Sequence[Memory]:
         match = fts_query(query)

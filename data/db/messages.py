@@ -116,10 +116,8 @@ class SqlMessageRepository:
                 if parent is None or parent.session_id != message.session_id:
                     raise NotFound("message", message.parent_id)
                 params["parent_id"] = message.parent_id
-            try:
-                with s.begin_nested():  # a refused insert leaves the surrounding unit of work usable
-                    statement = _INSERT if message.parent_id is None else _INSERT_CHILD
-                    seq, parent_id = s.execute(statement, params).one()
+            try:  # SQLite undoes only the refused statement: a surrounding unit of work stays usable (no savepoint)
+                seq, parent_id = s.execute(_INSERT if message.parent_id is None else _INSERT_CHILD, params).one()
             except IntegrityError as exc:  # an unknown session (foreign key) or an id taken (primary key)
                 if s.get(SessionRow, message.session_id) is None:
                     raise NotFound("session", message.session_id) from None

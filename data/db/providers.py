@@ -32,6 +32,9 @@ class SqlProviderRepository:
         return sorted(providers, key=lambda p: (BUILT_IN_ORDER.get(p.id, 9), p.name.lower()))
 
     def get(self, provider_id: ProviderId) -> Provider | None:
+        return self._db.cached(("provider", provider_id), lambda: self._get(provider_id))
+
+    def _get(self, provider_id: ProviderId) -> Provider | None:
         row = self._db.first(_GET, {"id": provider_id})
         return provider_to_domain(row) if row else None
 

@@ -246,3 +246,12 @@ class McpServerRow(Base):
     tools: Mapped[str] = mapped_column(Text, nullable=False)
     permissions: Mapped[str] = mapped_column(Text, nullable=False)
     created_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+
+
+class ConfigRevisionRow(Base):
+    """One row: a number the database's triggers raise with every change to agents, providers, models, settings or
+    memories (data.db.config_cache keeps reads of those until it moves)."""
+
+    __tablename__ = "config_revision"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    value: Mapped[int] = mapped_column(Integer, nullable=False)

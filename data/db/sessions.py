@@ -126,6 +126,21 @@ class SqlSessionRepository:
             s.flush()
             return session_to_domain(row)
 
+    def reset_context(self, session_id: SessionId, record: CompactionRecord | None) -> Session:
+        with self._db.write() as s:
+            row = s.get(SessionRow, session_id)
+            if row is None:
+                raise NotFound("session", session_id)
+            row.compacted_summary, row.compact_boundary, row.flushed_in_compaction_cycle = None, None, False
+            if record is not None:
+                row.updated_at = max(row.updated_at, record.created_at)
+                s.add(CompactionRow(session_id=session_id, created_at=record.created_at, boundary=record.boundary,
+                                    tokens_before=record.tokens_before, tokens_after=record.tokens_after,
+                                    summary_tokens=0, trigger=record.trigger, summary=None,
+                                    through_message_id=record.through_id))
+            s.flush()
+            return session_to_domain(row)
+
     def compactions(self, session_id: SessionId) -> Sequence[CompactionRecord]:
         query = select(CompactionRow).where(CompactionRow.session_id == session_id).order_by(CompactionRow.id)
         with self._db.read() as s:

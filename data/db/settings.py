@@ -33,6 +33,9 @@ class SqlSettingsRepository:
         self._db = db
 
     def context_settings(self) -> ContextSettings:
+        return self._db.cached(("settings", CONTEXT_KEY), self._context_settings)
+
+    def _context_settings(self) -> ContextSettings:
         stored = self._stored(CONTEXT_KEY)
         defaults = ContextSettings()
         clean: dict[str, Any] = {}

@@ -12,6 +12,7 @@ from domain.events import StreamEvent, Waiting
 from domain.settings import Deadlines
 
 WAITING_TICK_S = 5.0  # how often a silence is reported
+READ_AHEAD = 64  # events read from the provider's stream before the consumer takes them
 
 
 @dataclass(frozen=True)
@@ -29,11 +30,12 @@ async def within_deadlines(
     arrived for `deadlines.idle_s` (time the caller spends on an event does not count), ProviderTimeout('round')
     when the stream outlasts `deadlines.round_s`. Closing this closes the stream at once.
 
-    The stream is read by one helper task from start to end (so an SDK's stream always runs in one task), one
-    event ahead at most. `tick` defaults to WAITING_TICK_S."""
+    The stream is read by one helper task from start to end (so an SDK's stream always runs in one task), at most
+    READ_AHEAD events ahead (those that arrived together are handed over without a timer each). `tick` defaults
+    to WAITING_TICK_S."""
     tick = WAITING_TICK_S if tick is None else tick
     loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[_Item] = asyncio.Queue(maxsize=1)
+    queue: asyncio.Queue[_Item] = asyncio.Queue(maxsize=READ_AHEAD)
     reader = loop.create_task(_read(stream, queue))
     started = quiet_since = loop.time()
     reported = 0.0  # seconds of this silence already reported
@@ -42,8 +44,11 @@ async def within_deadlines(
             round_ends = started + deadlines.round_s
             wake = min(quiet_since + deadlines.idle_s, round_ends, quiet_since + reported + tick)
             try:
-                async with asyncio.timeout_at(wake):
-                    item = await queue.get()
+                if queue.empty() or loop.time() >= round_ends:
+                    async with asyncio.timeout_at(wake):
+                        item = await queue.get()
+                else:  # already here: no timer to arm
+                    item = queue.get_nowait()
             except TimeoutError:
                 now = loop.time()
                 if now >= round_ends:

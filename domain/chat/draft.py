@@ -43,7 +43,7 @@ class ReplyDraft:
         now = self._clock.now()
         if self._since is None:
             self._since = now
-        size = sum(len(p) for p in state.text_parts) + sum(len(p) for p in state.thinking_parts)
+        size = state.chars
         waited = (now - self._since).total_seconds()
         if size - self._size >= self._chars or (waited >= self._interval and size > self._size):
             draft = self.message(state, incomplete=True)

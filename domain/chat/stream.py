@@ -35,12 +35,20 @@ class RoundState:
     clock: Callable[[], float] = time.monotonic
     thinking_began: float | None = None  # when the first reasoning arrived
     thinking_ended: float | None = None  # when the reply's text or a tool call first arrived after it
+    chars: int = 0  # characters of text and reasoning so far (kept as they come: a long reply has many parts)
 
     def thought(self, text: str) -> None:
         """Records a piece of reasoning (and when reasoning began)."""
         if self.thinking_began is None:
             self.thinking_began = self.clock()
         self.thinking_parts.append(text)
+        self.chars += len(text)
+
+    def wrote(self, text: str) -> None:
+        """Records a piece of the reply's text."""
+        self.answering()
+        self.text_parts.append(text)
+        self.chars += len(text)
 
     def answering(self) -> None:
         """Marks the end of the reasoning phase when the reply or a tool call begins."""
@@ -85,8 +93,7 @@ async def stream_round(
                 yield event
             elif isinstance(event, TextDelta):
                 if event.text:
-                    state.answering()
-                    state.text_parts.append(event.text)
+                    state.wrote(event.text)
                     yield event
             elif isinstance(event, ThinkingDelta):
                 if event.text:

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from domain.models import CompactionRecord, MessageId, TreeNode
 
+CONTEXT_RESET = "reset"  # the trigger of a Reset context in the compaction log: no summary from here on
+
 
 @dataclass(frozen=True)
 class Branch:
@@ -83,12 +85,15 @@ class Tree:
 
 def checkpoint_for(path: Sequence[MessageId], records: Sequence[CompactionRecord]) -> CompactionRecord | None:
     """The compaction that holds on this path: among those whose last summarized message lies on it (so every
-    message it summarizes does), the one covering the most, the newest of equals. None: send the originals."""
+    message it summarizes does), and that are newer than the last Reset context made on it, the one covering the
+    most, the newest of equals. None: send the originals."""
     position = {mid: i for i, mid in enumerate(path)}
+    on_path = [(order, r) for order, r in enumerate(records) if r.through_id is not None and r.through_id in position]
+    reset = max((order for order, r in on_path if r.trigger == CONTEXT_RESET), default=-1)
     best: tuple[int, int] | None = None
     chosen = None
-    for order, record in enumerate(records):
-        if not record.summary or record.through_id is None or record.through_id not in position:
+    for order, record in on_path:
+        if order < reset or not record.summary or record.through_id is None:
             continue
         key = (position[record.through_id], order)
         if best is None or key > best:

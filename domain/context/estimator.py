@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import re
 import string
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from domain.attachment import Attachment
 from domain.attachment_rules import ANTHROPIC, attachment_tokens
@@ -64,6 +65,7 @@ class TokenEstimator:
     def __init__(self, calibration: CalibrationStore | None = None) -> None:
         self._calibration = calibration
         self._cache: dict[tuple[str, int, int, int, int], int] = {}
+        self._tools: dict[tuple[str, str], tuple[Mapping[str, Any], int]] = {}  # per definition: its schema, tokens
         self._ratios: dict[str, float] = {}
         self._learned: dict[str, float | None] = {}  # the stored ratio per model as last read or written
 
@@ -105,9 +107,15 @@ class TokenEstimator:
         """Tokens of the tool definitions as a provider serializes them."""
         total = 0
         for tool in tools:
+            kept = self._tools.get((tool.name, tool.description))
+            if kept is not None and kept[0] is tool.parameters:  # the same definition: its schema is not re-read
+                total += kept[1]
+                continue
             schema = json.dumps(dict(tool.parameters), separators=(",", ":"), sort_keys=True, default=str)
-            total += TOOL_OVERHEAD + self.estimate_text(tool.name) + self.estimate_text(tool.description)
-            total += self.estimate_text(schema)
+            tokens = TOOL_OVERHEAD + self.estimate_text(tool.name) + self.estimate_text(tool.description)
+            tokens += self.estimate_text(schema)
+            self._tools[(tool.name, tool.description)] = (tool.parameters, tokens)
+            total += tokens
         return total
 
     def estimate_request(

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from domain.chat.paths import BranchSwitcher
+from domain.chat.tree import CONTEXT_RESET
 from domain.importers.model import ImportedConversation, Progress
 from domain.models import Session, Usage
 from domain.ports import AgentRepository, MessageRepository, SessionRepository, UnitOfWork
@@ -58,6 +59,8 @@ class ImportConversationsUseCase:
             if record.summary and record.summary.strip() and record.through_id in ids:
                 self._sessions.apply_compaction(c.session_id, summary=record.summary, boundary=record.boundary,
                                                 record=record)
+            elif record.trigger == CONTEXT_RESET and record.through_id in ids:  # a Reset context still holds
+                self._sessions.reset_context(c.session_id, record)
         self._switcher.switch(c.session_id, c.leaf_id)
         if any(c.totals):
             self._sessions.add_usage(c.session_id, Usage(c.totals[0], c.totals[1], c.totals[2]))

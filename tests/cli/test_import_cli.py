@@ -72,13 +72,19 @@ def test_a_malformed_file_is_refused_with_the_position_and_nothing_is_imported(t
     assert _run(cli, "import", "claude", str(tmp_path / "missing.json")).code != 0
 
 
-def test_palimpsest_json_export_round_trips_every_branch_and_the_summary(tmp_path: Path) -> None:
+def _compacted_import(tmp_path: Path) -> tuple[Cli, str]:
+    """A store holding the ChatGPT sample's harbour conversation with a checkpoint over its first exchange."""
     source = _cli(tmp_path)
     export = tmp_path / "c.json"
     export.write_text(json.dumps(chatgpt_export()), encoding="utf-8")
     assert _run(source, "import", "chatgpt", str(export)).code == 0
     sid = "chatgpt-conv-harbour"
     _compact_on_the_side(source, sid)
+    return source, sid
+
+
+def test_palimpsest_json_export_round_trips_every_branch_and_the_summary(tmp_path: Path) -> None:
+    source, sid = _compacted_import(tmp_path)
     assert _run(source, "sessions", "prompt", sid, "Answer in French.").code == 0
     first = _run(source, "sessions", "export", sid, "--format", "json")
     assert first.code == 0
@@ -119,3 +125,18 @@ def _compact_on_the_side(cli: Cli, session_id: str) -> None:
         storage.sessions.update(replace(session, reasoning="high"))
     finally:
         storage.close()
+
+
+def test_a_reset_context_survives_export_and_import(tmp_path: Path) -> None:
+    source, sid = _compacted_import(tmp_path)
+    assert _run(source, "sessions", "reset-context", sid).code == 0
+    first = _run(source, "sessions", "export", sid, "--format", "json")
+    assert json.loads(first.out)["compacted_summary"] is None
+    assert json.loads(first.out)["compactions"][-1]["trigger"] == "reset"
+    saved = tmp_path / "palimpsest.json"
+    saved.write_text(first.out, encoding="utf-8")
+    target = _cli(tmp_path, "other-home")
+    assert _run(target, "import", "palimpsest", str(saved)).code == 0
+    second = _run(target, "sessions", "export", sid, "--format", "json")
+    assert json.loads(second.out)["compacted_summary"] is None  # the checkpoint before the reset does not return
+    assert json.loads(second.out) == json.loads(first.out)

@@ -248,3 +248,21 @@ def test_a_hit_names_the_matching_message_and_archived_sessions_stay_searchable(
     archived = store.sessions.update(replace(session, is_active=False))
     assert not archived.is_active and not store.sessions.get("s1").is_active  # type: ignore[union-attr]
     assert [(h.message_id, h.archived) for h in store.sessions.search("lisbon")] == [("m1", True)]
+
+
+def test_reset_context_drops_summary_and_boundary_and_logs_the_reset_without_counting_it(store: Store) -> None:
+    session = new_session(store)
+    store.messages.add(msg("m1", content="hello there"))
+    store.sessions.update(replace(session, flushed_in_compaction_cycle=True))
+    store.sessions.apply_compaction("s1", summary="one", boundary=1, record=_record(boundary=1))
+    reset = replace(_record(boundary=0), trigger="reset", created_at=T0 + timedelta(days=2), through_id="m1",
+                    tokens_before=0, tokens_after=0, summary_tokens=0)
+    after = store.sessions.reset_context("s1", reset)
+    assert (after.compacted_summary, after.compact_boundary, after.flushed_in_compaction_cycle) == (None, None, False)
+    assert after.compaction_count == 1 and after.updated_at == T0 + timedelta(days=2)
+    assert store.sessions.get("s1") == after
+    assert store.sessions.compactions("s1")[-1] == reset
+    assert store.sessions.reset_context("s1", None).compacted_summary is None  # nothing logged without a record
+    assert len(store.sessions.compactions("s1")) == 2
+    with pytest.raises(NotFound):
+        store.sessions.reset_context("ghost", None)

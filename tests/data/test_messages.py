@@ -52,6 +52,21 @@ def test_a_duplicate_id_is_refused_and_the_first_message_is_kept(storage: Storag
     assert storage.sessions.get("s1").message_count == 1  # type: ignore[union-attr]
 
 
+def test_a_refused_add_inside_a_unit_of_work_leaves_it_usable(storage: Storage) -> None:
+    new_session(storage)
+    storage.messages.add(msg("m1"))
+    with storage.unit_of_work.atomic():
+        with pytest.raises(InvalidInput):
+            storage.messages.add(msg("m1", content="a second m1"))
+        with pytest.raises(NotFound):
+            storage.messages.add(msg("x1", session_id="ghost"))
+        storage.messages.add(msg("m2", content="after the refusals"))
+    assert [(m.id, m.content, m.seq) for m in storage.messages.snapshot("s1")] == [
+        ("m1", "hello", 1), ("m2", "after the refusals", 2)]
+    session = storage.sessions.get("s1")
+    assert session is not None and session.message_count == 2
+
+
 def test_full_output_is_kept_compressed_beside_the_truncated_result(storage: Storage) -> None:
     new_session(storage)
     full = "line of output\n" * 10_000

@@ -131,10 +131,10 @@ def test_blank_database_downgrades_to_0001_and_upgrades_again(tmp_path: Path) ->
 
 
 def test_every_revision_is_known_and_head_is_the_last_one() -> None:
-    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 21)}
-    # in order of application: ... 0014, 0019, 0015, 0017, 0016, 0018, 0020 (branches written in parallel, chained
-    # at merge)
-    assert migrations.head_revision() == "0020"
+    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 22)}
+    # in order of application: ... 0014, 0019, 0015, 0017, 0016, 0018, 0020, 0021 (branches written in parallel,
+    # chained at merge)
+    assert migrations.head_revision() == "0021"
 
 
 def test_0012_keeps_every_message_on_the_path_and_the_search_triggers_working(tmp_path: Path) -> None:
@@ -146,7 +146,8 @@ def test_0012_keeps_every_message_on_the_path_and_the_search_triggers_working(tm
         triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
     migrations.upgrade(_url(path))
     with sqlite3.connect(path) as conn:
-        assert {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")} == triggers
+        now = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+        assert {name for name in now if not name.startswith("config_revision_")} == triggers  # 0021 adds those
         columns = {r[1]: r for r in conn.execute("PRAGMA table_info(messages)")}
     # NOT NULL DEFAULT 1: rows written before stay on the path
     assert columns["active"][3] == 1 and columns["active"][4] in ("1", "'1'")
@@ -256,4 +257,32 @@ def test_0020_keeps_every_session_with_the_agents_prompt_and_the_search_triggers
         assert db.execute("SELECT id, title, message_count FROM sessions ORDER BY id").fetchall() == sessions
         assert "system_prompt" not in {r[1] for r in db.execute("PRAGMA table_info(sessions)")}
         assert {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")} == triggers
+        assert db.execute("SELECT count(*) FROM messages").fetchone() == (5,)
+
+
+def test_0021_counts_every_change_to_the_configuration_and_nothing_else(tmp_path: Path) -> None:
+    path = tmp_path / "r.db"
+    _build_version_one(path)
+    migrations.upgrade(_url(path), "0021")
+
+    def revision(db: sqlite3.Connection) -> int:
+        return int(db.execute("SELECT value FROM config_revision WHERE id = 1").fetchone()[0])
+
+    with closing(sqlite3.connect(path)) as db:
+        start = revision(db)
+        db.execute("UPDATE agents SET system_prompt = 'Be brief' WHERE id = 'a1'")
+        db.execute("INSERT INTO settings (key, value) VALUES ('x', '{}')")
+        db.execute("DELETE FROM models WHERE id = 'o1'")
+        db.execute("UPDATE providers SET base_url = 'http://127.0.0.1:1' WHERE id = 'openai'")
+        db.commit()
+        assert revision(db) == start + 4
+        db.execute("UPDATE sessions SET title = 'Renamed' WHERE id = 's1'")  # a conversation is not configuration
+        db.execute("UPDATE messages SET content = 'edited' WHERE id = 'm1'")
+        db.commit()
+        assert revision(db) == start + 4
+        assert db.execute("SELECT count(*) FROM messages").fetchone() == (5,)
+    migrations.downgrade(_url(path), "0020")
+    with closing(sqlite3.connect(path)) as db:
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+        assert "config_revision" not in names and not any(n.startswith("config_revision_") for n in names)
         assert db.execute("SELECT count(*) FROM messages").fetchone() == (5,)

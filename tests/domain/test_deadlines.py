@@ -130,3 +130,32 @@ def test_deadlines_default_to_minutes_of_silence_and_half_an_hour_per_reply() ->
 def test_a_deadline_outside_a_tenth_of_a_second_to_a_day_is_refused_naming_it(field: str, value: float) -> None:
     with pytest.raises(InvalidInput, match=field):
         ContextSettings(**{field: value}).validated()  # type: ignore[arg-type]
+
+
+async def test_a_burst_is_read_ahead_a_bounded_way_and_handed_over_whole_and_in_order() -> None:
+    from domain.chat.deadlines import READ_AHEAD
+
+    produced: list[int] = []
+
+    async def burst() -> AsyncGenerator[StreamEvent, None]:
+        for i in range(3 * READ_AHEAD):
+            produced.append(i)
+            yield TextDelta(str(i))
+
+    got, ahead = [], 0
+    async for event in within_deadlines(burst(), Deadlines(idle_s=1.0, round_s=10.0)):
+        assert isinstance(event, TextDelta)
+        got.append(int(event.text))
+        ahead = max(ahead, len(produced) - len(got))
+        await asyncio.sleep(0)  # the consumer works: the reader may run ahead meanwhile
+    assert got == list(range(3 * READ_AHEAD))
+    assert 1 < ahead <= READ_AHEAD + 1  # read ahead, never more than the queue holds (plus the one in hand)
+
+
+async def test_the_idle_deadline_still_holds_after_a_burst() -> None:
+    stream = Scripted([TextDelta("a"), TextDelta("b"), TextDelta("c"), 0.5])
+    got = []
+    with pytest.raises(ProviderTimeout):
+        async for event in within_deadlines(stream.play(), Deadlines(idle_s=0.1, round_s=10.0)):
+            got.append(event)
+    assert [e.text for e in got if isinstance(e, TextDelta)] == ["a", "b", "c"] and stream.closed

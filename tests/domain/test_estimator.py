@@ -84,6 +84,17 @@ def test_tool_definitions_are_estimated_from_name_description_and_schema() -> No
     assert TokenEstimator().estimate_tools([tool]) > TokenEstimator().estimate_tools([])
 
 
+def test_a_tool_definition_is_measured_once_and_again_when_its_schema_is_another() -> None:
+    est = TokenEstimator()
+    small = ToolDefinition("lookup", "Looks a word up.", {"type": "object", "properties": {"word": {}}})
+    first = est.estimate_tools([small])
+    assert est.estimate_tools([small]) == first == TokenEstimator().estimate_tools([small])
+    # same name and description, a bigger schema (an MCP server listed its tools again): measured anew
+    bigger = ToolDefinition("lookup", "Looks a word up.",
+                            {"type": "object", "properties": {f"field_{i}": {"type": "string"} for i in range(40)}})
+    assert est.estimate_tools([bigger]) == TokenEstimator().estimate_tools([bigger]) > first
+
+
 def test_calibration_scales_later_estimates_and_is_persisted() -> None:
     store = FakeCalibrationStore()
     est = TokenEstimator(store)

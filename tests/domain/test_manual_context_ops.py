@@ -56,7 +56,7 @@ async def test_reset_context_clears_summary_and_boundary_and_keeps_every_message
     engine.chat(45)
     await engine.compact("s1", provider_id="anthropic", model_id="claude-sonnet-4-5")
     count = engine.messages.count("s1")
-    session = ResetContextUseCase(engine.sessions, engine.clock)("s1")
+    session = ResetContextUseCase(engine.sessions, engine.messages, engine.clock)("s1")
     assert session.compacted_summary is None and session.compact_boundary is None
     assert engine.messages.count("s1") == count
 
@@ -86,7 +86,7 @@ def test_edit_summary_of_an_uncompacted_session_is_refused() -> None:
 def test_reset_of_an_unknown_session_is_not_found() -> None:
     engine = Engine()
     with pytest.raises(NotFound):
-        ResetContextUseCase(engine.sessions, engine.clock)("nope")
+        ResetContextUseCase(engine.sessions, engine.messages, engine.clock)("nope")
 
 
 async def test_compact_now_on_a_short_conversation_keeps_only_the_newest_turn() -> None:

@@ -1,0 +1,181 @@
+"""Benchmark: where the app's time goes in one turn of a 10,000-message session (the replay's preloaded session,
+Palimpsest's defaults, the Anthropic SDK against the local fake server): the median per turn of each phase, in CPU
+time of the app's thread, beside the turn's overhead (wall time minus the fake servers' own time).
+
+Run: .venv/bin/python -m bench.replay_phases [--turns 60] — writes bench/results/phases.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import inspect
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from bench.replay import MODELS, Bench, parse
+from bench.replay_preload import build_preloaded, copy_store
+from bench.replay_run import RunResult, run_preloaded
+from bench.replay_strategies import StrategyEnv, strategies
+
+WARM_UP_TURNS = 3
+
+
+class PhaseClock:
+    """Thread CPU seconds spent in named phases (a nested phase is also counted in the phase around it)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    def wrap(self, owner: Any, name: str, label: str) -> None:
+        """Replaces `owner.name` (a function, coroutine or async generator function) by a timed one."""
+        original = getattr(owner, name)
+        seconds = self.seconds
+        if inspect.isasyncgenfunction(original):
+            @functools.wraps(original)
+            async def timed_stream(*args: Any, **kwargs: Any) -> Any:
+                stream = original(*args, **kwargs)
+                while True:
+                    started = time.thread_time()
+                    try:
+                        item = await stream.__anext__()
+                    except StopAsyncIteration:
+                        return
+                    finally:
+                        seconds[label] = seconds.get(label, 0.0) + time.thread_time() - started
+                    yield item
+            setattr(owner, name, timed_stream)
+        elif inspect.iscoroutinefunction(original):
+            @functools.wraps(original)
+            async def timed_call(*args: Any, **kwargs: Any) -> Any:
+                started = time.thread_time()
+                try:
+                    return await original(*args, **kwargs)
+                finally:
+                    seconds[label] = seconds.get(label, 0.0) + time.thread_time() - started
+            setattr(owner, name, timed_call)
+        else:
+            @functools.wraps(original)
+            def timed(*args: Any, **kwargs: Any) -> Any:
+                started = time.thread_time()
+                try:
+                    return original(*args, **kwargs)
+                finally:
+                    seconds[label] = seconds.get(label, 0.0) + time.thread_time() - started
+            setattr(owner, name, timed)
+
+
+PHASES = (  # (label, what it is): the order of the report
+    ("context load", "session, agent, settings, prompt with memories, tools, model, messages since the boundary"),
+    ("store the user's message", "one transaction"),
+    ("plan the request", "build, prune, fit, estimate (per round)"),
+    ("adapter: request shaping", "Palimpsest's Anthropic request from the messages"),
+    ("adapter: SDK request and stream", "the SDK building, sending and parsing the streamed reply (with our "
+                                        "event mapping; request shaping not included)"),
+    ("store the round", "reply, tool calls, usage, calibration: one transaction"),
+    ("after the turn", "the next request's status for the gauge, flush and compaction checks"),
+)
+
+
+SHAPING, SDK = PHASES[3][0], PHASES[4][0]
+
+
+def instrument(env: StrategyEnv, clock: PhaseClock) -> None:
+    """Times the phases of `env`'s SendMessageUseCase (its collaborators, as the app wires them)."""
+    import data.providers.anthropic_adapter as anthropic_adapter
+
+    send: Any = env.send_message
+    clock.wrap(send._contexts, "load", "context load")
+    clock.wrap(send._turns, "begin", "store the user's message")
+    clock.wrap(send._turns, "save_round", "store the round")
+    clock.wrap(send._upkeep.planner, "plan", "plan the request")
+    clock.wrap(send._upkeep, "after_turn", "after the turn")
+    clock.wrap(anthropic_adapter, "anthropic_request", SHAPING)
+    adapters = send._adapters
+    original: Callable[[Any], Any] = adapters.for_provider
+    timed: set[int] = set()
+
+    def for_provider(provider: Any) -> Any:
+        adapter = original(provider)
+        if id(adapter) not in timed:
+            timed.add(id(adapter))
+            clock.wrap(adapter, "_stream_once", SDK)
+        return adapter
+
+    adapters.for_provider = for_provider
+
+
+async def measure(turns: int) -> tuple[list[float], list[float], dict[str, list[float]]]:
+    """Overhead and CPU per turn (ms) and each phase's time per turn (ms), after a few warm-up turns."""
+    options = parse(["--strategy", "full", "--no-plot", "--provider", "anthropic"])
+    full = next(s for s in strategies() if s.name == "full")
+    with tempfile.TemporaryDirectory(prefix="palimpsest-phases-") as tmp:
+        work = Path(tmp)
+        bench = Bench(options, work)
+        try:
+            session_id = build_preloaded(work / "template", options.preload_messages, provider_id="anthropic",
+                                         model_id=MODELS["anthropic"][0])
+            copy_store(work / "template", work / "home")
+            env, driver = bench.env(full, work / "home")
+            try:
+                script = [t for t in bench.script.turns if t.kind not in ("fact", "recall")]
+                await run_preloaded(driver, RunResult("warm-up", options.window), session_id,
+                                    script[:WARM_UP_TURNS])
+                clock = PhaseClock()
+                instrument(env, clock)
+                result = RunResult("full", options.window)
+                phases: dict[str, list[float]] = {label: [] for label, _ in PHASES}
+                for turn in script[WARM_UP_TURNS:WARM_UP_TURNS + turns]:
+                    before = dict(clock.seconds)
+                    await run_preloaded(driver, result, session_id, [turn])
+                    spent = {k: (v - before.get(k, 0.0)) * 1000 for k, v in clock.seconds.items()}
+                    spent[SDK] = spent.get(SDK, 0.0) - spent.get(SHAPING, 0.0)  # shaping runs inside the stream
+                    for label in phases:
+                        phases[label].append(spent.get(label, 0.0))
+                return result.preload_overhead_ms, result.preload_cpu_ms, phases
+            finally:
+                env.close()
+        finally:
+            bench.close()
+
+
+def report(overhead: Sequence[float], cpu: Sequence[float], phases: dict[str, list[float]], command: str) -> str:
+    """The Markdown report."""
+    median = statistics.median
+    lines = [
+        "# Where a turn's time goes in a 10,000-message session", "",
+        f"`{command}`: {len(overhead)} turns of the replay script in its preloaded session (Palimpsest's defaults, "
+        "claude-sonnet-4-5 through the anthropic SDK against the local fake server). Phases are CPU time of the "
+        "app's thread (thread_time), medians over the turns; a turn's overhead is its wall time minus the fake "
+        "servers' own time.", "",
+        "| phase | what it is | median ms per turn |", "|---|---|---|",
+    ]
+    lines += [f"| {label} | {what} | {median(phases[label]):.2f} |" for label, what in PHASES]
+    lines += [
+        f"| **turn overhead** | wall time minus the servers' time | **{median(overhead):.2f}** "
+        f"(CPU {median(cpu):.2f}) |", "",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the measure, prints and writes the report."""
+    parser = argparse.ArgumentParser(prog="python -m bench.replay_phases")
+    parser.add_argument("--turns", type=int, default=60, help="turns measured (default 60)")
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "phases.md")
+    args = parser.parse_args(argv)
+    overhead, cpu, phases = asyncio.run(measure(args.turns))
+    text = report(overhead, cpu, phases, " ".join([".venv/bin/python -m bench.replay_phases", *(argv or [])]))
+    args.out.write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
