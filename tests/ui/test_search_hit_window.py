@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QAbstractSlider
 
 from domain.events import TextDelta
 from domain.ports import SessionSearchHit
@@ -66,6 +67,40 @@ def test_clicking_a_hit_far_back_scrolls_to_it_and_frames_it(qtbot, worker, arti
     assert len(changed) > 100  # the frame and its tint, drawn only while highlighted
     view.show_message(hit_id)
     qtbot.waitUntil(lambda: view.delegate.highlighted is None, timeout=4000)  # the frame goes after a while
+
+
+def test_a_hit_in_the_newest_page_stays_in_view_when_opened_again(qtbot, worker) -> None:
+    """A scroll to the bottom asked for while the page was still being laid out (the scroll bar appearing resizes the
+    view) used to run after the hit was centred and leave the view at the bottom."""
+    backend = FakeChatBackend(keys={"anthropic": "sk-test"})
+    demo_sessions(backend)
+    texts = []
+    for i in range(60):
+        texts += [f"Question {i}: what about step {i}?", "\n\n".join([f"Step {i} is done."] * 6)]
+    texts[70] = "Which port does the staging albatross service listen on?"
+    session = backend.add_session("Staging migration log", texts, minutes_ago=30)
+    hit_id = backend.messages[session.id][70].id
+    window = themed_window(qtbot, backend, worker)
+    view = window.chat_view
+    for _ in range(3):
+        window.sessions_vm.new_chat()
+        qtbot.waitUntil(lambda: window.chat_vm.state.session is None)
+        window.sessions_vm.open_hit(SessionSearchHit(session.id, session.title, "", message_id=hit_id))
+        qtbot.waitUntil(lambda: view.delegate.highlighted == hit_id)
+        qtbot.wait(300)  # the page settles: row heights refined, the context measured
+        assert on_screen(view, hit_id)
+        assert not on_screen(view, backend.messages[session.id][-1].id)
+    qtbot.waitUntil(lambda: view.delegate.highlighted is None, timeout=4000)  # the frame goes; the hit stays held
+    window.resize(window.width() - 120, window.height())  # rows wrap anew: the hit is centred again
+    qtbot.wait(200)
+    assert on_screen(view, hit_id)
+    view.verticalScrollBar().triggerAction(QAbstractSlider.SliderAction.SliderToMaximum)  # the user scrolls down
+    qtbot.wait(100)
+    assert on_screen(view, backend.messages[session.id][-1].id) and not on_screen(view, hit_id)
+    window.sessions_vm.new_chat()
+    qtbot.waitUntil(lambda: window.chat_vm.state.session is None)
+    window.sessions_vm.select(session.id)  # opened the usual way: at its newest message
+    qtbot.waitUntil(lambda: on_screen(view, backend.messages[session.id][-1].id))
 
 
 def test_archive_from_the_menu_and_the_archived_list(qtbot, worker, artifacts) -> None:

@@ -61,7 +61,7 @@ class ChatView(QListView):
         model.rowsInserted.connect(self._rows_inserted)
         model.rowsAboutToBeInserted.connect(self._about_to_insert)
         model.dataChanged.connect(lambda *_: self._follow())
-        model.modelReset.connect(lambda: self._follow(force=True))
+        model.modelReset.connect(self._new_page)
         self.delegate.action.connect(self._on_action)
         self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl  # replaced in tests
         self.selector = TextSelector(self, self.delegate, model)
@@ -69,7 +69,11 @@ class ChatView(QListView):
         self._unhighlight.setSingleShot(True)
         self._unhighlight.setInterval(HIGHLIGHT_MS)
         self._unhighlight.timeout.connect(lambda: self.highlight(None))
-        self._focused: str | None = None  # a search hit kept in view while the opened page settles
+        self._focused: str | None = None  # a search hit held in view until the user scrolls or another page opens
+        self._refocusing = False
+        self.delegate.sizeHintChanged.connect(lambda *_: self._refocus_soon())  # estimated heights made exact
+        self.verticalScrollBar().sliderPressed.connect(self._release)
+        self.verticalScrollBar().actionTriggered.connect(lambda _action: self._release())
         vm.focus.connect(lambda message_id: QTimer.singleShot(0, lambda: self.show_message(message_id)))
 
     def set_theme(self, theme: Theme) -> None:
@@ -107,7 +111,31 @@ class ChatView(QListView):
             self._prepending = False
             QTimer.singleShot(0, self._restore_anchor)
             return
-        self._follow(force=first == 0)
+        if first == 0:
+            self._new_page()
+        else:
+            self._follow()
+
+    def _new_page(self) -> None:
+        """A page of another conversation (or the same one anew): a hit held before is let go, the bottom shown
+        (a hit in the new page is shown when the view model asks, right after)."""
+        self._release()
+        self._follow(force=True)
+
+    def _release(self) -> None:
+        self._focused = None
+
+    def _refocus_soon(self) -> None:
+        """Row heights changed (an estimate replaced by the exact layout, a resize): the held hit is centred again
+        once the view has laid them out."""
+        if self._focused is not None and not self._refocusing:
+            self._refocusing = True
+            QTimer.singleShot(0, self._refocus)
+
+    def _refocus(self) -> None:
+        self._refocusing = False
+        if self._focused is not None:
+            self._keep_focus(self._focused)
 
     def _restore_anchor(self) -> None:
         if self._anchor is None:
@@ -144,14 +172,19 @@ class ChatView(QListView):
     def _keep_focus(self, message_id: str) -> None:
         if not self._center(message_id):  # another conversation opened: its bottom, as usual
             self.highlight(None)
+            self._release()
             self._stick = True
             self.scrollToBottom()
 
+    def _settle_at_bottom(self) -> None:
+        """A scroll to the newest row asked for a moment ago, done only if still wanted: a search hit shown since
+        (or the user scrolling up) wins over it."""
+        if self._stick and self._focused is None:
+            self.scrollToBottom()
+
     def highlight(self, message_id: str | None) -> None:
-        """Frames a message's rows (None: none); the view no longer holds on to it."""
+        """Frames a message's rows (None: none; a held search hit stays held)."""
         self.delegate.highlighted = message_id
-        if message_id is None:
-            self._focused = None
         self.viewport().update()
 
     def _follow(self, force: bool = False) -> None:
@@ -163,7 +196,7 @@ class ChatView(QListView):
             return
         if self._stick or force:
             self._stick = True
-            QTimer.singleShot(0, self.scrollToBottom)
+            QTimer.singleShot(0, self._settle_at_bottom)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         """A sideways wheel (or Shift+wheel) over a code box too wide for the bubble scrolls that box."""
@@ -243,8 +276,10 @@ class ChatView(QListView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        if self._stick:
-            QTimer.singleShot(0, self.scrollToBottom)
+        if self._focused is not None:
+            self._refocus_soon()
+        elif self._stick:
+            QTimer.singleShot(0, self._settle_at_bottom)
 
     # --- actions -----------------------------------------------------------------------------------
     def _on_action(self, action: str, row: ChatRow) -> None:
