@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from bench.gui_common import percentile, seeded_home, write_result
-from bench.gui_loop import Heartbeat, idle, spin
+from bench.gui_loop import Heartbeat, idle, ready, spin
 from bench.gui_open_session import PaintClock
 
 MESSAGES = 10_000
@@ -126,12 +126,7 @@ def main() -> int:
     running = build_window(app, make)
     window = running.window
     try:
-        window.resize(1280, 800)
-        window.show()
-        window.start()
-        spin(lambda: not window.app_vm.state.loading and not window.sessions_vm.state.loading)
-        window.app_vm.dismiss_first_run()
-        idle(0.5)
+        ready(window)
         clock, beat = PaintClock(), Heartbeat()
         window.chat_view.viewport().installEventFilter(clock)
         runs = [open_and_switch(window, session_id, clock, beat) for _ in range(RUNS)]

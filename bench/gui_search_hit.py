@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from bench.gui_common import seeded_home, write_result
-from bench.gui_loop import Heartbeat, idle, spin
+from bench.gui_loop import Heartbeat, idle, ready, spin
 
 MESSAGES = 10_000
 BACK = (100, 1_000, 9_900)  # how far from the newest message the hit is
@@ -60,12 +60,7 @@ def main() -> int:
     running = build_window(app)
     window = running.window
     try:
-        window.resize(1280, 800)
-        window.show()
-        window.start()
-        spin(lambda: not window.app_vm.state.loading and not window.sessions_vm.state.loading)
-        window.app_vm.dismiss_first_run()
-        idle(0.5)
+        ready(window)
         beat = Heartbeat()
         result: dict[str, object] = {"messages": len(path), "runs": RUNS}
         for back in BACK:
