@@ -8,9 +8,10 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from app.gui.application import Running, build_window_deferred, ensure_application, wait_until
+from app.gui.application import Running, wait_until
 from tests.fakeservers.brain import ErrorReply, Reply, ScriptedBrain
-from tests.fakeservers.trio import FakeServers, fake_provider_servers
+from tests.fakeservers.trio import FakeServers
+from tests.ui.live_window import live_window
 from ui.models.chat_rows import ChatRow, RowKind
 
 ESSAY = " ".join(f"Paragraph {i} of a long essay about retries." for i in range(400))
@@ -20,21 +21,8 @@ ESSAY = " ".join(f"Paragraph {i} of a long essay about retries." for i in range(
 def slow_app(qapp, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[QApplication, Running, FakeServers,
                                                                           ScriptedBrain]]:
     brain = ScriptedBrain(default=Reply.of_text("A title"))
-    with fake_provider_servers(brain) as servers:
-        for name, value in servers.env().items():
-            monkeypatch.setenv(name, value)
-        for server in (servers.anthropic, servers.openai, servers.gemini):
-            server.chunk_pause = 0.02  # a slow model: about 400 characters a second
-        app = ensure_application([])
-        running = build_window_deferred(app)
-        try:
-            running.window.show()
-            running.window.start()
-            vm = running.window.chat_vm
-            assert wait_until(app, lambda: not running.window.app_vm.state.loading and bool(vm.state.choices))
-            yield app, running, servers, brain
-        finally:
-            running.close()
+    with live_window(brain, monkeypatch, chunk_pause=0.02) as (app, running, servers):  # about 400 characters/s
+        yield app, running, servers, brain
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai", "gemini"])

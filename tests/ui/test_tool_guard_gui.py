@@ -8,11 +8,11 @@ from collections.abc import Callable
 import pytest
 from PySide6.QtWidgets import QApplication, QLabel
 
-from app.gui.application import Running, build_window_deferred, ensure_application, wait_until
+from app.gui.application import Running, wait_until
 from domain.usecases.generate_title import TITLE_SYSTEM
 from tests.cli.echo_server import EchoServer
 from tests.fakeservers.brain import Answer, NormalizedRequest, Reply, ToolCall, ToolResultPart
-from tests.fakeservers.trio import fake_provider_servers
+from tests.ui.live_window import live_window
 from ui.models.chat_rows import RowKind
 from ui.widgets.tool_approval import ToolApprovalDialog
 
@@ -63,50 +63,40 @@ def test_settings_tools_opens_a_local_host_and_a_post_waits_for_the_users_answer
 ) -> None:
     monkeypatch.delenv("PALIMPSEST_TOOL_ALLOW_HOSTS", raising=False)
     brain = CommandBrain()
-    with fake_provider_servers(brain) as servers, EchoServer() as echo:
-        for name, value in servers.env().items():
-            monkeypatch.setenv(name, value)
-        app = ensure_application([])
-        running = build_window_deferred(app)
+    with EchoServer() as echo, live_window(brain, monkeypatch) as (app, running, _servers):
         window, vm = running.window, running.window.chat_vm
-        try:
-            window.show()
-            window.start()
-            assert wait_until(app, lambda: not window.app_vm.state.loading and bool(vm.state.choices))
-            vm.select_model(next(c for c in vm.state.choices if c.selection.provider_id == "anthropic").selection)
+        vm.select_model(next(c for c in vm.state.choices if c.selection.provider_id == "anthropic").selection)
 
-            refused = turn(app, running, brain, f"GET {echo.url}/page")
-            assert refused.is_error and "Settings → Tools → Allowed hosts" in refused.text
-            assert echo.received.requests == []
+        refused = turn(app, running, brain, f"GET {echo.url}/page")
+        assert refused.is_error and "Settings → Tools → Allowed hosts" in refused.text
+        assert echo.received.requests == []
 
-            window.open_settings()
-            settings = window.settings_dialog
-            assert settings is not None
-            assert wait_until(app, lambda: window.settings_vm.state.tools is not None
-                              and not window.settings_vm.state.busy)
-            settings.tabs.setCurrentWidget(settings.tools)
-            settings.tools.hosts.setPlainText("127.0.0.1\n")
-            settings.tools.save.click()
-            assert wait_until(app, lambda: window.settings_vm.state.message == "Allowed hosts saved (1 host).")
-            settings.close()
+        window.open_settings()
+        settings = window.settings_dialog
+        assert settings is not None
+        assert wait_until(app, lambda: window.settings_vm.state.tools is not None
+                          and not window.settings_vm.state.busy)
+        settings.tabs.setCurrentWidget(settings.tools)
+        settings.tools.hosts.setPlainText("127.0.0.1\n")
+        settings.tools.save.click()
+        assert wait_until(app, lambda: window.settings_vm.state.message == "Allowed hosts saved (1 host).")
+        settings.close()
 
-            reached = turn(app, running, brain, f"GET {echo.url}/page")
-            assert not reached.is_error and reached.text.startswith("HTTP 200")
+        reached = turn(app, running, brain, f"GET {echo.url}/page")
+        assert not reached.is_error and reached.text.startswith("HTTP 200")
 
-            shown: list[tuple[str, str]] = []
+        shown: list[tuple[str, str]] = []
 
-            def allow(dialog: ToolApprovalDialog) -> None:
-                shown.extend((k, f.text()) for k, f in dialog.fields.items() if isinstance(f, QLabel))
-                dialog.allow_button.click()
+        def allow(dialog: ToolApprovalDialog) -> None:
+            shown.extend((k, f.text()) for k, f in dialog.fields.items() if isinstance(f, QLabel))
+            dialog.allow_button.click()
 
-            posted = turn(app, running, brain, f"POST {echo.url}/notes", allow)
-            assert shown == [("Method", "POST"), ("URL", f"{echo.url}/notes"), ("Headers", "Content-Type: text/plain"),
-                             ("Body", "buy milk")]
-            assert not posted.is_error and posted.text.startswith("HTTP 201")
+        posted = turn(app, running, brain, f"POST {echo.url}/notes", allow)
+        assert shown == [("Method", "POST"), ("URL", f"{echo.url}/notes"), ("Headers", "Content-Type: text/plain"),
+                         ("Body", "buy milk")]
+        assert not posted.is_error and posted.text.startswith("HTTP 201")
 
-            denied = turn(app, running, brain, f"POST {echo.url}/other", lambda d: d.deny_button.click())
-            assert denied.is_error and "The user did not allow this POST request" in denied.text
-            assert [r[:3] for r in echo.received.requests] == [
-                ("GET", "/page", ""), ("POST", "/notes", "buy milk")]
-        finally:
-            running.close()
+        denied = turn(app, running, brain, f"POST {echo.url}/other", lambda d: d.deny_button.click())
+        assert denied.is_error and "The user did not allow this POST request" in denied.text
+        assert [r[:3] for r in echo.received.requests] == [
+            ("GET", "/page", ""), ("POST", "/notes", "buy milk")]
