@@ -88,14 +88,8 @@ def checkpoint_for(path: Sequence[MessageId], records: Sequence[CompactionRecord
     message it summarizes does), and that are newer than the last Reset context made on it, the one covering the
     most, the newest of equals. None: send the originals."""
     position = {mid: i for i, mid in enumerate(path)}
-    on_path = [(order, r) for order, r in enumerate(records) if r.through_id is not None and r.through_id in position]
-    reset = max((order for order, r in on_path if r.trigger == CONTEXT_RESET), default=-1)
-    best: tuple[int, int] | None = None
-    chosen = None
-    for order, record in on_path:
-        if order < reset or not record.summary or record.through_id is None:
-            continue
-        key = (position[record.through_id], order)
-        if best is None or key > best:
-            best, chosen = key, record
-    return chosen
+    on_path = [(position[r.through_id], order, r) for order, r in enumerate(records)
+               if r.through_id is not None and r.through_id in position]
+    reset = max((order for _, order, r in on_path if r.trigger == CONTEXT_RESET), default=-1)
+    covered = [(at, order, r) for at, order, r in on_path if order > reset and r.summary]
+    return max(covered, key=lambda item: item[:2])[2] if covered else None
