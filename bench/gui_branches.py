@@ -115,7 +115,8 @@ def main() -> int:
     add_branches(session_id, BRANCHES)
     from app.container import Container
     from app.gui.application import build_window, ensure_application
-    from bench.gui_regenerate import TOKENS_PER_SECOND, RegeneratingBackend
+    from bench.gui_common import TOKENS_PER_SECOND
+    from bench.gui_regenerate import RegeneratingBackend
 
     app = ensure_application([sys.argv[0]])
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
 import tempfile
-from collections.abc import Mapping
+import time
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 
 from app.container import Container
+from domain.events import TextDelta
 from domain.models import Message, MessageType, ToolStatus
 
 OUT = Path(__file__).resolve().parent / "out"
@@ -110,3 +113,22 @@ def seeded_home(count: int) -> tuple[Path, str]:
     shutil.rmtree(home)
     shutil.copytree(cache, home)
     return home, marker.read_text().strip()
+
+
+TOKENS_PER_SECOND = 200  # the pace of the benchmarks' scripted replies
+
+
+def scripted_reply(repeats: int, seconds: float) -> list[str]:
+    """The chunks (about a token each) of a Markdown reply streamed for `seconds` at TOKENS_PER_SECOND."""
+    text = ("\n\n".join(PARAGRAPHS) + "\n\n") * repeats
+    return [text[i * 4:(i + 1) * 4] for i in range(int(TOKENS_PER_SECOND * seconds))]
+
+
+async def paced(chunks: list[str]) -> AsyncIterator[TextDelta]:
+    """The chunks as text deltas, each at its time on the TOKENS_PER_SECOND clock."""
+    start = time.perf_counter()
+    for n, chunk in enumerate(chunks):
+        delay = start + n / TOKENS_PER_SECOND - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        yield TextDelta(chunk)

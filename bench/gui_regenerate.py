@@ -4,19 +4,16 @@ stores it as a new version of the reply."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import AsyncIterator
 
 from app.container import Container
 from app.gui.bridge import ContainerBackend
-from bench.gui_common import PARAGRAPHS
+from bench.gui_common import paced, scripted_reply
 from domain.chat.paths import BranchSwitcher
-from domain.events import ChatEvent, ResponseComplete, TextDelta
+from domain.events import ChatEvent, ResponseComplete
 from domain.models import Message, MessageId, MessageType, SessionId, Usage
 from ui.backend import Selection
-
-TOKENS_PER_SECOND = 200
 
 
 class RegeneratingBackend(ContainerBackend):
@@ -37,16 +34,10 @@ class RegeneratingBackend(ContainerBackend):
         if asked is None:
             raise RuntimeError(f"no question above {message_id}")
         BranchSwitcher(c.store, c.sessions, c.messages).switch(session_id, asked)  # the new version's parent
-        text = ("\n\n".join(PARAGRAPHS) + "\n\n") * 20
-        total = int(TOKENS_PER_SECOND * self.seconds)
-        chunks = [text[i * 4:(i + 1) * 4] for i in range(total)]
-        start = time.perf_counter()
-        for n, chunk in enumerate(chunks):
-            delay = start + n / TOKENS_PER_SECOND - time.perf_counter()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            yield TextDelta(chunk)
+        chunks = scripted_reply(20, self.seconds)
+        async for delta in paced(chunks):
+            yield delta
         self.regenerated += 1
         stored = c.messages.add(Message(f"regen-{time.time_ns()}", session_id, MessageType.AI_RESPONSE,
                                         "".join(chunks), model_id=selection.model_id))
-        yield ResponseComplete(stored.id, Usage(1000, total))
+        yield ResponseComplete(stored.id, Usage(1000, len(chunks)))

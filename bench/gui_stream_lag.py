@@ -7,7 +7,6 @@ A 5 ms precise timer on the GUI thread measures how late it fires. Run: .venv/bi
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import statistics
 import sys
@@ -19,13 +18,12 @@ from PySide6.QtWidgets import QApplication
 
 from app.container import Container
 from app.gui.bridge import ContainerBackend
-from bench.gui_common import PARAGRAPHS, percentile, seeded_home, write_result
+from bench.gui_common import TOKENS_PER_SECOND, paced, percentile, scripted_reply, seeded_home, write_result
 from domain.attachment import Attachment
-from domain.events import ChatEvent, ResponseComplete, TextDelta
+from domain.events import ChatEvent, ResponseComplete
 from domain.models import Message, MessageType, SessionId, Usage
 from ui.backend import Selection
 
-TOKENS_PER_SECOND = 200
 SECONDS = 10.0
 TICK_MS = 5
 
@@ -41,18 +39,12 @@ class StreamingBackend(ContainerBackend):
                    attachments: Sequence[Attachment] = ()) -> AsyncIterator[ChatEvent]:
         messages = self._container.messages
         messages.add(Message(f"bench-u-{time.time_ns()}", session_id, MessageType.USER, text))
-        reply = ("\n\n".join(PARAGRAPHS) + "\n\n") * 40
-        total = int(TOKENS_PER_SECOND * SECONDS)
-        chunks = [reply[i * 4:(i + 1) * 4] for i in range(total)]
-        start = time.perf_counter()
-        for n, chunk in enumerate(chunks):
-            delay = start + n / TOKENS_PER_SECOND - time.perf_counter()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            yield TextDelta(chunk)
+        chunks = scripted_reply(40, SECONDS)
+        async for delta in paced(chunks):
+            yield delta
         stored = messages.add(Message(f"bench-a-{time.time_ns()}", session_id, MessageType.AI_RESPONSE,
                                       "".join(chunks), model_id=selection.model_id))
-        yield ResponseComplete(stored.id, Usage(1000, total))
+        yield ResponseComplete(stored.id, Usage(1000, len(chunks)))
 
 
 def measure(app: QApplication, seconds: float) -> list[float]:
