@@ -165,7 +165,8 @@ def test_errors_tell_the_user_where_in_the_app_to_fix_them_not_a_cli_command(qtb
     qtbot.waitUntil(lambda: not vm.state.streaming and vm.model.rows()[-1].kind is RowKind.ERROR)
     first = vm.model.rows()[-1].text
     assert "Add a key in Settings › Providers" in first and "palimpsest" not in first
-    vm.send("Two")
+    qtbot.waitUntil(lambda: vm.state.can_send)  # as the Send button shows: the failed turn's read-back is over
+    assert vm.send("Two")
     qtbot.waitUntil(lambda: not vm.state.streaming and vm.model.rows()[-1].kind is RowKind.ERROR
                     and vm.model.rows()[-2].text == "Two")
     second = vm.model.rows()[-1].text
