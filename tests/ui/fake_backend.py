@@ -67,6 +67,7 @@ class FakeChatBackend(FakeAttachments, FakeSettings, ChatBackend):
         self.cancelled = asyncio.Event()
         self.cancel_delay = 0.0  # seconds a stopped turn takes to wind down (closing the provider's stream) first
         self.import_delay = 0.0
+        self.load_delay = 0.0  # seconds a conversation takes to read (a turn's read-back among them)
         self.fits_chars: int | None = None  # like the domain: a longer message is refused before it is stored
 
     def _id(self, prefix: str) -> str:
@@ -182,6 +183,8 @@ class FakeChatBackend(FakeAttachments, FakeSettings, ChatBackend):
         return session
 
     async def load_conversation(self, session_id: str, tail: int) -> ConversationPage:
+        if self.load_delay:
+            await asyncio.sleep(self.load_delay)
         session = self._session(session_id)
         messages = self.messages[session_id]
         boundary = session.compact_boundary if session.compacted_summary else None

@@ -165,13 +165,30 @@ def test_errors_tell_the_user_where_in_the_app_to_fix_them_not_a_cli_command(qtb
     qtbot.waitUntil(lambda: not vm.state.streaming and vm.model.rows()[-1].kind is RowKind.ERROR)
     first = vm.model.rows()[-1].text
     assert "Add a key in Settings › Providers" in first and "palimpsest" not in first
-    qtbot.waitUntil(lambda: vm.state.can_send)  # as the Send button shows: the failed turn's read-back is over
+    qtbot.waitUntil(lambda: vm.state.can_send)  # as the Send button shows (the read-back may still run: it waits)
     assert vm.send("Two")
     qtbot.waitUntil(lambda: not vm.state.streaming and vm.model.rows()[-1].kind is RowKind.ERROR
                     and vm.model.rows()[-2].text == "Two")
     second = vm.model.rows()[-1].text
     assert "Settings › Providers" in second and "palimpsest" not in second
     assert vm.state.error is not None and "palimpsest" not in vm.state.error
+
+
+def test_a_message_sent_after_the_error_was_shown_is_sent_once_the_failed_turn_is_read_back(
+        qtbot, backend, worker) -> None:
+    s = backend.add_session("Chat")
+    backend.scripts.append([ChatError("rate_limited", "The provider is rate limiting requests.", retryable=True)])
+    vm = make_vm(backend, worker)
+    opened(qtbot, vm, s.id)
+    backend.load_delay = 0.3  # the failed turn's messages are still being read back when the user sends again
+    vm.send("One")
+    qtbot.waitUntil(lambda: not vm.state.streaming and vm.model.rows()[-1].kind is RowKind.ERROR)
+    back = returned(vm)
+    assert vm.state.can_send and vm.send("Two")  # the error is on screen: this message is meant to go after it
+    assert vm.state.queued == "Two"
+    qtbot.waitUntil(lambda: [c[2] for c in backend.calls if c[0] == "send"] == ["One", "Two"])
+    qtbot.waitUntil(lambda: not vm.state.streaming and vm.state.queued is None and texts(vm)[-1] == "You said: Two")
+    assert back == [] and vm.state.error is None
 
 
 def test_enter_while_a_reply_streams_queues_the_message_and_it_is_sent_when_the_turn_ends(

@@ -37,6 +37,7 @@ class ChatTurnEnd:
     _turn_error: bool  # the running turn failed (a queued message then goes back to the composer)
     _turn_files: tuple[AttachmentPreview, ...] = ()  # the files the running turn sends
     _reading_back = False  # the turn ended and its messages are being read back: a new message waits in the queue
+    _queued_unseen = False  # part of the queued text was typed while the turn ran, before its outcome was shown
     notice: Any
     text_returned: Any  # Signal(str)
     session_changed: Any
@@ -67,6 +68,7 @@ class ChatTurnEnd:
             emit(self.notice, message)
             return False
         if text and (state.streaming or self._reading_back) and not state.loading:
+            self._queued_unseen = self._queued_unseen or state.streaming
             self._set(queued=f"{state.queued}\n\n{text}" if state.queued else text)
             return True
         return None
@@ -83,7 +85,7 @@ class ChatTurnEnd:
 
     def cancel_queued(self) -> None:
         """Withdraws the queued message; its text goes back to the composer."""
-        queued = self._state.queued
+        queued, self._queued_unseen = self._state.queued, False
         if queued is not None:
             self._set(queued=None)
             emit(self.text_returned, queued)
@@ -126,12 +128,14 @@ class ChatTurnEnd:
 
     def _turn_ended(self, *, stored: bool) -> None:
         """A message that was not stored goes back to the composer; a queued one is sent now, unless the turn
-        failed or its message was not stored (then it goes back to the composer too, below the unsent message, so
-        nothing is sent behind an error unseen)."""
+        failed while it was being typed or its message was not stored (then it goes back to the composer too, below
+        the unsent message, so nothing is sent behind an error unseen). A message sent after the error was shown,
+        while the turn's messages were still being read back, is sent."""
         text, self._turn_text = self._turn_text, None
         unsent = text is not None and not stored
         queued = self._state.queued
-        if self._turn_error or unsent or queued is None:
+        blind = self._turn_error and self._queued_unseen
+        if blind or unsent or queued is None:
             self.cancel_queued()
         if unsent:
             if text:
@@ -139,8 +143,9 @@ class ChatTurnEnd:
             if self._turn_files:  # its files go back to the composer too: nothing is lost
                 self._set(pending=(*self._turn_files, *self._state.pending))
         self._turn_files = ()
-        if queued is None or self._turn_error or unsent:
+        if queued is None or blind or unsent:
             return
+        self._queued_unseen = False
         self._set(queued=None)
         if not self.send(queued):
             emit(self.text_returned, queued)
