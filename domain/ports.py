@@ -136,6 +136,9 @@ class MessageRepository(Protocol):
     def path_tail(self, session_id: SessionId, count: int, before_seq: int | None = None) -> Sequence[Message]:
         """The newest `count` messages of the active path (with seq < before_seq), in order."""
         ...
+    def path_head(self, session_id: SessionId, count: int, after_seq: int) -> Sequence[Message]:
+        """The oldest `count` messages of the active path with seq > after_seq, in order."""
+        ...
     def path_count(self, session_id: SessionId, before_seq: int | None = None) -> int:
         """How many messages the active path has (with seq < before_seq)."""
         ...

@@ -296,6 +296,9 @@ class FakeMessageRepository:
         path = [m for m in self.snapshot(session_id) if before_seq is None or m.seq < before_seq]
         return list(path[-count:]) if count > 0 else []
 
+    def path_head(self, session_id: SessionId, count: int, after_seq: int) -> Sequence[Message]:
+        return [m for m in self.snapshot(session_id) if m.seq > after_seq][:max(count, 0)]
+
     def path_count(self, session_id: SessionId, before_seq: int | None = None) -> int:
         return sum(1 for m in self.snapshot(session_id) if before_seq is None or m.seq < before_seq)
 

@@ -94,6 +94,9 @@ _REPLY_TOKENS = text(  # summed in SQL: a 10,000-message session is a few millis
 _ALL = select(*(_MESSAGES.c[name] for name in MESSAGE_COLUMNS)).where(_MESSAGES.c.session_id == bindparam("sid"))
 _ALL_SINCE = _ALL.where(_MESSAGES.c.seq >= bindparam("seq")).order_by(_MESSAGES.c.seq)
 _SINCE = _ALL.where(_MESSAGES.c.active == _ONE, _MESSAGES.c.seq >= bindparam("seq")).order_by(_MESSAGES.c.seq)
+_BETWEEN = _SINCE.where(_MESSAGES.c.seq < bindparam("before"))  # a page above a window: not the whole rest of the path
+_AFTER = _ALL.where(_MESSAGES.c.active == _ONE, _MESSAGES.c.seq > bindparam("after")).order_by(
+    _MESSAGES.c.seq).limit(bindparam("count"))
 # `pinned = 1` spelt out (neither IS TRUE nor a bound 1) so SQLite can use the partial index ix_messages_pinned, and
 # `+active` so it cannot pick the active path's index instead (that read the whole path: 2.5 ms at 10,000 messages)
 _PINNED = _ALL.where(_MESSAGES.c.pinned == _ONE, text("+messages.active = 1")).order_by(_MESSAGES.c.seq)
@@ -192,8 +195,14 @@ class SqlMessageRepository:
             start = s.execute(_PATH_TAIL, {"sid": session_id, "skip": count - 1, "before": before}).scalar()
             if start is None:  # fewer than `count` before it: all of them
                 start = 0
-        found = self._select(_SINCE, {"sid": session_id, "seq": start})
-        return found if before_seq is None else [m for m in found if m.seq < before_seq]
+        if before_seq is None:
+            return self._select(_SINCE, {"sid": session_id, "seq": start})
+        return self._select(_BETWEEN, {"sid": session_id, "seq": start, "before": before_seq})
+
+    def path_head(self, session_id: SessionId, count: int, after_seq: int) -> Sequence[Message]:
+        if count <= 0:
+            return []
+        return self._select(_AFTER, {"sid": session_id, "after": after_seq, "count": count})
 
     def path_count(self, session_id: SessionId, before_seq: int | None = None) -> int:
         with self._db.read() as s:

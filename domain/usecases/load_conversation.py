@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from domain.models import CompactionRecord, Message, MessageId, Session, SessionId
+from domain.models import CompactionRecord, Message, MessageId, MessageType, Session, SessionId
 from domain.ports import MessageRepository, SessionRepository
 from domain.usecases.lookup import require_session
+
+NEWEST_REPLY_SCAN = 40  # messages from the newest looked through for the newest reply (tool rounds come between)
 
 
 @dataclass(frozen=True)
@@ -23,11 +25,18 @@ class ConversationPage:
     boundary_seq: int | None = None
     summarized_count: int = 0
     siblings: Mapping[MessageId, tuple[MessageId, ...]] = field(default_factory=dict)  # where a branch forks
+    newer_count: int = 0  # messages of the active path after the last one here (a window around a search hit)
+    newest_reply: str | None = None  # the path's newest reply text when it is not on the page (newer_count > 0)
 
     @property
     def has_older(self) -> bool:
         """Whether older messages exist than the first one on this page."""
-        return self.total_count > len(self.messages)
+        return self.total_count > len(self.messages) + self.newer_count
+
+    @property
+    def has_newer(self) -> bool:
+        """Whether the active path goes on after the last message on this page (it does not end at the newest)."""
+        return self.newer_count > 0
 
 
 class LoadConversationQuery:
@@ -41,7 +50,30 @@ class LoadConversationQuery:
         """The session and its newest `tail` messages; NotFound for an unknown or deleted session."""
         session = require_session(self._sessions, session_id)
         total = self._messages.path_count(session_id)  # the active path only: other branches are a click away
-        messages = tuple(self._messages.path_tail(session_id, tail))
+        return self._page_of(session, self._messages.path_tail(session_id, tail), total, 0)
+
+    def around(self, session_id: SessionId, seq: int, size: int) -> ConversationPage:
+        """About `size` messages of the active path around the one with `seq` (half before it, it and the rest after),
+        not the newest ones: a search hit far back opens there, and newer pages follow on demand (`newer`)."""
+        session = require_session(self._sessions, session_id)
+        total = self._messages.path_count(session_id)
+        before = list(self._messages.path_tail(session_id, size // 2, seq))
+        after = list(self._messages.path_head(session_id, size - len(before), seq - 1))
+        newer = total - self._messages.path_count(session_id, after[-1].seq + 1) if after else 0
+        return self._page_of(session, [*before, *after], total, newer)
+
+    def newer(self, session_id: SessionId, after_seq: int, limit: int) -> ConversationPage:
+        """The next `limit` messages of the active path after after_seq (scrolling down a window), with their
+        versions for the ‹ › switcher and how many remain after them."""
+        session = require_session(self._sessions, session_id)
+        total = self._messages.path_count(session_id)
+        messages = list(self._messages.path_head(session_id, limit, after_seq))
+        last = messages[-1].seq if messages else after_seq
+        return self._page_of(session, messages, total, total - self._messages.path_count(session_id, last + 1))
+
+    def _page_of(self, session: Session, found: Sequence[Message], total: int, newer: int) -> ConversationPage:
+        session_id = session.id
+        messages = tuple(found)
         boundary = session.boundary
         behind = self._messages.path_count(session_id, boundary) if boundary is not None else 0
         kids = self._messages.children(session_id, list({m.parent_id: None for m in messages}))
@@ -49,8 +81,16 @@ class LoadConversationQuery:
         return ConversationPage(
             session=session, messages=messages, total_count=total,
             compactions=tuple(self._sessions.compactions(session_id)), boundary_seq=boundary,
-            summarized_count=behind, siblings=siblings,
+            summarized_count=behind, siblings=siblings, newer_count=newer,
+            newest_reply=self._newest_reply(session_id) if newer else None,
         )
+
+    def _newest_reply(self, session_id: SessionId) -> str | None:
+        """The text of the newest reply among the path's last few messages (Ctrl+Shift+C from a window)."""
+        for message in reversed(self._messages.path_tail(session_id, NEWEST_REPLY_SCAN)):
+            if message.type is MessageType.AI_RESPONSE and message.content:
+                return message.content
+        return None
 
     def older(self, session_id: SessionId, before_seq: int, limit: int) -> Sequence[Message]:
         """Up to `limit` messages of the active path with seq < before_seq, in order (other branches skipped)."""

@@ -1,4 +1,4 @@
-"""Open at a message: a search hit opens its conversation paged back to the hit, on the hit's branch."""
+"""Open at a message: a search hit opens its conversation at the hit (a window around it far back), on its branch."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ class HitPage:
 
 
 class OpenAtMessageQuery:
-    """Loads a session from a message on: checks out the message's branch when it is not on the active path."""
+    """Loads a session at a message: checks out the message's branch when it is not on the active path."""
 
     def __init__(self, sessions: SessionRepository, messages: MessageRepository, conversation: LoadConversationQuery,
                  checkout: CheckoutBranchUseCase) -> None:
@@ -34,8 +34,8 @@ class OpenAtMessageQuery:
         self._conversation, self._checkout = conversation, checkout
 
     def __call__(self, session_id: SessionId, message_id: MessageId, tail: int) -> HitPage:
-        """At least `tail` newest messages, and every one from just before the hit to the newest; NotFound for a
-        message that is not in the session."""
+        """The newest `tail` messages when the hit is among them (a few above it), else a window of `tail` messages
+        around it (half before it) that says how many newer ones follow; NotFound for a message not in the session."""
         session = require_session(self._sessions, session_id)
         message = self._messages.get(message_id.strip())
         if message is None or message.session_id != session.id:
@@ -44,6 +44,9 @@ class OpenAtMessageQuery:
         if switched:
             self._checkout(session.id, message.id)
         from_hit = self._messages.path_count(session.id) - self._messages.path_count(session.id, message.seq)
-        page = self._conversation.page(session.id, max(tail, from_hit + CONTEXT_BEFORE))
+        if from_hit + CONTEXT_BEFORE <= tail:
+            page = self._conversation.page(session.id, tail)
+        else:  # far back: not every message from it to the newest (a list of thousands the view must measure)
+            page = self._conversation.around(session.id, message.seq, tail)
         boundary = page.boundary_seq
         return HitPage(page, message.id, switched, boundary is not None and message.seq < boundary)

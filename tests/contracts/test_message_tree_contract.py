@@ -131,6 +131,15 @@ def test_path_tail_and_count_read_only_the_active_path(store: Store) -> None:
     assert store.messages.path_tail("s1", 0) == []
 
 
+def test_path_head_reads_the_oldest_messages_of_the_path_after_a_seq(store: Store) -> None:
+    _branched(store)  # the path: u1 a1 (seq 1, 2), u2b a2b (seq 5, 6); u2 a2 (seq 3, 4) on the other branch
+    assert [m.id for m in store.messages.path_head("s1", 2, after_seq=0)] == ["u1", "a1"]
+    assert [m.id for m in store.messages.path_head("s1", 2, after_seq=2)] == ["u2b", "a2b"]  # the other one skipped
+    assert [m.id for m in store.messages.path_head("s1", 10, after_seq=1)] == ["a1", "u2b", "a2b"]
+    assert store.messages.path_head("s1", 5, after_seq=6) == [] and store.messages.path_head("s1", 0, 0) == []
+    assert store.messages.path_head("nope", 5, after_seq=0) == []
+
+
 def test_children_lists_each_parents_children_oldest_first(store: Store) -> None:
     _branched(store)
     assert store.messages.children("s1", ["a1", "u1", "a2b"]) == {"a1": ("u2", "u2b"), "u1": ("a1",), "a2b": ()}

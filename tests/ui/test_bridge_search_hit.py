@@ -29,7 +29,10 @@ async def test_a_hit_on_another_branch_behind_the_boundary_opens_there(
 
     hit = await bridge.open_at(session.id, first.id, tail=2)
     assert hit.switched_branch and hit.message_id == first.id
-    assert hit.page.messages[0].id == first.id and len(hit.page.messages) == 12  # paged back to the hit
+    assert hit.page.messages[0].id == first.id and len(hit.page.messages) == 2  # a window from the hit (tail 2)
+    assert hit.page.newer_count == 10 and hit.page.total_count == 12  # the rest of the path follows on demand
+    newer = await bridge.load_newer(session.id, hit.page.messages[-1].seq, 20)
+    assert len(newer.messages) == 10 and not newer.has_newer
 
     factory.adapter("anthropic").completions.append("## Goal\nRemember the facts.")
     assert (await bridge.compact_now(session.id, CLAUDE, None)).did_compact
