@@ -104,7 +104,12 @@ class ConversationBackend(Protocol):
         raise NotImplementedError
 
     async def open_at(self, session_id: SessionId, message_id: MessageId, tail: int) -> HitPage:
-        """The session paged back to a message (a search hit), its branch checked out first when needed."""
+        """The session at a message (a search hit): the newest page when it is in it, else a window around it; its
+        branch checked out first when needed."""
+        raise NotImplementedError
+
+    async def load_newer(self, session_id: SessionId, after_seq: int, limit: int) -> ConversationPage:
+        """The next `limit` messages of the active path after after_seq (below a window), and how many follow."""
         raise NotImplementedError
 
     def send(self, session_id: SessionId, text: str, selection: Selection,

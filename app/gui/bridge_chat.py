@@ -75,6 +75,9 @@ class ConversationBridge:
     async def load_older(self, session_id: SessionId, before_seq: int, limit: int) -> Sequence[Message]:
         return self._c.conversation.older(session_id, before_seq, limit)
 
+    async def load_newer(self, session_id: SessionId, after_seq: int, limit: int) -> ConversationPage:
+        return self._c.conversation.newer(session_id, after_seq, limit)
+
     async def open_at(self, session_id: SessionId, message_id: MessageId, tail: int) -> HitPage:
         hit = self._c.open_at_message(session_id, message_id, tail)
         if hit.switched_branch:

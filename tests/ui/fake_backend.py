@@ -29,9 +29,9 @@ from domain.models import (
     Usage,
 )
 from domain.ports import SessionSearchHit
-from domain.usecases.open_at_message import HitPage
 from domain.usecases.set_session_prompt import MAX_SYSTEM_PROMPT_CHARS
 from tests.ui.fake_attachments import FakeAttachments
+from tests.ui.fake_paging import FakePaging
 from tests.ui.fake_settings import T0, FakeSettings
 from ui.backend import (
     ChatBackend,
@@ -47,7 +47,7 @@ from ui.backend import (
 Script = list[ChatEvent | Exception | float]  # a float is a pause in seconds
 
 
-class FakeChatBackend(FakeAttachments, FakeSettings, ChatBackend):
+class FakeChatBackend(FakePaging, FakeAttachments, FakeSettings, ChatBackend):
     """Stores sessions and messages in dicts; send() plays the next queued script (default: echo)."""
 
     def __init__(self, *, keys: dict[str, str] | None = None, keychain_problem: str | None = None) -> None:
@@ -126,19 +126,6 @@ class FakeChatBackend(FakeAttachments, FakeSettings, ChatBackend):
     async def archive_session(self, session_id: str, archived: bool) -> Session:
         self.sessions[session_id] = replace(self._session(session_id), is_active=not archived)
         return self.sessions[session_id]
-
-    async def open_at(self, session_id: str, message_id: str, tail: int) -> HitPage:
-        """Like the real one; a message of `off_path` (another branch's path, by message id) is switched to."""
-        switched = message_id in self.off_path
-        if switched:
-            self.messages[session_id] = list(self.off_path.pop(message_id))
-        messages = self.messages[session_id]
-        at = next((i for i, m in enumerate(messages) if m.id == message_id), None)
-        if at is None:
-            raise NotFound("message", message_id)
-        page = await self.load_conversation(session_id, max(tail, len(messages) - at + 2))
-        hit = messages[at]
-        return HitPage(page, message_id, switched, page.boundary_seq is not None and hit.seq < page.boundary_seq)
 
     async def search_sessions(self, query: str) -> Sequence[SessionSearchHit]:
         self.calls.append(("search", query))

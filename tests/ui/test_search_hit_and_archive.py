@@ -30,14 +30,14 @@ def opened_at(qtbot, vm: ChatViewModel, session_id: str, message_id: str) -> lis
     return focused
 
 
-def test_a_hit_far_back_is_paged_in_and_focused(qtbot, backend, worker) -> None:
+def test_a_hit_far_back_opens_a_window_around_it_and_is_focused(qtbot, backend, worker) -> None:
     sid, hit = long_session(backend)
     vm = make_vm(backend, worker)
     assert opened_at(qtbot, vm, sid, hit) == [hit]
     shown = {r.message_id for r in vm.model.rows()}
-    assert hit in shown and backend.messages[sid][-1].id in shown  # from the hit down to the newest message
-    assert LONG - 5 > PAGE and vm.state.has_older  # more than one page, and still not everything
-    assert vm.state.session is not None and vm.state.session.id == sid
+    assert hit in shown and backend.messages[sid][-1].id not in shown  # a window, not everything down to the newest
+    assert LONG - 5 > PAGE and len(shown) <= PAGE and vm.state.has_newer and not vm.state.has_older
+    assert vm.state.session is not None and vm.state.session.id == sid and vm.state.message_count == LONG
 
 
 def test_a_hit_on_another_branch_checks_it_out_and_says_so(qtbot, backend, worker) -> None:

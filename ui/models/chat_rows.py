@@ -85,16 +85,20 @@ def rows_from_messages(
     show_originals: bool,
     has_older: bool,
     siblings: Mapping[str, Sequence[str]] | None = None,
+    has_newer: bool = False,
 ) -> list[ChatRow]:
     """Rows for stored messages: tool calls paired with results, the divider at the compaction boundary.
 
     Messages with seq < boundary_seq are behind the boundary: hidden unless show_originals (then dimmed),
     except pinned ones, which are always shown because they are always sent. A message with `siblings` (other
-    versions: an edit, a regenerated answer) gets its place among them for the ‹ n / m › switcher.
+    versions: an edit, a regenerated answer) gets its place among them for the ‹ n / m › switcher. has_newer: the
+    messages are a window the path goes on after (a search hit far back): a boundary after them is not drawn here.
     """
     versions = siblings or {}
     results = {m.tool_call_id: m for m in messages if m.type is MessageType.TOOL_RESULT and m.tool_call_id}
     unanswered = unanswered_ids(messages)
+    if has_newer and messages:  # the last one of a window is answered further down (not read yet)
+        unanswered.discard(messages[-1].id)
     rows: list[ChatRow] = []
     divider_done = boundary_seq is None
     if has_older and (show_originals or boundary_seq is None or (messages and messages[0].seq >= boundary_seq)):
@@ -116,7 +120,7 @@ def rows_from_messages(
             row = with_versions(row, message.id, versions[message.id])
         if row is not None:
             rows.append(row)
-    if not divider_done and summarized_count > 0:
+    if not divider_done and summarized_count > 0 and not has_newer:  # under a window the boundary is further down
         rows.append(_divider(summarized_count, boundary_seq, show_originals))
     return rows
 

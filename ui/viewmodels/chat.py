@@ -120,12 +120,13 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
         self._messages, self._page, self._live, self._error_row = [], None, None, None
         self.model.set_rows([])
         self._set(session=None, context=None, usage=None, error=None, summarized_count=0, has_older=False,
-                  path_messages=None,
+                  path_messages=None, has_newer=False,
                   show_originals=False, streaming=False, compacting=False, reasoning=None)
 
     def open(self, session_id: SessionId) -> None:
         """Loads a session's newest messages; older ones page in on demand."""
-        if self._state.session is not None and self._state.session.id == session_id and not self._state.loading:
+        state = self._state  # the session shown: opened again only from a window around a search hit (to its newest)
+        if state.session is not None and state.session.id == session_id and not state.loading and not state.has_newer:
             return
         self._leave()
         self._worker.call(lambda: self._backend.load_conversation(session_id, PAGE), self._opened, self._fail)
@@ -154,7 +155,8 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
         self._set(
             session=session, loading=False, selection=selection, summarized_count=page.summarized_count,
             path_messages=page.total_count,
-            has_older=page.has_older, agent_id=session.current_agent_id or self._state.agent_id,
+            has_older=page.has_older, has_newer=page.has_newer,
+            agent_id=session.current_agent_id or self._state.agent_id,
             # a page read before the user's newest reasoning choice was stored must not undo that choice
             reasoning=self._state.reasoning if self._reasoning_unsaved else session.reasoning,
         )
@@ -167,14 +169,14 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
         page = self._page
         inputs = (id(page), len(self._messages), self._messages[-1] if self._messages else None,
                   self._messages[0] if self._messages else None, self._state.summarized_count,
-                  self._state.show_originals, self._state.has_older)
+                  self._state.show_originals, self._state.has_older, self._state.has_newer)
         if inputs != self._stored_inputs:  # rebuilt only when the stored messages or their view changed
             self._stored_rows = rows_from_messages(
                 self._messages,
                 boundary_seq=page.boundary_seq if page else None,
                 summarized_count=self._state.summarized_count,
                 show_originals=self._state.show_originals,
-                has_older=self._state.has_older,
+                has_older=self._state.has_older, has_newer=self._state.has_newer,
                 siblings=page.siblings if page else None,
             )
             self._stored_inputs = inputs
@@ -204,6 +206,8 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
             return False
         if self._editing is not None:
             return self._send_edit(text)
+        if state.has_newer:  # a window around a search hit: the turn follows the newest message, read in first
+            return self._send_after_latest(text)
         selection = state.selection
         self._turn_files = state.pending  # back to the composer if the message is not stored
         self._start_turn(text, files)
@@ -231,6 +235,9 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
         """Runs the failed turn again."""
         state = self._state
         if state.session is None or state.selection is None or state.streaming or self._reading_back:
+            return
+        if state.has_newer:  # the newest page first: the failed turn is at its end
+            self._latest_then(self.retry)
             return
         session_id, selection = state.session.id, state.selection
         self._start_turn(None)

@@ -37,6 +37,12 @@ class ChatBranches:
     def _sync_rows(self) -> None:
         raise NotImplementedError
 
+    def _set(self, **changes: Any) -> None:
+        raise NotImplementedError
+
+    def _latest_then(self, then: Callable[[], object], lost: Callable[[], object] | None = None) -> bool:
+        raise NotImplementedError
+
     def _start_turn(self, text: str | None) -> None:
         raise NotImplementedError
 
@@ -90,6 +96,8 @@ class ChatBranches:
 
     def edit_last(self) -> bool:
         """Starts editing the newest user message shown (the Up key in an empty composer); False when none."""
+        if self._state.has_newer and self._idle():  # a window around a search hit: the newest one is further down
+            return self._latest_then(self.edit_last)
         last = next((m for m in reversed(self._messages) if m.type is MessageType.USER), None)
         if last is None or not self._idle():
             return False
@@ -126,3 +134,4 @@ class ChatBranches:
         at = next((i for i, m in enumerate(self._messages) if m.id == message_id), None)
         if at is not None:
             self._messages = self._messages[: at + 1 if keep_it else at]
+            self._set(has_newer=False)  # the new branch ends here: what followed in a window is on the old one

@@ -1,9 +1,10 @@
-"""The chat screen's reading verbs: opening at a search hit, older pages, the originals behind the boundary, the newest
-reply's text."""
+"""The chat screen's reading verbs: opening at a search hit (a window around it far back), older and newer pages, the
+jump to the newest, the originals behind the boundary, the newest reply's text."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from domain.models import Message, MessageId, SessionId
@@ -26,9 +27,13 @@ class ChatPaging:
     _messages: list[Message]
     _page: ConversationPage | None
     _loading_older: bool
+    _loading_newer = False
+    _shown: int
     model: MessageListModel
     notice: Any  # Signal(str)
     focus: Any  # Signal(str)
+    text_returned: Any  # Signal(str)
+    send: Callable[[str], bool]
 
     def _leave(self) -> None:
         raise NotImplementedError
@@ -72,17 +77,97 @@ class ChatPaging:
         self._loading_older = False
         known = {m.id for m in self._messages}
         self._messages[:0] = [m for m in older if m.id not in known]
-        total = self._page.total_count if self._page is not None else len(self._messages)
-        self._set(has_older=len(self._messages) < total and bool(older))
+        page = self._page
+        total = page.total_count if page is not None else len(self._messages)
+        below = page.newer_count if page is not None else 0  # a window's newer messages are not above it
+        self._set(has_older=len(self._messages) + below < total and bool(older))
         self._sync_rows()
+
+    def load_newer(self) -> None:
+        """Appends the next page of messages below a window around a search hit (scrolling down it)."""
+        session = self._state.session
+        if session is None or not self._messages or self._loading_newer or not self._state.has_newer:
+            return
+        last, shown = self._messages[-1].seq, self._shown
+        self._loading_newer = True
+
+        def failed(error: Exception) -> None:
+            self._loading_newer = False
+            self._fail(error)
+
+        self._worker.call(lambda: self._backend.load_newer(session.id, last, PAGE),
+                          lambda page: self._append(page, shown), failed)
+
+    def _append(self, newer: ConversationPage, shown: int) -> None:
+        self._loading_newer = False
+        if shown != self._shown or self._page is None or not self._state.has_newer:
+            return  # another page opened (or the newest one) meanwhile: this one is stale
+        known = {m.id for m in self._messages}
+        self._messages += [m for m in newer.messages if m.id not in known]
+        self._page = replace(self._page, siblings={**self._page.siblings, **newer.siblings},
+                             total_count=newer.total_count, newer_count=newer.newer_count,
+                             newest_reply=newer.newest_reply)
+        self._set(has_newer=newer.has_newer, path_messages=newer.total_count)
+        self._sync_rows()
+
+    def jump_to_latest(self) -> None:
+        """Replaces a window around a search hit with the conversation's newest page (the view shows its bottom)."""
+        self._latest_then(lambda: None)
+
+    def _send_after_latest(self, text: str) -> bool:
+        """Sends once the newest page replaced a window around a search hit; the text goes back to the composer when
+        it cannot be sent then."""
+        def give_back() -> None:
+            emit(self.text_returned, text)
+
+        def resend() -> None:
+            if not self.send(text):
+                give_back()
+
+        return self._latest_then(resend, give_back)
+
+    def _latest_then(self, then: Callable[[], object], lost: Callable[[], object] | None = None) -> bool:
+        """Runs `then` with the newest page shown: at once when it is, else once it is read; `lost` instead when the
+        read fails or another session opened meanwhile. True: one of them runs or will."""
+        session = self._state.session
+        if session is None or not self._state.has_newer:
+            then()
+            return True
+        shown = self._shown
+        self._set(loading=True)
+
+        def loaded(page: ConversationPage) -> None:
+            if shown != self._shown:
+                if lost is not None:
+                    lost()
+                return
+            self._opened(page)
+            then()
+
+        def failed(error: Exception) -> None:
+            self._fail(error)
+            if lost is not None:
+                lost()
+
+        self._worker.call(lambda: self._backend.load_conversation(session.id, PAGE), loaded, failed)
+        return True
 
     def set_show_originals(self, show: bool) -> None:
-        """Shows (dimmed) or hides the original messages behind the compaction boundary."""
+        """Shows (dimmed) or hides the original messages behind the compaction boundary; hiding them under a window
+        behind the boundary (nothing of it left to show) goes to the newest page."""
         self._set(show_originals=show)
         self._sync_rows()
+        page = self._page
+        last = self._messages[-1].seq if self._messages else None
+        if not show and self._state.has_newer and page is not None and page.boundary_seq is not None and (
+                last is not None and last < page.boundary_seq):
+            self.jump_to_latest()
 
     def last_reply(self) -> str | None:
-        """The text of the newest assistant reply (for Ctrl+Shift+C)."""
+        """The text of the newest assistant reply (for Ctrl+Shift+C): the conversation's, also under a window around a
+        search hit whose rows do not reach it."""
+        if self._state.has_newer:
+            return self._page.newest_reply if self._page is not None else None
         for row in reversed(self.model.rows()):
             if row.kind is RowKind.ASSISTANT and row.text:
                 return row.text

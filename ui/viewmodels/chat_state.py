@@ -44,6 +44,7 @@ class ChatState:
     show_originals: bool = False
     summarized_count: int = 0
     has_older: bool = False
+    has_newer: bool = False  # a window around a search hit: the path goes on below it (paged in, or Jump to latest)
     live_messages: int = 0  # messages the running turn has added so far (shown before they are read back)
     path_messages: int | None = None  # messages on the active path, from the last page read (other branches aside)
     queued: str | None = None  # typed while a reply streamed: sent when the turn ends, unless cancelled

@@ -23,10 +23,12 @@ from ui.signals import emit
 from ui.theme import Theme
 from ui.viewmodels.chat import ChatViewModel
 from ui.widgets.doc_painter import box_at
+from ui.widgets.jump_latest import JumpToLatest
 from ui.widgets.message_delegate import MessageDelegate
 from ui.widgets.text_selection import TextSelector
 
 HIGHLIGHT_MS = 2000  # how long a search hit stays framed after it is scrolled to
+NEWER_MARGIN = 400  # px from the bottom of a window around a search hit at which the next newer page is asked for
 
 
 class ChatView(QListView):
@@ -75,6 +77,7 @@ class ChatView(QListView):
         self.verticalScrollBar().sliderPressed.connect(self._release)
         self.verticalScrollBar().actionTriggered.connect(lambda _action: self._release())
         vm.focus.connect(lambda message_id: QTimer.singleShot(0, lambda: self.show_message(message_id)))
+        self.jump = JumpToLatest(vm, self)  # while a window around a search hit does not reach the newest message
 
     def set_theme(self, theme: Theme) -> None:
         """Repaints in new colors."""
@@ -84,9 +87,12 @@ class ChatView(QListView):
     # --- scrolling ---------------------------------------------------------------------------------
     def _scrolled(self, value: int) -> None:
         bar = self.verticalScrollBar()
-        self._stick = value >= bar.maximum() - 40
+        newer = self._vm.state.has_newer  # a window around a search hit: its bottom is not the conversation's
+        self._stick = value >= bar.maximum() - 40 and not newer
         if value <= 200 and bar.maximum() > 0 and self._vm.state.has_older:
             self._vm.load_older()  # the previous page arrives before the user reaches the top
+        if newer and bar.maximum() > 0 and value >= bar.maximum() - NEWER_MARGIN:
+            self._vm.load_newer()  # and the next one before the user reaches the bottom
 
     def _range_changed(self, _minimum: int, maximum: int) -> None:
         if self._stick and not self._prepending:
@@ -193,6 +199,9 @@ class ChatView(QListView):
             self._focused, force = None, True
         elif focused is not None:  # rows settling after a search hit opened: keep the hit in view, not the bottom
             QTimer.singleShot(0, lambda: self._keep_focus(focused))
+            return
+        if self._vm.state.has_newer:  # a window around a search hit: no bottom to follow, the path goes on below
+            self._stick = False
             return
         if self._stick or force:
             self._stick = True
