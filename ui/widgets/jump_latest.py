@@ -17,14 +17,14 @@ class JumpToLatest(QPushButton):
 
     def __init__(self, vm: ChatViewModel, area: QAbstractScrollArea) -> None:
         super().__init__("Jump to latest  ↓", area)
-        self._vm, self._area = vm, area
+        self._viewport = area.viewport()
         self.setObjectName("PrimaryButton")
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip("Show the newest messages of this conversation")
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.clicked.connect(vm.jump_to_latest)
         vm.state_changed.connect(self._on_state)
-        area.installEventFilter(self)
+        self._viewport.installEventFilter(self)  # resized once the area has laid out its scroll bars
         self.hide()
 
     def _on_state(self, state: ChatState) -> None:
@@ -37,11 +37,11 @@ class JumpToLatest(QPushButton):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Keeps the button at the area's bottom right when it is resized."""
-        if watched is self._area and event.type() == QEvent.Type.Resize:
+        if watched is self._viewport and event.type() == QEvent.Type.Resize:
             self._place()
         return False
 
     def _place(self) -> None:
         self.adjustSize()
-        viewport = self._area.viewport().geometry()  # inside the area's frame, left of its scroll bar
+        viewport = self._viewport.geometry()  # inside the area's frame, left of its scroll bar
         self.move(viewport.right() - self.width() - MARGIN, viewport.bottom() - self.height() - MARGIN)
