@@ -1,6 +1,7 @@
 """Benchmark: a search hit far back in a 10,000-message session, in the desktop app: from choosing the hit to the
 matching message on screen, and the longest GUI-thread pause meanwhile (a 5 ms heartbeat), for hits 100, 1,000 and
-9,900 messages from the newest.
+9,900 messages from the newest; then, from the window around the hit 9,900 back, scrolling to its bottom (the next newer
+page appended) and Jump to latest (the newest message on screen).
 
 Real Container, real SQLite database, real worker thread, offscreen Qt. Run: .venv/bin/python -m bench.gui_search_hit
 """
@@ -45,6 +46,33 @@ def open_hit(window: Any, session_id: str, message_id: str, beat: Heartbeat) -> 
     return shown, beat.stop()
 
 
+def page_down(window: Any, beat: Heartbeat) -> tuple[float, float]:
+    """Scrolls to the bottom of the window around a hit: ms until the next newer page is appended, longest pause."""
+    from PySide6.QtWidgets import QAbstractSlider
+
+    rows = window.chat_vm.model.rowCount()
+    beat.start()
+    start = time.perf_counter()
+    window.chat_view.verticalScrollBar().triggerAction(QAbstractSlider.SliderAction.SliderToMaximum)
+    if not spin(lambda: window.chat_vm.model.rowCount() > rows, timeout=60):
+        raise RuntimeError("no newer page was appended")
+    shown = (time.perf_counter() - start) * 1000
+    idle(0.5)
+    return shown, beat.stop()
+
+
+def jump_latest(window: Any, newest: str, beat: Heartbeat) -> tuple[float, float]:
+    """Clicks Jump to latest: ms until the newest message is on screen, and the longest pause."""
+    beat.start()
+    start = time.perf_counter()
+    window.chat_view.jump.click()
+    if not spin(lambda: on_screen(window, newest), timeout=60):
+        raise RuntimeError("the newest message never came on screen")
+    shown = (time.perf_counter() - start) * 1000
+    idle(0.5)
+    return shown, beat.stop()
+
+
 def main() -> int:
     """Runs the benchmark and prints one line per measure."""
     home, session_id = seeded_home(MESSAGES)
@@ -68,6 +96,15 @@ def main() -> int:
             runs = [open_hit(window, session_id, target, beat) for _ in range(RUNS)]
             result[f"{back}_back_on_screen_ms_median"] = round(statistics.median(r[0] for r in runs), 1)
             result[f"{back}_back_longest_pause_ms"] = round(max(r[1] for r in runs), 1)
+        down, jump = [], []
+        for _ in range(RUNS):
+            open_hit(window, session_id, path[-BACK[-1]], beat)
+            down.append(page_down(window, beat))
+            jump.append(jump_latest(window, path[-1], beat))
+        result["window_newer_page_ms_median"] = round(statistics.median(r[0] for r in down), 1)
+        result["window_newer_page_longest_pause_ms"] = round(max(r[1] for r in down), 1)
+        result["jump_to_latest_ms_median"] = round(statistics.median(r[0] for r in jump), 1)
+        result["jump_to_latest_longest_pause_ms"] = round(max(r[1] for r in jump), 1)
         written = write_result("gui_search_hit", result)
         for key, value in result.items():
             print(f"{key:36} {value}")

@@ -63,9 +63,19 @@ def test_scrolling_to_the_bottom_of_a_window_loads_the_newer_page(qtbot, worker,
     qtbot.waitUntil(lambda: on_screen(view, backend.messages[sid][-1].id))
 
 
+def scrolled_down_a_page(qtbot, window: MainWindow) -> None:
+    """The user scrolls to the bottom of the window (letting the hit go): the next newer page is appended."""
+    rows = window.chat_vm.model.rowCount()
+    window.chat_view.verticalScrollBar().triggerAction(QAbstractSlider.SliderAction.SliderToMaximum)
+    qtbot.waitUntil(lambda: window.chat_vm.model.rowCount() > rows)
+    qtbot.wait(50)
+    assert window.chat_vm.state.has_newer and window.chat_view._focused is None
+
+
 def test_jump_to_latest_shows_the_newest_message(qtbot, worker) -> None:
     backend, window, sid, hit = opened_far_back(qtbot, worker)
     view = window.chat_view
+    scrolled_down_a_page(qtbot, window)
     qtbot.mouseClick(view.jump, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not window.chat_vm.state.has_newer)
     qtbot.waitUntil(lambda: on_screen(view, backend.messages[sid][-1].id))
@@ -77,6 +87,7 @@ def test_sending_from_a_window_shows_the_turn_after_the_newest_message(qtbot, wo
     backend, window, sid, hit = opened_far_back(qtbot, worker)
     view, vm = window.chat_view, window.chat_vm
     newest = backend.messages[sid][-1].id
+    scrolled_down_a_page(qtbot, window)
     backend.scripts.append([TextDelta("Port "), 1.0, TextDelta("8443.")])  # a pause mid-reply
     window.composer.edit.setPlainText("and the proxy's port?")
     qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return)

@@ -145,6 +145,8 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
             self._worker.call(lambda: self._backend.load_conversation(session.id, PAGE), self._opened, self._fail)
 
     def _opened(self, page: ConversationPage) -> None:
+        if self._state.has_newer:  # a window around a search hit replaced: the view starts anew (at the newest)
+            self.model.set_rows([])
         self._page = page
         self._messages = list(page.messages)
         session = page.session
