@@ -4,7 +4,7 @@ conversation's newest message, not the window's last one."""
 
 from __future__ import annotations
 
-from domain.events import ChatError, TextDelta
+from domain.events import TextDelta
 from domain.models import MessageType
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_chat_viewmodel import make_vm
@@ -172,3 +172,15 @@ def test_a_hit_in_the_newest_page_opens_it_as_before(qtbot, backend, worker) -> 
     opened_at(qtbot, vm, sid, hit)
     assert not vm.state.has_newer and stored_ids(vm) == [m.id for m in backend.messages[sid][-PAGE:]]
     assert vm.last_reply() == f"answer {LONG - 1}"
+
+
+def test_paging_older_above_a_window_stops_at_the_first_message(qtbot, backend, worker) -> None:
+    sid, hit = voyage(backend, hit_at=150)  # the window: messages 90..209
+    vm = make_vm(backend, worker)
+    opened_at(qtbot, vm, sid, hit)
+    assert vm.state.has_older and vm.state.has_newer
+    vm.load_older()
+    qtbot.waitUntil(lambda: len(stored_ids(vm)) == 210)
+    assert stored_ids(vm) == [m.id for m in backend.messages[sid][:210]]
+    assert not vm.state.has_older  # the first message is shown: no "Load earlier messages" left above it
+    assert RowKind.LOAD_OLDER not in {r.kind for r in vm.model.rows()} and vm.state.has_newer

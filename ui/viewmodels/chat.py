@@ -33,7 +33,7 @@ from ui.models.message_list import MessageListModel
 from ui.signals import emit
 from ui.viewmodels.chat_attachments import ChatAttachments
 from ui.viewmodels.chat_branches import ChatBranches
-from ui.viewmodels.chat_context import ChatContextOps, compaction_notice
+from ui.viewmodels.chat_context import ChatContextOps
 from ui.viewmodels.chat_paging import ChatPaging
 from ui.viewmodels.chat_state import ChatState, ModelChoice
 from ui.viewmodels.chat_turn_end import PAGE, ChatTurnEnd
@@ -310,12 +310,6 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
             self._set(session=session)
             emit(self.session_changed, session)
         self._sync_rows()
-
-    def _compacted(self, event: CompactCompleted) -> None:
-        self._set(compacting=False)
-        text = compaction_notice(event)
-        if text and (event.fallback or event.did_compact):
-            emit(self.notice, text)
 
     def _turn_done(self, cancelled: bool) -> None:
         if self._live is not None:

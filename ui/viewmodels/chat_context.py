@@ -98,6 +98,13 @@ class ChatContextOps:
 
         self._worker.call(lambda: self._backend.compact_now(session_id, selection, focus), done, self._fail)
 
+    def _compacted(self, event: CompactCompleted) -> None:
+        """A compaction during a turn ended: a notice when it compacted or fell back."""
+        self._set(compacting=False)
+        text = compaction_notice(event)
+        if text and (event.fallback or event.did_compact):
+            emit(self.notice, text)
+
     def reset_context(self) -> None:
         """Forgets the summary: every original message is sent again (nothing is deleted)."""
         session = self._state.session
