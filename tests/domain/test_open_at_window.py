@@ -78,6 +78,9 @@ def test_a_window_on_another_branch_checks_it_out_and_lists_the_versions_in_it()
     assert ids(hit.page.messages) == ["u10", "a10", "u11", "a11", "u12", "a12", "u13", "a13"]
     assert hit.page.siblings == {"u10": ("u2", "u10")}  # where it forks from the other branch: ‹ 2 / 2 ›
     assert hit.page.total_count == 4 + 102 and hit.page.newer_count == 106 - 4 - 8
+    _, conversation = query(world)
+    newer = conversation.newer("s1", world.messages.get("a1").seq, 2)  # type: ignore[union-attr]
+    assert ids(newer.messages) == ["u10", "a10"] and newer.siblings == {"u10": ("u2", "u10")}  # a newer page's too
 
 
 async def test_a_window_behind_the_boundary_says_so_and_counts_the_summarized() -> None:
