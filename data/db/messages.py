@@ -55,6 +55,7 @@ _INSERT_CHILD = (  # the same with the parent given
             .where(_MESSAGES.c.session_id == bindparam("seq_session_id")).scalar_subquery())
     .returning(_MESSAGES.c.seq, _MESSAGES.c.parent_id)
 )
+_PARENT_SESSION = select(_MESSAGES.c.session_id).where(_MESSAGES.c.id == bindparam("pid"))  # not the whole row
 _SESSIONS = cast(Table, SessionRow.__table__)
 _AT = bindparam("at", type_=SessionRow.updated_at.type)  # bound as the column's own type (microseconds)
 _TOUCH = (  # built once: the store's upkeep of a session with each message (count, preview, updated_at)
@@ -112,8 +113,7 @@ class SqlMessageRepository:
                   "seq_session_id": message.session_id, **message_values(message)}
         with self._db.write() as s:
             if message.parent_id is not None:
-                parent = s.get(MessageRow, message.parent_id)
-                if parent is None or parent.session_id != message.session_id:
+                if s.execute(_PARENT_SESSION, {"pid": message.parent_id}).scalar() != message.session_id:
                     raise NotFound("message", message.parent_id)
                 params["parent_id"] = message.parent_id
             try:  # SQLite undoes only the refused statement: a surrounding unit of work stays usable (no savepoint)
@@ -256,15 +256,19 @@ def _preview(message: Message) -> str | None:
     return None
 
 
+ARCHIVE_LEVEL = 1
+
+
 def compress_within(text: str, max_bytes: int) -> tuple[bytes, int]:
-    """zlib-compresses `text`, cutting it (with a note) until the compressed size is under max_bytes."""
-    data = zlib.compress(text.encode("utf-8"), 6)
+    """zlib-compresses `text`, cutting it (with a note) until the compressed size is under max_bytes. Level 1: a
+    tool's output is archived while its turn runs (100 KB of JSON: 0.8 ms, 9% larger than level 6's 1.8 ms)."""
+    data = zlib.compress(text.encode("utf-8"), ARCHIVE_LEVEL)
     if len(data) <= max_bytes:
         return data, len(text)
     keep = len(text)
     while True:
         keep = max(0, int(keep * max_bytes / len(data) * 0.9))
         cut = text[:keep] + f"\n\n[... archive cut: kept the first {keep} of {len(text)} characters ...]"
-        data = zlib.compress(cut.encode("utf-8"), 6)
+        data = zlib.compress(cut.encode("utf-8"), ARCHIVE_LEVEL)
         if len(data) <= max_bytes or keep == 0:
             return data, keep
