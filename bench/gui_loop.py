@@ -46,16 +46,19 @@ class Heartbeat:
         self.timer.setInterval(TICK_MS)
         self.last = time.perf_counter()
         self.gaps: list[float] = []
+        self.ends: list[float] = []  # when each gap ended (perf_counter seconds)
         self.timer.timeout.connect(self._tick)
 
     def _tick(self) -> None:
         now = time.perf_counter()
         self.gaps.append((now - self.last) * 1000)
+        self.ends.append(now)
         self.last = now
 
     def start(self) -> None:
         """Starts measuring afresh."""
         self.gaps.clear()
+        self.ends.clear()
         self.last = time.perf_counter()
         self.timer.start()
 
@@ -67,6 +70,10 @@ class Heartbeat:
     def lateness(self) -> list[float]:
         """How late each tick came (ms beyond the 5 ms interval)."""
         return [max(0.0, gap - TICK_MS) for gap in self.gaps]
+
+    def between(self, start: float, end: float) -> list[float]:
+        """The gaps (ms) that ended from `start` to `end` (perf_counter seconds)."""
+        return [gap for gap, at in zip(self.gaps, self.ends, strict=True) if start <= at <= end]
 
 
 def ready(window: Any) -> None:

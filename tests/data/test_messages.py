@@ -6,6 +6,7 @@ import zlib
 from dataclasses import replace
 
 import pytest
+from sqlalchemy import text
 
 from data.db.messages import SqlMessageRepository, compress_within
 from data.storage import Storage
@@ -83,7 +84,9 @@ def test_an_oversized_archive_is_cut_to_stay_under_the_cap(storage: Storage) -> 
     kept = repo.full_output("t1")
     assert kept is not None and kept.startswith(noisy[:100])
     assert "archive cut" in kept
-    assert len(zlib.compress(kept.encode("utf-8"), 6)) <= 2_000
+    with storage._db.read() as s:
+        stored = s.execute(text("SELECT data FROM tool_output_archive WHERE message_id = 't1'")).scalar_one()
+    assert len(stored) <= 2_000 and zlib.decompress(stored).decode("utf-8") == kept
 
 
 def test_compress_within_leaves_small_text_whole() -> None:

