@@ -99,8 +99,8 @@ class ConversationBackend(Protocol):
         """The session and its newest `tail` messages."""
         raise NotImplementedError
 
-    async def load_older(self, session_id: SessionId, before_seq: int, limit: int) -> Sequence[Message]:
-        """Up to `limit` messages with seq < before_seq, in order."""
+    async def load_older(self, session_id: SessionId, before_seq: int, limit: int) -> ConversationPage:
+        """Up to `limit` messages of the active path with seq < before_seq, in order, with their versions."""
         raise NotImplementedError
 
     async def open_at(self, session_id: SessionId, message_id: MessageId, tail: int) -> HitPage:

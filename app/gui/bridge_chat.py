@@ -72,8 +72,8 @@ class ConversationBridge:
     async def load_conversation(self, session_id: SessionId, tail: int) -> ConversationPage:
         return self._c.conversation.page(session_id, tail)
 
-    async def load_older(self, session_id: SessionId, before_seq: int, limit: int) -> Sequence[Message]:
-        return self._c.conversation.older(session_id, before_seq, limit)
+    async def load_older(self, session_id: SessionId, before_seq: int, limit: int) -> ConversationPage:
+        return self._c.conversation.older_page(session_id, before_seq, limit)
 
     async def load_newer(self, session_id: SessionId, after_seq: int, limit: int) -> ConversationPage:
         return self._c.conversation.newer(session_id, after_seq, limit)

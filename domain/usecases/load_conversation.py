@@ -92,6 +92,12 @@ class LoadConversationQuery:
                 return message.content
         return None
 
+    def older_page(self, session_id: SessionId, before_seq: int, limit: int) -> ConversationPage:
+        """The previous page above the one shown (scrolling up), with its messages' versions for the ‹ › switcher."""
+        session = require_session(self._sessions, session_id)
+        older = self._messages.path_tail(session_id, limit, before_seq)
+        return self._page_of(session, older, self._messages.path_count(session_id), 0)
+
     def older(self, session_id: SessionId, before_seq: int, limit: int) -> Sequence[Message]:
         """Up to `limit` messages of the active path with seq < before_seq, in order (other branches skipped)."""
         return self._messages.path_tail(session_id, limit, before_seq)

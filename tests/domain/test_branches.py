@@ -226,3 +226,18 @@ def test_the_chat_pages_read_the_active_path_past_a_long_other_branch() -> None:
     older = query.older("s1", page.messages[0].seq, 4)
     assert [m.id for m in older] == ["u1", "a1", "u2", "a2"]  # not the other branch's seq 11..72
     assert query.page("s1", 4).siblings == {} and query.page("s1", 10).siblings == {"u2": ("u2", "u10")}
+
+
+def test_an_older_page_lists_the_versions_of_its_messages_for_the_switcher() -> None:
+    from domain.usecases.load_conversation import LoadConversationQuery
+
+    world = make_world()
+    seed(world, 0, 4)
+    switcher(world).switch("s1", "a1")
+    seed(world, 10, 40)
+    switcher(world).switch("s1", "a4")
+    query = LoadConversationQuery(world.sessions, world.messages)
+    page = query.page("s1", 4)
+    older = query.older_page("s1", page.messages[0].seq, 4)
+    assert [m.id for m in older.messages] == ["u1", "a1", "u2", "a2"] and older.total_count == 10
+    assert older.siblings == {"u2": ("u2", "u10")} and not older.has_newer

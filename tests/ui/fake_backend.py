@@ -68,6 +68,7 @@ class FakeChatBackend(FakePaging, FakeAttachments, FakeSettings, ChatBackend):
         self.cancel_delay = 0.0  # seconds a stopped turn takes to wind down (closing the provider's stream) first
         self.import_delay = 0.0
         self.load_delay = 0.0  # seconds a conversation takes to read (a turn's read-back among them)
+        self.versions: dict[str, tuple[str, ...]] = {}  # message id -> the ids of its versions (older pages)
         self.fits_chars: int | None = None  # like the domain: a longer message is refused before it is stored
 
     def _id(self, prefix: str) -> str:
@@ -178,9 +179,10 @@ class FakeChatBackend(FakePaging, FakeAttachments, FakeSettings, ChatBackend):
         behind = sum(1 for m in messages if boundary is not None and m.seq < boundary)
         return ConversationPage(session, tuple(messages[-tail:]), len(messages), (), boundary, behind)
 
-    async def load_older(self, session_id: str, before_seq: int, limit: int) -> Sequence[Message]:
-        older = [m for m in self.messages[session_id] if m.seq < before_seq]
-        return older[-limit:]
+    async def load_older(self, session_id: str, before_seq: int, limit: int) -> ConversationPage:
+        older = tuple([m for m in self.messages[session_id] if m.seq < before_seq][-limit:])
+        versions = {m.id: self.versions[m.id] for m in older if m.id in self.versions}
+        return ConversationPage(self._session(session_id), older, len(self.messages[session_id]), siblings=versions)
 
     async def send(self, session_id: str, text: str, selection: Selection,
                    attachments: Sequence[Attachment] = ()) -> AsyncIterator[ChatEvent]:

@@ -65,7 +65,7 @@ async def test_a_turn_streams_events_and_the_conversation_loads_with_paging(
     assert page.total_count == 6 and page.has_older
     assert [m.content for m in page.messages] == ["question 1", "re: question 1", "question 2", "re: question 2"]
     older = await bridge.load_older(session.id, page.messages[0].seq, 10)
-    assert [m.content for m in older] == ["question 0", "re: question 0"]
+    assert [m.content for m in older.messages] == ["question 0", "re: question 0"]
 
 
 async def test_usage_and_cost_come_from_the_stored_replies(

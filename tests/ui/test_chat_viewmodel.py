@@ -290,6 +290,21 @@ def test_older_messages_page_in_on_demand_without_duplicates(qtbot, backend, wor
     assert [r.text for r in vm.model.rows()[:2]] == ["m0", "m1"]
 
 
+def test_a_message_on_an_older_page_shows_its_version_switcher(qtbot, backend, worker) -> None:
+    s = backend.add_session("Long", [f"m{i}" for i in range(300)])
+    edited = backend.messages[s.id][2]  # a question asked again long ago: its versions, as the real page lists them
+    backend.versions[edited.id] = ("elsewhere", edited.id)
+    vm = make_vm(backend, worker)
+    opened(qtbot, vm, s.id)
+    vm.load_older()
+    qtbot.waitUntil(lambda: len([r for r in vm.model.rows() if r.message_id]) == 240)
+    vm.load_older()
+    qtbot.waitUntil(lambda: any(r.message_id == edited.id for r in vm.model.rows()))
+    row = next(r for r in vm.model.rows() if r.message_id == edited.id)
+    assert row.branch == (2, 2) and row.branch_prev == "elsewhere" and row.branch_next is None
+    assert all(r.branch == (0, 0) for r in vm.model.rows() if r.message_id not in (None, edited.id))
+
+
 def test_calls_after_the_worker_shut_down_are_dropped_quietly(qtbot, backend) -> None:
     worker = AsyncWorker()
     vm = make_vm(backend, worker)

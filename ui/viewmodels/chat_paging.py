@@ -3,7 +3,7 @@ jump to the newest, the originals behind the boundary, the newest reply's text."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -73,11 +73,14 @@ class ChatPaging:
         self._loading_older = True
         self._worker.call(lambda: self._backend.load_older(session.id, first, PAGE), self._prepend, self._fail)
 
-    def _prepend(self, older: Sequence[Message]) -> None:
+    def _prepend(self, older_page: ConversationPage) -> None:
         self._loading_older = False
+        older = older_page.messages
         known = {m.id for m in self._messages}
         self._messages[:0] = [m for m in older if m.id not in known]
         page = self._page
+        if page is not None and older_page.siblings:  # their versions, for the ‹ n / m › switcher
+            page = self._page = replace(page, siblings={**older_page.siblings, **page.siblings})
         total = page.total_count if page is not None else len(self._messages)
         below = page.newer_count if page is not None else 0  # a window's newer messages are not above it
         self._set(has_older=len(self._messages) + below < total and bool(older))
