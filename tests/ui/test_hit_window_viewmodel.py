@@ -123,6 +123,7 @@ def test_regenerating_a_reply_in_the_window_streams_after_its_question(qtbot, ba
     asked = next(i for i, r in enumerate(rows) if r.message_id == backend.messages[sid][24].id)
     assert not vm.state.has_newer  # the new branch ends at the new reply: what was below the window is not on it
     assert all(r.message_id is None or r.message_id not in {reply.id} for r in rows[asked + 1:])
+    assert vm.state.message_count == 25  # the header counts the new path while it streams: up to the question
     qtbot.waitUntil(lambda: vm.state.message_count == 26 and not vm.state.streaming)  # read back: the new path
     assert [r.text for r in vm.model.rows()[-2:]] == ["question 24", "A new answer."]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from domain.events import ChatEvent
 from domain.models import Message, MessageType
-from ui.backend import ConversationBackend
+from ui.backend import ConversationBackend, ConversationPage
 from ui.signals import emit
 from ui.viewmodels.chat_state import ChatState
 from ui.worker import AsyncWorker
@@ -22,6 +22,7 @@ class ChatBranches:
     _worker: AsyncWorker
     _state: ChatState
     _messages: list[Message]
+    _page: ConversationPage | None
     _editing: str | None
     notice: Any
     edit_requested: Any
@@ -133,5 +134,10 @@ class ChatBranches:
         """The shown messages end before (or with) a message while the new branch streams in."""
         at = next((i for i, m in enumerate(self._messages) if m.id == message_id), None)
         if at is not None:
-            self._messages = self._messages[: at + 1 if keep_it else at]
-            self._set(has_newer=False)  # the new branch ends here: what followed in a window is on the old one
+            kept = at + 1 if keep_it else at
+            below = self._page.newer_count if self._page is not None and self._state.has_newer else 0
+            cut = len(self._messages) - kept + below  # off the new path, shown or further down a window
+            self._messages = self._messages[:kept]
+            path = self._state.path_messages
+            # the new branch ends here: what followed (in a window too) is on the old one; the header counts the path
+            self._set(has_newer=False, path_messages=None if path is None else max(0, path - cut))
