@@ -12,7 +12,7 @@ from domain.ports import SessionSearchHit
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_screenshots import distinct_colors, saved
 from tests.ui.test_search_hit_window import keep, on_screen
-from tests.ui.window_helpers import demo_sessions, themed_window
+from tests.ui.window_helpers import demo_sessions, migration_log, themed_window
 from ui.models.chat_rows import RowKind
 from ui.viewmodels.chat_turn_end import PAGE
 from ui.widgets.main_window import MainWindow
@@ -23,18 +23,12 @@ LONG = 600
 def opened_far_back(qtbot, worker) -> tuple[FakeChatBackend, MainWindow, str, str]:
     backend = FakeChatBackend(keys={"anthropic": "sk-test"})
     demo_sessions(backend)
-    texts = []
-    for i in range(LONG // 2):
-        texts += [f"Question {i}: how did step {i} of the migration go?", f"Step {i} went fine; the logs are clean."]
-    texts[100] = "Which port does the staging albatross service listen on?"
-    texts[101] = "The albatross service listens on port 8443 behind the staging proxy."
-    session = backend.add_session("Staging migration log", texts, minutes_ago=30)
-    hit = backend.messages[session.id][100].id
+    session_id, hit = migration_log(backend, LONG // 2, 50)
     window = themed_window(qtbot, backend, worker)
-    window.sessions_vm.open_hit(SessionSearchHit(session.id, session.title, "", message_id=hit))
+    window.sessions_vm.open_hit(SessionSearchHit(session_id, "Staging migration log", "", message_id=hit))
     qtbot.waitUntil(lambda: window.chat_view.delegate.highlighted == hit)
     qtbot.wait(150)
-    return backend, window, session.id, hit
+    return backend, window, session_id, hit
 
 
 def test_scrolling_to_the_bottom_of_a_window_loads_the_newer_page(qtbot, worker, artifacts) -> None:

@@ -14,7 +14,7 @@ from domain.events import TextDelta
 from domain.ports import SessionSearchHit
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_screenshots import distinct_colors, saved
-from tests.ui.window_helpers import demo_sessions, themed_window
+from tests.ui.window_helpers import demo_sessions, migration_log, themed_window
 from ui.models.session_list import WHEN_ROLE
 from ui.widgets.chat_view import ChatView
 
@@ -34,13 +34,7 @@ def on_screen(view: ChatView, message_id: str) -> bool:
 def test_clicking_a_hit_far_back_scrolls_to_it_and_frames_it(qtbot, worker, artifacts) -> None:
     backend = FakeChatBackend(keys={"anthropic": "sk-test"})
     demo_sessions(backend)
-    texts = []
-    for i in range(150):
-        texts += [f"Question {i}: what about step {i} of the migration?", f"Step {i} is done; nothing else to do."]
-    texts[40] = "Which port does the staging albatross service listen on?"
-    texts[41] = "The albatross service listens on port 8443 behind the staging proxy."
-    session = backend.add_session("Staging migration log", texts, minutes_ago=30)
-    hit_id = backend.messages[session.id][40].id
+    session_id, hit_id = migration_log(backend, 150, 20)
     window = themed_window(qtbot, backend, worker)
     window.sidebar.search.setText("staging albatross")
     qtbot.waitUntil(lambda: window.sidebar.model.rowCount() == 1)
@@ -51,7 +45,7 @@ def test_clicking_a_hit_far_back_scrolls_to_it_and_frames_it(qtbot, worker, arti
     qtbot.waitUntil(lambda: view.delegate.highlighted == hit_id)
     qtbot.wait(150)
     assert on_screen(view, hit_id)
-    assert not on_screen(view, backend.messages[session.id][-1].id)  # not the usual bottom of the conversation
+    assert not on_screen(view, backend.messages[session_id][-1].id)  # not the usual bottom of the conversation
     shot = saved(window, artifacts / "search_hit.png")
     assert distinct_colors(shot) > 5
     keep(artifacts / "search_hit.png")

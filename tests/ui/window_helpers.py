@@ -64,3 +64,15 @@ def open_session(qtbot, window: MainWindow, session_id: str) -> None:
     qtbot.waitUntil(lambda: window.chat_vm.state.session is not None and not window.chat_vm.state.loading
                     and window.chat_vm.state.context is not None and window.chat_vm.state.usage is not None)
     qtbot.wait(120)
+
+
+def migration_log(backend: FakeChatBackend, steps: int, hit_at: int) -> tuple[str, str]:
+    """A long session of `steps` question/answer pairs whose question `hit_at` (and its answer) mention the staging
+    albatross service (a rare word to search for): its id and the id of that question."""
+    texts: list[str] = []
+    for i in range(steps):
+        texts += [f"Question {i}: how did step {i} of the migration go?", f"Step {i} went fine; the logs are clean."]
+    texts[2 * hit_at] = "Which port does the staging albatross service listen on?"
+    texts[2 * hit_at + 1] = "The albatross service listens on port 8443 behind the staging proxy."
+    session = backend.add_session("Staging migration log", texts, minutes_ago=30)
+    return session.id, backend.messages[session.id][2 * hit_at].id
