@@ -10,7 +10,7 @@ from domain.events import ContextStatus
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_chat_viewmodel import make_vm
 from ui.backend import Selection, UsageSummary
-from ui.viewmodels.chat import MEASURE_AFTER_MS
+from ui.viewmodels.chat import MEASURE_AFTER_MS, ChatViewModel
 
 
 class MeasuringBackend(FakeChatBackend):
@@ -69,6 +69,15 @@ def test_leaving_a_page_before_it_is_measured_does_not_measure_it(qtbot, worker)
     assert backend.measured == [] and vm.state.session is None and vm.state.context is None
 
 
+def greeted(qtbot, backend: FakeChatBackend, worker) -> ChatViewModel:
+    """A two-message chat opened, its context measured (the page settled before a turn is sent)."""
+    s = backend.add_session("Chat", ["Hello", "Hi"])
+    vm = make_vm(backend, worker)
+    vm.open(s.id)
+    qtbot.waitUntil(lambda: vm.state.context is not None)
+    return vm
+
+
 def test_a_turn_reaches_the_backend_one_frame_after_the_window_shows_it(qtbot, worker) -> None:
     from tests.ui.fake_backend import FakeChatBackend as Base
     from ui.viewmodels.chat import TURN_AFTER_FRAME_S
@@ -84,10 +93,7 @@ def test_a_turn_reaches_the_backend_one_frame_after_the_window_shows_it(qtbot, w
                 yield event
 
     backend = Timed()
-    s = backend.add_session("Chat", ["Hello", "Hi"])
-    vm = make_vm(backend, worker)
-    vm.open(s.id)
-    qtbot.waitUntil(lambda: vm.state.context is not None)
+    vm = greeted(qtbot, backend, worker)
     shown: list[float] = []
     vm.model.rowsInserted.connect(lambda *_: shown.append(time.perf_counter()) if not shown else None)
     assert vm.send("Next question")
@@ -99,10 +105,7 @@ def test_a_turn_reaches_the_backend_one_frame_after_the_window_shows_it(qtbot, w
 
 def test_stopping_before_the_request_left_sends_nothing(qtbot, worker) -> None:
     backend = MeasuringBackend()
-    s = backend.add_session("Chat", ["Hello", "Hi"])
-    vm = make_vm(backend, worker)
-    vm.open(s.id)
-    qtbot.waitUntil(lambda: vm.state.context is not None)
+    vm = greeted(qtbot, backend, worker)
     returned: list[str] = []
     vm.text_returned.connect(returned.append)
     assert vm.send("Never mind")
