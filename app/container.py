@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from app.adapter_cache import LazyAdapterFactory
 from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
 from data.keys import KeyringApiKeyStorage
@@ -27,8 +26,7 @@ from domain.context.estimator import TokenEstimator
 from domain.context.pruner import ToolResultPruner
 from domain.mcp import McpConnector, McpSecretStore, McpServer, McpToolSpec
 from domain.mcp_tools import ToolsWithMcp
-from domain.models import Provider
-from domain.ports import ApiKeyStorage, ModelApiAdapter, ModelApiAdapterFactory, ToolOutcome
+from domain.ports import ApiKeyStorage, ModelApiAdapterFactory, ToolOutcome
 from domain.services.adapters import ProviderAdapters
 from domain.services.summarizer import AdapterSummarizer
 from domain.settings import ContextSettings
@@ -89,40 +87,6 @@ class SystemClock:
     def now(self) -> datetime:
         """Now, timezone-aware UTC."""
         return datetime.now(UTC)
-
-
-class LazyAdapterFactory:
-    """The SDK adapter factory, imported on first use so that commands that never call a provider start fast.
-
-    Adapters are reused while the provider row, the key and the event loop stay the same: building an SDK client
-    loads the system's TLS certificates (about 30 ms), which would otherwise be paid on every request.
-    """
-
-    def __init__(self, media: MediaSource | None = None) -> None:
-        self.media = media  # reads attachment files for the adapters (set by the Container when not given)
-        self._factory: ModelApiAdapterFactory | None = None
-        self._loop: object | None = None
-        self._cache: dict[tuple[Provider, str], ModelApiAdapter] = {}
-
-    def create(self, provider: Provider, api_key: str | None) -> ModelApiAdapter:
-        """The adapter for the provider (see data.providers.factory.SdkAdapterFactory)."""
-        if self._factory is None:
-            from data.providers.factory import SdkAdapterFactory
-
-            self._factory = SdkAdapterFactory(media=self.media)
-        try:
-            loop: object | None = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-        if loop is None:
-            return self._factory.create(provider, api_key)
-        if loop is not self._loop:  # an SDK client's connection pool belongs to the loop it was used on
-            self._loop, self._cache = loop, {}
-        key = (provider, hashlib.sha256((api_key or "").encode()).hexdigest())
-        adapter = self._cache.get(key)
-        if adapter is None:
-            adapter = self._cache[key] = self._factory.create(provider, api_key)
-        return adapter
 
 
 class LazyMcpConnector:
@@ -186,6 +150,7 @@ class Container:
         # a command's flags (`chat --reasoning high`): applied by the context loader over the app's, the agent's and
         # the session's own settings, never stored
         self._command_overrides = dict(context_overrides or {})
+        self._adapter_factory = adapters
         self.adapters = ProviderAdapters(self.providers, keys, adapters)
         self.mcp_servers = storage.mcp_servers
         self.mcp_secrets = mcp_secrets or KeyringMcpSecrets()
@@ -306,6 +271,11 @@ class Container:
         except BaseException:
             storage.close()
             raise
+
+    async def aclose_adapters(self) -> None:
+        """Closes the SDK clients' connections; call it on the event loop that sent, before it ends."""
+        if isinstance(self._adapter_factory, LazyAdapterFactory):
+            await self._adapter_factory.aclose()
 
     def close(self) -> None:
         """Stops the MCP servers this process started, then releases the database."""

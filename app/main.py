@@ -108,9 +108,17 @@ def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ) if value}
     container = Container.build(approver=approver, context_overrides=overrides or None)
     try:
-        return asyncio.run(_until_signalled(command(container, args, out, err)))
+        return asyncio.run(_closing_adapters(container, _until_signalled(command(container, args, out, err))))
     finally:
         container.close()
+
+
+async def _closing_adapters(container: Container, work: Coroutine[Any, Any, int]) -> int:
+    """Runs the command, then closes the SDK clients' connections on the loop that used them."""
+    try:
+        return await work
+    finally:
+        await container.aclose_adapters()
 
 
 async def _until_signalled(work: Coroutine[Any, Any, int]) -> int:

@@ -152,7 +152,7 @@ class Bench:
         try:
             result = await run_script(driver, strategy.name, self.o.window, self.script.turns)
         finally:
-            env.close()
+            await env.aclose()
         preload_home = self.workdir / f"{slug}_preloaded"
         copy_store(template, preload_home)
         if not strategy.compaction:
@@ -163,7 +163,7 @@ class Bench:
             middle = [t for t in self.script.turns if t.kind not in ("fact", "recall")]
             await run_preloaded(driver, result, preload_session, middle[: self.o.preload_turns])
         finally:
-            env.close()
+            await env.aclose()
         return result
 
     def failures(self) -> int:

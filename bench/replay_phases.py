@@ -140,7 +140,7 @@ async def measure(turns: int) -> tuple[list[float], list[float], dict[str, list[
                         phases[label].append(spent.get(label, 0.0))
                 return result.preload_overhead_ms, result.preload_cpu_ms, phases
             finally:
-                env.close()
+                await env.aclose()
         finally:
             bench.close()
 

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from app.container import LazyAdapterFactory, SystemClock
+from app.adapter_cache import LazyAdapterFactory
+from app.container import SystemClock
 from bench.replay_timing import EngineTimer, TimedPruner, timed_builder, timed_estimator
 from data.storage import Storage
 from data.tools import BuiltinTools
@@ -170,7 +171,8 @@ class StrategyEnv:
             api = ProviderApi.RESPONSES if provider.type is ProviderType.OPENAI else provider.api
             s.providers.update(replace(provider, base_url=endpoint.base_url, api=api))
             s.models.set_user_window(endpoint.provider_id, endpoint.model_id, endpoint.window)
-        adapters = ProviderAdapters(s.providers, keys, LazyAdapterFactory())  # the app's: SDK adapters reused
+        self.adapter_factory = LazyAdapterFactory()  # the app's: SDK adapters reused
+        adapters = ProviderAdapters(s.providers, keys, self.adapter_factory)
         self.engine_timer = EngineTimer()
         if strategy.content_aware:
             estimator = timed_estimator(TokenEstimator, self.engine_timer)(s.calibration)
@@ -199,6 +201,9 @@ class StrategyEnv:
             title=GenerateTitleUseCase(s.sessions, adapters), clock=self.clock,
         )
 
-    def close(self) -> None:
-        """Releases the store."""
-        self.storage.close()
+    async def aclose(self) -> None:
+        """Closes the SDK clients' connections (on the loop that used them), then releases the store."""
+        try:
+            await self.adapter_factory.aclose()
+        finally:
+            self.storage.close()

@@ -66,7 +66,10 @@ class Running:
         container = self.container or (self.holder or {}).get("container")
         if container is not None:
             async def close_container() -> None:
-                container.close()
+                try:
+                    await container.aclose_adapters()
+                finally:
+                    container.close()
 
             try:
                 self.worker.run_sync(close_container, timeout=10)

@@ -154,6 +154,9 @@ class AnthropicAdapter(SdkAdapter):
         yield UsageReported(state.usage())
         yield StreamDone(state.stop_reason)
 
+    async def _close_client(self) -> None:
+        await self._client.close()
+
     async def _models(self) -> list[AiModel]:
         registry = load_registry()
         models = []

@@ -132,6 +132,10 @@ class SdkAdapter:
         """The text of one non-streamed reply to a single user prompt (titles, summaries)."""
         return await self._call(lambda: self._complete(model_id, prompt, system, max_tokens))
 
+    async def aclose(self) -> None:
+        """Closes the SDK client's connections (on the event loop that used them)."""
+        await self._close_client()
+
     async def list_models(self) -> list[AiModel]:
         """The provider's models, with context windows wherever the provider reports them."""
         return await self._call(self._models)
@@ -159,6 +163,9 @@ class SdkAdapter:
         return "".join(pieces)
 
     async def _models(self) -> list[AiModel]:
+        raise NotImplementedError
+
+    async def _close_client(self) -> None:
         raise NotImplementedError
 
     # --- plumbing ---------------------------------------------------------------------------------

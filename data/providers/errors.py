@@ -151,9 +151,10 @@ def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
 
 
 def is_transport_failure(exc: BaseException) -> bool:
-    """True for connection problems from the SDKs' HTTP stacks (httpx, httpx2, httpcore, sockets, timeouts)."""
+    """True for connection problems from the SDKs' HTTP stacks (httpx, httpx2, httpcore, aiohttp, sockets,
+    timeouts)."""
     module = type(exc).__module__ or ""
-    if module.split(".")[0] in ("httpx", "httpx2", "httpcore", "httpcore2", "h11"):
+    if module.split(".")[0] in ("httpx", "httpx2", "httpcore", "httpcore2", "h11", "aiohttp"):
         return True
     return isinstance(exc, (ConnectionError, TimeoutError))
 

@@ -197,6 +197,9 @@ class GeminiAdapter(SdkAdapter):
             return self._listed[call.model_id]
         return load_registry().capabilities(call.model_id)
 
+    async def _close_client(self) -> None:
+        await self._client.aio.aclose()
+
     async def _models(self) -> list[AiModel]:
         registry = load_registry()
         pager = await self._client.aio.models.list(config={"query_base": True})

@@ -190,6 +190,9 @@ class OpenAIAdapter(SdkAdapter):
         stop = _STOP_REASONS.get(finish, "other")
         yield StreamDone("tool_use" if calls and stop == "end_turn" else stop)
 
+    async def _close_client(self) -> None:
+        await self._client.close()
+
     async def _models(self) -> list[AiModel]:
         ids = [model.id async for model in self._client.models.list()]
         windows: dict[str, ServerWindow] = {}

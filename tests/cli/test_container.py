@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,7 +49,7 @@ def test_the_key_is_read_with_a_hidden_prompt_on_a_terminal(monkeypatch: pytest.
 def test_the_container_reuses_an_adapter_per_provider_and_key_within_one_event_loop() -> None:
     import asyncio
 
-    from app.container import LazyAdapterFactory
+    from app.adapter_cache import LazyAdapterFactory
     from domain.models import Provider, ProviderType
 
     factory = LazyAdapterFactory()
@@ -69,3 +70,39 @@ def test_the_container_reuses_an_adapter_per_provider_and_key_within_one_event_l
 
     before, after = asyncio.run(after_base_url_change())
     assert before is not after  # a changed base URL gets a new client
+
+
+@pytest.mark.parametrize("kind", ["anthropic", "openai", "gemini"])
+def test_closing_the_adapters_closes_each_sdk_client_on_the_loop_that_used_it(kind: str) -> None:
+    import asyncio
+
+    from app.adapter_cache import LazyAdapterFactory
+    from domain.models import Provider, ProviderType
+    from tests.fakeservers import FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, ScriptedBrain
+
+    servers = {"anthropic": FakeAnthropicServer, "openai": FakeOpenAIServer, "gemini": FakeGeminiServer}
+    types = {"anthropic": ProviderType.ANTHROPIC, "openai": ProviderType.OPENAI, "gemini": ProviderType.GEMINI}
+    with servers[kind](ScriptedBrain([]), api_key="sk-close-test") as server:
+        provider = Provider(kind, kind.title(), types[kind], base_url=server.base_url)
+        factory = LazyAdapterFactory()
+
+        async def list_then_close() -> tuple[Any, bool]:
+            adapter: Any = factory.create(provider, "sk-close-test")
+            assert await adapter.list_models()  # a real request: the client now holds an open connection
+            open_before = not _closed(adapter._client)
+            await factory.aclose()
+            return adapter, open_before
+
+        adapter, open_before = asyncio.run(list_then_close())
+    assert open_before and _closed(adapter._client)
+
+    async def again() -> object:
+        return factory.create(provider, "sk-close-test")
+
+    assert asyncio.run(again()) is not adapter  # a closed client is never handed out again
+
+
+def _closed(client: Any) -> bool:
+    if hasattr(client, "is_closed"):  # anthropic, openai
+        return bool(client.is_closed())
+    return bool(client.aio._api_client._async_httpx_client.is_closed)  # google-genai: its httpx client
