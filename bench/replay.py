@@ -250,7 +250,8 @@ async def main_async(o: Options, command: str) -> tuple[str, list[Row]]:
         "Targets for full:\n\n" + targets_markdown(targets(full, baseline)),
         "Notes: requests count every request sent (chat rounds, compaction summaries, memory-flush turns, the "
         "title), refused ones included; refused requests are not billed as input. App overhead per turn = the "
-        "turn's wall time minus the local servers' own time (they run in this process, on other threads); in "
+        "turn's wall time minus the CPU time the local servers' threads spent on its requests, from reading them to "
+        "writing the last byte back (they run in this process, on other threads); in "
         "brackets the CPU time of the app's event-loop thread (robust on a busy machine) and the part spent in "
         "the engine's estimate/prune/build calls. The 10,000-message column: a "
         f"{o.preload_messages:,}-message session preloaded through the repositories with a compaction summary and "

@@ -1,6 +1,6 @@
 """Benchmark: where the app's time goes in one turn of a 10,000-message session (the replay's preloaded session,
 Palimpsest's defaults, the Anthropic SDK against the local fake server): the median per turn of each phase, in CPU
-time of the app's thread, beside the turn's overhead (wall time minus the fake servers' own time).
+time of the app's thread, beside the turn's overhead (wall time minus the fake servers' CPU time).
 
 Run: .venv/bin/python -m bench.replay_phases [--turns 60] — writes bench/results/phases.md.
 """
@@ -152,13 +152,13 @@ def report(overhead: Sequence[float], cpu: Sequence[float], phases: dict[str, li
         "# Where a turn's time goes in a 10,000-message session", "",
         f"`{command}`: {len(overhead)} turns of the replay script in its preloaded session (Palimpsest's defaults, "
         "claude-sonnet-4-5 through the anthropic SDK against the local fake server). Phases are CPU time of the "
-        "app's thread (thread_time), medians over the turns; a turn's overhead is its wall time minus the fake "
-        "servers' own time.", "",
+        "app's thread (thread_time), medians over the turns; a turn's overhead is its wall time minus the CPU "
+        "time the fake servers' threads spent on its requests (reading, answering, writing the stream).", "",
         "| phase | what it is | median ms per turn |", "|---|---|---|",
     ]
     lines += [f"| {label} | {what} | {median(phases[label]):.2f} |" for label, what in PHASES]
     lines += [
-        f"| **turn overhead** | wall time minus the servers' time | **{median(overhead):.2f}** "
+        f"| **turn overhead** | wall time minus the servers' CPU time | **{median(overhead):.2f}** "
         f"(CPU {median(cpu):.2f}) |", "",
     ]
     return "\n".join(lines)

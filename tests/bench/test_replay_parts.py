@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from bench.replay_brain import answered_correctly, classify, facts_in, ideal_summary, recall_answer
 from bench.replay_report import percentile
 from bench.replay_script import FACTS, build_script, page_body, turn_index
@@ -85,3 +87,36 @@ def test_percentile_interpolates_between_ranks() -> None:
     assert percentile([], 95) == 0.0
     assert percentile([1.0, 2.0, 3.0, 4.0, 5.0], 50) == 3.0
     assert percentile([0.0, 10.0], 95) == 9.5
+
+
+def test_the_server_clock_counts_a_requests_whole_handling_in_cpu_time_including_the_streamed_writes() -> None:
+    import time
+    import urllib.request
+
+    from tests.fakeservers.server import FakeProviderServer, HttpResponse, RawRequest
+
+    def busy_chunks() -> Iterator[bytes]:
+        for _ in range(4):  # 4 x 10 ms of CPU while the reply streams
+            until = time.thread_time() + 0.01
+            while time.thread_time() < until:
+                pass
+            yield b"data: {}\n\n"
+
+    handled_seconds: list[float] = []
+
+    class Streaming(FakeProviderServer):
+        def route(self, raw: RawRequest) -> HttpResponse:
+            time.sleep(0.05)  # waiting is not server CPU
+            return HttpResponse(headers={"content-type": "text/event-stream"}, chunks=busy_chunks())
+
+        def handled(self, cpu_seconds: float) -> None:
+            handled_seconds.append(cpu_seconds)
+
+    with Streaming() as server:
+        with urllib.request.urlopen(urllib.request.Request(server.base_url + "/x", data=b"{}")) as response:
+            assert response.read().count(b"data:") == 4
+        deadline = time.monotonic() + 5
+        while not handled_seconds and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert len(handled_seconds) == 1
+    assert 0.04 <= handled_seconds[0] < 0.05 + 0.04  # the streamed chunks' CPU, not the 50 ms sleep
