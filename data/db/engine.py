@@ -92,6 +92,11 @@ class Database:
         with self._read() as session:
             yield session
 
+    @property
+    def writing(self) -> bool:
+        """Whether this context is inside a unit of work (its reads see changes that may still roll back)."""
+        return self._current.get() is not None
+
     def first(self, statement: Select[Any], params: dict[str, Any]) -> Any:
         """The first plain row of a prebuilt statement, or None."""
         with self.read() as s:

@@ -131,10 +131,10 @@ def test_blank_database_downgrades_to_0001_and_upgrades_again(tmp_path: Path) ->
 
 
 def test_every_revision_is_known_and_head_is_the_last_one() -> None:
-    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 22)}
-    # in order of application: ... 0014, 0019, 0015, 0017, 0016, 0018, 0020, 0021 (branches written in parallel,
-    # chained at merge)
-    assert migrations.head_revision() == "0021"
+    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 23)}
+    # in order of application: ... 0014, 0019, 0015, 0017, 0016, 0018, 0020, 0021, 0022 (branches written in
+    # parallel, chained at merge)
+    assert migrations.head_revision() == "0022"
 
 
 def test_0012_keeps_every_message_on_the_path_and_the_search_triggers_working(tmp_path: Path) -> None:
@@ -147,7 +147,8 @@ def test_0012_keeps_every_message_on_the_path_and_the_search_triggers_working(tm
     migrations.upgrade(_url(path))
     with sqlite3.connect(path) as conn:
         now = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
-        assert {name for name in now if not name.startswith("config_revision_")} == triggers  # 0021 adds those
+        added = {name for name in now if name.startswith("config_revision_") or name == "messages_rev"}  # 0021, 0022
+        assert now - added == triggers
         columns = {r[1]: r for r in conn.execute("PRAGMA table_info(messages)")}
     # NOT NULL DEFAULT 1: rows written before stay on the path
     assert columns["active"][3] == 1 and columns["active"][4] in ("1", "'1'")
@@ -286,3 +287,39 @@ def test_0021_counts_every_change_to_the_configuration_and_nothing_else(tmp_path
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
         assert "config_revision" not in names and not any(n.startswith("config_revision_") for n in names)
         assert db.execute("SELECT count(*) FROM messages").fetchone() == (5,)
+
+
+def test_0022_raises_a_messages_revision_on_every_change_but_a_move_of_the_active_path(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    _build_version_one(path)
+    migrations.upgrade(_url(path), "0022")
+
+    def rev(db: sqlite3.Connection) -> int:
+        return int(db.execute("SELECT rev FROM messages WHERE id = 'm1'").fetchone()[0])
+
+    with closing(sqlite3.connect(path)) as db:
+        assert rev(db) == 0  # existing messages start at 0
+        db.execute("UPDATE messages SET content = 'edited' WHERE id = 'm1'")
+        db.execute("UPDATE messages SET pinned = 1 WHERE id = 'm1'")
+        db.commit()
+        assert rev(db) == 2
+        db.execute("UPDATE messages SET active = 0 WHERE id = 'm1'")  # a branch switch: the message is unchanged
+        db.execute("UPDATE messages SET active = 1 WHERE id = 'm1'")
+        db.commit()
+        assert rev(db) == 2
+        assert db.execute("SELECT count(*) FROM messages").fetchone() == (5,)
+    migrations.downgrade(_url(path), "0021")
+    with closing(sqlite3.connect(path)) as db:
+        assert "rev" not in {r[1] for r in db.execute("PRAGMA table_info(messages)")}
+        assert "messages_rev" not in {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+        assert db.execute("SELECT content, pinned FROM messages WHERE id = 'm1'").fetchone() == ("edited", 1)
+
+
+def test_the_messages_revision_trigger_watches_every_column_but_the_path_flag_and_itself(tmp_path: Path) -> None:
+    path = tmp_path / "w.db"
+    migrations.upgrade(_url(path))
+    with closing(sqlite3.connect(path)) as db:
+        columns = {r[1] for r in db.execute("PRAGMA table_info(messages)")}
+        sql = db.execute("SELECT sql FROM sqlite_master WHERE name = 'messages_rev'").fetchone()[0]
+    watched = {c.strip() for c in sql.split(" OF ", 1)[1].split(" ON ", 1)[0].split(",")}
+    assert watched == columns - {"active", "rev"}  # a new column must be watched too, or a cached copy goes stale

@@ -1,0 +1,85 @@
+"""The memo behind `since` and `pinned`: after every kind of change, from this store or another process, and after a
+rolled-back unit of work, a read returns exactly what a store that never read before returns."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from data.storage import Storage
+from domain.models import Message, MessageType
+from tests.data.conftest import msg, new_session
+
+
+def fresh(home: Path, session_id: str = "s1") -> tuple[list[Message], list[Message]]:
+    """The path since seq 0 and the pinned messages as a store without a memo reads them."""
+    other = Storage.open(home)
+    try:
+        return list(other.messages.since(session_id, 0)), list(other.messages.pinned(session_id))
+    finally:
+        other.close()
+
+
+def memo_reads(storage: Storage) -> tuple[list[Message], list[Message]]:
+    return list(storage.messages.since("s1", 0)), list(storage.messages.pinned("s1"))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_changes_read_the_same_through_the_memo_as_without_it(storage: Storage, seed: int) -> None:
+    rng = random.Random(seed)
+    home = storage.path.parent
+    new_session(storage)
+    ids: list[str] = []
+    for step in range(60):
+        action = rng.random()
+        path = storage.messages.since("s1", 0)
+        if action < 0.35 or not path:  # a new message after the leaf
+            mid = f"m{step}"
+            storage.messages.add(msg(mid, type=rng.choice((MessageType.USER, MessageType.AI_RESPONSE))))
+            ids.append(mid)
+        elif action < 0.55:  # a reply growing as it streams, then completed (a draft's updates)
+            target = rng.choice(path)
+            storage.messages.update(replace(target, content=target.content + " more", incomplete=rng.random() < 0.5))
+        elif action < 0.7:  # a pin or an unpin
+            target = rng.choice(path)
+            storage.messages.update(replace(target, pinned=not target.pinned))
+        elif action < 0.85:  # a checkout of an earlier message (an edit's fork), sometimes back to a leaf
+            storage.messages.set_path("s1", rng.choice(ids))
+        else:  # a branch deleted (never the whole path's root)
+            target = rng.choice(path[1:] or path)
+            if target is not path[0]:
+                storage.messages.delete_subtree("s1", target.id)
+                ids = [i for i in ids if storage.messages.get(i) is not None]
+        assert memo_reads(storage) == fresh(home), f"step {step}"
+
+
+def test_a_change_made_by_another_process_is_read(storage: Storage) -> None:
+    home = storage.path.parent
+    new_session(storage)
+    first = storage.messages.add(msg("m1", content="before"))
+    assert [m.content for m in storage.messages.since("s1", 0)] == ["before"]
+    other = Storage.open(home)
+    try:
+        other.messages.update(replace(first, content="after", pinned=True))
+    finally:
+        other.close()
+    assert [m.content for m in storage.messages.since("s1", 0)] == ["after"]
+    assert [m.id for m in storage.messages.pinned("s1")] == ["m1"]
+
+
+def test_a_read_inside_a_rolled_back_unit_of_work_is_not_kept(storage: Storage) -> None:
+    home = storage.path.parent
+    new_session(storage)
+    first = storage.messages.add(msg("m1", content="original"))
+    storage.messages.since("s1", 0)
+    with pytest.raises(RuntimeError), storage.unit_of_work.atomic():
+        storage.messages.update(replace(first, content="rolled back"))
+        assert [m.content for m in storage.messages.since("s1", 0)] == ["rolled back"]  # its own write, unseen yet
+        raise RuntimeError("the unit of work fails")
+    assert [m.content for m in fresh(home)[0]] == ["original"]
+    # the next committed change reaches the revision the rolled-back one had: its text must be read, not the kept one
+    storage.messages.update(replace(first, content="committed"))
+    assert [m.content for m in storage.messages.since("s1", 0)] == ["committed"]
