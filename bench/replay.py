@@ -35,7 +35,7 @@ from bench.replay_report import (  # noqa: E402
     turns_json,
 )
 from bench.replay_run import Route, RunResult, TurnDriver, run_preloaded, run_script  # noqa: E402
-from bench.replay_script import Script, build_script  # noqa: E402
+from bench.replay_script import Script, Turn, build_script  # noqa: E402
 from bench.replay_servers import BenchAccounting, PageServer, PartTokens, ServerClock, start_provider  # noqa: E402
 from bench.replay_strategies import BenchKeys, Endpoint, Strategy, StrategyEnv, strategies  # noqa: E402
 from bench.replay_thinking import ThinkingBrain  # noqa: E402
@@ -85,7 +85,9 @@ def parse(argv: Sequence[str] | None) -> Options:
     p.add_argument("--out", type=Path, default=None,
                    help="where replay.md/.png/_turns.json go (default bench/results; quick runs: a temp folder)")
     p.add_argument("--preload-messages", type=int, default=10_000, help="size of the preloaded session")
-    p.add_argument("--preload-turns", type=int, default=30, help="turns measured in the preloaded session")
+    p.add_argument("--preload-turns", type=int, default=0,
+                   help="turns measured in the preloaded session (default 0: every ordinary turn of the script, "
+                        "so their mix of tool fetches is the script's)")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--quick", action="store_true", help="a short run: 16 turns, small pages and preload")
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
@@ -104,6 +106,13 @@ def parse(argv: Sequence[str] | None) -> Options:
     out = a.out or REPO / "bench" / "results"
     return Options(a.turns, a.window, a.provider, out, a.preload_messages, a.preload_turns, 20_000, 200_000, a.seed,
                    not a.no_plot, tuple(a.strategy), **extra)
+
+
+def preload_turns(script: Script, count: int) -> list[Turn]:
+    """The turns measured in the preloaded session: the script's ordinary ones (no fact, no recall question), the
+    first `count` of them, or all when `count` is 0."""
+    ordinary = [t for t in script.turns if t.kind not in ("fact", "recall")]
+    return ordinary[:count] if count > 0 else ordinary
 
 
 class Bench:
@@ -160,8 +169,7 @@ class Bench:
             result.preload_note = "whole history sent"
         env, driver = self.env(strategy, preload_home)
         try:
-            middle = [t for t in self.script.turns if t.kind not in ("fact", "recall")]
-            await run_preloaded(driver, result, preload_session, middle[: self.o.preload_turns])
+            await run_preloaded(driver, result, preload_session, preload_turns(self.script, self.o.preload_turns))
         finally:
             await env.aclose()
         return result
@@ -255,7 +263,8 @@ async def main_async(o: Options, command: str) -> tuple[str, list[Row]]:
         "brackets the CPU time of the app's event-loop thread (robust on a busy machine) and the part spent in "
         "the engine's estimate/prune/build calls. The 10,000-message column: a "
         f"{o.preload_messages:,}-message session preloaded through the repositories with a compaction summary and "
-        f"boundary, {o.preload_turns} ordinary turns measured; the naive strategies have no summary and send the "
+        f"boundary, {len(preload_turns(bench.script, o.preload_turns))} ordinary turns (the script's turns but the "
+        "facts and recall questions) measured; the naive strategies have no summary and send the "
         "whole history there (against the enforced window it is refused every time).",
         "By request kind:\n\n" + breakdown_table(results),
         "Reasoning and cost (billed requests; reasoning tokens are billed as output tokens by all three providers, "
