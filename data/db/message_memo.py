@@ -21,7 +21,8 @@ class MessageMemo:
     """Per read (a session's path, its pinned messages), the messages it returned last, by id, with the seq and
     revision they had. A read first selects (id, seq, rev) of the rows it returns, a cheap index walk, then fetches
     whole rows only for ids it does not know or whose seq or revision moved: the trigger of migration 0022 raises
-    `rev` with every change to a message but a move of the active path, from any process, and ids are never reused.
+    `rev` with every change to a message but a move of the active path, from any process, and a row written again
+    under an old id starts at a random revision.
 
     Only reads of committed state fill it: a unit of work's own rows might still be rolled back. An entry holds the
     messages of the last read only; reads of more than `max_messages` rows are not kept, nor more than

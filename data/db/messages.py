@@ -44,17 +44,20 @@ _LEAF = (  # the newest message on the session's active path: a new message foll
     .order_by(_MESSAGES.c.seq.desc()).limit(1).scalar_subquery()
 )
 _REFS = cast(Table, MessageAttachmentRow.__table__)
+# a new row's revision starts at random: a message deleted and written again under its id (an import of its own
+# export) never matches what the memo kept of the deleted one (below 10**15: the trigger's + 1 never overflows)
+_FIRST_REV = func.abs(func.random() % 10**15)
 _INSERT = (  # built once: the next seq of the session is taken in the same statement as the insert
     insert(_MESSAGES)
     .values(seq=select(func.coalesce(func.max(_MESSAGES.c.seq), 0) + 1)
             .where(_MESSAGES.c.session_id == bindparam("seq_session_id")).scalar_subquery(),
-            parent_id=_LEAF)
+            parent_id=_LEAF, rev=_FIRST_REV)
     .returning(_MESSAGES.c.seq, _MESSAGES.c.parent_id)
 )
 _INSERT_CHILD = (  # the same with the parent given
     insert(_MESSAGES)
     .values(seq=select(func.coalesce(func.max(_MESSAGES.c.seq), 0) + 1)
-            .where(_MESSAGES.c.session_id == bindparam("seq_session_id")).scalar_subquery())
+            .where(_MESSAGES.c.session_id == bindparam("seq_session_id")).scalar_subquery(), rev=_FIRST_REV)
     .returning(_MESSAGES.c.seq, _MESSAGES.c.parent_id)
 )
 _PARENT_SESSION = select(_MESSAGES.c.session_id).where(_MESSAGES.c.id == bindparam("pid"))  # not the whole row

@@ -83,3 +83,14 @@ def test_a_read_inside_a_rolled_back_unit_of_work_is_not_kept(storage: Storage) 
     # the next committed change reaches the revision the rolled-back one had: its text must be read, not the kept one
     storage.messages.update(replace(first, content="committed"))
     assert [m.content for m in storage.messages.since("s1", 0)] == ["committed"]
+
+
+def test_a_message_deleted_and_written_again_under_its_id_is_read_anew(storage: Storage) -> None:
+    new_session(storage)
+    storage.messages.add(msg("m0", content="kept"))
+    storage.messages.add(msg("m1", content="first text"))
+    assert [m.content for m in storage.messages.since("s1", 0)] == ["kept", "first text"]
+    storage.messages.delete_subtree("s1", "m1")
+    again = storage.messages.add(msg("m1", content="other text"))  # an import of an edited export, say
+    assert again.seq == 2  # the same id at the same place: only its revision can tell it apart
+    assert [m.content for m in storage.messages.since("s1", 0)] == ["kept", "other text"]
