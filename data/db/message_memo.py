@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Select
@@ -17,42 +18,61 @@ _Kept = tuple[int, int, Message]  # seq, rev, the message
 ID_BATCH = 500  # rows fetched per statement (far below SQLite's limit on bound variables)
 
 
+@dataclass(frozen=True)
+class MemoRead:
+    """One read the memo serves: `keys` selects its (id, seq, rev) rows in order, `whole` the same rows as (id, seq,
+    rev, *MESSAGE_COLUMNS); `by_ids` fetches such rows for its expanding `ids` parameter."""
+
+    keys: Select[Any]
+    whole: Select[Any]
+    by_ids: Select[Any]
+
+
 class MessageMemo:
     """Per read (a session's path, its pinned messages), the messages it returned last, by id, with the seq and
-    revision they had. A read first selects (id, seq, rev) of the rows it returns, a cheap index walk, then fetches
-    whole rows only for ids it does not know or whose seq or revision moved: the trigger of migration 0022 raises
-    `rev` with every change to a message but a move of the active path, from any process, and a row written again
-    under an old id starts at a random revision.
+    revision they had. A read it has kept before selects (id, seq, rev) of the rows it returns, a cheap index walk,
+    then fetches whole rows only for ids it does not know or whose seq or revision moved: the trigger of migration
+    0022 raises `rev` with every change to a message but a move of the active path, from any process, and a row
+    written again under an old id starts at a random revision. A read it has not kept is one plain select.
 
     Only reads of committed state fill it: a unit of work's own rows might still be rolled back. An entry holds the
-    messages of the last read only; reads of more than `max_messages` rows are not kept, nor more than
-    `max_reads` reads (least recently read first out)."""
+    messages of the last read only; at most `max_messages` messages are kept in all (least recently read first
+    out)."""
 
-    def __init__(self, max_reads: int = 16, max_messages: int = 2_000) -> None:
-        self._max_reads, self._max_messages = max_reads, max_messages
+    def __init__(self, max_messages: int = 20_000) -> None:
+        self._max_messages = max_messages
         self._reads: OrderedDict[Hashable, dict[MessageId, _Kept]] = OrderedDict()
         self._lock = threading.Lock()
 
     def read(
-        self, s: Session, keys: Select[Any], rows: Select[Any], params: Mapping[str, Any], read: Hashable,
-        *, remember: bool,
+        self, s: Session, queries: MemoRead, params: Mapping[str, Any], read: Hashable, *, remember: bool
     ) -> list[Message]:
-        """The messages `keys` selects (as (id, seq, rev) rows, in order); `rows` fetches whole rows as (id, seq,
-        rev, *MESSAGE_COLUMNS) for its expanding `ids` parameter. Both run in `s` (one read transaction). `read`
-        names what is read (a session's path, its pinned messages): each keeps its own entry."""
-        wanted = s.execute(keys, params).all()
+        """The messages of `queries` for `params`, run in `s` (one read transaction). `read` names what is read:
+        each name keeps its own entry."""
         with self._lock:
-            known = self._reads.get(read, {})
-        missing = [id_ for id_, seq, rev in wanted if (hit := known.get(id_)) is None or hit[:2] != (seq, rev)]
-        fresh = dict(self._fetch(s, rows, missing)) if missing else {}
-        kept = {id_: fresh.get(id_) or known[id_] for id_, _, _ in wanted}
-        if remember and len(kept) <= self._max_messages:
-            with self._lock:
-                self._reads[read] = kept
-                self._reads.move_to_end(read)
-                while len(self._reads) > self._max_reads:
-                    self._reads.popitem(last=False)
-        return [kept[id_][2] for id_, _, _ in wanted]
+            known = self._reads.get(read)
+        if known is None:
+            kept = {row[0]: (row[1], row[2], message_from_row(row[3:])) for row in s.execute(queries.whole, params)}
+            order: Sequence[MessageId] = list(kept)
+        else:
+            wanted = s.execute(queries.keys, params).all()
+            missing = [id_ for id_, seq, rev in wanted if (hit := known.get(id_)) is None or hit[:2] != (seq, rev)]
+            fresh = dict(self._fetch(s, queries.by_ids, missing)) if missing else {}
+            kept = {id_: fresh.get(id_) or known[id_] for id_, _, _ in wanted}
+            order = [id_ for id_, _, _ in wanted]
+        if remember:
+            self._keep(read, kept)
+        return [kept[id_][2] for id_ in order]
+
+    def _keep(self, read: Hashable, kept: dict[MessageId, _Kept]) -> None:
+        with self._lock:
+            self._reads[read] = kept
+            self._reads.move_to_end(read)
+            total = sum(len(entry) for entry in self._reads.values())
+            while total > self._max_messages and len(self._reads) > 1:
+                total -= len(self._reads.popitem(last=False)[1])
+            if total > self._max_messages:  # one read larger than the whole memo: not kept
+                self._reads.clear()
 
     @staticmethod
     def _fetch(s: Session, rows: Select[Any], ids: Sequence[MessageId]) -> list[tuple[MessageId, _Kept]]:

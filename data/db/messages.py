@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 
 from data.db.engine import Database
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row, message_to_domain, message_values
-from data.db.message_memo import MessageMemo
+from data.db.message_memo import MemoRead, MessageMemo
 from data.db.rows import MessageAttachmentRow, MessageRow, SessionRow, ToolOutputArchiveRow
 from domain.errors import InvalidInput, NotFound
 from domain.models import Message, MessageId, MessageType, ModelId, SessionId, TreeNode
@@ -120,12 +120,17 @@ _AFTER = _ALL.where(_MESSAGES.c.active == _ONE, _MESSAGES.c.seq > bindparam("aft
 # `pinned = 1` spelt out (neither IS TRUE nor a bound 1) so SQLite can use the partial index ix_messages_pinned, and
 # `+active` so it cannot pick the active path's index instead (that read the whole path: 2.5 ms at 10,000 messages)
 _PINNED = _ALL.where(_MESSAGES.c.pinned == _ONE, text("+messages.active = 1")).order_by(_MESSAGES.c.seq)
-# the same reads as (id, seq, rev) keys, for the memo; it fetches whole rows by id only for what it does not know
-_KEYS = select(_MESSAGES.c.id, _MESSAGES.c.seq, _MESSAGES.c.rev).where(_MESSAGES.c.session_id == bindparam("sid"))
-_SINCE_KEYS = _KEYS.where(_MESSAGES.c.active == _ONE, _MESSAGES.c.seq >= bindparam("seq")).order_by(_MESSAGES.c.seq)
-_PINNED_KEYS = _KEYS.where(_MESSAGES.c.pinned == _ONE, text("+messages.active = 1")).order_by(_MESSAGES.c.seq)
-_BY_IDS = select(_MESSAGES.c.id, _MESSAGES.c.seq, _MESSAGES.c.rev, *(_MESSAGES.c[name] for name in MESSAGE_COLUMNS)
-                 ).where(_MESSAGES.c.id.in_(bindparam("ids", expanding=True)))
+# the same reads for the memo: as (id, seq, rev) keys, then whole rows for what it does not know
+_KEYED = (_MESSAGES.c.id, _MESSAGES.c.seq, _MESSAGES.c.rev)
+_WHOLE = select(*_KEYED, *(_MESSAGES.c[name] for name in MESSAGE_COLUMNS))
+_BY_IDS = _WHOLE.where(_MESSAGES.c.id.in_(bindparam("ids", expanding=True)))
+_PATH_FROM = (_MESSAGES.c.session_id == bindparam("sid"), _MESSAGES.c.active == _ONE,
+              _MESSAGES.c.seq >= bindparam("seq"))
+_PINS = (_MESSAGES.c.session_id == bindparam("sid"), _MESSAGES.c.pinned == _ONE, text("+messages.active = 1"))
+_SINCE_READ = MemoRead(select(*_KEYED).where(*_PATH_FROM).order_by(_MESSAGES.c.seq),
+                       _WHOLE.where(*_PATH_FROM).order_by(_MESSAGES.c.seq), _BY_IDS)
+_PINNED_READ = MemoRead(select(*_KEYED).where(*_PINS).order_by(_MESSAGES.c.seq),
+                        _WHOLE.where(*_PINS).order_by(_MESSAGES.c.seq), _BY_IDS)
 
 
 class SqlMessageRepository:
@@ -168,10 +173,10 @@ class SqlMessageRepository:
         return self._select(_ALL_SINCE if include_inactive else _SINCE, {"sid": session_id, "seq": 0})
 
     def since(self, session_id: SessionId, seq: int) -> Sequence[Message]:
-        return self._remembered(_SINCE_KEYS, {"sid": session_id, "seq": seq}, session_id)
+        return self._remembered(_SINCE_READ, {"sid": session_id, "seq": seq}, session_id)
 
     def pinned(self, session_id: SessionId) -> Sequence[Message]:
-        return self._remembered(_PINNED_KEYS, {"sid": session_id}, ("pinned", session_id))
+        return self._remembered(_PINNED_READ, {"sid": session_id}, ("pinned", session_id))
 
     def update(self, message: Message) -> Message:
         with self._db.write() as s:
@@ -287,10 +292,10 @@ class SqlMessageRepository:
                       .values(message_count=SessionRow.message_count - len(gone)))
             return gone
 
-    def _remembered(self, keys: Select[Any], params: dict[str, Any], memo_key: Any) -> Sequence[Message]:
+    def _remembered(self, queries: MemoRead, params: dict[str, Any], memo_key: Any) -> Sequence[Message]:
         """A turn's reads (the messages since the boundary, the pinned ones): unchanged messages come from the memo."""
         with self._db.read() as s:
-            return self._memo.read(s, keys, _BY_IDS, params, memo_key, remember=not self._db.writing)
+            return self._memo.read(s, queries, params, memo_key, remember=not self._db.writing)
 
     def _select(self, query: Select[Any], params: dict[str, Any]) -> Sequence[Message]:
         with self._db.read() as s:  # plain rows, not ORM objects: a long history maps several times faster

@@ -94,3 +94,18 @@ def test_a_message_deleted_and_written_again_under_its_id_is_read_anew(storage: 
     again = storage.messages.add(msg("m1", content="other text"))  # an import of an edited export, say
     assert again.seq == 2  # the same id at the same place: only its revision can tell it apart
     assert [m.content for m in storage.messages.since("s1", 0)] == ["kept", "other text"]
+
+
+def test_reads_beyond_the_memos_size_are_read_whole_and_still_right(storage: Storage) -> None:
+    from data.db.message_memo import MessageMemo
+
+    storage.messages._memo = MessageMemo(max_messages=3)  # a path longer than everything the memo may keep
+    new_session(storage)
+    for i in range(5):
+        storage.messages.add(msg(f"m{i}", content=f"text {i}"))
+    assert [m.content for m in storage.messages.since("s1", 0)] == [f"text {i}" for i in range(5)]
+    target = storage.messages.since("s1", 0)[2]
+    storage.messages.update(replace(target, content="changed"))
+    assert memo_reads(storage) == fresh(storage.path.parent)
+    assert [m.content for m in storage.messages.since("s1", 4)] == ["text 3", "text 4"]  # small enough: kept
+    assert [m.content for m in storage.messages.since("s1", 4)] == ["text 3", "text 4"]
