@@ -194,7 +194,7 @@ def test_a_message_sent_after_the_error_was_shown_is_sent_once_the_failed_turn_i
 def test_enter_while_a_reply_streams_queues_the_message_and_it_is_sent_when_the_turn_ends(
         qtbot, backend, worker) -> None:
     s = backend.add_session("Chat")
-    backend.scripts.append([TextDelta("Working on it"), 0.4, TextDelta(".")])
+    backend.scripts.append([TextDelta("Working on it"), 1.0, TextDelta(".")])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     vm.send("First")

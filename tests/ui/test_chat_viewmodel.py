@@ -152,7 +152,7 @@ def test_tool_calls_appear_as_rows_that_fill_in_when_the_result_is_stored(qtbot,
 
 def test_compaction_during_a_turn_shows_the_indicator_and_then_the_divider(qtbot, backend, worker) -> None:
     s = backend.add_session("Long", [f"message {i}" for i in range(8)])
-    backend.scripts.append([TextDelta("ok"), 0.05, CompactStarted(), 0.3, CompactCompleted(True, False, 9000, 2000)])
+    backend.scripts.append([TextDelta("ok"), 0.05, CompactStarted(), 1.0, CompactCompleted(True, False, 9000, 2000)])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     notices: list[str] = []

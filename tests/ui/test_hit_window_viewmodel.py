@@ -61,7 +61,7 @@ def test_sending_from_a_window_shows_the_turn_after_the_newest_message(qtbot, ba
     vm = make_vm(backend, worker)
     opened_at(qtbot, vm, sid, hit)
     newest = backend.messages[sid][-1].id
-    backend.scripts.append([TextDelta("Land "), 0.3, TextDelta("ho.")])
+    backend.scripts.append([TextDelta("Land "), 1.0, TextDelta("ho.")])  # long enough to be seen streaming
     assert vm.send("any land in sight?")
     qtbot.waitUntil(lambda: vm.state.streaming)
     rows = vm.model.rows()

@@ -17,7 +17,7 @@ from ui.worker import AsyncWorker
 def test_the_view_model_reports_the_silence_until_data_arrives(qtbot, backend: FakeChatBackend,
                                                                worker: AsyncWorker) -> None:
     s = backend.add_session("Chat")
-    backend.scripts.append([Waiting(5), 0.05, Waiting(10), 0.3, Waiting(0), TextDelta("Hi"), 0.05])
+    backend.scripts.append([Waiting(5), 0.05, Waiting(10), 1.0, Waiting(0), TextDelta("Hi"), 0.05])  # 10 s: seen
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     seen = [vm.state.waiting]
