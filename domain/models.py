@@ -63,6 +63,7 @@ class WindowSource(StrEnum):
     LEARNED = "learned_from_error"
     USER = "user"
     SERVER = "server"
+    GUESSED = "guessed_from_usage"  # a server's reported prompt sizes plateaued below the estimate (never an error)
 
 
 class MessageType(StrEnum):

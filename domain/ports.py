@@ -28,6 +28,7 @@ from domain.models import (
     ToolDefinition,
     TreeNode,
     Usage,
+    WindowSource,
 )
 from domain.settings import ContextSettings, Deadlines, ToolSettings
 
@@ -188,9 +189,12 @@ class ModelRepository(Protocol):
     def set_user_window(
         self, provider_id: ProviderId, model_id: ModelId, window: int, max_output: int | None = None
     ) -> AiModel: ...
-    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int, *, input_only: bool = False) -> None:
-        """Learns a window from a provider's overflow error (never over a user-set window); with `input_only`, the
-        model's input limit instead (its window stays)."""
+    def record_limit(
+        self, provider_id: ProviderId, model_id: ModelId, limit: int, *, input_only: bool = False,
+        source: WindowSource = WindowSource.LEARNED,
+    ) -> None:
+        """Learns a window from a provider's overflow error, or from the evidence `source` names (never over a
+        user-set window); with `input_only`, the model's input limit instead (its window stays)."""
         ...
     def record_server_window(
         self, provider_id: ProviderId, model_id: ModelId, window: int, trained: int | None = None

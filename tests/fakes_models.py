@@ -91,7 +91,10 @@ class FakeModelRepository:
         self.models[(provider_id, model_id)] = new
         return new
 
-    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int, *, input_only: bool = False) -> None:
+    def record_limit(
+        self, provider_id: ProviderId, model_id: ModelId, limit: int, *, input_only: bool = False,
+        source: WindowSource = WindowSource.LEARNED,
+    ) -> None:
         _check_sizes(limit, None)
         self._require_provider(provider_id)
         self.recorded_limits.append((provider_id, model_id, limit))
@@ -103,10 +106,10 @@ class FakeModelRepository:
         if old is None:
             self.models[(provider_id, model_id)] = AiModel(
                 id=model_id, display_name=None, provider_id=provider_id, source=ModelSource.FETCHED,
-                context_window_size=limit, window_source=WindowSource.LEARNED)
+                context_window_size=limit, window_source=source)
         elif not old.user_window:
             self.models[(provider_id, model_id)] = replace(old, context_window_size=limit, window_is_guess=False,
-                                                           window_source=WindowSource.LEARNED)
+                                                           window_source=source)
 
     def record_server_window(
         self, provider_id: ProviderId, model_id: ModelId, window: int, trained: int | None = None

@@ -129,7 +129,10 @@ class SqlModelRepository:
             s.flush()
             return model_to_domain(row)
 
-    def record_limit(self, provider_id: ProviderId, model_id: ModelId, limit: int, *, input_only: bool = False) -> None:
+    def record_limit(
+        self, provider_id: ProviderId, model_id: ModelId, limit: int, *, input_only: bool = False,
+        source: WindowSource = WindowSource.LEARNED,
+    ) -> None:
         _check_sizes(limit, None)
         with self._db.write() as s:
             _require_provider(s, provider_id)
@@ -141,11 +144,10 @@ class SqlModelRepository:
                     row.input_limit = limit
                 return
             if row is None:
-                s.add(_learned_row(model_id, provider_id, context_window_size=limit,
-                                   window_source=WindowSource.LEARNED.value))
+                s.add(_learned_row(model_id, provider_id, context_window_size=limit, window_source=source.value))
             elif not row.user_window:
                 row.context_window_size, row.window_is_guess = limit, False
-                row.window_source = WindowSource.LEARNED.value
+                row.window_source = source.value
 
     def record_server_window(
         self, provider_id: ProviderId, model_id: ModelId, window: int, trained: int | None = None

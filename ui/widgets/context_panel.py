@@ -13,7 +13,8 @@ from ui.viewmodels.wording import gui_text
 
 SOURCES = {"registry": "from Palimpsest's model list", "provider_api": "reported by the provider",
            "learned_from_error": "learned from the provider's overflow error", "user": "set by you",
-           "server": "reported by the server"}
+           "server": "reported by the server",
+           "guessed_from_usage": "guessed from the server's reported prompt sizes"}
 
 
 def panel_rows(status: ContextStatus) -> list[tuple[str, str]]:
