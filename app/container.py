@@ -13,6 +13,7 @@ from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
 from data.keys import KeyringApiKeyStorage
 from data.mcp.secrets import KeyringMcpSecrets
+from data.providers.rules import PROVIDER_RULES
 from data.storage import Storage
 from data.tools import BuiltinTools
 from data.tools.executor import TOOL_NAMES
@@ -166,7 +167,7 @@ class Container:
             http_allowed_hosts=lambda: settings.tool_settings().allowed_hosts, approver=approver,
         )
         self.tools = ToolsWithMcp(builtin, self.mcp_servers, self.mcp, approver)  # no approver: "ask" refuses
-        self.estimator = TokenEstimator(self.storage.calibration)
+        self.estimator = TokenEstimator(self.storage.calibration, PROVIDER_RULES)
         self.planner = RequestPlanner(
             CompactAwareMessageBuilder(), ToolResultPruner(self.settings.context_settings()), self.estimator
         )

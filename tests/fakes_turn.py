@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from data.providers.rules import PROVIDER_RULES
 from domain.events import StreamDone, StreamEvent, TextDelta, ToolCallRequested, UsageReported
 from domain.models import AiModel, Message, ModelCapabilities, ModelId, Provider, ServerWindow, ToolDefinition, Usage
 from domain.ports import ToolContext, ToolOutcome
@@ -287,7 +288,7 @@ def make_world(
     tools.handlers.setdefault("save_memory", save_memory_handler(memories, clock))
     settings_repo = FakeSettingsRepository(settings or ContextSettings())
     calibration = FakeCalibrationStore()
-    estimator = TokenEstimator(calibration)
+    estimator = TokenEstimator(calibration, PROVIDER_RULES)
     pruner = ToolResultPruner(settings_repo.settings)
     summarizer = FakeSummarizer(*summaries)
     store = FakeUnitOfWork(sessions, messages)

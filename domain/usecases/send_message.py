@@ -107,7 +107,7 @@ class SendMessageUseCase:
             yield chat_error(InvalidInput("The message is empty; type something to send."))
             return
         try:
-            notices = check_attachments(ctx, files)
+            notices = check_attachments(ctx, files, self._upkeep.planner.estimator.rules)
         except PalimpsestError as err:  # refused before anything is stored or sent: the text stays with the user
             yield chat_error(err)
             return
@@ -268,8 +268,8 @@ class SendMessageUseCase:
         with self._turns.transaction():  # the calibration learned from this round is stored with it
             stored = self._turns.save_round(reply, calls, state.usage, draft=draft.written is not None)
             if calibrate and state.usage.input_tokens > 0 and attempt.planned is not None:
-                self._upkeep.planner.estimator.calibrate(
-                    calibration_key(provider_id, model_id), state.usage.input_tokens, attempt.planned.raw_estimate
+                self._upkeep.planner.estimator.learn(
+                    calibration_key(provider_id, model_id), state.usage.input_tokens, attempt.planned.size
                 )
         turn.attempt = turn.draft = None
         for call in state.calls:
