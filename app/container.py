@@ -18,6 +18,7 @@ from data.storage import Storage
 from data.tools import BuiltinTools
 from data.tools.executor import TOOL_NAMES
 from domain.chat.paths import BranchSwitcher
+from domain.chat.provider_numbers import ProviderNumbers
 from domain.chat.request import RequestPlanner
 from domain.chat.turn_store import TurnStore
 from domain.chat.upkeep import ContextUpkeep
@@ -175,6 +176,7 @@ class Container:
             store=self.store, sessions=self.sessions, messages=self.messages, agents=self.agents,
             providers=self.providers, models=self.models, memories=self.memories, settings=self.settings,
             tools=self.tools, command_overrides=self._command_overrides, extra_tools=self.tools,
+            attachment_counts=self.storage.attachment_counts,
         )
 
     def _mcp_tools_changed(self, name: str, tools: list[McpToolSpec]) -> None:
@@ -200,6 +202,7 @@ class Container:
             adapters=self.adapters, tools=self.tools, models=self.models,
             upkeep=ContextUpkeep(self.planner, self.auto_compact, memory_flush), title=self.generate_title,
             clock=self.clock, discover=self.discover_model,
+            numbers=ProviderNumbers(self.storage.attachment_counts, self.storage.cut_evidence, self.models),
         )
 
     def _build_management(self) -> None:

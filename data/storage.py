@@ -19,6 +19,7 @@ from data.db.inspection import inspect_file
 from data.db.mcp_servers import SqlMcpServerRepository
 from data.db.memories import SqlMemoryRepository
 from data.db.messages import SqlMessageRepository
+from data.db.provider_counts import SqlAttachmentCounts, SqlCutEvidence
 from data.db.providers import SqlProviderRepository
 from data.db.schema_version import shipped_revisions
 from data.db.seed import seed
@@ -52,6 +53,8 @@ class Storage:
         self.memories = SqlMemoryRepository(db)
         self.settings = SqlSettingsRepository(db)
         self.calibration = SqlCalibrationStore(db)
+        self.attachment_counts = SqlAttachmentCounts(db)
+        self.cut_evidence = SqlCutEvidence(db)
         self.mcp_servers = SqlMcpServerRepository(db)
 
     @classmethod

@@ -1,8 +1,10 @@
-"""The port to the table of provider rules (data/providers/rules.py): what each provider takes as attachments and how
-it counts them, so that no provider's figures live in the domain."""
+"""The providers' own numbers, through ports: the table of provider rules (data/providers/rules.py: what each provider
+takes as attachments and how it counts them, so that no provider's figures live in the domain), the counts their
+count endpoints gave, and the evidence of a server's silent cut."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -45,6 +47,36 @@ class ProviderRules(Protocol):
 
     def pdf_counts_text(self, provider_type: ProviderType) -> bool:
         """Whether the provider counts a PDF page's extracted text on top of its image (else the page rule is all)."""
+        ...
+
+
+class AttachmentCounts(Protocol):
+    """The input tokens providers counted for attachments, by (sha256, count key); a count never changes."""
+
+    def for_attachments(self, digests: Collection[str]) -> Mapping[tuple[str, str], int]:
+        """Every stored count of these attachments, whatever the count key."""
+        ...
+
+    def put(self, digest: str, count_key: str, tokens: int) -> None:
+        """Keeps one count (a later one for the same key replaces it)."""
+        ...
+
+
+@dataclass(frozen=True)
+class CutSign:
+    """A response whose reported prompt tokens were far below the estimate: what was reported and estimated."""
+
+    reported: int
+    estimate: int
+
+
+class CutEvidence(Protocol):
+    """The last sign of a silent cut per model (calibration key), kept across processes: a window is guessed
+    only when a second request confirms the first."""
+
+    def last(self, model_key: str) -> CutSign | None: ...
+    def put(self, model_key: str, sign: CutSign | None) -> None:
+        """Keeps the sign (None forgets it: the next request was read whole)."""
         ...
 
 

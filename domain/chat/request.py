@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from domain.attachment import Attachment
 from domain.chat.server_window import short_window_warning
-from domain.context.attachment_plan import AttachmentTarget, plan_attachments
+from domain.context.attachment_plan import AttachmentTarget, placeholders_only, plan_attachments
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import RequestSize, TokenEstimator, calibration_key, request_size
 from domain.context.meter import measure_context
@@ -160,10 +160,13 @@ class RequestPlanner:
         model_id = ctx.model.id if ctx.model is not None else None
         return reasoning_tokens(self.estimator, echoed_reasoning(messages, provider_id, model_id))
 
-    def preview(self, ctx: SessionContext, reserve_tokens: int = 0) -> BuiltRequest:
+    def preview(self, ctx: SessionContext, reserve_tokens: int = 0, *, attachments: bool = True) -> BuiltRequest:
         """The next request as it would be sent now, cut to the newest turns that leave `reserve_tokens` of the
-        window free (estimated never below the raw estimate)."""
+        window free (estimated never below the raw estimate); with `attachments=False`, every attachment as its
+        placeholder line."""
         built, sent = self.sent(ctx)
+        if not attachments:
+            sent = placeholders_only(sent, self.estimator)
         request = BuiltRequest(built.system_prompt, sent)
         window = ctx.window
         if window and reserve_tokens:

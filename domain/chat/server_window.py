@@ -1,13 +1,10 @@
-"""A local server's real window applied to a turn, and the silent truncation a reported prompt size gives away."""
+"""A local server's real window applied to a turn (what the server reports it has the model loaded with)."""
 
 from __future__ import annotations
 
 from domain.context.session_context import SessionContext
 from domain.models import ModelId, ServerWindow, WindowSource
 from domain.ports import ModelApiAdapter, ModelRepository
-
-TRUNCATION_RATIO = 0.6  # reported prompt tokens below this share of the estimate: the server cut the request
-TRUNCATION_MIN_ESTIMATE = 8_000  # only requests this large count (small ones vary too much to tell)
 
 
 def short_window_warning(model_id: ModelId, loaded: int, trained: int) -> str:
@@ -17,20 +14,6 @@ def short_window_warning(model_id: ModelId, loaded: int, trained: int) -> str:
             f"{loaded:,} tokens. To raise it: in Ollama, `PARAMETER num_ctx N` in a Modelfile (`ollama create`) or "
             f"OLLAMA_CONTEXT_LENGTH=N when starting the server (N up to {trained:,}, as memory allows); in LM Studio, "
             "the model's context length when loading it; in llama.cpp, --ctx-size.")
-
-
-def silently_truncated(reported: int, estimate: int) -> bool:
-    """Whether a provider's reported prompt tokens are so far below the estimate that the server must have cut the
-    request (never absorbed into the calibration)."""
-    return estimate > TRUNCATION_MIN_ESTIMATE and 0 < reported < TRUNCATION_RATIO * estimate
-
-
-def truncation_warning(model_id: ModelId, reported: int, estimate: int) -> str:
-    """What to tell the user about a request the server cut without saying so."""
-    return (f"{model_id} read only {reported:,} tokens of a request of about {estimate:,}: the server cut the "
-            f"conversation without saying so. Palimpsest now treats {reported:,} tokens as this model's window and "
-            "compacts to fit; if the server can take more (Ollama: num_ctx or OLLAMA_CONTEXT_LENGTH), raise it there "
-            "and set the window with `palimpsest models add`.")
 
 
 async def apply_server_window(

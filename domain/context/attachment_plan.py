@@ -98,6 +98,13 @@ def _omitted(attachment: Attachment, estimator: TokenEstimator) -> Attachment:
     return replace(marked, tokens=estimator.estimate_text(placeholder(marked)) + MESSAGE_OVERHEAD)
 
 
+def placeholders_only(messages: Sequence[Message], estimator: TokenEstimator) -> list[Message]:
+    """The messages with every attachment as its one-line placeholder (what the memory flush sends: it saves
+    facts from the conversation, and resending a document for that would cost its whole price again)."""
+    return [replace(m, attachments=tuple(_omitted(a, estimator) for a in m.attachments)) if m.attachments else m
+            for m in messages]
+
+
 def attachment_share(messages: Sequence[Message]) -> int:
     """Tokens the messages' attachments take in a planned request (their gauge row)."""
     return sum(a.tokens for m in messages for a in m.attachments)
