@@ -51,10 +51,11 @@ class MemoryProbes:
 
 def server_key(url: str) -> str:
     """The URL a server's probes are kept under: no user, password, query or fragment (never a key)."""
-    parts = urlsplit(url.rstrip("/"))
+    parts = urlsplit(url)
     host = parts.hostname or ""
+    host = f"[{host}]" if ":" in host else host  # an IPv6 address keeps its brackets
     netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
 
 
 def pruned(value: Any) -> Any:
