@@ -148,6 +148,8 @@ class Container:
         self.media = MediaSource(storage.attachment_files)
         if isinstance(adapters, LazyAdapterFactory) and adapters.media is None:
             adapters.media = self.media
+        if isinstance(adapters, LazyAdapterFactory) and adapters.probes is None:
+            adapters.probes = storage.server_probes
         self.attachments = AttachmentIntake(storage.attachment_files)
         # a command's flags (`chat --reasoning high`): applied by the context loader over the app's, the agent's and
         # the session's own settings, never stored

@@ -278,3 +278,14 @@ class CutEvidenceRow(Base):
     reported: Mapped[int] = mapped_column(Integer, nullable=False)
     estimate: Mapped[int] = mapped_column(Integer, nullable=False)
     seen_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+
+
+class ServerProbeRow(Base):
+    """What a server answered to one window probe (JSON of the fields kept, or null: no answer), and when: kept a day
+    (data.db.server_probes). Keyed by the server's URL without credentials and the request."""
+
+    __tablename__ = "server_probes"
+    server: Mapped[str] = mapped_column(String, primary_key=True)
+    request: Mapped[str] = mapped_column(String, primary_key=True)
+    answer: Mapped[str | None] = mapped_column(Text)
+    probed_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)

@@ -3,7 +3,7 @@ hash and count key: a provider and model family), and the prompt size a server l
 (the evidence a guessed window needs twice before it is believed).
 
 Revision ID: 0024
-Revises: 0022
+Revises: 0023
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0024"
-down_revision = "0022"
+down_revision = "0023"
 branch_labels = None
 depends_on = None
 

@@ -64,7 +64,7 @@ def test_0024_adds_both_tables_and_its_downgrade_removes_them(tmp_path: Path) ->
         except sqlite3.IntegrityError:
             pass
         db.commit()
-    migrations.downgrade(url, "0022")
+    migrations.downgrade(url, "0023")
     with closing(sqlite3.connect(path)) as db:
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "attachment_counts" not in names and "cut_evidence" not in names and "messages" in names

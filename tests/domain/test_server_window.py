@@ -90,3 +90,25 @@ async def test_a_request_read_whole_forgets_an_earlier_sign():
     await world.turn("Thanks.")
     assert world.evidence.last(key) is None
     assert world.models.get("anthropic", "claude-big").window_source is WindowSource.REGISTRY
+
+
+async def test_a_listed_window_is_recorded_as_the_providers_with_its_input_limit():
+    world = make_world()
+    world.adapter().server_windows["claude-big"] = ServerWindow("LiteLLM", 96_000, None, WindowSource.PROVIDER_API,
+                                                                input_limit=96_000)
+    world.adapter().scripts.append(reply("ok", input_tokens=40))
+    events = await world.turn("Hello")
+    assert not [e for e in events if isinstance(e, Notice)]
+    model = world.models.get("anthropic", "claude-big")
+    assert (model.context_window_size, model.window_source, model.input_limit) == (96_000,
+                                                                                   WindowSource.PROVIDER_API, 96_000)
+
+
+async def test_a_listed_window_never_replaces_the_users():
+    world = make_world()
+    world.models.set_user_window("anthropic", "claude-big", 50_000)
+    world.adapter().server_windows["claude-big"] = ServerWindow("Groq", 131_072, None, WindowSource.PROVIDER_API)
+    world.adapter().scripts.append(reply("ok", input_tokens=40))
+    await world.turn("Hello")
+    model = world.models.get("anthropic", "claude-big")
+    assert (model.context_window_size, model.window_source) == (50_000, WindowSource.USER)
