@@ -80,3 +80,17 @@ async def test_the_memory_flush_sees_attachments_as_their_placeholder_lines_neve
     assert flush.messages[-1].content == FLUSH_PROMPT
     sent = [a for m in flush.messages for a in m.attachments]
     assert sent and all(a.omitted for a in sent)  # the flush never resends it
+
+
+async def test_a_server_that_reads_a_rule_priced_pdf_at_a_third_of_its_estimate_twice_changes_no_window():
+    from domain.events import Notice
+
+    world = make_world()
+    adapter = world.adapter()  # no count endpoint: the PDF is priced by the published rule, about 81,000 tokens
+    adapter.scripts.extend([reply("A manual.", input_tokens=27_000), reply("Yes.", input_tokens=27_100)])
+    events = await world.turn("What is this?", attachments=(REPORT,))
+    events += await world.turn("Is page 3 about booting?")
+    assert not [e for e in events if isinstance(e, Notice) and e.warning]
+    model = world.models.get("anthropic", "claude-big")
+    assert model.context_window_size == 200_000 and model.window_source.value == "registry"
+    assert world.evidence.signs == {}  # not even a first sign: the request was not comparable
