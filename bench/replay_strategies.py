@@ -11,6 +11,7 @@ from app.container import SystemClock
 from bench.replay_timing import EngineTimer, TimedPruner, timed_builder, timed_estimator
 from data.storage import Storage
 from data.tools import BuiltinTools
+from domain.chat.compaction import CompactResult
 from domain.chat.request import RequestPlanner
 from domain.chat.turn_store import TurnStore
 from domain.chat.upkeep import ContextUpkeep
@@ -23,7 +24,7 @@ from domain.ports import KeySource
 from domain.services.adapters import ProviderAdapters
 from domain.services.summarizer import AdapterSummarizer
 from domain.settings import ContextSettings
-from domain.usecases.auto_compact import AutoCompactUseCase, CompactResult
+from domain.usecases.auto_compact import AutoCompactUseCase
 from domain.usecases.create_session import CreateSessionUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
 from domain.usecases.memory_flush import MemoryFlushUseCase

@@ -13,8 +13,8 @@ from app.cli.tables import table
 from app.cli.text_input import read_stdin_text, require_text
 from data.providers.factory import BASE_URL_VARIABLES, uses_responses
 from domain.errors import InvalidInput, PalimpsestError
+from domain.lookup import require_provider
 from domain.models import Provider, ProviderApi, ProviderType
-from domain.usecases.lookup import require_provider
 
 if TYPE_CHECKING:
     from app.container import Container

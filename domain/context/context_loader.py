@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from domain.chat.target import resolve_target
 from domain.context.memory_section import with_memory
 from domain.context.session_context import SessionContext
+from domain.context.target import resolve_target
 from domain.errors import InvalidInput, NotFound
+from domain.lookup import require_agent, require_session
 from domain.mcp import ExtraToolSource
 from domain.models import Agent, AgentId, AiModel, ModelId, Provider, ProviderId, Session, SessionId
 from domain.ports import (
@@ -25,7 +26,6 @@ from domain.ports import (
 )
 from domain.provider_rules import AttachmentCounts
 from domain.settings import ContextSettings
-from domain.usecases.lookup import require_agent, require_session
 
 
 def effective_settings(

@@ -29,7 +29,7 @@ from domain.models import (
     Usage,
 )
 from domain.ports import SessionSearchHit
-from domain.usecases.set_session_prompt import MAX_SYSTEM_PROMPT_CHARS
+from domain.settings import MAX_SYSTEM_PROMPT_CHARS
 from tests.ui.fake_attachments import FakeAttachments
 from tests.ui.fake_paging import FakePaging
 from tests.ui.fake_settings import T0, FakeSettings
