@@ -19,6 +19,7 @@ from domain.models import AiModel, Message, WindowSource
 from domain.settings import ContextSettings
 
 MIN_OUTPUT_TOKENS = 256
+FIT_OUTPUT_SHARE = 0.25  # a request cut down to fit keeps at most this share of the window for the reply
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def input_capacity(model: AiModel | None) -> int | None:
 
 def fit_budget(window: int, settings: ContextSettings) -> int:
     """Input tokens allowed when a request must be cut down to fit: the window minus a share kept for output."""
-    reserve = max(MIN_OUTPUT_TOKENS, min(settings.max_output_tokens, window // 4))
+    reserve = max(MIN_OUTPUT_TOKENS, min(settings.max_output_tokens, int(window * FIT_OUTPUT_SHARE)))
     return max(1, window - reserve)
 
 

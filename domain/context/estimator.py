@@ -53,6 +53,14 @@ UNPRICED_PDF_PAGE_TOKENS = 2_000
 PDF_PAGE_PT = (612.0, 792.0)  # a PDF whose page size was not read: US Letter
 
 
+SAFE_CHARS_PER_TOKEN = 3  # the other way round: characters that surely fit in a number of tokens (dense text)
+
+
+def chars_within(tokens: int) -> int:
+    """Characters of any text that surely fit in `tokens` tokens (sizing a transcript chunk before it exists)."""
+    return max(0, tokens) * SAFE_CHARS_PER_TOKEN
+
+
 def calibration_key(provider_id: str, model_id: str) -> str:
     """The key under which a model's calibration ratio is stored."""
     return f"{provider_id}/{model_id}"
