@@ -15,7 +15,7 @@ import random
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"
@@ -25,6 +25,7 @@ from bench.replay_script import _prose
 from bench.replay_strategies import BenchKeys
 from domain.attachment import Attachment
 from domain.events import ChatError, ChatEvent, CompactCompleted
+from domain.models import CapabilitySource, ModelCapabilities
 from tests.attachment_samples import pdf
 from tests.cli.brain import SimulatedBrain
 from tests.fakeservers import FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, o200k_counter
@@ -146,7 +147,11 @@ def run(opts: Options) -> Report:
         os.environ[variable] = server.base_url
         c = Container.build(Path(home), keys=BenchKeys({opts.provider: KEY}))
         try:
-            c.add_model(opts.provider, MODEL, opts.window)
+            added = c.add_model(opts.provider, MODEL, opts.window)
+            # a model of the user's own that reads images and PDFs (one the registry does not know gets a PDF's text)
+            c.models.upsert(replace(added, capabilities=ModelCapabilities(
+                vision=True, pdf_input=True,
+                sources=(("vision", CapabilitySource.USER), ("pdf_input", CapabilitySource.USER)))))
             session = c.create_session(provider_id=opts.provider, model_id=MODEL)
             files = {turn: c.attachments.from_bytes(name, data)
                      for turn, (name, data) in plan_files(opts.turns, opts.screenshots, opts.pdf_pages).items()}

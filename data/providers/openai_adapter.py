@@ -21,6 +21,7 @@ from data.providers.errors import (
     transport_or_invalid,
 )
 from data.providers.local_server import probe_window
+from data.providers.media_forms import COMPATIBLE, OPENAI
 from data.providers.openai_shape import openai_request
 from data.providers.retry import RetryPolicy
 from domain.errors import (
@@ -138,6 +139,7 @@ class OpenAIAdapter(SdkAdapter):
             owner=(self._provider_id, call.model_id),
             extra=reasoning_params(self._server, call.model_id, call.reasoning),
             media=self.media,
+            forms=COMPATIBLE if self._compatible else OPENAI,
         )
         timeout = read_timeout(call.deadlines)
         async with headers_deadline(call.headers_s):

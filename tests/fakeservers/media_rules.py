@@ -12,7 +12,8 @@ import math
 from dataclasses import dataclass
 
 IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
-_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp"}
+_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp", "BMP": "image/bmp",
+            "TIFF": "image/tiff"}
 PAGE_TOKENS = {"anthropic": 1500, "openai": 1500, "gemini": 258}  # what a fake bills a PDF page (text + image)
 
 
@@ -54,6 +55,17 @@ def image_format(data: bytes) -> tuple[str, int, int] | None:
             return _FORMATS.get(image.format or "", "image/unknown"), image.width, image.height
     except Exception:
         return None
+
+
+def is_animated(data: bytes) -> bool:
+    """Whether image bytes hold more than one frame (an animated GIF)."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            return bool(getattr(image, "is_animated", False))
+    except Exception:
+        return False
 
 
 def pdf_pages(data: bytes) -> int | None:
