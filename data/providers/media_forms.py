@@ -36,10 +36,11 @@ KIND_NAMES = {"image/gif": "GIF", "image/bmp": "BMP", "image/tiff": "TIFF", "ima
 @dataclass(frozen=True)
 class Conversion:
     """How an image goes to a family that does not take it as stored: as `media_type`, its first frame only when
-    `first_frame`."""
+    `first_frame`; `type_refused`: the family takes no image of the stored type at all (else only not animated)."""
 
     media_type: str
     first_frame: bool
+    type_refused: bool = True
 
 
 def forms_family(provider_type: ProviderType) -> str:
@@ -53,15 +54,16 @@ def conversion(media_type: str, family_name: str, animated: bool) -> Conversion 
     taken = media_type in ACCEPTED[family_name]
     if taken and not (animated and media_type in STILL_ONLY.get(family_name, frozenset())):
         return None
-    return Conversion(PNG, first_frame=animated)
+    return Conversion(PNG, first_frame=animated, type_refused=not taken)
 
 
 def conversion_notice(attachment: Attachment, provider_name: str, converted: Conversion) -> str:
     """The sentence that tells the user once that an attachment goes in another form."""
     kind = KIND_NAMES.get(attachment.media_type, attachment.media_type)
     if converted.first_frame:
-        return (f"{provider_name} does not take animated {kind} images: only the first frame of {attachment.name} "
-                "is sent, as a PNG (the file you attached is kept as it is).")
+        refused = kind if converted.type_refused else f"animated {kind}"
+        return (f"{provider_name} does not take {refused} images: only the first frame of {attachment.name} is "
+                "sent, as a PNG (the file you attached is kept as it is).")
     return (f"{provider_name} does not take {kind} images: {attachment.name} is sent converted to PNG (the file "
             "you attached is kept as it is).")
 

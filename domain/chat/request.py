@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from domain.attachment import Attachment
 from domain.attachment_rules import attachment_tokens, family
 from domain.chat.server_window import short_window_warning
-from domain.context.attachment_plan import plan_attachments
+from domain.context.attachment_plan import as_sent, plan_attachments
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, calibration_key
 from domain.context.meter import measure_context
@@ -67,7 +67,9 @@ def oversized_message(
     if capacity is None or ctx.model is None:
         return None
     estimator, key = planner.estimator, model_key(ctx)
-    media = sum(attachment_tokens(a, family(ctx.provider.type)) for a in attachments) if ctx.provider else 0
+    caps = ctx.model.capabilities
+    media = sum(attachment_tokens(as_sent(a, caps), family(ctx.provider.type)) for a in attachments) \
+        if ctx.provider else 0
     tokens = estimator.apply_calibration(estimator.estimate_text(text) + media, key)
     fixed = estimator.estimate_request(ctx.system_prompt, [], ctx.tools, key)
     room = fit_budget(capacity, ctx.settings) - fixed

@@ -64,9 +64,17 @@ def _gated(message: Message, family: str, capabilities: ModelCapabilities | None
                 note = f"not sent: {model_name} is not known to read PDFs and no text could be extracted from it"
                 attachments.append(_omitted(replace(attachment, note=note), estimator))
                 continue
-            attachment = replace(attachment, as_text=True)
+            attachment = as_sent(attachment, capabilities)
         attachments.append(replace(attachment, tokens=attachment_tokens(attachment, family)))
     return replace(message, attachments=tuple(attachments))
+
+
+def as_sent(attachment: Attachment, capabilities: ModelCapabilities | None) -> Attachment:
+    """The attachment marked to go as its extracted text when it is a PDF with text and the model is not known to
+    read PDFs (what a request and the size check before storing it price)."""
+    if attachment.kind is AttachmentKind.PDF and attachment.text_chars and not reads_pdfs(capabilities):
+        return replace(attachment, as_text=True)
+    return attachment
 
 
 def _omitted(attachment: Attachment, estimator: TokenEstimator) -> Attachment:

@@ -22,7 +22,7 @@ from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
 from domain.attachment import Attachment
 from domain.models import Message, MessageType, ProviderType
-from tests.attachment_samples import bmp, gif, pdf, tiff
+from tests.attachment_samples import bmp, gif, jpeg, pdf, tiff
 from tests.fakeservers import FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, Reply, ScriptedBrain
 from tests.fakeservers.media_rules import MediaPart
 from tests.fakeservers.ollama_server import FakeOllamaServer
@@ -193,3 +193,24 @@ def test_the_ollama_fake_refuses_a_file_part_and_a_gif_as_ollama_does() -> None:
     assert [body for _, body in answers] == [
         {"error": {"message": "invalid message format", "type": "invalid_request_error", "param": None, "code": None}},
         {"error": {"message": "invalid image input", "type": "invalid_request_error", "param": None, "code": None}}]
+
+
+def test_the_notices_name_each_converted_image_once_per_target_and_nothing_for_what_goes_as_it_is(intake) -> None:
+    from data.providers.media_forms import AttachmentForms
+
+    still, animated = intake.from_bytes("logo.gif", gif()), intake.from_bytes("spinner.gif", gif(frames=3))
+    scan = intake.from_bytes("scan.bmp", bmp())
+    forms = AttachmentForms(MediaSource(intake.files))
+    files = (still, animated, scan)
+    assert forms.notices(files, ProviderType.ANTHROPIC, "Anthropic") == [
+        "Anthropic does not take BMP images: scan.bmp is sent converted to PNG (the file you attached is kept as it "
+        "is)."]
+    assert forms.notices(files, ProviderType.OPENAI, "OpenAI")[:1] == [
+        "OpenAI does not take animated GIF images: only the first frame of spinner.gif is sent, as a PNG (the file "
+        "you attached is kept as it is)."]
+    gemini = forms.notices(files, ProviderType.GEMINI, "Gemini")
+    assert gemini[0] == ("Gemini does not take GIF images: logo.gif is sent converted to PNG (the file you attached "
+                         "is kept as it is).")
+    assert "only the first frame of spinner.gif" in gemini[1] and len(gemini) == 3
+    assert len(forms.notices(files, ProviderType.OPENAI_COMPATIBLE, "Ollama")) == 3
+    assert forms.notices((intake.from_bytes("shot.jpg", jpeg()),), ProviderType.GEMINI, "Gemini") == []
