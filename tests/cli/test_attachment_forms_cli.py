@@ -69,3 +69,23 @@ def test_a_gif_to_gemini_goes_as_png_and_an_animated_one_to_openai_as_its_first_
     for fake in (fakes.gemini, fakes.openai):
         turns = [r for r in fake.requests if "And its colour?" in r.serialized()]
         assert turns and [m.media_type for m in turns[-1].media] == ["image/png"]  # resent converted on later turns
+
+
+def test_a_model_only_its_family_describes_still_gets_pdfs_natively_and_no_reasoning_claim(tmp_path: Path) -> None:
+    report = write_samples(tmp_path / "files")["report.pdf"]
+    with fake_provider_servers(ScriptedBrain(default=Reply.of_text("Read it.")), api_key=KEY) as fakes:
+        cli = Cli(tmp_path / "home", tmp_path / "keys.json", fakes.env(KEY))
+        shown = {}
+        for provider, model in (("gemini", "gemini-9-flash"), ("openai", "gpt-5.9"), ("anthropic", "claude-nova-7")):
+            assert cli.run("models", "add", provider, model, "--context-window", "200000",
+                           subprocess_run=False).code == 0
+            first = cli.run("chat", "-p", provider, "-m", model, "--jsonl", "-a", str(report), "What is it?",
+                            subprocess_run=False)
+            assert first.code == 0, first.err
+            assert _notices(_events(first.out)) == []  # the registry's family says it reads PDFs: sent as a file
+            session = _events(first.out)[0]["session_id"]
+            shown[provider] = cli.run("sessions", "reasoning", session, subprocess_run=False).out
+    for fake in (fakes.gemini, fakes.openai, fakes.anthropic):
+        turn = next(r for r in fake.requests if "What is it?" in r.serialized())
+        assert [m.media_type for m in turn.media] == ["application/pdf"]
+    assert "offers" not in shown["gemini"] and "offers" not in shown["openai"]  # thinking not known: nothing claimed
