@@ -13,6 +13,7 @@ from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
 from data.keys import KeyringApiKeyStorage
 from data.mcp.secrets import KeyringMcpSecrets
+from data.providers.media_forms import AttachmentForms
 from data.providers.rules import PROVIDER_RULES
 from data.storage import Storage
 from data.tools import BuiltinTools
@@ -203,7 +204,7 @@ class Container:
             contexts=self.contexts, turns=TurnStore(self.store, self.sessions, self.messages),
             adapters=self.adapters, tools=self.tools, models=self.models,
             upkeep=ContextUpkeep(self.planner, self.auto_compact, memory_flush), title=self.generate_title,
-            clock=self.clock, discover=self.discover_model,
+            clock=self.clock, discover=self.discover_model, forms=AttachmentForms(self.media),
             numbers=ProviderNumbers(self.storage.attachment_counts, self.storage.cut_evidence, self.models),
         )
 

@@ -15,7 +15,7 @@ class AttachmentKind(StrEnum):
     TEXT = "text"  # a text or code file, sent as a text block with its name
 
 
-IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
+IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/tiff")
 PDF_TYPE = "application/pdf"
 
 

@@ -23,6 +23,7 @@ from domain.models import (
     ModelId,
     Provider,
     ProviderId,
+    ProviderType,
     ServerWindow,
     Session,
     SessionId,
@@ -263,6 +264,15 @@ class ApiKeyStorage(Protocol):
         ...
     def env_var_names(self, provider_id: ProviderId) -> tuple[str, ...]:
         """The environment variables consulted for a provider's key, in order (none for custom endpoints)."""
+        ...
+
+
+class AttachmentForms(Protocol):
+    """Which files a provider is sent in another form than the stored one (an image type it does not take converted,
+    an animated image's first frame); the provider rules live in data/."""
+
+    def notices(self, attachments: Sequence[Attachment], provider_type: ProviderType, provider_name: str) -> list[str]:
+        """One sentence for the user per attachment the provider gets converted; none when all go as they are."""
         ...
 
 

@@ -63,7 +63,8 @@ def build_parser() -> CliParser:
                       help="send MESSAGE as a new version of your message MSG_ID (with -s); the old one stays as "
                       "another branch")
     chat.add_argument("-a", "--attach", action="append", default=[], metavar="PATH",
-                      help="attach a file: an image (PNG, JPEG, GIF, WebP), a PDF, or a text or code file; repeatable")
+                      help="attach a file: an image (PNG, JPEG, GIF, WebP, BMP, TIFF), a PDF, or a text or code "
+                           "file; repeatable")
     chat.add_argument("--reattach", action="append", default=[], metavar="NAME",
                       help="with -s: send an earlier attachment of the session again (its file name or the start of "
                       "its sha256); repeatable")

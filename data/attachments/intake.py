@@ -20,9 +20,12 @@ _SIGNATURES = (
     (b"\xff\xd8\xff", "image/jpeg"),
     (b"GIF87a", "image/gif"),
     (b"GIF89a", "image/gif"),
+    (b"II*\x00", "image/tiff"),
+    (b"MM\x00*", "image/tiff"),
     (b"%PDF-", PDF_TYPE),
 )
-SUPPORTED = "images (PNG, JPEG, GIF, WebP), PDFs, and text or code files"
+BMP_HEADERS = (12, 40, 52, 56, 64, 108, 124)  # the sizes of the BMP info headers (BITMAPCOREHEADER to V5)
+SUPPORTED = "images (PNG, JPEG, GIF, WebP, BMP, TIFF), PDFs, and text or code files"
 
 
 class AttachmentRejected(InvalidInput):
@@ -36,9 +39,17 @@ def sniff(data: bytes) -> str | None:
             return media_type
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "image/webp"
+    if _is_bmp(data):
+        return "image/bmp"
     head = data[:1024]
     at = head.find(b"%PDF-")
     return PDF_TYPE if 0 <= at < 1024 else None
+
+
+def _is_bmp(data: bytes) -> bool:
+    """A BMP file header ("BM", reserved zeros, a known info header size): a text starting "BM" is not one."""
+    return (len(data) >= 26 and data[:2] == b"BM" and data[6:10] == b"\x00" * 4
+            and int.from_bytes(data[14:18], "little") in BMP_HEADERS)
 
 
 class AttachmentIntake:

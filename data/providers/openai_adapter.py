@@ -22,6 +22,7 @@ from data.providers.errors import (
 )
 from data.providers.listed_windows import entries, listed_window
 from data.providers.local_server import MODELS_PATH, probe_window
+from data.providers.media_forms import COMPATIBLE, OPENAI
 from data.providers.openai_shape import openai_request
 from data.providers.probe_store import MemoryProbes, ProbeStore
 from data.providers.probes import Prober
@@ -144,6 +145,7 @@ class OpenAIAdapter(SdkAdapter):
             owner=(self._provider_id, call.model_id),
             extra=reasoning_params(self._server, call.model_id, call.reasoning),
             media=self.media,
+            forms=COMPATIBLE if self._compatible else OPENAI,
         )
         timeout = read_timeout(call.deadlines)
         async with headers_deadline(call.headers_s):

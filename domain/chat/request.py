@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from domain.attachment import Attachment
 from domain.chat.server_window import short_window_warning
-from domain.context.attachment_plan import AttachmentTarget, placeholders_only, plan_attachments
+from domain.context.attachment_plan import AttachmentTarget, as_sent, placeholders_only, plan_attachments
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import RequestSize, TokenEstimator, calibration_key, request_size
 from domain.context.meter import measure_context
@@ -73,7 +73,8 @@ def oversized_message(
     if capacity is None or ctx.model is None:
         return None
     estimator, key = planner.estimator, model_key(ctx)
-    media = sum(estimator.attachment_tokens(a, ctx.provider.type, ctx.model.id, ctx.attachment_counts)
+    caps = ctx.model.capabilities
+    media = sum(estimator.attachment_tokens(as_sent(a, caps), ctx.provider.type, ctx.model.id, ctx.attachment_counts)
                 for a in attachments) if ctx.provider else 0
     tokens = estimator.apply_calibration(estimator.estimate_text(text) + media, key)
     fixed = estimator.estimate_request(ctx.system_prompt, [], ctx.tools, key)

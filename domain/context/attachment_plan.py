@@ -1,6 +1,6 @@
 """How a request carries each attachment: natively while it is in the protected recent window, as a one-line
-placeholder once it is older (cache-friendly steps), as extracted text for a model without PDF input, and never to a
-model that cannot take it; each priced in tokens for the provider it goes to."""
+placeholder once it is older (cache-friendly steps), as extracted text for a model not known to read PDFs, and never
+to a model that cannot take it; each priced in tokens for the provider it goes to."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from domain.attachment import Attachment, AttachmentKind, placeholder
+from domain.capabilities import reads_pdfs
 from domain.context.estimator import MESSAGE_OVERHEAD, TokenEstimator
 from domain.models import Message, MessageType, ModelCapabilities, ModelId, ProviderType
 
@@ -71,14 +72,22 @@ def _gated(message: Message, target: AttachmentTarget, estimator: TokenEstimator
             attachments.append(_omitted(replace(attachment, note=f"not sent: {model_name} takes no images"),
                                         estimator))
             continue
-        if attachment.kind is AttachmentKind.PDF and capabilities is not None and capabilities.pdf_input is False:
+        if attachment.kind is AttachmentKind.PDF and not reads_pdfs(capabilities):
             if not attachment.text_chars:
-                note = f"not sent: {model_name} reads no PDFs and no text could be extracted from it"
+                note = f"not sent: {model_name} is not known to read PDFs and no text could be extracted from it"
                 attachments.append(_omitted(replace(attachment, note=note), estimator))
                 continue
-            attachment = replace(attachment, as_text=True)
+            attachment = as_sent(attachment, capabilities)
         attachments.append(priced(attachment, target, estimator))
     return replace(message, attachments=tuple(attachments))
+
+
+def as_sent(attachment: Attachment, capabilities: ModelCapabilities | None) -> Attachment:
+    """The attachment marked to go as its extracted text when it is a PDF with text and the model is not known to
+    read PDFs (what a request and the size check before storing it price)."""
+    if attachment.kind is AttachmentKind.PDF and attachment.text_chars and not reads_pdfs(capabilities):
+        return replace(attachment, as_text=True)
+    return attachment
 
 
 def priced(attachment: Attachment, target: AttachmentTarget, estimator: TokenEstimator) -> Attachment:

@@ -34,7 +34,7 @@ from domain.events import (
     ToolRoundLimitReached,
 )
 from domain.models import AgentId, Message, MessageId, MessageType, ModelId, ProviderId, SessionId, Usage
-from domain.ports import Clock, ModelRepository, ToolContext, ToolExecutor
+from domain.ports import AttachmentForms, Clock, ModelRepository, ToolContext, ToolExecutor
 from domain.services.adapters import ProviderAdapters
 from domain.usecases.discover_model import DiscoverModelUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
@@ -60,11 +60,13 @@ class SendMessageUseCase:
         new_id: IdFactory = new_uuid,
         discover: DiscoverModelUseCase | None = None,
         numbers: ProviderNumbers | None = None,
+        forms: AttachmentForms | None = None,
     ) -> None:
         """`discover`: looks a model only guesses describe up in its provider's list before its first request.
-        `numbers`: the provider's own counts of attachments, and a window guessed only on evidence."""
+        `numbers`: the provider's own counts of attachments, and a window guessed only on evidence. `forms`: says
+        which attachments the provider is sent converted (a notice each)."""
         self._contexts, self._turns, self._adapters, self._tools = contexts, turns, adapters, tools
-        self._discover = discover
+        self._discover, self._forms = discover, forms
         self._upkeep, self._title, self._clock, self._new_id = upkeep, title, clock, new_id
         self._sender = RoundSender(upkeep.planner, models, upkeep.auto_compact)
         self._models = models
@@ -111,7 +113,7 @@ class SendMessageUseCase:
             yield chat_error(InvalidInput("The message is empty; type something to send."))
             return
         try:
-            notices = check_attachments(ctx, files, self._upkeep.planner.estimator.rules)
+            notices = check_attachments(ctx, files, self._upkeep.planner.estimator.rules, self._forms)
         except PalimpsestError as err:  # refused before anything is stored or sent: the text stays with the user
             yield chat_error(err)
             return

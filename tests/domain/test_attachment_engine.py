@@ -48,10 +48,11 @@ def test_a_count_the_provider_made_for_the_models_family_wins_over_the_rule() ->
     key = PROVIDER_RULES.count_key(ProviderType.ANTHROPIC, "claude-sonnet-4-5-20250929")
     assert key == PROVIDER_RULES.count_key(ProviderType.ANTHROPIC, "claude-sonnet-4-5")
     counts = {(REPORT.sha256, key): 55_283}
-    target = AttachmentTarget(ProviderType.ANTHROPIC, "claude-sonnet-4-5", None, counts)
+    reads = ModelCapabilities(vision=True, pdf_input=True)
+    target = AttachmentTarget(ProviderType.ANTHROPIC, "claude-sonnet-4-5", reads, counts)
     (planned,) = plan_attachments([_user(1, "read", REPORT)], target=target, protected_tokens=None, estimator=est)
     assert planned.attachments[0].tokens == 55_283 and planned.attachments[0].exact
-    other = AttachmentTarget(ProviderType.ANTHROPIC, "claude-opus-4-1", None, counts)  # another family: the rule
+    other = AttachmentTarget(ProviderType.ANTHROPIC, "claude-opus-4-1", reads, counts)  # another family: the rule
     (planned,) = plan_attachments([_user(1, "read", REPORT)], target=other, protected_tokens=None, estimator=est)
     assert not planned.attachments[0].exact and planned.attachments[0].tokens != 55_283
 

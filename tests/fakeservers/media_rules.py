@@ -12,7 +12,8 @@ import math
 from dataclasses import dataclass
 
 IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
-_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp"}
+_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp", "BMP": "image/bmp",
+            "TIFF": "image/tiff"}
 GEMINI_PAGE_TOKENS = 258  # Gemini: "each document page is equivalent to 258 tokens"
 PAGE_EDGE = {"anthropic": 1568, "openai": 2048}  # Anthropic and OpenAI: each page as an image of this long edge, + text
 
@@ -55,6 +56,17 @@ def image_format(data: bytes) -> tuple[str, int, int] | None:
             return _FORMATS.get(image.format or "", "image/unknown"), image.width, image.height
     except Exception:
         return None
+
+
+def is_animated(data: bytes) -> bool:
+    """Whether image bytes hold more than one frame (an animated GIF)."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            return bool(getattr(image, "is_animated", False))
+    except Exception:
+        return False
 
 
 def pdf_pages(data: bytes) -> int | None:

@@ -21,7 +21,7 @@ from tests.fakeservers.brain import (
     ToolCallPart,
     ToolResultPart,
 )
-from tests.fakeservers.openai_media import OpenAIMediaRefused, media_part
+from tests.fakeservers.openai_media import OpenAIMediaRefused, media_part, ollama_refusal
 from tests.fakeservers.server import (
     FakeProviderServer,
     HttpResponse,
@@ -187,6 +187,9 @@ class FakeOpenAIServer(FakeProviderServer):
         refused = deepseek_refusal(raw.json()) if self.deepseek else None
         if refused is not None:  # the rule DeepSeek enforces in thinking mode: the app must not break it
             return _error(refused, "invalid_request_error", "invalid_request_error", 400)
+        refused = ollama_refusal(raw.json()) if self.ollama else None
+        if refused is not None:  # a content part Ollama does not take (a PDF file part, a GIF image_url)
+            return _error(refused, "invalid_request_error", None, 400)
         try:
             request = normalize(raw.json(), dict(raw.headers))
         except OpenAIMediaRefused as exc:  # an attachment the real API refuses
