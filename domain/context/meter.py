@@ -11,6 +11,19 @@ from domain.events import ContextBreakdown, ContextStatus
 from domain.models import Message, MessageType, ToolDefinition
 
 
+def apportion(total: int, parts: Sequence[int]) -> list[int]:
+    """`total` shared out in proportion to `parts` (largest remainder), so the shares add up to `total` exactly."""
+    raw = sum(parts)
+    if raw <= 0:
+        return [0] * (len(parts) - 1) + [total] if parts else []
+    exact = [total * p / raw for p in parts]
+    shares = [int(x) for x in exact]
+    by_remainder = sorted(range(len(parts)), key=lambda i: (shares[i] - exact[i], -parts[i]))
+    for i in by_remainder[: total - sum(shares)]:
+        shares[i] += 1
+    return shares
+
+
 def measure_context(
     estimator: TokenEstimator,
     *,
@@ -23,8 +36,10 @@ def measure_context(
     model_key: str | None = None,
     reasoning: int = 0,
 ) -> ContextStatus:
-    """Estimates a request's parts; `used` is calibrated for the model, the breakdown parts are raw. `reasoning`:
-    tokens of the stored reasoning the request sends back (reasoning_echo.echoed_reasoning)."""
+    """Estimates a request's parts. `used` is the whole request calibrated for the model, and the breakdown is the
+    same figure shared out over the parts (each calibrated alike), so the parts add up to `used` exactly; the
+    request's own framing counts with the system prompt. `reasoning`: tokens of the stored reasoning the request sends
+    back (reasoning_echo.echoed_reasoning)."""
     system = estimator.estimate_text(system_prompt or "")
     full_system = estimator.estimate_text(inject_summary(system_prompt, summary) or "")
     summary_tokens = max(0, full_system - system)
@@ -32,14 +47,11 @@ def measure_context(
     other = sum(estimator.estimate_message(m) for m in messages if m.type is not MessageType.TOOL_RESULT)
     media = attachment_share(messages)
     tool_defs = estimator.estimate_tools(tools)
-    raw = REQUEST_OVERHEAD + full_system + tool_results + other + tool_defs + reasoning
+    parts = [REQUEST_OVERHEAD + system, summary_tokens, other - media, tool_results, tool_defs, reasoning, media]
+    used = estimator.apply_calibration(sum(parts), model_key)
+    shares = apportion(used, parts)
     breakdown = ContextBreakdown(
-        system=system, summary=summary_tokens, messages=other - media, tool_results=tool_results, tools=tool_defs,
-        reasoning=reasoning, attachments=media,
+        system=shares[0], summary=shares[1], messages=shares[2], tool_results=shares[3], tools=shares[4],
+        reasoning=shares[5], attachments=shares[6],
     )
-    return ContextStatus(
-        used=estimator.apply_calibration(raw, model_key),
-        window=window,
-        breakdown=breakdown,
-        window_is_guess=window_is_guess,
-    )
+    return ContextStatus(used=used, window=window, breakdown=breakdown, window_is_guess=window_is_guess)

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QWidget
 from domain.events import ContextStatus
 from ui.backend import SessionMcpServer, UsageSummary
 from ui.theme import Theme
-from ui.widgets.context_panel import ContextPanel
+from ui.widgets.context_panel import ContextPanel, percent_text
 
 
 def compact_number(n: int) -> str:
@@ -31,10 +31,9 @@ def gauge_text(status: ContextStatus | None) -> str:
         return "context —"
     if status.window is None:
         return f"{compact_number(status.used)} tokens"
-    percent = 100 * status.used / status.window if status.window else 0
     guess = "?" if status.window_is_guess else ""
     warned = "  ⚠" if status.warnings else ""
-    return f"{compact_number(status.used)} / {compact_number(status.window)}{guess}  ({percent:.0f}%){warned}"
+    return f"{compact_number(status.used)} / {compact_number(status.window)}{guess}  ({percent_text(status)}){warned}"
 
 
 def gauge_tooltip(status: ContextStatus | None, usage: UsageSummary | None, compactions: int) -> str:

@@ -17,14 +17,22 @@ SOURCES = {"registry": "from Palimpsest's model list", "provider_api": "reported
            "guessed_from_usage": "guessed from the server's reported prompt sizes"}
 
 
+def percent_text(status: ContextStatus) -> str | None:
+    """The share of the window the next request takes, as `sessions context --json` gives it (ContextStatus.percent,
+    one decimal; "73.5%", "25%"); None when the window is unknown. The gauge and its panel both show this text."""
+    return f"{status.percent:g}%" if status.percent is not None else None
+
+
 def panel_rows(status: ContextStatus) -> list[tuple[str, str]]:
-    """(label, value) lines: the breakdown, the total, the threshold and the window."""
+    """(label, value) lines: the breakdown, the total, the threshold and the window. The breakdown's rows add up to
+    the total (meter.measure_context shares the calibrated total out over them)."""
     b = status.breakdown
     window = status.window
     rows = [("System prompt", f"{b.system:,}"), ("Summary", f"{b.summary:,}"), ("Messages", f"{b.messages:,}"),
             ("Attachments", f"{b.attachments:,}"), ("Tool results", f"{b.tool_results:,}"),
             ("Tool definitions", f"{b.tools:,}"), ("Reasoning sent back", f"{b.reasoning:,}")]
-    percent = f"  ({status.percent:.0f}%)" if status.percent is not None else ""
+    share = percent_text(status)
+    percent = f"  ({share})" if share else ""
     rows.append(("Total", f"{status.used:,} of {window:,} tokens{percent}" if window else f"{status.used:,} tokens"))
     if status.threshold:
         share = f" ({100 * status.threshold / window:.0f}% of the window)" if window else ""
