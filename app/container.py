@@ -32,11 +32,11 @@ from domain.services.summarizer import AdapterSummarizer
 from domain.settings import ContextSettings
 from domain.tool_approval import ToolApprover
 from domain.usecases.add_model import AddModelUseCase
-from domain.usecases.automatic_window import UseAutomaticWindowUseCase
 from domain.usecases.add_provider import AddProviderUseCase
 from domain.usecases.api_key_status import ApiKeyStatusUseCase
 from domain.usecases.archive_session import ArchiveSessionUseCase
 from domain.usecases.auto_compact import AutoCompactUseCase
+from domain.usecases.automatic_window import UseAutomaticWindowUseCase
 from domain.usecases.branches import CheckoutBranchUseCase, DeleteBranchUseCase, ListBranchesQuery
 from domain.usecases.compact_now import CompactNowUseCase
 from domain.usecases.configure_agent import ConfigureAgentUseCase

@@ -35,7 +35,7 @@ def rich_session(container: Container, *, rounds: int = 9, page_chars: int = 9_0
         page = f"berth log {i}: " + "\n".join(f"{i:02d}:{m:02d} vessel {m % 7} moored at berth {m % 9}"
                                                 for m in range(page_chars // 38))
         add(Message(f"call{i}", sid, MessageType.TOOL_CALL, tool_call_id=f"t{i}", tool_name="http_request",
-                    tool_input='{"url": "http://logs.example/berth/%d"}' % i, reasoning=(thought,),
+                    tool_input=f'{{"url": "http://logs.example/berth/{i}"}}', reasoning=(thought,),
                     provider_id=PROVIDER, model_id=MODEL))
         add(Message(f"result{i}", sid, MessageType.TOOL_RESULT, tool_call_id=f"t{i}", tool_name="http_request",
                     tool_output=page, tool_status=ToolStatus.SUCCESS))

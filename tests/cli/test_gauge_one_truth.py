@@ -40,7 +40,7 @@ async def test_the_breakdown_of_a_calibrated_pruned_session_adds_up_to_its_total
     assert sum(rows(b)) == status.used
     results = [m for m in container.messages.snapshot(sid) if m.tool_output]
     whole = sum(container.estimator.estimate_message(m) for m in results) * RATIO
-    assert b.tool_results < whole / 2  # the old results went pruned, and the row counts them as sent
+    assert b.tool_results < whole * 3 / 4  # the old results went pruned, and the row counts them as sent
 
     cli_out = io.StringIO()
     assert await run_sessions(container, argparse.Namespace(action="context", id=sid, json=True), cli_out,

@@ -37,7 +37,7 @@ async def test_a_restarted_process_computes_the_request_the_running_one_would_se
             for i in range(7):  # a tool loop: the running process plans a request after every result
                 n = 7 * turn + i
                 add(Message(f"c{n}", sid, MessageType.TOOL_CALL, tool_call_id=f"t{n}", tool_name="http_request",
-                            tool_input='{"url": "http://logs.example/%d"}' % n))
+                            tool_input=f'{{"url": "http://logs.example/{n}"}}'))
                 add(Message(f"r{n}", sid, MessageType.TOOL_RESULT, tool_call_id=f"t{n}", tool_name="http_request",
                             tool_output=f"log {n}\n" + f"entry {n}: berth {n % 9} clear\n" * (250 + 40 * (n % 4)),
                             tool_status=ToolStatus.SUCCESS))

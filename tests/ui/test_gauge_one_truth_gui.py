@@ -1,5 +1,6 @@
 """The gauge in the window, on a real store: its panel's rows add up to the panel's total, and the header's percent,
-the panel's and `sessions context --json`'s are one figure, for a session with everything the gauge counts."""
+the panel's and `sessions context --json`'s are one figure, for a session with everything the gauge counts; and the
+panel's "Use the automatic window" undoes a window guessed from usage."""
 
 from __future__ import annotations
 
@@ -12,16 +13,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton, QWidget
 
 from app.cli.sessions_cmd import run_sessions
 from app.container import Container
 from app.gui.bridge import ContainerBackend
 from domain.events import ContextStatus
+from domain.models import WindowSource
 from tests.fakes_turn import FakeAdapterFactory
-from tests.rich_session import PROVIDER, rich_session
+from tests.rich_session import MODEL, PROVIDER, rich_session
 from tests.ui.window_helpers import open_session, themed_window
 from ui.widgets.context_gauge import gauge_text
-from ui.widgets.context_panel import panel_rows
+from ui.widgets.context_panel import AUTOMATIC_WINDOW, panel_rows
 
 BREAKDOWN = ("System prompt", "Summary", "Messages", "Attachments", "Tool results", "Tool definitions",
              "Reasoning sent back")
@@ -68,3 +72,32 @@ def test_panel_rows_add_up_and_header_panel_and_cli_agree(qtbot, worker, contain
     cli = json.loads(out.getvalue())
     assert cli["used"] == total
     assert percent_shown(gauge_text(gauge._status)) == percent_shown(values["Total"]) == f"{cli['percent']:g}"
+
+
+def automatic_buttons(panel: QWidget) -> list[QPushButton]:
+    return [b for b in panel.findChildren(QPushButton) if b.text() == AUTOMATIC_WINDOW and not b.isHidden()]
+
+
+def test_the_panel_undoes_a_window_guessed_from_usage(qtbot, worker, container: Container) -> None:
+    sid = container.create_session(provider_id=PROVIDER, model_id=MODEL).id
+    registry = container.models.resolve(PROVIDER, MODEL).context_window_size
+    window = themed_window(qtbot, ContainerBackend(container), worker)
+    open_session(qtbot, window, sid)
+    gauge = window.header.gauge
+    qtbot.waitUntil(lambda: gauge._status is not None and gauge._status.window == registry)
+    assert not automatic_buttons(gauge.open_panel())  # the registry's window: nothing to undo
+    gauge.panel.hide()
+
+    container.models.record_limit(PROVIDER, MODEL, 4_140, source=WindowSource.GUESSED)  # the usage guess fired
+    window.chat_vm.refresh_context()
+    qtbot.waitUntil(lambda: gauge._status is not None and gauge._status.window == 4_140)
+    panel = gauge.open_panel()
+    qtbot.waitUntil(panel.isVisible)
+    assert "guessed from the server's reported prompt sizes" in "\n".join(panel.texts())
+    [button] = automatic_buttons(panel)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: gauge._status is not None and gauge._status.window == registry)
+    assert gauge._status.window_source == "registry"
+    stored = container.models.get(PROVIDER, MODEL)
+    assert stored is not None and stored.window_source is WindowSource.REGISTRY
+    qtbot.waitUntil(lambda: not automatic_buttons(panel))

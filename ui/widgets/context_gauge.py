@@ -65,6 +65,7 @@ class ContextGauge(QWidget):
     """A slim bar and a label; green, amber past 70%, red past the compaction threshold."""
 
     mcp_server_toggled = Signal(str, bool)  # from the panel: server name, on
+    automatic_window_requested = Signal()  # from the panel
 
     def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -102,6 +103,7 @@ class ContextGauge(QWidget):
         if self.panel is None:
             self.panel = ContextPanel(self)
             self.panel.mcp_server_toggled.connect(self.mcp_server_toggled)
+            self.panel.automatic_window_requested.connect(self.automatic_window_requested)
         self.panel.show_status(self._status, self._usage, self._compactions, self._servers)
         self.panel.popup_under(self)
         return self.panel

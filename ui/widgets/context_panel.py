@@ -4,7 +4,7 @@ source and the warnings, plus the conversation's totals."""
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from domain.events import ContextStatus
 from ui.backend import SessionMcpServer, UsageSummary
@@ -15,6 +15,9 @@ SOURCES = {"registry": "from Palimpsest's model list", "provider_api": "reported
            "learned_from_error": "learned from the provider's overflow error", "user": "set by you",
            "server": "reported by the server",
            "guessed_from_usage": "guessed from the server's reported prompt sizes"}
+# windows the panel offers to undo ("Use the automatic window"): set by the user or inferred by the app
+UNDOABLE_SOURCES = frozenset({"learned_from_error", "guessed_from_usage", "user"})
+AUTOMATIC_WINDOW = "Use the automatic window"
 
 
 def percent_text(status: ContextStatus) -> str | None:
@@ -51,6 +54,7 @@ class ContextPanel(QFrame):
     this conversation."""
 
     mcp_server_toggled = Signal(str, bool)  # server name, on
+    automatic_window_requested = Signal()  # "Use the automatic window" was pressed
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Popup)
@@ -86,6 +90,12 @@ class ContextPanel(QFrame):
             self._layout.addWidget(grid_host)
             for warning in status.warnings:
                 self._label(gui_text(warning), "Warning")
+            if status.window_source in UNDOABLE_SOURCES:
+                button = QPushButton(AUTOMATIC_WINDOW, self)
+                button.setToolTip("Forget this window: use the one Palimpsest's model list, the provider or the "
+                                  "server gives")
+                button.clicked.connect(lambda: emit(self.automatic_window_requested))
+                self._layout.addWidget(button)
         if servers:
             self._label("MCP servers in this conversation (their tools' definitions count above)", "Muted")
             for server in servers:
