@@ -108,7 +108,8 @@ def pruning_plan(messages: Sequence[Message], s: ContextSettings) -> dict[Messag
         current = plan.get(i, Action.KEEP)
         return size(i, current) - size(i, act) if act > current else 0
 
-    pending = 0
+    pending: set[int] = set()  # results whose due action is ahead of the applied one
+    freed = 0  # characters the pending actions would free
     ages = sorted({s.keep_last_tool_results, s.hard_clear_after})
     for newest in range(len(results)):
         for age in ages:
@@ -118,12 +119,15 @@ def pruning_plan(messages: Sequence[Message], s: ContextSettings) -> dict[Messag
             act = _due(results[i], age, s)
             if act is due.get(i, Action.KEEP):
                 continue
-            pending += gain(i, act) - gain(i, due.get(i, Action.KEEP))
+            freed += gain(i, act) - gain(i, due.get(i, Action.KEEP))
             due[i] = act
-        if pending >= s.prune_min_clear_chars:
-            for i, act in due.items():
-                plan[i] = max(act, plan.get(i, Action.KEEP))
-            pending = 0
+            if act > plan.get(i, Action.KEEP):
+                pending.add(i)
+        if freed >= s.prune_min_clear_chars:
+            for i in pending:
+                plan[i] = due[i]
+            pending.clear()
+            freed = 0
     return {results[i].id: act for i, act in plan.items() if act is not Action.KEEP}
 
 
@@ -151,7 +155,14 @@ def _trimmed_len(s: ContextSettings, total: int, message_id: str) -> int:
 
 
 def _size(text: str, act: Action, s: ContextSettings, message_id: str) -> int:
-    return len(_render(text, act, s, message_id))
+    """len(_render(text, act, s, message_id)), without rendering."""
+    if act is Action.CLEAR:
+        return len(clear_text(message_id))
+    if act is Action.TRIM:
+        trimmed = _trimmed_len(s, len(text), message_id)
+        if len(text) > trimmed:
+            return trimmed
+    return len(text)
 
 
 def _render(text: str, act: Action, s: ContextSettings, message_id: str) -> str:
