@@ -168,8 +168,8 @@ def _sent_digest(c: Container, attachment: Attachment, provider: str) -> str:
     """The sha256 of the bytes the provider receives for an attachment (an image may be downscaled first)."""
     import hashlib
 
+    from data.providers.rules import LIMITS
     from domain.attachment import AttachmentKind
-    from domain.attachment_rules import LIMITS
 
     if attachment.kind is not AttachmentKind.IMAGE:
         return attachment.sha256

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
+from domain.attachment import Attachment
 from domain.events import StreamEvent
 from domain.models import (
     Agent,
@@ -299,6 +300,11 @@ class ModelApiAdapter(Protocol):
     ) -> str: ...
 
     async def list_models(self) -> list[AiModel]: ...
+
+    async def count_attachment_tokens(self, model_id: ModelId, attachment: Attachment) -> int | None:
+        """The provider's own count of the input tokens the attachment adds to a request in the form it is sent
+        (its count endpoint), or None where the provider has none or it failed."""
+        ...
 
     async def server_window(self, model_id: ModelId) -> ServerWindow | None:
         """A local server's real context for the model (probed once: Ollama's /api/version, /api/show and /api/ps,

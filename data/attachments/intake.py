@@ -111,6 +111,7 @@ class AttachmentIntake:
             if reader.is_encrypted:
                 raise AttachmentRejected(f"{name} is password-protected; remove the password and attach it again.")
             pages = len(reader.pages)
+            size = _page_size(reader) if pages else None
         except AttachmentRejected:
             raise
         except Exception as exc:  # pypdf raises many kinds for a broken file
@@ -121,8 +122,9 @@ class AttachmentIntake:
         digest = self.files.put(data)
         if text:
             self.files.put_text(digest, text)
+        width, height = size or (None, None)
         return Attachment(digest, name, PDF_TYPE, AttachmentKind.PDF, len(data), pages=pages,
-                          text_chars=len(text) or None)
+                          text_chars=len(text) or None, width=width, height=height)
 
     def _text(self, name: str, data: bytes) -> Attachment:
         try:
@@ -138,6 +140,18 @@ class AttachmentIntake:
         media_type = guessed if guessed and guessed.startswith("text/") else "text/plain"
         digest = self.files.put(data)
         return Attachment(digest, name, media_type, AttachmentKind.TEXT, len(data), text_chars=len(text))
+
+
+def _page_size(reader: object) -> tuple[int, int] | None:
+    """The first page's size in points (rotation applied), which the providers' page rules price; None if unread."""
+    try:
+        page = reader.pages[0]  # type: ignore[attr-defined]
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        if int(page.get("/Rotate", 0) or 0) % 180:
+            width, height = height, width
+    except Exception:  # a page box pypdf cannot read: the rule's default page size is used
+        return None
+    return (round(width), round(height)) if width > 0 and height > 0 else None
 
 
 def extract_text(reader: object, name: str, limit: int = MAX_TEXT_CHARS) -> str:

@@ -8,9 +8,10 @@ import io
 from collections import OrderedDict
 
 from data.attachments.files import AttachmentFiles
+from data.providers.rules import scaled_to_fit
 from domain.attachment import Attachment
-from domain.attachment_rules import MediaLimits, scaled_to_fit
 from domain.errors import StorageError
+from domain.provider_rules import MediaLimits
 
 CACHED_IMAGES = 48
 

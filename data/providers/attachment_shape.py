@@ -9,8 +9,8 @@ from typing import Any
 
 from data.attachments.media import MediaSource
 from data.providers.conversation import attachment_heading, attachment_text
+from data.providers.rules import ANTHROPIC, GEMINI, LIMITS, OPENAI
 from domain.attachment import PDF_TYPE, Attachment, AttachmentKind
-from domain.attachment_rules import ANTHROPIC, GEMINI, LIMITS, OPENAI
 from domain.errors import StorageError
 
 

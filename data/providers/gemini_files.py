@@ -12,8 +12,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from data.attachments.media import MediaSource
+from data.providers.rules import GEMINI, LIMITS
 from domain.attachment import Attachment, AttachmentKind
-from domain.attachment_rules import GEMINI, LIMITS
 from domain.errors import ProviderError
 from domain.models import Message
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.attachment import Attachment, AttachmentKind
-from domain.attachment_rules import family, limit_problem
 from domain.context.session_context import SessionContext
 from domain.errors import AttachmentUnsupported
+from domain.provider_rules import ProviderRules, limit_problem
 
 
-def check_attachments(ctx: SessionContext, attachments: Sequence[Attachment]) -> list[str]:
+def check_attachments(
+    ctx: SessionContext, attachments: Sequence[Attachment], rules: ProviderRules | None
+) -> list[str]:
     """Raises AttachmentUnsupported when the context's model cannot take one of the files (no image input, a PDF
     too large or too long for the provider); returns notices for what goes in another form (a PDF as its text)."""
     if not attachments or ctx.provider is None or ctx.model is None:
@@ -35,7 +37,7 @@ def check_attachments(ctx: SessionContext, attachments: Sequence[Attachment]) ->
             notices.append(f"{model.id} does not read PDFs: the text extracted from {attachment.name} is sent "
                            "instead (no images or layout). Choose a model that reads PDFs to send the file itself.")
             continue
-        problem = limit_problem(attachment, family(ctx.provider.type), ctx.provider.name)
+        problem = limit_problem(attachment, rules.media_limits(ctx.provider.type), ctx.provider.name) if rules else None
         if problem is not None:
             raise AttachmentUnsupported(problem + " Nothing was sent.")
     return notices

@@ -6,11 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from domain.attachment import Attachment
-from domain.attachment_rules import attachment_tokens, family
 from domain.chat.server_window import short_window_warning
-from domain.context.attachment_plan import plan_attachments
+from domain.context.attachment_plan import AttachmentTarget, placeholders_only, plan_attachments
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
-from domain.context.estimator import TokenEstimator, calibration_key
+from domain.context.estimator import RequestSize, TokenEstimator, calibration_key, request_size
 from domain.context.meter import measure_context
 from domain.context.pruner import ToolResultPruner
 from domain.context.reasoning_echo import echoed_reasoning, reasoning_tokens, thinking_room
@@ -24,12 +23,18 @@ MIN_OUTPUT_TOKENS = 256
 
 @dataclass(frozen=True)
 class PlannedRequest:
-    """A request ready to send, with its estimate (calibrated and raw) and the output tokens to ask for."""
+    """A request ready to send, with its estimate (calibrated, and its raw size with the attachments' share) and the
+    output tokens to ask for."""
 
     request: BuiltRequest
     estimate: int
-    raw_estimate: int
+    size: RequestSize
     max_output_tokens: int
+
+    @property
+    def raw_estimate(self) -> int:
+        """The uncalibrated estimate of the whole request."""
+        return self.size.raw
 
 
 def output_budget(model: AiModel, settings: ContextSettings, estimate: int) -> int:
@@ -67,7 +72,8 @@ def oversized_message(
     if capacity is None or ctx.model is None:
         return None
     estimator, key = planner.estimator, model_key(ctx)
-    media = sum(attachment_tokens(a, family(ctx.provider.type)) for a in attachments) if ctx.provider else 0
+    media = sum(estimator.attachment_tokens(a, ctx.provider.type, ctx.model.id, ctx.attachment_counts)
+                for a in attachments) if ctx.provider else 0
     tokens = estimator.apply_calibration(estimator.estimate_text(text) + media, key)
     fixed = estimator.estimate_request(ctx.system_prompt, [], ctx.tools, key)
     room = fit_budget(capacity, ctx.settings) - fixed
@@ -94,10 +100,15 @@ def with_attachments(ctx: SessionContext, messages: list[Message], estimator: To
         return messages
     capacity = input_capacity(ctx.model)
     protected = int(capacity * ctx.settings.protected_window_ratio) if capacity else None
-    return plan_attachments(
-        messages, family=family(ctx.provider.type), capabilities=ctx.model.capabilities if ctx.model else None,
-        protected_tokens=protected, estimator=estimator, model_name=ctx.model.id if ctx.model else "this model",
-    )
+    return plan_attachments(messages, target=attachment_target(ctx), protected_tokens=protected, estimator=estimator)
+
+
+def attachment_target(ctx: SessionContext) -> AttachmentTarget:
+    """Where the context's attachments go: its provider and model, with the counts known for them."""
+    assert ctx.provider is not None
+    model = ctx.model
+    return AttachmentTarget(ctx.provider.type, model.id if model else None, model.capabilities if model else None,
+                            ctx.attachment_counts)
 
 
 def model_key(ctx: SessionContext) -> str | None:
@@ -139,9 +150,9 @@ class RequestPlanner:
         if budget is not None:
             request = self._builder.fit_to_budget(request, budget, self.estimator, ctx.tools, key)
         raw = self.estimator.estimate_request(request.system_prompt, request.messages, ctx.tools, None)
-        raw += self.reasoning_sent(ctx, request.messages)
-        estimate = self.estimator.apply_calibration(raw, key)
-        return PlannedRequest(request, estimate, raw, output_budget(ctx.model, ctx.settings, estimate))
+        size = request_size(raw, request.messages).plus(self.reasoning_sent(ctx, request.messages))
+        estimate = self.estimator.calibrated(size, key)
+        return PlannedRequest(request, estimate, size, output_budget(ctx.model, ctx.settings, estimate))
 
     def reasoning_sent(self, ctx: SessionContext, messages: Sequence[Message]) -> int:
         """Estimated tokens of the stored reasoning a request with these messages sends back to the context's model."""
@@ -149,10 +160,13 @@ class RequestPlanner:
         model_id = ctx.model.id if ctx.model is not None else None
         return reasoning_tokens(self.estimator, echoed_reasoning(messages, provider_id, model_id))
 
-    def preview(self, ctx: SessionContext, reserve_tokens: int = 0) -> BuiltRequest:
+    def preview(self, ctx: SessionContext, reserve_tokens: int = 0, *, attachments: bool = True) -> BuiltRequest:
         """The next request as it would be sent now, cut to the newest turns that leave `reserve_tokens` of the
-        window free (estimated never below the raw estimate)."""
+        window free (estimated never below the raw estimate); with `attachments=False`, every attachment as its
+        placeholder line."""
         built, sent = self.sent(ctx)
+        if not attachments:
+            sent = placeholders_only(sent, self.estimator)
         request = BuiltRequest(built.system_prompt, sent)
         window = ctx.window
         if window and reserve_tokens:

@@ -120,7 +120,7 @@ class RoundSender:
         model = attempt.model
         key = model_key(attempt.ctx)
         if err.tokens and err.tokens > 0 and key is not None:
-            self._planner.estimator.calibrate(key, err.tokens, planned.raw_estimate)
+            self._planner.estimator.learn(key, err.tokens, planned.size)
         if err.limit and err.limit > 0:
             self._models.record_limit(model.provider_id, model.id, err.limit, input_only=err.input_limit)
             attempt.ctx = attempt.ctx.with_model(self._models.resolve(model.provider_id, model.id))

@@ -34,7 +34,7 @@ class ContextUpkeep:
         yield ContextStatusChanged(status)
         if should_flush(status.used, input_capacity(ctx.model), ctx.settings, ctx.session):
             reserve = FLUSH_MAX_OUTPUT_TOKENS + self.planner.estimator.estimate_text(FLUSH_PROMPT) + FLUSH_TOOL_RESERVE
-            saved = await self._flush(ctx, self.planner.preview(ctx, reserve))
+            saved = await self._flush(ctx, self.planner.preview(ctx, reserve, attachments=False))  # never resent
             yield MemoryFlushed(saved)
             ctx = reload()
             status = self.planner.status(ctx)
