@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.container import Container
-from domain.context.estimator import calibration_key
+from domain.context.estimator import attachment_calibration_key, calibration_key
 from domain.models import Message, MessageType, ReasoningBlock, ReasoningKind, ToolStatus
 from tests.attachment_samples import pdf, png
 
 PROVIDER, MODEL = "anthropic", "claude-sonnet-4-6"
 RATIO = 0.73  # a learned calibration ratio: the provider counts fewer tokens than the estimate
+MEDIA_RATIO = 1.28  # and the rule-priced attachments' own ratio (the rule counts fewer than the provider)
 
 
 def rich_session(container: Container, *, rounds: int = 9, page_chars: int = 9_000) -> str:
@@ -39,5 +40,7 @@ def rich_session(container: Container, *, rounds: int = 9, page_chars: int = 9_0
                     provider_id=PROVIDER, model_id=MODEL))
         add(Message(f"result{i}", sid, MessageType.TOOL_RESULT, tool_call_id=f"t{i}", tool_name="http_request",
                     tool_output=page, tool_status=ToolStatus.SUCCESS))
-    container.storage.calibration.put(calibration_key(PROVIDER, MODEL), RATIO)
+    key = calibration_key(PROVIDER, MODEL)
+    container.storage.calibration.put(key, RATIO)
+    container.storage.calibration.put(attachment_calibration_key(key), MEDIA_RATIO)
     return sid

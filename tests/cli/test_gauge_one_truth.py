@@ -38,6 +38,7 @@ async def test_the_breakdown_of_a_calibrated_pruned_session_adds_up_to_its_total
     b = status.breakdown
     assert all(part > 0 for part in rows(b)), b  # every part is there: summary, files, pruned results, reasoning
     assert sum(rows(b)) == status.used
+    assert container.planner.plan(container.contexts.load(sid)).estimate == status.used  # what the send estimates
     results = [m for m in container.messages.snapshot(sid) if m.tool_output]
     whole = sum(container.estimator.estimate_message(m) for m in results) * RATIO
     assert b.tool_results < whole * 3 / 4  # the old results went pruned, and the row counts them as sent
