@@ -39,6 +39,7 @@ from domain.usecases.add_provider import AddProviderUseCase
 from domain.usecases.api_key_status import ApiKeyStatusUseCase
 from domain.usecases.archive_session import ArchiveSessionUseCase
 from domain.usecases.auto_compact import AutoCompactUseCase
+from domain.usecases.automatic_window import UseAutomaticWindowUseCase
 from domain.usecases.branches import CheckoutBranchUseCase, DeleteBranchUseCase, ListBranchesQuery
 from domain.usecases.compact_now import CompactNowUseCase
 from domain.usecases.configure_agent import ConfigureAgentUseCase
@@ -240,6 +241,7 @@ class Container:
         self.list_models = ListModelsUseCase(self.providers, self.models)
         self.refresh_models = RefreshModelsUseCase(self.providers, self.models, self.adapters)
         self.add_model = AddModelUseCase(self.providers, self.models)
+        self.use_automatic_window = UseAutomaticWindowUseCase(self.providers, self.models)
         self.set_api_key = SetApiKeyUseCase(self.providers, self.keys)
         self.delete_api_key = DeleteApiKeyUseCase(self.providers, self.keys)
         self.api_key_status = ApiKeyStatusUseCase(self.providers, self.keys)

@@ -204,6 +204,11 @@ class ModelRepository(Protocol):
         """Records the context a local server has the model loaded with (window_source server) and the length it was
         trained for; a user-set window still wins."""
         ...
+    def clear_window(self, provider_id: ProviderId, model_id: ModelId) -> None:
+        """Returns the model's window to its automatic source: a user-set, learned or guessed window is dropped (the
+        registry's applies until the provider's list or the server reports one again); a window the provider or a
+        server reported stays, as does the rest of the model. NotFound for an unknown provider."""
+        ...
 
 
 class CalibrationStore(Protocol):

@@ -129,7 +129,7 @@ class RequestPlanner:
         self.estimator = estimator
 
     def forget(self, session_id: str) -> None:
-        """Drops the pruner's memory of a session (after its boundary moved)."""
+        """Kept for callers that signal a moved boundary: pruning is derived from the messages, nothing to drop."""
         self._pruner.forget(session_id)
 
     def build(self, ctx: SessionContext) -> BuiltRequest:
@@ -137,13 +137,13 @@ class RequestPlanner:
         return self._builder.build(ctx.session, ctx.messages, ctx.system_prompt, ctx.pinned)
 
     def sent(self, ctx: SessionContext) -> tuple[BuiltRequest, list[Message]]:
-        """The built request and its messages as pruning would send them now (the pruner's state is not advanced)."""
+        """The built request and its messages as pruning would send them now (the same in every process)."""
         built = self.build(ctx)
         return built, with_attachments(ctx, self._pruner.preview(ctx.session.id, built.messages, ctx.settings),
                                        self.estimator)
 
     def plan(self, ctx: SessionContext, budget: int | None = None) -> PlannedRequest:
-        """The request to send (advancing the pruner's state); with a budget, only the newest turns that fit."""
+        """The request to send; with a budget, only the newest turns that fit."""
         assert ctx.model is not None, "plan() needs a context with a model"
         built = self.build(ctx)
         pruned = self._pruner.prune(ctx.session.id, built.messages, ctx.settings)
