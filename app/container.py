@@ -13,6 +13,7 @@ from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
 from data.keys import KeyringApiKeyStorage
 from data.mcp.secrets import KeyringMcpSecrets
+from data.providers.thinking_rules import ProviderThinkingRules
 from data.storage import Storage
 from data.tools import BuiltinTools
 from data.tools.executor import TOOL_NAMES
@@ -168,7 +169,8 @@ class Container:
         self.tools = ToolsWithMcp(builtin, self.mcp_servers, self.mcp, approver)  # no approver: "ask" refuses
         self.estimator = TokenEstimator(self.storage.calibration)
         self.planner = RequestPlanner(
-            CompactAwareMessageBuilder(), ToolResultPruner(self.settings.context_settings()), self.estimator
+            CompactAwareMessageBuilder(), ToolResultPruner(self.settings.context_settings()), self.estimator,
+            thinking=ProviderThinkingRules(),
         )
         self.contexts = SessionContextLoader(
             store=self.store, sessions=self.sessions, messages=self.messages, agents=self.agents,

@@ -8,12 +8,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from data.providers.conversation import ResultBlock, TextBlock, Turn
+from data.providers.thinking_rules import ANTHROPIC_MIN_BUDGET as MIN_BUDGET
+from data.providers.thinking_rules import ANTHROPIC_ROOM as THINKING_ROOM
 from data.registry.capabilities import ANTHROPIC_EFFORTS
 from domain.models import ModelCapabilities, ModelId, ProviderId, ReasoningBlock, ReasoningKind, ThinkingForm
 
-# thinking tokens per level: a budget model's budget_tokens, an adaptive model's room above the reply in max_tokens
-THINKING_ROOM = {"low": 2_048, "medium": 8_192, "high": 16_384, "max": 32_000, "auto": 16_384}
-MIN_BUDGET = 1_024  # the API's smallest budget_tokens
 UNKNOWN_MAX_OUTPUT = 32_000  # max_tokens is never raised above this for a model whose output limit is unknown
 
 
