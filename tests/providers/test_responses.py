@@ -169,6 +169,16 @@ def test_the_fake_refuses_a_reasoning_item_without_its_following_item_and_an_out
                                      {"role": "assistant", "content": "x"}]}
         status, body = post(fake.base_url, forged)
         assert status == 400 and body["error"]["code"] == "invalid_encrypted_content"
+        assert body["error"]["message"] == "The encrypted content gAAA...fake could not be verified."
+        assert body["error"]["param"] is None
+        kept = [{"role": "user", "content": "hi"}, item, {"role": "assistant", "content": "x"}]
+        status, body = post(fake.base_url, {**alone, "model": "gpt-5-mini", "input": kept})  # another model's
+        content = item["encrypted_content"]
+        assert status == 400 and body["error"] == {
+            "message": f"The encrypted content {content[:4]}...{content[-4:]} could not be verified.",
+            "type": "invalid_request_error", "param": None, "code": "invalid_encrypted_content"}
+        status, _ = post(fake.base_url, {**alone, "input": kept})  # the model that made it: accepted
+        assert status == 200
 
 
 async def test_the_quota_body_is_a_billing_error_not_retried_with_its_request_id():
