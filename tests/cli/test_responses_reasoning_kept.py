@@ -1,6 +1,7 @@
 """A 10-turn `palimpsest chat` session on the Responses API (the fake) with tool calls: every earlier turn's reasoning
 items go back in their original place, so each request's input is the previous request's input plus the new items
-(the prefix identical turn to turn) and the prompt cache reads almost all of it."""
+(the prefix identical turn to turn), the prompt cache reads almost all of it, and the gauge counts every item the
+next request sends back."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from domain.context.estimator import TokenEstimator
 from tests.cli.harness import Cli
 from tests.fakeservers import NormalizedRequest, Reply, ToolCall
 from tests.fakeservers.responses_server import FakeResponsesServer
@@ -52,6 +54,9 @@ def test_ten_turns_send_every_earlier_reasoning_item_back_in_place(tmp_path: Pat
             session = session or events[0]["session_id"]
             errors += [e["message"] for e in events if e["type"] == "error"] + ([result.err] if result.code else [])
         chats = [(r.raw, s) for r, s in zip(server.requests, server.stats, strict=True) if r.raw.get("tools")]
+        context = json.loads(cli.run("sessions", "context", str(session), "--json", subprocess_run=False).out)
+        last_id = next(reversed(server.issued))
+        last = {"summary": [{"text": "Both searches came back; answer."}], "encrypted_content": server.issued[last_id]}
     assert errors == [] and server.refusals == [] and server.failures == []
     assert len(chats) == 3 * TURNS
     previous: list[dict[str, Any]] = []
@@ -66,6 +71,11 @@ def test_ten_turns_send_every_earlier_reasoning_item_back_in_place(tmp_path: Pat
                 following = items[position + 1]
                 assert following.get("type") == "function_call" or following.get("role") == "assistant"
         previous = items
+    estimator = TokenEstimator()  # the gauge counts every reasoning item the next request sends back
+    items = [i for i in previous if i.get("type") == "reasoning"] + [last]
+    assert context["breakdown"]["reasoning"] == sum(
+        estimator.estimate_text("\n\n".join(p["text"] for p in i["summary"]))
+        + estimator.estimate_opaque(i["encrypted_content"]) for i in items)
     later = [stats for _, stats in chats[3:]]
     cached = sum(s.cached_tokens for s in later) / sum(s.input_tokens for s in later)
     assert cached > 0.9, cached
