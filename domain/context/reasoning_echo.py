@@ -16,7 +16,7 @@ from domain.models import (
 )
 
 ECHOED_KINDS = frozenset({ReasoningKind.THINKING, ReasoningKind.REDACTED, ReasoningKind.REASONING_CONTENT,
-                          ReasoningKind.ENCRYPTED})  # a part's signature (Gemini) rides on its part: a few bytes
+                          ReasoningKind.ENCRYPTED})  # a part's signature rides on its part: a few bytes
 EVERY_TURN_KINDS = frozenset({ReasoningKind.ENCRYPTED})  # what an API that takes every turn's reasoning gets back
 
 
