@@ -35,10 +35,10 @@ class FakeResponsesServer(FakeOpenAIServer):
     """Speaks the Responses API under /v1 (and Chat Completions and /v1/models, as the real endpoint does).
 
     Refuses what the real API refuses (responses_rules.check): a reasoning item without the item it produced after
-    it, one whose encrypted content it did not issue or issued to another model, a function_call_output without its call, reasoning knobs for
-    a model that does not reason, an input_image or input_file the API would not take (responses_media: the data
-    URL's media type against the bytes, base64, a PDF that opens, the size limits; images billed by OpenAI's
-    formula). An overflow answers with GPT-5's input-limit wording (numbers included). `quota`:
+    it, one whose encrypted content it did not issue or issued to another model, a function_call_output without its
+    call, reasoning knobs for a model that does not reason, an input_image or input_file the API would not take
+    (responses_media: the data URL's media type against the bytes, base64, a PDF that opens, the size limits; images
+    billed by OpenAI's formula). An overflow answers with GPT-5's input-limit wording (numbers included). `quota`:
     every generation request gets the 429 insufficient_quota body."""
 
     def __init__(self, *args: Any, quota: bool = False, **kwargs: Any) -> None:
