@@ -14,6 +14,7 @@ from domain.ports import ModelApiAdapter
 if TYPE_CHECKING:  # the SDKs are imported only when a provider is used (start-up of the CLI)
     from data.providers.base import SdkAdapter
     from data.providers.factory import SdkAdapterFactory
+    from data.providers.probe_store import ProbeStore
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +27,9 @@ class LazyAdapterFactory:
     connections belong to the loop that used them: `aclose` on that loop before it ends closes them all.
     """
 
-    def __init__(self, media: MediaSource | None = None) -> None:
+    def __init__(self, media: MediaSource | None = None, probes: ProbeStore | None = None) -> None:
         self.media = media  # reads attachment files for the adapters (set by the Container when not given)
+        self.probes = probes  # servers' answers to window probes, kept a day (set by the Container when not given)
         self._factory: SdkAdapterFactory | None = None
         self._loop: object | None = None
         self._cache: dict[tuple[Provider, str], SdkAdapter] = {}
@@ -37,7 +39,7 @@ class LazyAdapterFactory:
         if self._factory is None:
             from data.providers.factory import SdkAdapterFactory
 
-            self._factory = SdkAdapterFactory(media=self.media)
+            self._factory = SdkAdapterFactory(media=self.media, probes=self.probes)
         try:
             loop: object | None = asyncio.get_running_loop()
         except RuntimeError:

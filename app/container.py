@@ -13,11 +13,14 @@ from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
 from data.keys import KeyringApiKeyStorage
 from data.mcp.secrets import KeyringMcpSecrets
+from data.providers.media_forms import AttachmentForms
+from data.providers.rules import PROVIDER_RULES
 from data.providers.thinking_rules import ProviderThinkingRules
 from data.storage import Storage
 from data.tools import BuiltinTools
 from data.tools.executor import TOOL_NAMES
 from domain.chat.paths import BranchSwitcher
+from domain.chat.provider_numbers import ProviderNumbers
 from domain.chat.request import RequestPlanner
 from domain.chat.turn_store import TurnStore
 from domain.chat.upkeep import ContextUpkeep
@@ -37,6 +40,7 @@ from domain.usecases.add_provider import AddProviderUseCase
 from domain.usecases.api_key_status import ApiKeyStatusUseCase
 from domain.usecases.archive_session import ArchiveSessionUseCase
 from domain.usecases.auto_compact import AutoCompactUseCase
+from domain.usecases.automatic_window import UseAutomaticWindowUseCase
 from domain.usecases.branches import CheckoutBranchUseCase, DeleteBranchUseCase, ListBranchesQuery
 from domain.usecases.compact_now import CompactNowUseCase
 from domain.usecases.configure_agent import ConfigureAgentUseCase
@@ -147,6 +151,8 @@ class Container:
         self.media = MediaSource(storage.attachment_files)
         if isinstance(adapters, LazyAdapterFactory) and adapters.media is None:
             adapters.media = self.media
+        if isinstance(adapters, LazyAdapterFactory) and adapters.probes is None:
+            adapters.probes = storage.server_probes
         self.attachments = AttachmentIntake(storage.attachment_files)
         # a command's flags (`chat --reasoning high`): applied by the context loader over the app's, the agent's and
         # the session's own settings, never stored
@@ -167,7 +173,7 @@ class Container:
             http_allowed_hosts=lambda: settings.tool_settings().allowed_hosts, approver=approver,
         )
         self.tools = ToolsWithMcp(builtin, self.mcp_servers, self.mcp, approver)  # no approver: "ask" refuses
-        self.estimator = TokenEstimator(self.storage.calibration)
+        self.estimator = TokenEstimator(self.storage.calibration, PROVIDER_RULES)
         self.planner = RequestPlanner(
             CompactAwareMessageBuilder(), ToolResultPruner(self.settings.context_settings()), self.estimator,
             thinking=ProviderThinkingRules(),
@@ -176,6 +182,7 @@ class Container:
             store=self.store, sessions=self.sessions, messages=self.messages, agents=self.agents,
             providers=self.providers, models=self.models, memories=self.memories, settings=self.settings,
             tools=self.tools, command_overrides=self._command_overrides, extra_tools=self.tools,
+            attachment_counts=self.storage.attachment_counts,
         )
 
     def _mcp_tools_changed(self, name: str, tools: list[McpToolSpec]) -> None:
@@ -200,7 +207,8 @@ class Container:
             contexts=self.contexts, turns=TurnStore(self.store, self.sessions, self.messages),
             adapters=self.adapters, tools=self.tools, models=self.models,
             upkeep=ContextUpkeep(self.planner, self.auto_compact, memory_flush), title=self.generate_title,
-            clock=self.clock, discover=self.discover_model,
+            clock=self.clock, discover=self.discover_model, forms=AttachmentForms(self.media),
+            numbers=ProviderNumbers(self.storage.attachment_counts, self.storage.cut_evidence, self.models),
         )
 
     def _build_management(self) -> None:
@@ -235,6 +243,7 @@ class Container:
         self.list_models = ListModelsUseCase(self.providers, self.models)
         self.refresh_models = RefreshModelsUseCase(self.providers, self.models, self.adapters)
         self.add_model = AddModelUseCase(self.providers, self.models)
+        self.use_automatic_window = UseAutomaticWindowUseCase(self.providers, self.models)
         self.set_api_key = SetApiKeyUseCase(self.providers, self.keys)
         self.delete_api_key = DeleteApiKeyUseCase(self.providers, self.keys)
         self.api_key_status = ApiKeyStatusUseCase(self.providers, self.keys)

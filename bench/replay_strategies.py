@@ -12,6 +12,7 @@ from bench.replay_timing import EngineTimer, TimedPruner, timed_builder, timed_e
 from data.providers.thinking_rules import ProviderThinkingRules
 from data.storage import Storage
 from data.tools import BuiltinTools
+from domain.chat.compaction import CompactResult
 from domain.chat.request import RequestPlanner
 from domain.chat.turn_store import TurnStore
 from domain.chat.upkeep import ContextUpkeep
@@ -24,7 +25,7 @@ from domain.ports import KeySource
 from domain.services.adapters import ProviderAdapters
 from domain.services.summarizer import AdapterSummarizer
 from domain.settings import ContextSettings
-from domain.usecases.auto_compact import AutoCompactUseCase, CompactResult
+from domain.usecases.auto_compact import AutoCompactUseCase
 from domain.usecases.create_session import CreateSessionUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
 from domain.usecases.memory_flush import MemoryFlushUseCase

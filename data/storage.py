@@ -19,9 +19,11 @@ from data.db.inspection import inspect_file
 from data.db.mcp_servers import SqlMcpServerRepository
 from data.db.memories import SqlMemoryRepository
 from data.db.messages import SqlMessageRepository
+from data.db.provider_counts import SqlAttachmentCounts, SqlCutEvidence
 from data.db.providers import SqlProviderRepository
 from data.db.schema_version import shipped_revisions
 from data.db.seed import seed
+from data.db.server_probes import SqlServerProbes
 from data.db.sessions import SqlSessionRepository
 from data.db.settings import SqlCalibrationStore, SqlSettingsRepository
 from data.paths import data_dir
@@ -52,7 +54,10 @@ class Storage:
         self.memories = SqlMemoryRepository(db)
         self.settings = SqlSettingsRepository(db)
         self.calibration = SqlCalibrationStore(db)
+        self.attachment_counts = SqlAttachmentCounts(db)
+        self.cut_evidence = SqlCutEvidence(db)
         self.mcp_servers = SqlMcpServerRepository(db)
+        self.server_probes = SqlServerProbes(db)  # what OpenAI-compatible servers answered to window probes
 
     @classmethod
     def open(cls, home: Path | None = None) -> Storage:

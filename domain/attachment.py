@@ -15,14 +15,15 @@ class AttachmentKind(StrEnum):
     TEXT = "text"  # a text or code file, sent as a text block with its name
 
 
-IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
+IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/tiff")
 PDF_TYPE = "application/pdf"
 
 
 @dataclass(frozen=True)
 class Attachment:
     """One file attached to a user message, stored once by its content's sha256 (the bytes live in the attachment
-    store, never in the message). `tokens`, `omitted` and `as_text` describe one request only: the request planner
+    store, never in the message). For a PDF, width and height are its first page's size in points. `tokens`,
+    `exact`, `omitted` and `as_text` describe one request only: the request planner
     sets them on a copy (stored attachments keep the defaults)."""
 
     sha256: str
@@ -35,6 +36,7 @@ class Attachment:
     pages: int | None = None  # PDFs
     text_chars: int | None = None  # text files: their characters; PDFs: characters of the extracted text
     tokens: int = 0  # estimated input tokens in this request, for its provider
+    exact: bool = False  # `tokens` is the provider's own count (its count endpoint), not a rule's estimate
     omitted: bool = False  # this request sends a one-line placeholder instead
     as_text: bool = False  # this request sends a PDF's extracted text (the model reads no PDFs)
     note: str | None = None  # why it is omitted when that is not its age (e.g. the model takes no images)

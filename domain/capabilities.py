@@ -64,3 +64,9 @@ class ModelCapabilities:
         """Whether the model reasons on a request that does not ask for it (the provider's default)."""
         return self.thinking is ThinkingForm.ALWAYS_ON or (self.thinking is not ThinkingForm.NONE
                                                            and self.thinks_by_default)
+
+
+def reads_pdfs(caps: ModelCapabilities | None) -> bool:
+    """Whether a model is known to read PDFs: unknown (no capabilities, or pdf_input not known) counts as no, so an
+    OpenAI-compatible server's unlisted model is sent a PDF's extracted text rather than a file part it may refuse."""
+    return caps is not None and caps.pdf_input is True

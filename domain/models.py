@@ -116,13 +116,16 @@ class AiModel:
 
 @dataclass(frozen=True)
 class ServerWindow:
-    """What a local server (Ollama, LM Studio, llama.cpp, vLLM) says about a model's context: the length it has the
-    model loaded with (what it really takes; longer requests it cuts silently) and the length the model was trained
-    for, when it says."""
+    """What an OpenAI-compatible server says about a model's context: the length it runs the model with (a local
+    server's loaded context, which it cuts longer requests to silently; source `server`) or the window its model list
+    states (vLLM, LiteLLM, OpenRouter, Together, Fireworks, Groq, Mistral; source `provider_api`), the length the
+    model was trained for when it says, and the input limit when the list names one apart from the window."""
 
     server: str
     loaded: int
     trained: int | None = None
+    source: WindowSource = WindowSource.SERVER
+    input_limit: int | None = None
 
     @property
     def short(self) -> bool:

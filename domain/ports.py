@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
+from domain.attachment import Attachment
 from domain.events import StreamEvent
 from domain.models import (
     Agent,
@@ -22,6 +23,7 @@ from domain.models import (
     ModelId,
     Provider,
     ProviderId,
+    ProviderType,
     ServerWindow,
     Session,
     SessionId,
@@ -202,6 +204,11 @@ class ModelRepository(Protocol):
         """Records the context a local server has the model loaded with (window_source server) and the length it was
         trained for; a user-set window still wins."""
         ...
+    def clear_window(self, provider_id: ProviderId, model_id: ModelId) -> None:
+        """Returns the model's window to its automatic source: a user-set, learned or guessed window is dropped (the
+        registry's applies until the provider's list or the server reports one again); a window the provider or a
+        server reported stays, as does the rest of the model. NotFound for an unknown provider."""
+        ...
 
 
 class CalibrationStore(Protocol):
@@ -265,6 +272,15 @@ class ApiKeyStorage(Protocol):
         ...
 
 
+class AttachmentForms(Protocol):
+    """Which files a provider is sent in another form than the stored one (an image type it does not take converted,
+    an animated image's first frame); the provider rules live in data/."""
+
+    def notices(self, attachments: Sequence[Attachment], provider_type: ProviderType, provider_name: str) -> list[str]:
+        """One sentence for the user per attachment the provider gets converted; none when all go as they are."""
+        ...
+
+
 class ModelApiAdapter(Protocol):
     """One provider's API, spoken through its official SDK; no SDK type crosses this line."""
 
@@ -294,6 +310,11 @@ class ModelApiAdapter(Protocol):
     ) -> str: ...
 
     async def list_models(self) -> list[AiModel]: ...
+
+    async def count_attachment_tokens(self, model_id: ModelId, attachment: Attachment) -> int | None:
+        """The provider's own count of the input tokens the attachment adds to a request in the form it is sent
+        (its count endpoint), or None where the provider has none or it failed."""
+        ...
 
     async def server_window(self, model_id: ModelId) -> ServerWindow | None:
         """A local server's real context for the model (probed once: Ollama's /api/version, /api/show and /api/ps,

@@ -21,6 +21,7 @@ SETTING_ALIASES = {
     "idle_timeout": "idle_timeout_s",
     "round_timeout": "round_timeout_s",
 }
+MAX_SYSTEM_PROMPT_CHARS = 100_000  # a conversation's own prompt (agents' have no limit); keeps a pasted file in check
 DEADLINE_RANGE_S = (0.1, 86_400.0)  # a provider's deadlines: a tenth of a second to a day
 _TRUE = ("on", "true", "yes", "1")
 _FALSE = ("off", "false", "no", "0")

@@ -1,5 +1,5 @@
-"""Real sample files for attachment tests, made on the fly: PNG and JPEG images (Pillow), PDFs with text per page
-(hand-written, valid for pypdf and for any reader), a Python file."""
+"""Real sample files for attachment tests, made on the fly: PNG, JPEG, GIF (still or animated), BMP and TIFF images
+(Pillow), PDFs with text per page (hand-written, valid for pypdf and for any reader), a Python file."""
 
 from __future__ import annotations
 
@@ -27,6 +27,35 @@ def jpeg(width: int = 80, height: int = 60) -> bytes:
                    for y in range(height) for x in range(width)])
     out = io.BytesIO()
     image.save(out, format="JPEG", quality=90)
+    return out.getvalue()
+
+
+def gif(width: int = 60, height: int = 40, frames: int = 1) -> bytes:
+    """A GIF of `frames` frames (red, then green, blue...): animated when frames > 1."""
+    from PIL import Image
+
+    colours = [(220, 30, 30), (30, 200, 30), (30, 30, 220), (240, 200, 0)]
+    images = [Image.new("RGB", (width, height), colours[i % len(colours)]) for i in range(frames)]
+    out = io.BytesIO()
+    images[0].save(out, format="GIF", save_all=frames > 1, append_images=images[1:], duration=100, loop=0)
+    return out.getvalue()
+
+
+def bmp(width: int = 50, height: int = 30) -> bytes:
+    """A Windows bitmap (BMP) of one colour with a line."""
+    return _saved(width, height, "BMP")
+
+
+def tiff(width: int = 50, height: int = 30) -> bytes:
+    """A TIFF of one colour with a line."""
+    return _saved(width, height, "TIFF")
+
+
+def _saved(width: int, height: int, kind: str) -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.open(io.BytesIO(png(width, height))).convert("RGB").save(out, format=kind)
     return out.getvalue()
 
 

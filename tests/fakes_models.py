@@ -12,6 +12,8 @@ from domain.errors import InvalidInput, NotFound
 from domain.models import AiModel, ModelId, ModelSource, ProviderId, WindowSource
 from tests.fakes_config import FakeProviderRepository
 
+CLEARABLE = frozenset({WindowSource.USER, WindowSource.LEARNED, WindowSource.GUESSED})
+
 
 class FakeModelRepository:
     """Models keyed by (provider, model); a user-set window always wins, like the store. With no registry, a
@@ -110,6 +112,14 @@ class FakeModelRepository:
         elif not old.user_window:
             self.models[(provider_id, model_id)] = replace(old, context_window_size=limit, window_is_guess=False,
                                                            window_source=source)
+
+    def clear_window(self, provider_id: ProviderId, model_id: ModelId) -> None:
+        self._require_provider(provider_id)
+        old = self.get(provider_id, model_id)
+        if old is None or not (old.user_window or old.window_source in CLEARABLE):
+            return
+        self.models[(provider_id, model_id)] = replace(old, context_window_size=None, user_window=False,
+                                                       window_is_guess=False, window_source=WindowSource.REGISTRY)
 
     def record_server_window(
         self, provider_id: ProviderId, model_id: ModelId, window: int, trained: int | None = None

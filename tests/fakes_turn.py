@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from data.providers.rules import PROVIDER_RULES
 from domain.events import StreamDone, StreamEvent, TextDelta, ToolCallRequested, UsageReported
 from domain.models import AiModel, Message, ModelCapabilities, ModelId, Provider, ServerWindow, ToolDefinition, Usage
 from domain.ports import ToolContext, ToolOutcome
@@ -66,6 +67,8 @@ class FakeModelApiAdapter:
         self.server_windows: dict[ModelId, ServerWindow] = {}
         self.list_calls = 0
         self.list_error: Exception | None = None
+        self.attachment_counts: dict[str, int] = {}  # sha256 -> what the provider's count endpoint answers
+        self.counted: list[str] = []  # the attachments counted, in order
 
     def send_message_stream(
         self,
@@ -112,6 +115,11 @@ class FakeModelApiAdapter:
         if isinstance(item, Exception):
             raise item
         return item
+
+    async def count_attachment_tokens(self, model_id: ModelId, attachment: Any) -> int | None:
+        """What `attachment_counts` says for the attachment (None: no count endpoint)."""
+        self.counted.append(attachment.sha256)
+        return self.attachment_counts.get(attachment.sha256)
 
     async def server_window(self, model_id: ModelId) -> ServerWindow | None:
         """What `server_windows` says for the model (None: not a local server)."""
@@ -190,6 +198,8 @@ class TurnWorld:
     planner: Any = None
     auto_compact: Any = None
     status: Any = None
+    counts: Any = None
+    evidence: Any = None
 
     def adapter(self, provider_id: str = "anthropic") -> FakeModelApiAdapter:
         return self.adapters.adapter(provider_id)
@@ -233,6 +243,7 @@ def make_world(
 ) -> TurnWorld:
     """Two providers: anthropic (claude-big, default; claude-haiku) and openai (gpt-small, a small window);
     `every_turn`: the provider ids whose API takes every turn's reasoning back (tests.fake_thinking_rules)."""
+    from domain.chat.provider_numbers import ProviderNumbers
     from domain.chat.request import RequestPlanner
     from domain.chat.turn_store import TurnStore
     from domain.chat.upkeep import ContextUpkeep
@@ -264,6 +275,7 @@ def make_world(
         FakeSummarizer,
         make_session,
     )
+    from tests.fakes_numbers import FakeAttachmentCounts, FakeCutEvidence
     from tests.fakes_uow import FakeUnitOfWork
 
     clock = FakeClock()
@@ -290,15 +302,16 @@ def make_world(
     tools.handlers.setdefault("save_memory", save_memory_handler(memories, clock))
     settings_repo = FakeSettingsRepository(settings or ContextSettings())
     calibration = FakeCalibrationStore()
-    estimator = TokenEstimator(calibration)
+    estimator = TokenEstimator(calibration, PROVIDER_RULES)
     pruner = ToolResultPruner(settings_repo.settings)
     summarizer = FakeSummarizer(*summaries)
     store = FakeUnitOfWork(sessions, messages)
     planner = RequestPlanner(CompactAwareMessageBuilder(), pruner, estimator,
                              thinking=FakeThinkingRules(every_turn=every_turn))
+    counts, evidence = FakeAttachmentCounts(), FakeCutEvidence()
     contexts = SessionContextLoader(
         store=store, sessions=sessions, messages=messages, agents=agents, providers=providers, models=models,
-        memories=memories, settings=settings_repo, tools=tools,
+        memories=memories, settings=settings_repo, tools=tools, attachment_counts=counts,
     )
     by_provider = ProviderAdapters(providers, keys, adapters)
     auto_compact = AutoCompactUseCase(
@@ -311,7 +324,8 @@ def make_world(
         contexts=contexts, turns=TurnStore(store, sessions, messages), adapters=by_provider, tools=tools,
         models=models, upkeep=ContextUpkeep(planner, auto_compact, flush), title=title, clock=clock,
         new_id=lambda: f"id{next(ids)}", discover=DiscoverModelUseCase(models, by_provider),
+        numbers=ProviderNumbers(counts, evidence, models),
     )
     return TurnWorld(sessions, messages, agents, providers, models, keys, adapters, tools, memories, settings_repo,
                      calibration, estimator, pruner, summarizer, clock, send, store, contexts, planner, auto_compact,
-                     GetContextStatusUseCase(contexts, planner))
+                     GetContextStatusUseCase(contexts, planner), counts, evidence)

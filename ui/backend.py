@@ -12,6 +12,7 @@ from domain.models import (
     AiModel,
     Message,
     MessageId,
+    ModelId,
     ProviderId,
     Session,
     SessionId,
@@ -196,6 +197,10 @@ class ConversationBackend(Protocol):
 
     async def set_session_mcp_server(self, session_id: SessionId, name: str, enabled: bool) -> None:
         """Turns an MCP server on or off for this conversation (its tools leave or rejoin the request)."""
+        raise NotImplementedError
+
+    async def use_automatic_window(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
+        """Drops a user-set, learned or guessed window of a model: the model as it resolves afterwards."""
         raise NotImplementedError
 
 

@@ -7,8 +7,8 @@ import json
 from typing import TYPE_CHECKING, Any, TextIO
 
 from app.cli.tables import one_line, table
+from domain.lookup import require_agent
 from domain.models import Agent
-from domain.usecases.lookup import require_agent
 
 if TYPE_CHECKING:
     from app.container import Container

@@ -15,7 +15,7 @@ from app.cli.text_input import read_stdin_text, require_text
 from domain.attachment import Attachment
 from domain.errors import InvalidInput
 from domain.events import ChatError, ChatEvent, ToolRoundLimitReached
-from domain.usecases.lookup import require_agent, require_provider, require_session
+from domain.lookup import require_agent, require_provider, require_session
 
 if TYPE_CHECKING:
     from app.container import Container

@@ -29,7 +29,7 @@ def render_status(status: ContextStatus) -> str:
         f"model: {status.provider_id or '-'}/{status.model_id or '-'}",
         f"window: {window} tokens ({status.window_source or 'unknown source'})"
         + (f", input limit {status.input_limit:,}" if status.input_limit else ""),
-        f"next request: {status.used:,} tokens" + (f" ({status.percent}%)" if status.percent is not None else ""),
+        f"next request: {status.used:,} tokens" + (f" ({status.percent:g}%)" if status.percent is not None else ""),
         f"compacts at: {status.threshold:,} tokens" if status.threshold else "compacts at: unknown",
         f"  system {b.system:,} · summary {b.summary:,} · messages {b.messages:,} · tool results "
         f"{b.tool_results:,} · tool definitions {b.tools:,} · reasoning sent back {b.reasoning:,} · attachments "

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from app.cli.tables import one_line, table
 from domain.errors import InvalidInput
+from domain.lookup import require_agent, require_session
 from domain.mcp import McpServer, qualified_name, tool_definitions
 from domain.usecases.import_mcp_servers import ImportMcpServersUseCase
-from domain.usecases.lookup import require_agent, require_session
 from domain.usecases.mcp_servers import (
     AddMcpServerUseCase,
     RefreshMcpToolsUseCase,

@@ -63,7 +63,8 @@ def build_parser() -> CliParser:
                       help="send MESSAGE as a new version of your message MSG_ID (with -s); the old one stays as "
                       "another branch")
     chat.add_argument("-a", "--attach", action="append", default=[], metavar="PATH",
-                      help="attach a file: an image (PNG, JPEG, GIF, WebP), a PDF, or a text or code file; repeatable")
+                      help="attach a file: an image (PNG, JPEG, GIF, WebP, BMP, TIFF), a PDF, or a text or code "
+                           "file; repeatable")
     chat.add_argument("--reattach", action="append", default=[], metavar="NAME",
                       help="with -s: send an earlier attachment of the session again (its file name or the start of "
                       "its sha256); repeatable")
@@ -172,6 +173,11 @@ def _add_models(commands: argparse._SubParsersAction) -> None:
     add.add_argument("model", metavar="MODEL")
     add.add_argument("--context-window", type=int, required=True, metavar="N")
     add.add_argument("--max-output", type=int, metavar="N")
+    window = models.add_parser(
+        "set-window", help="set a model's context window, or `auto` to undo one you set or the app learned or guessed")
+    window.add_argument("model", metavar="MODEL", help="the model's id, or PROVIDER/MODEL")
+    window.add_argument("window", metavar="N|auto", help="tokens, or auto: the registry's, provider's or server's")
+    window.add_argument("-p", "--provider", metavar="PROVIDER")
 
 
 def _add_keys(commands: argparse._SubParsersAction) -> None:

@@ -13,8 +13,8 @@ from app.cli.tables import table
 from app.cli.text_input import read_stdin_text, require_text
 from data.providers.factory import BASE_URL_VARIABLES, uses_responses
 from domain.errors import InvalidInput, PalimpsestError
+from domain.lookup import require_provider
 from domain.models import Provider, ProviderApi, ProviderType
-from domain.usecases.lookup import require_provider
 
 if TYPE_CHECKING:
     from app.container import Container
@@ -83,6 +83,9 @@ async def run_models(c: Container, args: argparse.Namespace, out: TextIO, err: T
         out.write(f"{model.provider_id}/{model.id}: context window {model.context_window_size} tokens"
                   f"{f', max output {model.max_output_tokens}' if model.max_output_tokens else ''}.\n")
         return 0
+    if args.action == "set-window":
+        out.write(set_window(c, args.model, args.window, args.provider) + "\n")
+        return 0
     if args.refresh:
         targets = [args.provider] if args.provider else [p.provider.id for p in c.list_providers() if p.key_source]
         for target in targets:
@@ -102,6 +105,39 @@ async def run_models(c: Container, args: argparse.Namespace, out: TextIO, err: T
         rows.append((m.provider_id, m.id, window, m.max_output_tokens or "", m.source.value, flags))
     out.write(table(("PROVIDER", "MODEL", "WINDOW", "MAX OUT", "SOURCE", "NOTES"), rows) + "\n")
     return status
+
+
+def set_window(c: Container, ident: str, window: str, provider: str | None) -> str:
+    """`models set-window`: a user window of N tokens, or `auto` (the automatic source's window again)."""
+    provider_id, model_id = model_target(c, ident, provider)
+    if window.strip().lower() == "auto":
+        model = c.use_automatic_window(provider_id, model_id)
+        size = f"{model.context_window_size:,} tokens" if model.context_window_size else "unknown"
+        guess = ", a guess" if model.window_is_guess else ""
+        return (f"{model.provider_id}/{model.id}: automatic context window, {size} "
+                f"({model.window_source.value}{guess}).")
+    try:
+        tokens = int(window.replace(",", "").replace("_", ""))
+    except ValueError:
+        raise InvalidInput(f"{window!r} is not a window: give a number of tokens or `auto`.") from None
+    model = c.add_model(provider_id, model_id, tokens)
+    return f"{model.provider_id}/{model.id}: context window {model.context_window_size:,} tokens (set by you)."
+
+
+def model_target(c: Container, ident: str, provider: str | None) -> tuple[str, str]:
+    """(provider, model) of a model named by its id (with --provider, as PROVIDER/MODEL, or alone when one provider
+    has a model of that id)."""
+    ident = ident.strip()
+    if provider:
+        return provider, ident
+    head, _, tail = ident.partition("/")
+    if tail and c.providers.find(head) is not None:
+        return head, tail
+    owners = sorted({m.provider_id for m in c.list_models(None) if m.id == ident})
+    if len(owners) == 1:
+        return owners[0], ident
+    where = f"{', '.join(owners)} all have" if owners else "no provider has"
+    raise InvalidInput(f"{where} a model {ident!r}; name it as PROVIDER/MODEL or add --provider PROVIDER.")
 
 
 def read_key(stdin: TextIO, prompt: str) -> str:

@@ -174,7 +174,8 @@ def _reasoning(c: Container, session_id: str, level: str | None) -> str:
         c.set_session_reasoning(session_id, None if level == "default" else level)
     ctx = c.contexts.load(session_id, strict=False)  # the level in force after the agent's and the session's choice
     source = "this session's own setting" if ctx.session.reasoning is not None else "the agent's or the app's setting"
-    levels = ctx.model.capabilities.reasoning_levels() if ctx.model and ctx.model.capabilities else ()
+    caps = ctx.model.capabilities if ctx.model else None
+    levels = caps.reasoning_levels() if caps is not None and caps.source("thinking") is not None else ()  # known
     offered = f"; {ctx.model.id} offers {', '.join(levels)}" if ctx.model and levels else ""
     return f"Reasoning for {session_id}: {ctx.settings.reasoning} ({source}{offered})."
 

@@ -10,7 +10,17 @@ from domain.attachment import Attachment
 from domain.errors import PalimpsestError
 from domain.events import ChatEvent, CompactCompleted, ContextStatus
 from domain.mcp import tool_definitions
-from domain.models import AgentId, AiModel, Message, MessageId, ProviderId, ProviderType, Session, SessionId
+from domain.models import (
+    AgentId,
+    AiModel,
+    Message,
+    MessageId,
+    ModelId,
+    ProviderId,
+    ProviderType,
+    Session,
+    SessionId,
+)
 from domain.usecases.load_conversation import ConversationPage
 from domain.usecases.mcp_servers import SetMcpServerEnabledUseCase
 from domain.usecases.open_at_message import HitPage
@@ -170,3 +180,6 @@ class ConversationBridge:
 
     async def set_session_mcp_server(self, session_id: SessionId, name: str, enabled: bool) -> None:
         SetMcpServerEnabledUseCase(self._c.mcp_servers)(name, enabled, session_id=session_id)
+
+    async def use_automatic_window(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
+        return self._c.use_automatic_window(provider_id, model_id)

@@ -20,9 +20,12 @@ _SIGNATURES = (
     (b"\xff\xd8\xff", "image/jpeg"),
     (b"GIF87a", "image/gif"),
     (b"GIF89a", "image/gif"),
+    (b"II*\x00", "image/tiff"),
+    (b"MM\x00*", "image/tiff"),
     (b"%PDF-", PDF_TYPE),
 )
-SUPPORTED = "images (PNG, JPEG, GIF, WebP), PDFs, and text or code files"
+BMP_HEADERS = (12, 40, 52, 56, 64, 108, 124)  # the sizes of the BMP info headers (BITMAPCOREHEADER to V5)
+SUPPORTED = "images (PNG, JPEG, GIF, WebP, BMP, TIFF), PDFs, and text or code files"
 
 
 class AttachmentRejected(InvalidInput):
@@ -36,9 +39,17 @@ def sniff(data: bytes) -> str | None:
             return media_type
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "image/webp"
+    if _is_bmp(data):
+        return "image/bmp"
     head = data[:1024]
     at = head.find(b"%PDF-")
     return PDF_TYPE if 0 <= at < 1024 else None
+
+
+def _is_bmp(data: bytes) -> bool:
+    """A BMP file header ("BM", reserved zeros, a known info header size): a text starting "BM" is not one."""
+    return (len(data) >= 26 and data[:2] == b"BM" and data[6:10] == b"\x00" * 4
+            and int.from_bytes(data[14:18], "little") in BMP_HEADERS)
 
 
 class AttachmentIntake:
@@ -111,6 +122,7 @@ class AttachmentIntake:
             if reader.is_encrypted:
                 raise AttachmentRejected(f"{name} is password-protected; remove the password and attach it again.")
             pages = len(reader.pages)
+            size = _page_size(reader) if pages else None
         except AttachmentRejected:
             raise
         except Exception as exc:  # pypdf raises many kinds for a broken file
@@ -121,8 +133,9 @@ class AttachmentIntake:
         digest = self.files.put(data)
         if text:
             self.files.put_text(digest, text)
+        width, height = size or (None, None)
         return Attachment(digest, name, PDF_TYPE, AttachmentKind.PDF, len(data), pages=pages,
-                          text_chars=len(text) or None)
+                          text_chars=len(text) or None, width=width, height=height)
 
     def _text(self, name: str, data: bytes) -> Attachment:
         try:
@@ -138,6 +151,18 @@ class AttachmentIntake:
         media_type = guessed if guessed and guessed.startswith("text/") else "text/plain"
         digest = self.files.put(data)
         return Attachment(digest, name, media_type, AttachmentKind.TEXT, len(data), text_chars=len(text))
+
+
+def _page_size(reader: object) -> tuple[int, int] | None:
+    """The first page's size in points (rotation applied), which the providers' page rules price; None if unread."""
+    try:
+        page = reader.pages[0]  # type: ignore[attr-defined]
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        if int(page.get("/Rotate", 0) or 0) % 180:
+            width, height = height, width
+    except Exception:  # a page box pypdf cannot read: the rule's default page size is used
+        return None
+    return (round(width), round(height)) if width > 0 and height > 0 else None
 
 
 def extract_text(reader: object, name: str, limit: int = MAX_TEXT_CHARS) -> str:

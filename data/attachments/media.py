@@ -1,5 +1,5 @@
-"""What a request carries for each attachment: the stored bytes, an image downscaled to the provider's maximum (the
-original is kept), a text file's text, a PDF's extracted text."""
+"""What a request carries for each attachment: the stored bytes, an image downscaled to the provider's maximum or
+converted to a type the provider takes (the original is kept), a text file's text, a PDF's extracted text."""
 
 from __future__ import annotations
 
@@ -8,20 +8,23 @@ import io
 from collections import OrderedDict
 
 from data.attachments.files import AttachmentFiles
+from data.providers.media_forms import Conversion, conversion
+from data.providers.rules import scaled_to_fit
 from domain.attachment import Attachment
-from domain.attachment_rules import MediaLimits, scaled_to_fit
 from domain.errors import StorageError
+from domain.provider_rules import MediaLimits
 
 CACHED_IMAGES = 48
 
 
 class MediaSource:
-    """Reads attachments for the SDK shapers; downscaled images are cached in memory (never written over the
-    original)."""
+    """Reads attachments for the SDK shapers; downscaled and converted images are cached in memory (never written
+    over the original)."""
 
     def __init__(self, files: AttachmentFiles) -> None:
         self.files = files
-        self._scaled: OrderedDict[tuple[str, int, int], tuple[bytes, str]] = OrderedDict()
+        self._scaled: OrderedDict[tuple[str, int, int, str], tuple[bytes, str]] = OrderedDict()
+        self._animated: dict[str, bool] = {}
 
     def data(self, attachment: Attachment) -> bytes:
         """The original bytes; StorageError (saying which attachment) when the file is gone."""
@@ -34,16 +37,38 @@ class MediaSource:
         """The original bytes in standard base64."""
         return base64.b64encode(self.data(attachment)).decode("ascii")
 
-    def image(self, attachment: Attachment, limits: MediaLimits) -> tuple[bytes, str]:
-        """(bytes, media type) of an image as this provider family is sent it: the original when it is within the
-        family's long edge and byte limit, else downscaled (PNG stays PNG, anything else becomes JPEG)."""
+    def animated(self, attachment: Attachment) -> bool:
+        """Whether a GIF has more than one frame (read once per process)."""
+        if attachment.media_type != "image/gif":
+            return False
+        known = self._animated.get(attachment.sha256)
+        if known is None:
+            from PIL import Image
+
+            with Image.open(io.BytesIO(self.data(attachment))) as image:
+                known = bool(getattr(image, "is_animated", False))
+            self._animated[attachment.sha256] = known
+        return known
+
+    def conversion(self, attachment: Attachment, family: str) -> Conversion | None:
+        """How an image is converted for a provider family that does not take it as stored (media_forms), or None."""
+        return conversion(attachment.media_type, family, self.animated(attachment))
+
+    def image(self, attachment: Attachment, limits: MediaLimits, forms: str | None = None) -> tuple[bytes, str]:
+        """(bytes, media type) of an image as this provider family is sent it: the original when the family takes
+        its type and it is within the family's long edge and byte limit, else converted to PNG (a type the family
+        does not take; an animated GIF's first frame) or downscaled (PNG stays PNG, anything else becomes JPEG).
+        `forms`: the media_forms family when it is not the limits' (an OpenAI-compatible server)."""
+        converted = self.conversion(attachment, forms or limits.family)
         width, height = attachment.width or 0, attachment.height or 0
-        if max(width, height) <= limits.image_max_edge and attachment.size <= limits.image_max_bytes:
+        fits = max(width, height) <= limits.image_max_edge and attachment.size <= limits.image_max_bytes
+        if fits and converted is None:
             return self.data(attachment), attachment.media_type
-        key = (attachment.sha256, limits.image_max_edge, limits.image_max_bytes)
+        target = converted.media_type if converted is not None else ""
+        key = (attachment.sha256, limits.image_max_edge, limits.image_max_bytes, target)
         hit = self._scaled.get(key)
         if hit is None:
-            hit = downscale(self.data(attachment), limits.image_max_edge, limits.image_max_bytes)
+            hit = downscale(self.data(attachment), limits.image_max_edge, limits.image_max_bytes, png=bool(target))
             self._scaled[key] = hit
             while len(self._scaled) > CACHED_IMAGES:
                 self._scaled.popitem(last=False)
@@ -58,12 +83,13 @@ class MediaSource:
         return self.files.text(attachment.sha256) or ""
 
 
-def downscale(data: bytes, max_edge: int, max_bytes: int) -> tuple[bytes, str]:
-    """The image shrunk (aspect kept) to a long edge of at most max_edge and at most max_bytes when encoded."""
+def downscale(data: bytes, max_edge: int, max_bytes: int, png: bool = False) -> tuple[bytes, str]:
+    """The image (its first frame) shrunk (aspect kept) to a long edge of at most max_edge and at most max_bytes when
+    encoded; as PNG when `png` or when it is one, else as JPEG."""
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as image:
-        keep_png = image.format == "PNG"
+        keep_png = png or image.format == "PNG"
         frame = image.convert("RGBA" if keep_png else "RGB")
     edge = max_edge
     while True:

@@ -18,6 +18,8 @@ from domain.errors import InvalidInput, NotFound
 from domain.models import AiModel, ModelId, ModelSource, ProviderId, WindowSource
 
 _GET = keyed_select(ModelRow, "id", "provider_id")
+# windows `clear_window` drops: set by the user or inferred by the app, never reported by the provider or a server
+CLEARABLE = frozenset({WindowSource.USER.value, WindowSource.LEARNED.value, WindowSource.GUESSED.value})
 
 class SqlModelRepository:
     """Models of providers; a user-set window always wins over presets, fetched lists and learned limits."""
@@ -167,6 +169,15 @@ class SqlModelRepository:
                     row.max_output_tokens = None  # a trained model's output limit cannot exceed what is loaded
             s.flush()
             return model_to_domain(row)
+
+    def clear_window(self, provider_id: ProviderId, model_id: ModelId) -> None:
+        with self._db.write() as s:
+            _require_provider(s, provider_id)
+            row = s.get(ModelRow, (model_id, provider_id))
+            if row is None or not (row.user_window or row.window_source in CLEARABLE):
+                return
+            row.context_window_size, row.user_window, row.window_is_guess = None, False, False
+            row.window_source = WindowSource.REGISTRY.value
 
 
 def _fetched_source(model: AiModel) -> WindowSource:

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import (
     Boolean,
+    CheckConstraint,
     Float,
     ForeignKey,
     ForeignKeyConstraint,
@@ -256,3 +257,35 @@ class ConfigRevisionRow(Base):
     __tablename__ = "config_revision"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     value: Mapped[int] = mapped_column(Integer, nullable=False)
+
+
+class AttachmentCountRow(Base):
+    """A provider's own count of an attachment's input tokens, per content hash and count key (never changes)."""
+
+    __tablename__ = "attachment_counts"
+    __table_args__ = (CheckConstraint("tokens > 0", name="ck_attachment_counts_tokens_positive"),)
+    sha256: Mapped[str] = mapped_column(String, primary_key=True)
+    count_key: Mapped[str] = mapped_column(String, primary_key=True)
+    tokens: Mapped[int] = mapped_column(Integer, nullable=False)
+    counted_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+
+
+class CutEvidenceRow(Base):
+    """The prompt size a model's server last reported far below the estimate (a possible silent cut)."""
+
+    __tablename__ = "cut_evidence"
+    model_key: Mapped[str] = mapped_column(String, primary_key=True)
+    reported: Mapped[int] = mapped_column(Integer, nullable=False)
+    estimate: Mapped[int] = mapped_column(Integer, nullable=False)
+    seen_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+
+
+class ServerProbeRow(Base):
+    """What a server answered to one window probe (JSON of the fields kept, or null: no answer), and when: kept a day
+    (data.db.server_probes). Keyed by the server's URL without credentials and the request."""
+
+    __tablename__ = "server_probes"
+    server: Mapped[str] = mapped_column(String, primary_key=True)
+    request: Mapped[str] = mapped_column(String, primary_key=True)
+    answer: Mapped[str | None] = mapped_column(Text)
+    probed_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)

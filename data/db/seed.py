@@ -10,7 +10,7 @@ from data.db.capabilities_json import capabilities_from_json, capabilities_to_js
 from data.db.engine import Database
 from data.db.rows import AgentRow, ModelRow, ProviderRow
 from data.registry import Registry
-from domain.models import ModelSource, ProviderType
+from domain.models import ModelSource, ProviderType, WindowSource
 
 BUILT_IN_PROVIDERS = (
     ("anthropic", "Anthropic", ProviderType.ANTHROPIC),
@@ -18,6 +18,8 @@ BUILT_IN_PROVIDERS = (
     ("gemini", "Google Gemini", ProviderType.GEMINI),
 )
 BUILT_IN_TOOLS = ("http_request", "save_memory", "search_memory", "read_tool_result")
+# a preset's window refreshed on open replaces neither of these: they stay until `models set-window ID auto`
+INFERRED_SOURCES = frozenset({WindowSource.LEARNED.value, WindowSource.GUESSED.value})
 DEFAULT_AGENT_NAME = "General assistant"
 DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant."
 
@@ -50,8 +52,10 @@ def seed(db: Database, registry: Registry) -> None:
             row.capabilities = capabilities_to_json(fresh)
             if row.user_window:
                 continue
-            if row.source == ModelSource.PRESET.value or row.context_window_size is None:
+            inferred = row.window_source in INFERRED_SOURCES  # learned or guessed: kept until the user undoes it
+            if (row.source == ModelSource.PRESET.value and not inferred) or row.context_window_size is None:
                 row.context_window_size, row.window_is_guess = preset.context_window, False
+                row.window_source = None
             if row.max_output_tokens is None:
                 row.max_output_tokens = preset.max_output_tokens
             if row.input_limit is None:  # a limit learned from the provider (always lower) is kept

@@ -11,7 +11,8 @@ import anthropic
 
 from data.providers.anthropic_shape import anthropic_request
 from data.providers.anthropic_stream import StreamState, learned_form
-from data.providers.base import SdkAdapter, StreamCall, headers_deadline, read_timeout
+from data.providers.attachment_shape import anthropic_parts
+from data.providers.base import COUNT_PROMPT, SdkAdapter, StreamCall, headers_deadline, read_timeout
 from data.providers.errors import (
     error_fields,
     retry_after_seconds,
@@ -22,6 +23,7 @@ from data.providers.errors import (
 from data.providers.retry import RetryPolicy
 from data.registry import load_registry
 from data.registry.capabilities import anthropic_capabilities, filled
+from domain.attachment import Attachment
 from domain.errors import (
     InvalidResponse,
     NetworkError,
@@ -153,6 +155,14 @@ class AnthropicAdapter(SdkAdapter):
             raise NetworkError("the response stream ended early")
         yield UsageReported(state.usage())
         yield StreamDone(state.stop_reason)
+
+    async def _count_input(self, model_id: ModelId, attachment: Attachment | None) -> int | None:
+        """POST /v1/messages/count_tokens (free; its own rate limit)."""
+        content = [*(anthropic_parts(attachment, self.media) if attachment else []),
+                   {"type": "text", "text": COUNT_PROMPT}]
+        messages: list[Any] = [{"role": "user", "content": content}]
+        counted = await self._client.messages.count_tokens(model=model_id, messages=messages)
+        return int(counted.input_tokens)
 
     async def _close_client(self) -> None:
         await self._client.close()

@@ -9,8 +9,8 @@ from typing import Any
 
 from data.attachments.media import MediaSource
 from data.providers.conversation import attachment_heading, attachment_text
+from data.providers.rules import ANTHROPIC, GEMINI, LIMITS, OPENAI
 from domain.attachment import PDF_TYPE, Attachment, AttachmentKind
-from domain.attachment_rules import ANTHROPIC, GEMINI, LIMITS, OPENAI
 from domain.errors import StorageError
 
 
@@ -43,8 +43,9 @@ def anthropic_parts(attachment: Attachment, media: MediaSource | None) -> list[d
             {"type": "image", "source": {"type": "base64", "media_type": media_type, "data": _b64(data)}}]
 
 
-def openai_parts(attachment: Attachment, media: MediaSource | None) -> list[dict[str, Any]]:
-    """Content parts of a Chat Completions user message: image_url with a data URL, or a file part with file_data."""
+def openai_parts(attachment: Attachment, media: MediaSource | None, forms: str = OPENAI) -> list[dict[str, Any]]:
+    """Content parts of a Chat Completions user message: image_url with a data URL, or a file part with file_data;
+    `forms`: media_forms.COMPATIBLE for an OpenAI-compatible server (images in the types it decodes)."""
     text = _as_text(attachment, media)
     if text is not None:
         return [{"type": "text", "text": text}]
@@ -52,7 +53,7 @@ def openai_parts(attachment: Attachment, media: MediaSource | None) -> list[dict
     if attachment.kind is AttachmentKind.PDF:
         url = f"data:{PDF_TYPE};base64,{source.base64(attachment)}"
         return [{"type": "file", "file": {"filename": attachment.name, "file_data": url}}]
-    data, media_type = source.image(attachment, LIMITS[OPENAI])
+    data, media_type = source.image(attachment, LIMITS[OPENAI], forms)
     return [{"type": "text", "text": attachment_heading(attachment)},
             {"type": "image_url", "image_url": {"url": f"data:{media_type};base64,{_b64(data)}"}}]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -12,7 +13,8 @@ from typing import Any, TypeVar
 from data.attachments.media import MediaSource
 from data.providers.errors import request_id_of, scrub
 from data.providers.retry import RetryPolicy, retrying_call, retrying_stream
-from domain.errors import ProviderError, ProviderTimeout
+from domain.attachment import Attachment
+from domain.errors import PalimpsestError, ProviderError, ProviderTimeout
 from domain.events import StreamEvent, TextDelta
 from domain.models import (
     AiModel,
@@ -26,6 +28,8 @@ from domain.models import (
 from domain.settings import Deadlines
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
+COUNT_PROMPT = "?"  # the question an attachment is counted with (its own count is taken off)
 READ_TIMEOUT_MARGIN_S = 30.0  # the HTTP read timeout stays this far above the deadlines the domain enforces
 _HEADERS_ARRIVED: ContextVar[Callable[[], None] | None] = ContextVar("palimpsest_headers_arrived", default=None)
 
@@ -105,6 +109,7 @@ class SdkAdapter:
         self._retry = retry or RetryPolicy()
         self._secret = secret
         self.media: MediaSource | None = None  # reads attachment files for the shapers (set by the factory)
+        self._count_base: dict[str, int] = {}  # per model: the count of COUNT_PROMPT alone
 
     # --- the port ---------------------------------------------------------------------------------
     def send_message_stream(
@@ -140,12 +145,36 @@ class SdkAdapter:
         """The provider's models, with context windows wherever the provider reports them."""
         return await self._call(self._models)
 
+    async def count_attachment_tokens(self, model_id: ModelId, attachment: Attachment) -> int | None:
+        """The provider's count endpoint asked twice (the attachment with a one-word question, and the question
+        alone, once per model), the difference; None without a count endpoint, or when it failed (the caller
+        then prices the attachment by the provider's published rule)."""
+        try:
+            with_it = await self._count_input(model_id, attachment)
+            if with_it is None:
+                return None
+            base = self._count_base.get(model_id)
+            if base is None:
+                base = self._count_base[model_id] = await self._count_input(model_id, None) or 0
+        except PalimpsestError as err:  # the file is gone, or the count was refused: the rule will do
+            log.info("%s could not count %s: %s", self._name, attachment.name, err)
+            return None
+        except Exception as exc:
+            log.info("%s could not count %s: %s", self._name, attachment.name, self.map_error(exc))
+            return None
+        return max(1, with_it - base)
+
     async def server_window(self, model_id: ModelId) -> ServerWindow | None:
         """None: hosted providers' windows come from the registry and their model lists (OpenAI-compatible
         adapters override this to ask a local server)."""
         return None
 
     # --- for subclasses ---------------------------------------------------------------------------
+    async def _count_input(self, model_id: ModelId, attachment: Attachment | None) -> int | None:
+        """The count endpoint's input tokens for one user message of the attachment (if any) and COUNT_PROMPT;
+        None: this provider has no count endpoint."""
+        return None
+
     def map_error(self, exc: BaseException) -> ProviderError:
         """The domain error for an exception of this SDK (re-raise what is not one: bugs are not hidden)."""
         raise NotImplementedError

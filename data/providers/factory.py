@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 from data.attachments.media import MediaSource
 from data.providers.base import SdkAdapter, headers_arrived
 from data.providers.errors import WEB_PAGE_HOOKS
+from data.providers.probe_store import ProbeStore
 from data.providers.retry import RetryPolicy
 from domain.errors import AuthenticationFailed, InvalidInput
 from domain.models import Provider, ProviderApi, ProviderType
@@ -59,9 +60,11 @@ class SdkAdapterFactory:
         env: Mapping[str, str] | None = None,
         retry: RetryPolicy | None = None,
         media: MediaSource | None = None,
+        probes: ProbeStore | None = None,
     ) -> None:
         self._retry = retry or RetryPolicy(max_retries=max_retries)
         self._media = media
+        self._probes = probes  # what OpenAI-compatible servers answered to window probes (None: each adapter's own)
         self._timeout = timeout
         self._env = env
 
@@ -139,4 +142,5 @@ class SdkAdapterFactory:
             retry=self._retry,
             secret=key,
             compatible=compatible,
+            probes=self._probes,
         )

@@ -12,14 +12,17 @@ from google import genai
 from google.genai import errors as genai_errors
 from google.genai import types
 
-from data.providers.base import SdkAdapter, StreamCall, headers_deadline, read_timeout
+from data.providers.attachment_shape import gemini_parts
+from data.providers.base import COUNT_PROMPT, SdkAdapter, StreamCall, headers_deadline, read_timeout
 from data.providers.errors import error_fields, status_error, transport_or_invalid, web_page_error
 from data.providers.gemini_files import GeminiUploads, UploadGone
 from data.providers.gemini_reasoning import gemini_thinking, listed_capabilities
 from data.providers.gemini_shape import gemini_config, gemini_contents, signature_text
 from data.providers.retry import RetryPolicy
+from data.providers.rules import GEMINI, LIMITS
 from data.registry import load_registry
 from data.registry.capabilities import filled
+from domain.attachment import Attachment
 from domain.errors import (
     InvalidResponse,
     NetworkError,
@@ -196,6 +199,17 @@ class GeminiAdapter(SdkAdapter):
         if call.model_id in self._listed:
             return self._listed[call.model_id]
         return load_registry().capabilities(call.model_id)
+
+    async def _count_input(self, model_id: ModelId, attachment: Attachment | None) -> int | None:
+        """models/{model}:countTokens of the attachment sent inline (one larger than an inline request takes is
+        priced by Gemini's published rule instead: None)."""
+        if attachment is not None and attachment.size > LIMITS[GEMINI].inline_max_bytes:
+            return None
+        parts = [*(gemini_parts(attachment, self.media) if attachment else []), {"text": COUNT_PROMPT}]
+        counted = await self._client.aio.models.count_tokens(
+            model=model_id, contents=[types.Content(role="user", parts=[types.Part.model_validate(p) for p in parts])]
+        )
+        return int(counted.total_tokens or 0) or None
 
     async def _close_client(self) -> None:
         await self._client.aio.aclose()

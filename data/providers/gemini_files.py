@@ -12,8 +12,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from data.attachments.media import MediaSource
+from data.providers.media_forms import ACCEPTED
+from data.providers.rules import GEMINI, LIMITS
 from domain.attachment import Attachment, AttachmentKind
-from domain.attachment_rules import GEMINI, LIMITS
 from domain.errors import ProviderError
 from domain.models import Message
 
@@ -59,6 +60,12 @@ def upload_plan(attachments: Sequence[Attachment], budget: int = INLINE_BUDGET) 
     return chosen
 
 
+def _refused_type(entry: dict[str, str]) -> bool:
+    """Whether a remembered upload is an image of a type Gemini refuses (a GIF uploaded before it was converted)."""
+    mime_type = entry.get("mime_type", "")
+    return mime_type.startswith("image/") and mime_type not in ACCEPTED[GEMINI]
+
+
 class GeminiUploads:
     """Uploads and remembers Files API files for one Gemini provider (key)."""
 
@@ -82,7 +89,7 @@ class GeminiUploads:
         for sha, attachment in wanted.items():
             key = f"{self._provider_id}/{sha}"
             entry = known.get(key)
-            if entry is None or self._expired(entry):
+            if entry is None or self._expired(entry) or _refused_type(entry):
                 entry = await self._upload(attachment)
                 known[key] = entry
                 self._save(known)
@@ -105,9 +112,11 @@ class GeminiUploads:
 
     async def _upload(self, attachment: Attachment) -> dict[str, str]:
         assert self._media is not None
-        data = self._media.data(attachment)
+        data, mime_type = self._media.data(attachment), attachment.media_type
+        if attachment.kind is AttachmentKind.IMAGE and self._media.conversion(attachment, GEMINI) is not None:
+            data, mime_type = self._media.image(attachment, LIMITS[GEMINI])  # a GIF, BMP or TIFF goes as PNG
         file = await self._client.aio.files.upload(
-            file=io.BytesIO(data), config={"mime_type": attachment.media_type, "display_name": attachment.name})
+            file=io.BytesIO(data), config={"mime_type": mime_type, "display_name": attachment.name})
         for _ in range(ACTIVE_POLLS):  # a PDF is processed before it can be used
             state = str(getattr(getattr(file, "state", None), "value", getattr(file, "state", "")) or "")
             if state != "PROCESSING":
@@ -116,7 +125,7 @@ class GeminiUploads:
             file = await self._client.aio.files.get(name=file.name)
         self.uploads += 1
         expires = file.expiration_time or (self._now() + timedelta(hours=47))
-        return {"name": str(file.name), "uri": str(file.uri), "mime_type": str(file.mime_type or attachment.media_type),
+        return {"name": str(file.name), "uri": str(file.uri), "mime_type": str(file.mime_type or mime_type),
                 "expires": expires.isoformat()}
 
     def _load(self) -> dict[str, dict[str, str]]:

@@ -20,8 +20,12 @@ from data.providers.errors import (
     status_error,
     transport_or_invalid,
 )
-from data.providers.local_server import probe_window
+from data.providers.listed_windows import entries, listed_window
+from data.providers.local_server import MODELS_PATH, probe_window
+from data.providers.media_forms import COMPATIBLE, OPENAI
 from data.providers.openai_shape import openai_request
+from data.providers.probe_store import MemoryProbes, ProbeStore
+from data.providers.probes import Prober
 from data.providers.retry import RetryPolicy
 from domain.errors import (
     BillingError,
@@ -103,6 +107,7 @@ class OpenAIAdapter(SdkAdapter):
         secret: str | None = None,
         compatible: bool = False,
         server: Server | None = None,
+        probes: ProbeStore | None = None,
     ) -> None:
         super().__init__(provider_id=provider_id, provider_name=provider_name, retry=retry, secret=secret)
         self._client = client
@@ -111,15 +116,17 @@ class OpenAIAdapter(SdkAdapter):
         self._server = server or server_for(str(client.base_url), compatible=compatible)
         # OpenAI's own API wants max_completion_tokens; compatible servers still speak max_tokens.
         self._max_tokens_field = "max_tokens" if compatible else "max_completion_tokens"
-        self._windows: dict[str, ServerWindow | None] = {}  # probed once per model (a local server's real window)
+        self._windows: dict[str, ServerWindow | None] = {}  # per model, for this adapter's life
+        self._probes = probes if probes is not None else MemoryProbes()  # what servers answered (the database's)
 
     async def server_window(self, model_id: str) -> ServerWindow | None:
-        """For an OpenAI-compatible base URL, what the server says it runs the model with (see local_server);
-        hosted routers (OpenRouter, DeepSeek) are not asked."""
-        if not self._compatible or self._server is not Server.COMPATIBLE:
+        """For an OpenAI-compatible base URL, what the server says it runs the model with, or its model list states
+        (see local_server); hosted routers (OpenRouter, DeepSeek) are only asked their list."""
+        if not self._compatible:
             return None
         if model_id not in self._windows:
-            self._windows[model_id] = await probe_window(self._client, model_id)
+            local = self._server is Server.COMPATIBLE
+            self._windows[model_id] = await probe_window(self._client, model_id, self._probes, local=local)
         return self._windows[model_id]
 
     def map_error(self, exc: BaseException) -> ProviderError:
@@ -138,6 +145,7 @@ class OpenAIAdapter(SdkAdapter):
             owner=(self._provider_id, call.model_id),
             extra=reasoning_params(self._server, call.model_id, call.reasoning),
             media=self.media,
+            forms=COMPATIBLE if self._compatible else OPENAI,
         )
         timeout = read_timeout(call.deadlines)
         async with headers_deadline(call.headers_s):
@@ -194,10 +202,18 @@ class OpenAIAdapter(SdkAdapter):
         await self._client.close()
 
     async def _models(self) -> list[AiModel]:
-        ids = [model.id async for model in self._client.models.list()]
-        windows: dict[str, ServerWindow] = {}
-        if self._compatible:  # a local server's real window for each model (the context it runs it with)
-            for model_id in ids:
+        if not self._compatible:
+            ids = [model.id async for model in self._client.models.list()]
+            windows: dict[str, ServerWindow] = {}
+        else:  # the list as the server sends it (Together's is a bare array), kept for the window probes
+            listing = await self._client.get(MODELS_PATH, cast_to=object)
+            Prober(self._client, self._probes).keep(MODELS_PATH, listing)
+            listed = [e for e in entries(listing) if isinstance(e.get("id"), str)]
+            ids = [e["id"] for e in listed]
+            windows = {e["id"]: w for e in listed if (w := listed_window(e)) is not None}
+            for model_id in ids:  # a local server's real window for each model (the context it runs it with)
+                if model_id in windows:
+                    continue
                 found = await self.server_window(model_id)
                 if found is None:
                     break  # not a server that says (or not for this model): do not ask again for every model
@@ -210,6 +226,7 @@ class OpenAIAdapter(SdkAdapter):
                 source=ModelSource.FETCHED,
                 context_window_size=windows[model_id].loaded if model_id in windows else None,
                 trained_window=windows[model_id].trained if model_id in windows else None,
+                input_limit=windows[model_id].input_limit if model_id in windows else None,
             )
             for model_id in ids
         ]

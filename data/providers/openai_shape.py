@@ -10,6 +10,7 @@ from typing import Any
 from data.attachments.media import MediaSource
 from data.providers.attachment_shape import openai_parts
 from data.providers.conversation import AttachmentBlock, CallBlock, ResultBlock, TextBlock, to_turns
+from data.providers.rules import OPENAI
 from domain.models import Message, ReasoningBlock, ReasoningKind, ToolDefinition
 
 MAX_ID_LENGTH = 40  # OpenAI rejects longer tool_call ids
@@ -31,6 +32,7 @@ def own_reasoning(blocks: Sequence[ReasoningBlock], owner: tuple[str, str]) -> s
 def openai_messages(
     system_prompt: str | None, messages: Sequence[Message], *, tool_blocks: bool = True,
     echo: str | None = None, owner: tuple[str, str] | None = None, media: MediaSource | None = None,
+    forms: str = OPENAI,
 ) -> list[dict[str, Any]]:
     """A system message, then user / assistant (with tool_calls) / tool messages, results right after calls.
 
@@ -64,7 +66,7 @@ def openai_messages(
                 shaped.append({"role": "tool", "tool_call_id": safe_call_id(block.id), "content": block.marked_output})
         files = [b.attachment for b in turn.blocks if isinstance(b, AttachmentBlock)]
         if files:  # a list of parts: each file in its native form, then the text
-            parts = [part for file in files for part in openai_parts(file, media)]
+            parts = [part for file in files for part in openai_parts(file, media, forms)]
             parts += [{"type": "text", "text": "\n\n".join(texts)}] if texts else []
             shaped.append({"role": "user", "content": parts})
         elif texts:
@@ -95,12 +97,14 @@ def openai_request(
     owner: tuple[str, str] | None = None,
     extra: dict[str, Any] | None = None,
     media: MediaSource | None = None,
+    forms: str = OPENAI,
 ) -> dict[str, Any]:
-    """Keyword arguments for chat.completions.create (without stream); `extra`: the reasoning knobs."""
+    """Keyword arguments for chat.completions.create (without stream); `extra`: the reasoning knobs; `forms`: the
+    media_forms family its images are converted for."""
     params: dict[str, Any] = {
         "model": model_id,
         "messages": openai_messages(system_prompt, messages, tool_blocks=bool(tools), echo=echo, owner=owner,
-                                    media=media),
+                                    media=media, forms=forms),
         max_tokens_field: max_output_tokens,
         **(extra or {}),
     }

@@ -9,11 +9,13 @@ from typing import Any
 
 import openai
 
-from data.providers.base import StreamCall, headers_deadline, read_timeout
+from data.providers.attachment_shape import responses_parts
+from data.providers.base import COUNT_PROMPT, StreamCall, headers_deadline, read_timeout
 from data.providers.conversation import parse_tool_arguments
 from data.providers.errors import is_billing, overflow_from_message, short
 from data.providers.openai_adapter import OPENAI_BILLING_PAGE, OpenAIAdapter, map_openai_error
 from data.providers.responses_shape import responses_request
+from domain.attachment import Attachment
 from domain.errors import (
     BillingError,
     InvalidResponse,
@@ -34,7 +36,7 @@ from domain.events import (
     ToolCallRequested,
     UsageReported,
 )
-from domain.models import ReasoningBlock, ReasoningKind, Usage
+from domain.models import ModelId, ReasoningBlock, ReasoningKind, Usage
 
 REASONING_REFUSED_CODES = ("invalid_encrypted_content",)
 _INCOMPLETE: dict[str, StopReason] = {"max_output_tokens": "max_tokens", "content_filter": "other"}
@@ -84,6 +86,14 @@ class ResponsesAdapter(OpenAIAdapter):
     def map_error(self, exc: BaseException) -> ProviderError:
         """See map_responses_error."""
         return map_responses_error(exc, self._name)
+
+    async def _count_input(self, model_id: ModelId, attachment: Attachment | None) -> int | None:
+        """POST /v1/responses/input_tokens."""
+        content = [*(responses_parts(attachment, self.media) if attachment else []),
+                   {"type": "input_text", "text": COUNT_PROMPT}]
+        message: Any = {"role": "user", "content": content}
+        counted = await self._client.responses.input_tokens.count(model=model_id, input=[message])
+        return int(counted.input_tokens)
 
     async def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
         request = responses_request(

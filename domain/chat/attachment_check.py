@@ -5,14 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.attachment import Attachment, AttachmentKind
-from domain.attachment_rules import family, limit_problem
+from domain.capabilities import reads_pdfs
 from domain.context.session_context import SessionContext
 from domain.errors import AttachmentUnsupported
+from domain.ports import AttachmentForms
+from domain.provider_rules import ProviderRules, limit_problem
 
 
-def check_attachments(ctx: SessionContext, attachments: Sequence[Attachment]) -> list[str]:
+def check_attachments(
+    ctx: SessionContext, attachments: Sequence[Attachment], rules: ProviderRules | None,
+    forms: AttachmentForms | None = None,
+) -> list[str]:
     """Raises AttachmentUnsupported when the context's model cannot take one of the files (no image input, a PDF
-    too large or too long for the provider); returns notices for what goes in another form (a PDF as its text)."""
+    too large or too long for the provider); returns notices for what goes in another form (a PDF as its text, an
+    image converted to a type the provider takes: `forms`)."""
     if not attachments or ctx.provider is None or ctx.model is None:
         return []
     model, caps = ctx.model, ctx.model.capabilities
@@ -22,20 +28,21 @@ def check_attachments(ctx: SessionContext, attachments: Sequence[Attachment]) ->
             f"{model.id} does not take images, so nothing was sent ({', '.join(images)}). Choose a model that reads "
             "images (the model picker, or -m MODEL), or remove the image."
         )
-    notices = []
+    notices = list(forms.notices(attachments, ctx.provider.type, ctx.provider.name)) if forms is not None else []
     for attachment in attachments:
         if attachment.kind is not AttachmentKind.PDF:
             continue
-        if caps is not None and caps.pdf_input is False:
+        if not reads_pdfs(caps):
+            does = "does not read" if caps is not None and caps.pdf_input is False else "is not known to read"
             if not attachment.text_chars:
                 raise AttachmentUnsupported(
-                    f"{model.id} does not read PDFs and no text could be extracted from {attachment.name} (a "
-                    "scanned document?), so nothing was sent. Choose a model that reads PDFs, or remove it."
+                    f"{model.id} {does} PDFs and no text could be extracted from {attachment.name} (a scanned "
+                    "document?), so nothing was sent. Choose a model that reads PDFs, or remove it."
                 )
-            notices.append(f"{model.id} does not read PDFs: the text extracted from {attachment.name} is sent "
-                           "instead (no images or layout). Choose a model that reads PDFs to send the file itself.")
+            notices.append(f"{model.id} {does} PDFs: the text extracted from {attachment.name} is sent instead (no "
+                           "images or layout). Choose a model that reads PDFs to send the file itself.")
             continue
-        problem = limit_problem(attachment, family(ctx.provider.type), ctx.provider.name)
+        problem = limit_problem(attachment, rules.media_limits(ctx.provider.type), ctx.provider.name) if rules else None
         if problem is not None:
             raise AttachmentUnsupported(problem + " Nothing was sent.")
     return notices

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.chat.tree import checkpoint_for
+from domain.lookup import require_session
 from domain.models import MessageId, Session, SessionId
 from domain.ports import MessageRepository, SessionRepository, UnitOfWork
-from domain.usecases.lookup import require_session
 
 
 class BranchSwitcher:

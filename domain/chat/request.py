@@ -6,11 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from domain.attachment import Attachment
-from domain.attachment_rules import attachment_tokens, family
 from domain.chat.server_window import short_window_warning
-from domain.context.attachment_plan import plan_attachments
+from domain.context.attachment_plan import AttachmentTarget, as_sent, placeholders_only, plan_attachments
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
-from domain.context.estimator import TokenEstimator, calibration_key
+from domain.context.estimator import RequestSize, TokenEstimator, calibration_key, request_size
 from domain.context.meter import measure_context
 from domain.context.pruner import ToolResultPruner
 from domain.context.reasoning_echo import echoed_reasoning, reasoning_tokens
@@ -21,16 +20,23 @@ from domain.settings import ContextSettings
 from domain.thinking_rules_port import ThinkingRules
 
 MIN_OUTPUT_TOKENS = 256
+FIT_OUTPUT_SHARE = 0.25  # a request cut down to fit keeps at most this share of the window for the reply
 
 
 @dataclass(frozen=True)
 class PlannedRequest:
-    """A request ready to send, with its estimate (calibrated and raw) and the output tokens to ask for."""
+    """A request ready to send, with its estimate (calibrated, and its raw size with the attachments' share) and the
+    output tokens to ask for."""
 
     request: BuiltRequest
     estimate: int
-    raw_estimate: int
+    size: RequestSize
     max_output_tokens: int
+
+    @property
+    def raw_estimate(self) -> int:
+        """The uncalibrated estimate of the whole request."""
+        return self.size.raw
 
 
 def output_budget(model: AiModel, settings: ContextSettings, estimate: int, thinking_room: int = 0) -> int:
@@ -56,7 +62,7 @@ def input_capacity(model: AiModel | None) -> int | None:
 
 def fit_budget(window: int, settings: ContextSettings) -> int:
     """Input tokens allowed when a request must be cut down to fit: the window minus a share kept for output."""
-    reserve = max(MIN_OUTPUT_TOKENS, min(settings.max_output_tokens, window // 4))
+    reserve = max(MIN_OUTPUT_TOKENS, min(settings.max_output_tokens, int(window * FIT_OUTPUT_SHARE)))
     return max(1, window - reserve)
 
 
@@ -69,7 +75,9 @@ def oversized_message(
     if capacity is None or ctx.model is None:
         return None
     estimator, key = planner.estimator, model_key(ctx)
-    media = sum(attachment_tokens(a, family(ctx.provider.type)) for a in attachments) if ctx.provider else 0
+    caps = ctx.model.capabilities
+    media = sum(estimator.attachment_tokens(as_sent(a, caps), ctx.provider.type, ctx.model.id, ctx.attachment_counts)
+                for a in attachments) if ctx.provider else 0
     tokens = estimator.apply_calibration(estimator.estimate_text(text) + media, key)
     fixed = estimator.estimate_request(ctx.system_prompt, [], ctx.tools, key)
     room = fit_budget(capacity, ctx.settings) - fixed
@@ -96,10 +104,15 @@ def with_attachments(ctx: SessionContext, messages: list[Message], estimator: To
         return messages
     capacity = input_capacity(ctx.model)
     protected = int(capacity * ctx.settings.protected_window_ratio) if capacity else None
-    return plan_attachments(
-        messages, family=family(ctx.provider.type), capabilities=ctx.model.capabilities if ctx.model else None,
-        protected_tokens=protected, estimator=estimator, model_name=ctx.model.id if ctx.model else "this model",
-    )
+    return plan_attachments(messages, target=attachment_target(ctx), protected_tokens=protected, estimator=estimator)
+
+
+def attachment_target(ctx: SessionContext) -> AttachmentTarget:
+    """Where the context's attachments go: its provider and model, with the counts known for them."""
+    assert ctx.provider is not None
+    model = ctx.model
+    return AttachmentTarget(ctx.provider.type, model.id if model else None, model.capabilities if model else None,
+                            ctx.attachment_counts)
 
 
 def model_key(ctx: SessionContext) -> str | None:
@@ -120,7 +133,7 @@ class RequestPlanner:
         self._thinking = thinking
 
     def forget(self, session_id: str) -> None:
-        """Drops the pruner's memory of a session (after its boundary moved)."""
+        """Kept for callers that signal a moved boundary: pruning is derived from the messages, nothing to drop."""
         self._pruner.forget(session_id)
 
     def build(self, ctx: SessionContext) -> BuiltRequest:
@@ -128,13 +141,13 @@ class RequestPlanner:
         return self._builder.build(ctx.session, ctx.messages, ctx.system_prompt, ctx.pinned)
 
     def sent(self, ctx: SessionContext) -> tuple[BuiltRequest, list[Message]]:
-        """The built request and its messages as pruning would send them now (the pruner's state is not advanced)."""
+        """The built request and its messages as pruning would send them now (the same in every process)."""
         built = self.build(ctx)
         return built, with_attachments(ctx, self._pruner.preview(ctx.session.id, built.messages, ctx.settings),
                                        self.estimator)
 
     def plan(self, ctx: SessionContext, budget: int | None = None) -> PlannedRequest:
-        """The request to send (advancing the pruner's state); with a budget, only the newest turns that fit."""
+        """The request to send; with a budget, only the newest turns that fit."""
         assert ctx.model is not None, "plan() needs a context with a model"
         built = self.build(ctx)
         pruned = self._pruner.prune(ctx.session.id, built.messages, ctx.settings)
@@ -143,10 +156,10 @@ class RequestPlanner:
         if budget is not None:
             request = self._builder.fit_to_budget(request, budget, self.estimator, ctx.tools, key)
         raw = self.estimator.estimate_request(request.system_prompt, request.messages, ctx.tools, None)
-        raw += self.reasoning_sent(ctx, request.messages)
-        estimate = self.estimator.apply_calibration(raw, key)
+        size = request_size(raw, request.messages).plus(self.reasoning_sent(ctx, request.messages))
+        estimate = self.estimator.calibrated(size, key)
         room = self._thinking.thinking_room(ctx.provider, ctx.model, ctx.settings.reasoning)
-        return PlannedRequest(request, estimate, raw, output_budget(ctx.model, ctx.settings, estimate, room))
+        return PlannedRequest(request, estimate, size, output_budget(ctx.model, ctx.settings, estimate, room))
 
     def reasoning_sent(self, ctx: SessionContext, messages: Sequence[Message]) -> int:
         """Estimated tokens of the stored reasoning a request with these messages sends back to the context's model."""
@@ -156,10 +169,13 @@ class RequestPlanner:
         return reasoning_tokens(self.estimator, echoed_reasoning(messages, provider_id, model_id,
                                                                  every_turn=every_turn))
 
-    def preview(self, ctx: SessionContext, reserve_tokens: int = 0) -> BuiltRequest:
+    def preview(self, ctx: SessionContext, reserve_tokens: int = 0, *, attachments: bool = True) -> BuiltRequest:
         """The next request as it would be sent now, cut to the newest turns that leave `reserve_tokens` of the
-        window free (estimated never below the raw estimate)."""
+        window free (estimated never below the raw estimate); with `attachments=False`, every attachment as its
+        placeholder line."""
         built, sent = self.sent(ctx)
+        if not attachments:
+            sent = placeholders_only(sent, self.estimator)
         request = BuiltRequest(built.system_prompt, sent)
         window = ctx.window
         if window and reserve_tokens:

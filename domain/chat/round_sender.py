@@ -6,6 +6,7 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass, field
 
+from domain.chat.compaction import Compactor
 from domain.chat.request import PlannedRequest, RequestPlanner, fit_budget, input_capacity, model_key
 from domain.chat.stream import RoundState, stream_round
 from domain.context.session_context import SessionContext
@@ -14,7 +15,6 @@ from domain.events import CompactCompleted, CompactStarted, Notice, TextDelta, T
 from domain.models import AiModel
 from domain.ports import ModelApiAdapter, ModelRepository
 from domain.settings import ContextSettings
-from domain.usecases.auto_compact import AutoCompactUseCase
 
 RoundEvent = TextDelta | ThinkingDelta | Waiting | CompactStarted | CompactCompleted | Notice
 
@@ -41,7 +41,7 @@ class RoundSender:
     that fit. Only an overflow before any output is recovered; later failures propagate. Each request is held to
     the settings' deadlines (headers, idle, round)."""
 
-    def __init__(self, planner: RequestPlanner, models: ModelRepository, auto_compact: AutoCompactUseCase) -> None:
+    def __init__(self, planner: RequestPlanner, models: ModelRepository, auto_compact: Compactor) -> None:
         self._planner = planner
         self._models = models
         self._auto_compact = auto_compact
@@ -120,7 +120,7 @@ class RoundSender:
         model = attempt.model
         key = model_key(attempt.ctx)
         if err.tokens and err.tokens > 0 and key is not None:
-            self._planner.estimator.calibrate(key, err.tokens, planned.raw_estimate)
+            self._planner.estimator.learn(key, err.tokens, planned.size)
         if err.limit and err.limit > 0:
             self._models.record_limit(model.provider_id, model.id, err.limit, input_only=err.input_limit)
             attempt.ctx = attempt.ctx.with_model(self._models.resolve(model.provider_id, model.id))

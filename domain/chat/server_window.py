@@ -1,13 +1,10 @@
-"""A local server's real window applied to a turn, and the silent truncation a reported prompt size gives away."""
+"""A local server's real window applied to a turn (what the server reports it has the model loaded with)."""
 
 from __future__ import annotations
 
 from domain.context.session_context import SessionContext
 from domain.models import ModelId, ServerWindow, WindowSource
 from domain.ports import ModelApiAdapter, ModelRepository
-
-TRUNCATION_RATIO = 0.6  # reported prompt tokens below this share of the estimate: the server cut the request
-TRUNCATION_MIN_ESTIMATE = 8_000  # only requests this large count (small ones vary too much to tell)
 
 
 def short_window_warning(model_id: ModelId, loaded: int, trained: int) -> str:
@@ -19,34 +16,27 @@ def short_window_warning(model_id: ModelId, loaded: int, trained: int) -> str:
             "the model's context length when loading it; in llama.cpp, --ctx-size.")
 
 
-def silently_truncated(reported: int, estimate: int) -> bool:
-    """Whether a provider's reported prompt tokens are so far below the estimate that the server must have cut the
-    request (never absorbed into the calibration)."""
-    return estimate > TRUNCATION_MIN_ESTIMATE and 0 < reported < TRUNCATION_RATIO * estimate
-
-
-def truncation_warning(model_id: ModelId, reported: int, estimate: int) -> str:
-    """What to tell the user about a request the server cut without saying so."""
-    return (f"{model_id} read only {reported:,} tokens of a request of about {estimate:,}: the server cut the "
-            f"conversation without saying so. Palimpsest now treats {reported:,} tokens as this model's window and "
-            "compacts to fit; if the server can take more (Ollama: num_ctx or OLLAMA_CONTEXT_LENGTH), raise it there "
-            "and set the window with `palimpsest models add`.")
-
-
 async def apply_server_window(
     adapter: ModelApiAdapter, models: ModelRepository, ctx: SessionContext
 ) -> tuple[SessionContext, str | None]:
-    """The context with the model's window as the server reports it (recorded, unless the user set one), and the
-    warning to show when the server runs the model with less context than it was trained for."""
+    """The context with the model's window as the server runs it or lists it (recorded, unless the user set one),
+    and the warning to show when the server runs the model with less context than it was trained for."""
     model = ctx.model
     if model is None:
         return ctx, None
     window: ServerWindow | None = await adapter.server_window(model.id)
     if window is None:
         return ctx, None
-    known = (model.context_window_size, model.window_source, model.trained_window)
-    if not model.user_window and known != (window.loaded, WindowSource.SERVER, window.trained):
-        models.record_server_window(model.provider_id, model.id, window.loaded, window.trained)
+    if window.source is WindowSource.SERVER:
+        known = (model.context_window_size, model.window_source, model.trained_window)
+        if not model.user_window and known != (window.loaded, WindowSource.SERVER, window.trained):
+            models.record_server_window(model.provider_id, model.id, window.loaded, window.trained)
+            ctx = ctx.with_model(models.resolve(model.provider_id, model.id))
+    elif not model.user_window and (model.context_window_size, model.window_source) != (window.loaded, window.source):
+        models.record_limit(model.provider_id, model.id, window.loaded, source=window.source)  # the list's window
+        ctx = ctx.with_model(models.resolve(model.provider_id, model.id))
+    if window.input_limit is not None and ctx.model is not None and ctx.model.input_limit != window.input_limit:
+        models.record_limit(model.provider_id, model.id, window.input_limit, input_only=True)
         ctx = ctx.with_model(models.resolve(model.provider_id, model.id))
     if window.short and not model.user_window and window.trained is not None:
         return ctx, short_window_warning(model.id, window.loaded, window.trained)

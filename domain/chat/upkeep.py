@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 
+from domain.chat.compaction import Compactor, MemoryFlusher
 from domain.chat.request import RequestPlanner, input_capacity
 from domain.chat.round_sender import RoundAttempt, max_tokens_signal
-from domain.context.flush import FLUSH_PROMPT, should_flush
+from domain.context.flush import FLUSH_MAX_OUTPUT_TOKENS, FLUSH_PROMPT, should_flush
 from domain.context.session_context import SessionContext
 from domain.events import ChatEvent, CompactStarted, ContextStatusChanged, MemoryFlushed
-from domain.usecases.auto_compact import AutoCompactUseCase
-from domain.usecases.memory_flush import FLUSH_MAX_OUTPUT_TOKENS, MemoryFlushUseCase
 
 FLUSH_TOOL_RESERVE = 256
 
@@ -19,7 +18,7 @@ class ContextUpkeep:
     """Keeps a session's context healthy after each answer; compaction events are announced only when it runs."""
 
     def __init__(
-        self, planner: RequestPlanner, auto_compact: AutoCompactUseCase, memory_flush: MemoryFlushUseCase
+        self, planner: RequestPlanner, auto_compact: Compactor, memory_flush: MemoryFlusher
     ) -> None:
         self.planner = planner
         self.auto_compact = auto_compact
@@ -34,7 +33,7 @@ class ContextUpkeep:
         yield ContextStatusChanged(status)
         if should_flush(status.used, input_capacity(ctx.model), ctx.settings, ctx.session):
             reserve = FLUSH_MAX_OUTPUT_TOKENS + self.planner.estimator.estimate_text(FLUSH_PROMPT) + FLUSH_TOOL_RESERVE
-            saved = await self._flush(ctx, self.planner.preview(ctx, reserve))
+            saved = await self._flush(ctx, self.planner.preview(ctx, reserve, attachments=False))  # never resent
             yield MemoryFlushed(saved)
             ctx = reload()
             status = self.planner.status(ctx)

@@ -1,30 +1,44 @@
 """How a request carries each attachment: natively while it is in the protected recent window, as a one-line
-placeholder once it is older (cache-friendly steps), as extracted text for a model without PDF input, and never to a
-model that cannot take it; each priced in tokens for the provider it goes to."""
+placeholder once it is older (cache-friendly steps), as extracted text for a model not known to read PDFs, and never
+to a model that cannot take it; each priced in tokens for the provider it goes to."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from domain.attachment import Attachment, AttachmentKind, placeholder
-from domain.attachment_rules import attachment_tokens
+from domain.capabilities import reads_pdfs
 from domain.context.estimator import MESSAGE_OVERHEAD, TokenEstimator
-from domain.models import Message, MessageType, ModelCapabilities
+from domain.models import Message, MessageType, ModelCapabilities, ModelId, ProviderType
 
 # The line before which attachments are replaced moves in steps of this share of the protected window, so the
 # request prefix (and the provider's prompt cache) changes once per step rather than at every turn.
 STEPS_PER_WINDOW = 2
 
 
+@dataclass(frozen=True)
+class AttachmentTarget:
+    """Where a request's attachments go: the provider's type, the model and what it takes, and the provider's own
+    counts of attachments known so far ((sha256, count key) -> tokens)."""
+
+    provider_type: ProviderType
+    model_id: ModelId | None = None
+    capabilities: ModelCapabilities | None = None
+    counts: Mapping[tuple[str, str], int] = field(default_factory=dict)
+
+    @property
+    def model_name(self) -> str:
+        """The model's name for the user, or "this model"."""
+        return self.model_id or "this model"
+
+
 def plan_attachments(
     messages: Sequence[Message],
     *,
-    family: str,
-    capabilities: ModelCapabilities | None,
+    target: AttachmentTarget,
     protected_tokens: int | None,
     estimator: TokenEstimator,
-    model_name: str = "this model",
 ) -> list[Message]:
     """The messages with their attachments set for one request (priced, gated, old ones replaced by placeholders).
 
@@ -32,7 +46,7 @@ def plan_attachments(
     older one goes natively only while the messages after it fit in `protected_tokens` (None: no limit). Positions are
     measured with every attachment at its native price, so replacing one never moves the line back; the line is
     rounded up to a step, so an attachment may be replaced a little early but is never sent from beyond it."""
-    out = [_gated(m, family, capabilities, estimator, model_name) if m.attachments else m for m in messages]
+    out = [_gated(m, target, estimator) if m.attachments else m for m in messages]
     if protected_tokens is None or not any(m.attachments for m in out):
         return out
     newest_user = max((i for i, m in enumerate(out) if m.type is MessageType.USER), default=-1)
@@ -50,29 +64,54 @@ def plan_attachments(
     return out
 
 
-def _gated(message: Message, family: str, capabilities: ModelCapabilities | None, estimator: TokenEstimator,
-           model_name: str) -> Message:
+def _gated(message: Message, target: AttachmentTarget, estimator: TokenEstimator) -> Message:
+    capabilities, model_name = target.capabilities, target.model_name
     attachments = []
     for attachment in message.attachments:
         if attachment.kind is AttachmentKind.IMAGE and capabilities is not None and capabilities.vision is False:
             attachments.append(_omitted(replace(attachment, note=f"not sent: {model_name} takes no images"),
                                         estimator))
             continue
-        if attachment.kind is AttachmentKind.PDF and capabilities is not None and capabilities.pdf_input is False:
+        if attachment.kind is AttachmentKind.PDF and not reads_pdfs(capabilities):
             if not attachment.text_chars:
-                note = f"not sent: {model_name} reads no PDFs and no text could be extracted from it"
+                note = f"not sent: {model_name} is not known to read PDFs and no text could be extracted from it"
                 attachments.append(_omitted(replace(attachment, note=note), estimator))
                 continue
-            attachment = replace(attachment, as_text=True)
-        attachments.append(replace(attachment, tokens=attachment_tokens(attachment, family)))
+            attachment = as_sent(attachment, capabilities)
+        attachments.append(priced(attachment, target, estimator))
     return replace(message, attachments=tuple(attachments))
+
+
+def as_sent(attachment: Attachment, capabilities: ModelCapabilities | None) -> Attachment:
+    """The attachment marked to go as its extracted text when it is a PDF with text and the model is not known to
+    read PDFs (what a request and the size check before storing it price)."""
+    if attachment.kind is AttachmentKind.PDF and attachment.text_chars and not reads_pdfs(capabilities):
+        return replace(attachment, as_text=True)
+    return attachment
+
+
+def priced(attachment: Attachment, target: AttachmentTarget, estimator: TokenEstimator) -> Attachment:
+    """The attachment with its tokens for the target: the provider's stored count (exact), else its rule."""
+    native = not (attachment.as_text or attachment.kind is AttachmentKind.TEXT)
+    counted = estimator.counted(attachment, target.provider_type, target.model_id, target.counts) if native else None
+    if counted is not None:
+        return replace(attachment, tokens=counted, exact=True)
+    return replace(attachment, tokens=estimator.attachment_tokens(attachment, target.provider_type, target.model_id),
+                   exact=False)
 
 
 def _omitted(attachment: Attachment, estimator: TokenEstimator) -> Attachment:
     if attachment.omitted:
         return attachment
-    marked = replace(attachment, omitted=True, as_text=False)
+    marked = replace(attachment, omitted=True, as_text=False, exact=False)
     return replace(marked, tokens=estimator.estimate_text(placeholder(marked)) + MESSAGE_OVERHEAD)
+
+
+def placeholders_only(messages: Sequence[Message], estimator: TokenEstimator) -> list[Message]:
+    """The messages with every attachment as its one-line placeholder (what the memory flush sends: it saves
+    facts from the conversation, and resending a document for that would cost its whole price again)."""
+    return [replace(m, attachments=tuple(_omitted(a, estimator) for a in m.attachments)) if m.attachments else m
+            for m in messages]
 
 
 def attachment_share(messages: Sequence[Message]) -> int:

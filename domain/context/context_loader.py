@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from domain.chat.target import resolve_target
 from domain.context.memory_section import with_memory
 from domain.context.session_context import SessionContext
+from domain.context.target import resolve_target
 from domain.errors import InvalidInput, NotFound
+from domain.lookup import require_agent, require_session
 from domain.mcp import ExtraToolSource
 from domain.models import Agent, AgentId, AiModel, ModelId, Provider, ProviderId, Session, SessionId
 from domain.ports import (
@@ -23,8 +24,8 @@ from domain.ports import (
     ToolExecutor,
     UnitOfWork,
 )
+from domain.provider_rules import AttachmentCounts
 from domain.settings import ContextSettings
-from domain.usecases.lookup import require_agent, require_session
 
 
 def effective_settings(
@@ -55,15 +56,18 @@ class SessionContextLoader:
         tools: ToolExecutor,
         command_overrides: Mapping[str, Any] | None = None,
         extra_tools: ExtraToolSource | None = None,
+        attachment_counts: AttachmentCounts | None = None,
     ) -> None:
         """`command_overrides`: context settings one command sets for itself (`palimpsest chat --reasoning high`);
         they win over the agent's and the session's own choice. `extra_tools`: the MCP servers' tools, offered
-        beside the built-in ones unless the agent or the session turned the server off."""
+        beside the built-in ones unless the agent or the session turned the server off. `attachment_counts`: the
+        providers' own counts of the attachments loaded."""
         self._command = dict(command_overrides or {})
         self._sessions, self._messages, self._agents = sessions, messages, agents
         self._providers, self._models, self._memories = providers, models, memories
         self._settings, self._tools, self._store = settings, tools, store
         self._extra = extra_tools
+        self._counts = attachment_counts
 
     def load(
         self,
@@ -100,7 +104,9 @@ class SessionContextLoader:
         boundary = session.boundary
         messages = tuple(self._messages.since(session.id, boundary or 0))
         pinned = tuple(self._messages.pinned(session.id)) if boundary is not None else ()
-        return SessionContext(session, agent, settings, system, tools, provider, model, messages, pinned)
+        digests = {a.sha256 for m in messages + pinned for a in m.attachments}
+        counts = self._counts.for_attachments(digests) if digests and self._counts is not None else {}
+        return SessionContext(session, agent, settings, system, tools, provider, model, messages, pinned, counts)
 
     def model(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
         """A model as the registry and the store know it now (after a limit was learned)."""

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import string
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from domain.attachment import Attachment
-from domain.attachment_rules import ANTHROPIC, attachment_tokens
-from domain.models import Message, ToolDefinition
+from domain.attachment import Attachment, AttachmentKind
+from domain.models import Message, ModelId, ProviderType, ToolDefinition
 from domain.ports import CalibrationStore
+from domain.provider_rules import ProviderRules
 
 # Per-character token weights, fitted (least squares on relative error) against o200k_base on bench/corpus.py
 # (prose, code, JSON, logs, CJK, base64) plus real stdlib code and license text, then rounded. Counting runs on
@@ -41,6 +43,22 @@ CALIBRATION_SMOOTHING = 0.3
 CALIBRATION_MIN, CALIBRATION_MAX = 0.7, 2.5
 PLAUSIBLE_MIN, PLAUSIBLE_MAX = 0.25, 4.0
 CALIBRATION_MIN_TOKENS = 500
+ATTACHMENT_CALIBRATION_SHARE = 0.5  # attachment estimates are learned only from requests they make at least half of
+# Attachments: a text file (or a PDF sent as its text) by its characters, with its heading; without a provider's
+# rule (a stored attachment measured outside any request) a generous image and page figure
+TEXT_FILE_CHARS_PER_TOKEN = 3.5
+ATTACHMENT_HEADING_TOKENS = 16
+UNPRICED_IMAGE_TOKENS = 1_600
+UNPRICED_PDF_PAGE_TOKENS = 2_000
+PDF_PAGE_PT = (612.0, 792.0)  # a PDF whose page size was not read: US Letter
+
+
+SAFE_CHARS_PER_TOKEN = 3  # the other way round: characters that surely fit in a number of tokens (dense text)
+
+
+def chars_within(tokens: int) -> int:
+    """Characters of any text that surely fit in `tokens` tokens (sizing a transcript chunk before it exists)."""
+    return max(0, tokens) * SAFE_CHARS_PER_TOKEN
 
 
 def calibration_key(provider_id: str, model_id: str) -> str:
@@ -48,10 +66,42 @@ def calibration_key(provider_id: str, model_id: str) -> str:
     return f"{provider_id}/{model_id}"
 
 
-def attachment_estimate(attachment: Attachment) -> int:
-    """Tokens of an attachment in a request: as the planner priced it for the provider, else (a stored attachment
-    measured outside a request) by Anthropic's formula."""
-    return attachment.tokens or attachment_tokens(attachment, ANTHROPIC)
+def attachment_calibration_key(model_key: str) -> str:
+    """The key of a model's separate calibration of rule-priced attachments (images and PDF pages)."""
+    return f"{model_key}#attachments"
+
+
+@dataclass(frozen=True)
+class RequestSize:
+    """A request's raw estimate and the parts of it that attachments take: those the provider counted itself
+    (`exact`, never scaled) and those priced by its published rule (`ruled`, scaled by their own calibration)."""
+
+    raw: int
+    exact: int = 0
+    ruled: int = 0
+
+    @property
+    def text(self) -> int:
+        """Everything but native attachments: text, tool calls and results, placeholders, reasoning sent back."""
+        return self.raw - self.exact - self.ruled
+
+    def plus(self, tokens: int) -> RequestSize:
+        """The same request with `tokens` more of text."""
+        return RequestSize(self.raw + tokens, self.exact, self.ruled)
+
+
+def request_size(raw: int, messages: Sequence[Message]) -> RequestSize:
+    """The size of a request whose raw estimate is `raw`, with its native attachments' share taken apart."""
+    exact = ruled = 0
+    for message in messages:
+        for attachment in message.attachments:
+            if attachment.omitted or attachment.as_text or attachment.kind is AttachmentKind.TEXT:
+                continue
+            if attachment.exact:
+                exact += attachment.tokens
+            else:
+                ruled += attachment.tokens
+    return RequestSize(raw, exact, ruled)
 
 
 def chars_over_four(text: str) -> int:
@@ -62,8 +112,9 @@ def chars_over_four(text: str) -> int:
 class TokenEstimator:
     """Estimates tokens from text shape (prose, code, JSON, CJK, base64), never below characters/4."""
 
-    def __init__(self, calibration: CalibrationStore | None = None) -> None:
+    def __init__(self, calibration: CalibrationStore | None = None, rules: ProviderRules | None = None) -> None:
         self._calibration = calibration
+        self.rules = rules
         self._cache: dict[tuple[str, int, int, int, int], int] = {}
         self._tools: dict[tuple[str, str], tuple[Mapping[str, Any], int]] = {}  # per definition: its schema, tokens
         self._ratios: dict[str, float] = {}
@@ -91,7 +142,7 @@ class TokenEstimator:
 
         A pruned copy of a message (same id, shorter output) gets its own entry, so the original stays cached."""
         key = (message.id, len(message.content), len(message.tool_input or ""), len(message.tool_output or ""),
-               sum(attachment_estimate(a) for a in message.attachments) if message.attachments else 0)
+               sum(a.tokens or self.attachment_tokens(a) for a in message.attachments) if message.attachments else 0)
         hit = self._cache.get(key)
         if hit is not None:
             return hit
@@ -102,6 +153,45 @@ class TokenEstimator:
             tokens += self.estimate_text(message.tool_output)
         self._cache[key] = tokens
         return tokens
+
+    def estimate_chars(self, chars: int) -> int:
+        """Tokens of a text known only by its length (an attachment's, kept in the file store)."""
+        return math.ceil(max(0, chars) / TEXT_FILE_CHARS_PER_TOKEN)
+
+    def attachment_tokens(
+        self, attachment: Attachment, provider_type: ProviderType | None = None, model_id: ModelId | None = None,
+        counts: Mapping[tuple[str, str], int] | None = None,
+    ) -> int:
+        """Input tokens of an attachment sent to this provider and model in the form it is set for (native, or as
+        its text): the provider's stored count when one exists (see `counted`), else its published rule."""
+        if attachment.kind is AttachmentKind.TEXT or attachment.as_text:
+            return self.estimate_chars(attachment.text_chars or 0) + ATTACHMENT_HEADING_TOKENS
+        found = self.counted(attachment, provider_type, model_id, counts)
+        if found is not None:
+            return found
+        rules = self.rules if provider_type is not None else None
+        if attachment.kind is AttachmentKind.PDF:
+            pages = max(1, attachment.pages or 1)
+            if rules is None or provider_type is None:
+                return UNPRICED_PDF_PAGE_TOKENS * pages
+            width, height = (attachment.width, attachment.height) if attachment.width and attachment.height \
+                else PDF_PAGE_PT
+            tokens = rules.pdf_page_tokens(provider_type, width, height) * pages
+            if rules.pdf_counts_text(provider_type):
+                tokens += self.estimate_chars(attachment.text_chars or 0)
+            return tokens
+        if rules is None or provider_type is None:
+            return UNPRICED_IMAGE_TOKENS
+        return rules.image_tokens(provider_type, attachment.width or 1024, attachment.height or 1024)
+
+    def counted(
+        self, attachment: Attachment, provider_type: ProviderType | None, model_id: ModelId | None,
+        counts: Mapping[tuple[str, str], int] | None,
+    ) -> int | None:
+        """The provider's own count of the attachment for this model's family, when one is stored."""
+        if not counts or self.rules is None or provider_type is None or model_id is None:
+            return None
+        return counts.get((attachment.sha256, self.rules.count_key(provider_type, model_id)))
 
     def estimate_messages(self, messages: Sequence[Message]) -> int:
         """Sum of the messages' estimates."""
@@ -154,6 +244,29 @@ class TokenEstimator:
         """Scales a raw estimate (model_key=None) by the model's learned ratio."""
         ratio = self.ratio(model_key)
         return int(raw * ratio + 0.999) if ratio != 1.0 else raw
+
+    def calibrated(self, size: RequestSize, model_key: str | None) -> int:
+        """A request's estimate: its text scaled by the model's learned ratio, attachments the provider counted as
+        they are, rule-priced ones by their own learned ratio (a picture of the request that never mixes the two)."""
+        if model_key is None:
+            return size.raw
+        ruled = size.ruled
+        if ruled:
+            ruled = self.apply_calibration(ruled, attachment_calibration_key(model_key))
+        return self.apply_calibration(size.text, model_key) + size.exact + ruled
+
+    def learn(self, model_key: str, reported_input_tokens: int, size: RequestSize) -> None:
+        """Learns from a provider's reported input tokens for a request of this size: the text ratio from requests
+        whose attachments were all counted by the provider (their count taken off), the attachments' ratio from
+        requests mostly made of rule-priced attachments (the calibrated text taken off); never both from one."""
+        if reported_input_tokens <= 0:
+            return
+        if not size.ruled:
+            self.calibrate(model_key, reported_input_tokens - size.exact, size.text)
+        elif size.ruled >= ATTACHMENT_CALIBRATION_SHARE * size.raw:
+            text = self.apply_calibration(size.text, model_key)
+            self.calibrate(attachment_calibration_key(model_key), reported_input_tokens - size.exact - text,
+                           size.ruled)
 
     def calibrate(self, model_key: str, reported_input_tokens: int, estimated_tokens: int) -> None:
         """Learns reported/estimated (smoothed, persisted); pass the RAW estimate, i.e. estimate_request(..., None)."""

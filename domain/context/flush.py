@@ -5,6 +5,8 @@ from __future__ import annotations
 from domain.models import Session
 from domain.settings import ContextSettings
 
+FLUSH_MAX_OUTPUT_TOKENS = 1_024  # the flush turn answers with save_memory calls or a silent token
+
 SILENT_TOKEN = "NO_REPLY"
 
 FLUSH_PROMPT = (

@@ -1,4 +1,5 @@
-"""Per-request pruning of old tool results (soft-trim, then hard-clear), in memory and cache-aware."""
+"""Per-request pruning of old tool results (soft-trim, then hard-clear), cache-aware and derived from the messages
+alone (the same in every process)."""
 
 from __future__ import annotations
 
@@ -48,51 +49,29 @@ def _with_text(message: Message, text: str) -> Message:
 class ToolResultPruner:
     """Shrinks old tool results in the request only; stored messages are never changed.
 
-    Cache-aware: per session it remembers the actions already applied and applies newly due ones only in a batch
-    that frees at least `prune_min_clear_chars`, so the request prefix stays byte-identical between batches.
-    Keep one instance per app (the composition root's), since this memory is what makes the steps stable."""
+    Cache-aware: newly due trims and clears are applied only in a batch that frees at least
+    `prune_min_clear_chars`, so the request prefix stays byte-identical between batches. The batches are derived from
+    the messages alone (pruning_plan replays their tool results in order), so every process (a restarted app, the
+    CLI's `sessions context`, a running GUI) computes the same next request; nothing is remembered between calls."""
 
     def __init__(self, settings: ContextSettings | None = None) -> None:
         self._settings = settings or ContextSettings()
-        self._applied: dict[SessionId, dict[MessageId, Action]] = {}
 
     def prune(
         self, session_id: SessionId, messages: Sequence[Message], settings: ContextSettings | None = None
     ) -> list[Message]:
         """Returns the messages with old tool results trimmed or cleared (new objects; inputs untouched)."""
-        plan = self._plan(session_id, messages, settings or self._settings)
-        self._applied[session_id] = plan
-        return self._apply(messages, plan, settings or self._settings)
+        s = settings or self._settings
+        return self._apply(messages, pruning_plan(messages, s), s)
 
     def preview(
         self, session_id: SessionId, messages: Sequence[Message], settings: ContextSettings | None = None
     ) -> list[Message]:
-        """What prune would return now, without advancing the session's cache-aware pruning state."""
-        s = settings or self._settings
-        return self._apply(messages, self._plan(session_id, messages, s), s)
+        """What prune returns (the same: pruning holds no state)."""
+        return self.prune(session_id, messages, settings)
 
     def forget(self, session_id: SessionId) -> None:
-        """Drops the remembered steps of a session (after compaction or a reset the prefix changes anyway)."""
-        self._applied.pop(session_id, None)
-
-    def _plan(self, session_id: SessionId, messages: Sequence[Message], s: ContextSettings) -> dict[MessageId, Action]:
-        applied = self._applied.get(session_id, {})
-        if not s.pruning_enabled:
-            return {}
-        present = {m.id for m in messages}
-        plan = {mid: act for mid, act in applied.items() if mid in present}
-        desired = desired_actions(messages, s)
-        gain = 0
-        by_id = {m.id: m for m in messages}
-        for mid, act in desired.items():
-            current = plan.get(mid, Action.KEEP)
-            if act > current:
-                text = result_text(by_id[mid])
-                gain += _size(text, current, s, mid) - _size(text, act, s, mid)
-        if gain >= s.prune_min_clear_chars:
-            for mid, act in desired.items():
-                plan[mid] = max(act, plan.get(mid, Action.KEEP))
-        return plan
+        """Nothing to forget: the plan is derived from the messages each time (kept for the planner's callers)."""
 
     @staticmethod
     def _apply(messages: Sequence[Message], plan: dict[MessageId, Action], s: ContextSettings) -> list[Message]:
@@ -106,22 +85,69 @@ class ToolResultPruner:
         return out
 
 
+def pruning_plan(messages: Sequence[Message], s: ContextSettings) -> dict[MessageId, Action]:
+    """The actions the request applies: the tool results replayed in order, as if a request followed each one,
+    newly due actions (desired_actions at that point) applied in a batch once they free `prune_min_clear_chars`.
+
+    A result's due action changes only when its age (in tool results) reaches keep_last_tool_results or
+    hard_clear_after, so the replay touches each result at most twice: linear in the number of results."""
+    if not s.pruning_enabled:
+        return {}
+    results = [m for m in messages if m.type is MessageType.TOOL_RESULT]
+    plan: dict[int, Action] = {}
+    due: dict[int, Action] = {}
+    sizes: dict[tuple[int, Action], int] = {}
+
+    def size(i: int, act: Action) -> int:
+        key = (i, act)
+        if key not in sizes:
+            sizes[key] = _size(result_text(results[i]), act, s, results[i].id)
+        return sizes[key]
+
+    def gain(i: int, act: Action) -> int:
+        current = plan.get(i, Action.KEEP)
+        return size(i, current) - size(i, act) if act > current else 0
+
+    pending: set[int] = set()  # results whose due action is ahead of the applied one
+    freed = 0  # characters the pending actions would free
+    ages = sorted({s.keep_last_tool_results, s.hard_clear_after})
+    for newest in range(len(results)):
+        for age in ages:
+            i = newest - age
+            if i < 0:
+                continue
+            act = _due(results[i], age, s)
+            if act is due.get(i, Action.KEEP):
+                continue
+            freed += gain(i, act) - gain(i, due.get(i, Action.KEEP))
+            due[i] = act
+            if act > plan.get(i, Action.KEEP):
+                pending.add(i)
+        if freed >= s.prune_min_clear_chars:
+            for i in pending:
+                plan[i] = due[i]
+            pending.clear()
+            freed = 0
+    return {results[i].id: act for i, act in plan.items() if act is not Action.KEEP}
+
+
+def _due(m: Message, age: int, s: ContextSettings) -> Action:
+    """The action a tool result of this age gets with no regard to the cache."""
+    if age < s.keep_last_tool_results or m.has_image:
+        return Action.KEEP
+    text = result_text(m)
+    if age >= s.hard_clear_after and len(text) > len(clear_text(m.id)):
+        return Action.CLEAR
+    if len(text) > s.soft_trim_chars and len(text) > _trimmed_len(s, len(text), m.id):
+        return Action.TRIM
+    return Action.KEEP
+
+
 def desired_actions(messages: Sequence[Message], s: ContextSettings) -> dict[MessageId, Action]:
     """The action each tool result would get with no regard to the cache (age counted in tool-result messages)."""
-    actions: dict[MessageId, Action] = {}
-    newer = 0
-    for m in reversed(messages):
-        if m.type is not MessageType.TOOL_RESULT:
-            continue
-        age, newer = newer, newer + 1
-        if age < s.keep_last_tool_results or m.has_image:
-            continue
-        text = result_text(m)
-        if age >= s.hard_clear_after and len(text) > len(clear_text(m.id)):
-            actions[m.id] = Action.CLEAR
-        elif len(text) > s.soft_trim_chars and len(text) > _trimmed_len(s, len(text), m.id):
-            actions[m.id] = Action.TRIM
-    return actions
+    results = [m for m in messages if m.type is MessageType.TOOL_RESULT]
+    due = {m.id: _due(m, len(results) - 1 - i, s) for i, m in enumerate(results)}
+    return {mid: act for mid, act in due.items() if act is not Action.KEEP}
 
 
 def _trimmed_len(s: ContextSettings, total: int, message_id: str) -> int:
@@ -129,7 +155,14 @@ def _trimmed_len(s: ContextSettings, total: int, message_id: str) -> int:
 
 
 def _size(text: str, act: Action, s: ContextSettings, message_id: str) -> int:
-    return len(_render(text, act, s, message_id))
+    """len(_render(text, act, s, message_id)), without rendering."""
+    if act is Action.CLEAR:
+        return len(clear_text(message_id))
+    if act is Action.TRIM:
+        trimmed = _trimmed_len(s, len(text), message_id)
+        if len(text) > trimmed:
+            return trimmed
+    return len(text)
 
 
 def _render(text: str, act: Action, s: ContextSettings, message_id: str) -> str:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 
 from domain.models import Agent, AiModel, Message, Provider, Session, ToolDefinition
 from domain.settings import ContextSettings
@@ -15,7 +15,8 @@ class SessionContext:
     section (the summary is injected by the planner), the tool definitions, the resolved provider and model, and the
     stored messages from the compaction boundary on (all of them while there is no summary) plus the pinned ones.
 
-    `provider` and `model` are None only when no model could be chosen (a status read before any provider exists)."""
+    `provider` and `model` are None only when no model could be chosen (a status read before any provider exists).
+    `attachment_counts`: the input tokens providers counted for the attachments here, by (sha256, count key)."""
 
     session: Session
     agent: Agent
@@ -26,6 +27,7 @@ class SessionContext:
     model: AiModel | None
     messages: tuple[Message, ...]
     pinned: tuple[Message, ...] = ()
+    attachment_counts: Mapping[tuple[str, str], int] = field(default_factory=dict)  # the providers' own counts
 
     @property
     def summary(self) -> str | None:
@@ -73,6 +75,10 @@ class SessionContext:
         """The context with no reasoning block on any message (to resend after the provider refused them)."""
         strip = lambda ms: tuple(replace(m, reasoning=()) if m.reasoning else m for m in ms)  # noqa: E731
         return replace(self, messages=strip(self.messages), pinned=strip(self.pinned))
+
+    def with_counts(self, counts: Mapping[tuple[str, str], int]) -> SessionContext:
+        """The context with more of the providers' attachment counts known."""
+        return replace(self, attachment_counts={**self.attachment_counts, **counts}) if counts else self
 
     def with_system_prompt(self, system_prompt: str | None) -> SessionContext:
         """The context with another system prompt (the memory section changed)."""

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from domain.context.estimator import chars_within
 from domain.context.prompts import SUMMARIZER_SYSTEM, checkpoint_prompt, prompt_overhead_chars, update_prompt
 from domain.context.transcript import chunk_blocks
 from domain.errors import ContextOverflow, PalimpsestError
 from domain.models import ModelId, ProviderId
 from domain.ports import Summarizer
 
-CHARS_PER_TOKEN_SAFE = 3  # sizing chunks by characters: a conservative 3 characters per token
 MIN_CHUNK_CHARS = 2_000
 MAX_OVERFLOW_SPLITS = 4
 
@@ -37,7 +37,7 @@ class SummaryTarget:
 def chunk_chars_for(target: SummaryTarget, previous: str | None, instructions: str | None) -> int:
     """How many transcript characters one summarizer call may carry (half the window, minus prompt and output)."""
     usable_tokens = target.window_tokens // 2 - target.max_output_tokens
-    chars = usable_tokens * CHARS_PER_TOKEN_SAFE - prompt_overhead_chars(previous, instructions)
+    chars = chars_within(usable_tokens) - prompt_overhead_chars(previous, instructions)
     return max(MIN_CHUNK_CHARS, chars)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from domain.importers.model import ImportedConversation, MalformedExport, expect, load_json, ordered, when
 from domain.models import CompactionRecord, Message, MessageType, ReasoningBlock, ReasoningKind, ToolStatus
-from domain.usecases.set_session_prompt import MAX_SYSTEM_PROMPT_CHARS
+from domain.settings import MAX_SYSTEM_PROMPT_CHARS
 
 _TEXT_FIELDS = ("content", "thinking_content", "tool_call_id", "tool_name", "tool_input", "tool_output",
                 "provider_id", "model_id")

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from domain.errors import InvalidInput
+from domain.lookup import require_provider
 from domain.models import AiModel, ModelSource
 from domain.ports import ModelRepository, ProviderRepository
-from domain.usecases.lookup import require_provider
 
 MIN_WINDOW = 1_024
 MAX_WINDOW = 100_000_000

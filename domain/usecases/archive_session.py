@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from domain.lookup import require_session
 from domain.models import Session, SessionId
 from domain.ports import SessionRepository
-from domain.usecases.lookup import require_session
 
 
 class ArchiveSessionUseCase:

@@ -2,42 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from domain.chat.compaction import CompactResult
 from domain.chat.request import RequestPlanner, input_capacity
 from domain.context.compaction_model import choose_compaction_model
 from domain.context.cut_point import find_cut_index
 from domain.context.session_context import SessionContext
 from domain.context.summary_writer import SummaryFailed, SummaryTarget, SummaryWriter
 from domain.context.transcript import render_blocks
-from domain.events import CompactCompleted
 from domain.models import AiModel, CompactionRecord, ModelId, ProviderId, Session, SessionId
 from domain.ports import Clock, ModelRepository, SessionRepository, Summarizer, UnitOfWork
-
-
-@dataclass(frozen=True)
-class CompactResult:
-    """What a compaction attempt did; `reason` is a short tag when nothing was compacted or it fell back.
-
-    Reasons: "" (compacted), "loop_guard" (compacted, but freed too little: no automatic retry until new messages),
-    "unknown_window", "below_threshold", "nothing_to_compact", "no_gain" (the summary was not smaller), "stale"
-    (the session's summary changed meanwhile), and with fallback=True "summarizer_blank",
-    "summarizer_failed: <error>" or "summarizer_overflow"."""
-
-    did_compact: bool
-    fallback: bool = False
-    tokens_before: int = 0
-    tokens_after: int = 0
-    summary_tokens: int = 0
-    reason: str = ""
-    session: Session | None = None  # the session as stored after a compaction
-
-    def as_event(self) -> CompactCompleted:
-        """The CompactCompleted event the UI and the CLI receive."""
-        return CompactCompleted(
-            did_compact=self.did_compact, fallback=self.fallback, tokens_before=self.tokens_before,
-            tokens_after=self.tokens_after, summary_tokens=self.summary_tokens, reason=self.reason,
-        )
 
 
 class AutoCompactUseCase:

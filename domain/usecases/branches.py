@@ -5,9 +5,9 @@ from __future__ import annotations
 from domain.chat.paths import BranchSwitcher
 from domain.chat.tree import Branch, Tree
 from domain.errors import InvalidInput, NotFound
+from domain.lookup import require_session
 from domain.models import MessageId, Session, SessionId
 from domain.ports import MessageRepository, SessionRepository, UnitOfWork
-from domain.usecases.lookup import require_session
 
 
 class ListBranchesQuery:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from domain.chat.compaction import CompactResult
 from domain.context.context_loader import SessionContextLoader
 from domain.errors import InvalidInput
 from domain.models import ModelId, ProviderId, SessionId
-from domain.usecases.auto_compact import AutoCompactUseCase, CompactResult
+from domain.usecases.auto_compact import AutoCompactUseCase
 
 MAX_INSTRUCTIONS_CHARS = 2_000
 

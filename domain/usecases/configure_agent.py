@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from domain.errors import InvalidInput
+from domain.lookup import require_agent
 from domain.models import Agent
 from domain.ports import AgentRepository
 from domain.settings import parse_setting, setting_name
-from domain.usecases.lookup import require_agent
 from domain.usecases.save_agent import SaveAgentUseCase
 
 RESET_VALUES = ("", "default", "none")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from domain.lookup import require_provider
 from domain.models import Provider
 from domain.ports import ApiKeyStorage, ProviderRepository
-from domain.usecases.lookup import require_provider
 
 
 class DeleteApiKeyUseCase:

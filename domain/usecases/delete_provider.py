@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from domain.errors import InvalidInput, KeychainUnavailable
+from domain.lookup import require_provider
 from domain.models import Provider, ProviderType
 from domain.ports import ApiKeyStorage, ProviderRepository
-from domain.usecases.lookup import require_provider
 
 
 class DeleteProviderUseCase:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from domain.errors import NotFound
+from domain.lookup import require_session
 from domain.models import Session, SessionId
 from domain.ports import Clock, SessionRepository
-from domain.usecases.lookup import require_session
 
 
 class DeleteSessionUseCase:

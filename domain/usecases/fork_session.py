@@ -8,9 +8,9 @@ from dataclasses import replace
 
 from domain.chat.tree import Tree, checkpoint_for
 from domain.errors import NotFound
+from domain.lookup import require_session
 from domain.models import MessageId, Session, SessionId
 from domain.ports import Clock, MessageRepository, SessionRepository, UnitOfWork
-from domain.usecases.lookup import require_session
 
 
 class ForkSessionUseCase:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.errors import ProviderError
+from domain.lookup import require_session
 from domain.models import ModelId, ProviderId, SessionId
 from domain.ports import SessionRepository
 from domain.services.adapters import ProviderAdapters
-from domain.usecases.lookup import require_session
 
 TITLE_MAX_CHARS = 60
 TITLE_SYSTEM = "You write short titles for conversations. Answer with the title only."

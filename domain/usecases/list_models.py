@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from domain.lookup import require_provider
 from domain.models import AiModel
 from domain.ports import ModelRepository, ProviderRepository
-from domain.usecases.lookup import require_provider
 
 
 class ListModelsUseCase:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from domain.lookup import require_session
 from domain.models import CompactionRecord, Message, MessageId, MessageType, Session, SessionId
 from domain.ports import MessageRepository, SessionRepository
-from domain.usecases.lookup import require_session
 
 NEWEST_REPLY_SCAN = 40  # messages from the newest looked through for the newest reply (tool rounds come between)
 

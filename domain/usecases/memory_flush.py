@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from domain.chat.records import new_uuid
 from domain.context.builder import BuiltRequest
-from domain.context.flush import FLUSH_PROMPT
+from domain.context.flush import FLUSH_MAX_OUTPUT_TOKENS, FLUSH_PROMPT
 from domain.context.session_context import SessionContext
 from domain.errors import ProviderError
 from domain.events import ToolCallRequested
@@ -18,7 +18,6 @@ from domain.services.adapters import ProviderAdapters
 log = logging.getLogger(__name__)
 
 SAVE_MEMORY = "save_memory"
-FLUSH_MAX_OUTPUT_TOKENS = 1_024
 
 
 class MemoryFlushUseCase:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.errors import NotFound
+from domain.lookup import require_session
 from domain.models import MessageId, SessionId
 from domain.ports import MessageRepository, SessionRepository
 from domain.usecases.branches import CheckoutBranchUseCase
 from domain.usecases.load_conversation import ConversationPage, LoadConversationQuery
-from domain.usecases.lookup import require_session
 
 CONTEXT_BEFORE = 2  # messages shown above the hit, so it does not open as the very first row
 

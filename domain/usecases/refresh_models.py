@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from domain.lookup import require_provider
 from domain.models import AiModel
 from domain.ports import ModelRepository, ProviderRepository
 from domain.services.adapters import ProviderAdapters
-from domain.usecases.lookup import require_provider
 
 
 class RefreshModelsUseCase:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from domain.chat.tree import CONTEXT_RESET
+from domain.lookup import require_session
 from domain.models import CompactionRecord, Session, SessionId
 from domain.ports import Clock, MessageRepository, SessionRepository
-from domain.usecases.lookup import require_session
 
 
 class ResetContextUseCase:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.errors import NotFound
+from domain.lookup import require_session
 from domain.models import AgentId, ModelId, ProviderId, Session, SessionId
 from domain.ports import AgentRepository, ProviderRepository, SessionRepository, UnitOfWork
-from domain.usecases.lookup import require_session
 
 
 class SelectTargetUseCase:

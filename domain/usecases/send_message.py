@@ -9,10 +9,11 @@ from dataclasses import replace
 from domain.attachment import Attachment
 from domain.chat.attachment_check import check_attachments
 from domain.chat.draft import ReplyDraft
+from domain.chat.provider_numbers import ProviderNumbers, cut_sign, cut_warning
 from domain.chat.records import IdFactory, MessageFactory, new_uuid
 from domain.chat.request import oversized_message
 from domain.chat.round_sender import RoundAttempt, RoundSender
-from domain.chat.server_window import apply_server_window, silently_truncated, truncation_warning
+from domain.chat.server_window import apply_server_window
 from domain.chat.stream import add_usage
 from domain.chat.tool_runner import NOT_RUN_OUTPUT, ToolRunner
 from domain.chat.turn import TurnProgress, chat_error
@@ -33,7 +34,7 @@ from domain.events import (
     ToolRoundLimitReached,
 )
 from domain.models import AgentId, Message, MessageId, MessageType, ModelId, ProviderId, SessionId, Usage
-from domain.ports import Clock, ModelRepository, ToolContext, ToolExecutor
+from domain.ports import AttachmentForms, Clock, ModelRepository, ToolContext, ToolExecutor
 from domain.services.adapters import ProviderAdapters
 from domain.usecases.discover_model import DiscoverModelUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
@@ -58,13 +59,18 @@ class SendMessageUseCase:
         clock: Clock,
         new_id: IdFactory = new_uuid,
         discover: DiscoverModelUseCase | None = None,
+        numbers: ProviderNumbers | None = None,
+        forms: AttachmentForms | None = None,
     ) -> None:
-        """`discover`: looks a model only guesses describe up in its provider's list before its first request."""
+        """`discover`: looks a model only guesses describe up in its provider's list before its first request.
+        `numbers`: the provider's own counts of attachments, and a window guessed only on evidence. `forms`: says
+        which attachments the provider is sent converted (a notice each)."""
         self._contexts, self._turns, self._adapters, self._tools = contexts, turns, adapters, tools
-        self._discover = discover
+        self._discover, self._forms = discover, forms
         self._upkeep, self._title, self._clock, self._new_id = upkeep, title, clock, new_id
         self._sender = RoundSender(upkeep.planner, models, upkeep.auto_compact)
         self._models = models
+        self._numbers = numbers
 
     async def __call__(
         self,
@@ -107,7 +113,7 @@ class SendMessageUseCase:
             yield chat_error(InvalidInput("The message is empty; type something to send."))
             return
         try:
-            notices = check_attachments(ctx, files)
+            notices = check_attachments(ctx, files, self._upkeep.planner.estimator.rules, self._forms)
         except PalimpsestError as err:  # refused before anything is stored or sent: the text stays with the user
             yield chat_error(err)
             return
@@ -193,6 +199,8 @@ class SendMessageUseCase:
         ctx, short = await apply_server_window(adapter, self._models, ctx)
         if short is not None:
             yield Notice(short, warning=True)
+        if self._numbers is not None:
+            ctx = await self._numbers.counted(adapter, self._upkeep.planner, ctx)
         runner = ToolRunner(
             self._turns.messages, self._tools, turn.factory, ToolResultTruncator(ctx.settings),
             ToolContext(session_id, ctx.agent.id), [t.name for t in ctx.tools],
@@ -211,14 +219,15 @@ class SendMessageUseCase:
                     yield event
                     if isinstance(event, TextDelta | ThinkingDelta):
                         draft.grew(attempt.state)  # nothing shown is lost: the reply is stored as it streams
-            truncated = _truncated(attempt)
-            stored = self._save_round(turn, attempt, draft, calibrate=truncated is None)
+            reported, planned = attempt.state.usage.input_tokens, attempt.planned
+            cut = planned is not None and cut_sign(reported, planned) is not None
+            stored = self._save_round(turn, attempt, draft, calibrate=not cut)  # a cut request teaches no ratio
             ctx = attempt.ctx.with_messages(stored.messages)
-            if truncated is not None:  # learned as the window, never as calibration; the user is told once
+            guessed = self._numbers.judge(attempt.model, reported, planned) if self._numbers is not None else None
+            if guessed is not None:  # a window guessed on two requests' evidence; the user is told, once
                 model = attempt.model
-                self._models.record_limit(model.provider_id, model.id, truncated[0])
                 ctx = ctx.with_model(self._models.resolve(model.provider_id, model.id))
-                yield Notice(truncation_warning(model.id, *truncated), warning=True)
+                yield Notice(cut_warning(model, guessed), warning=True)
             total = add_usage(total, attempt.state.usage)
             calls = attempt.state.calls
             if not calls:
@@ -268,21 +277,13 @@ class SendMessageUseCase:
         with self._turns.transaction():  # the calibration learned from this round is stored with it
             stored = self._turns.save_round(reply, calls, state.usage, draft=draft.written is not None)
             if calibrate and state.usage.input_tokens > 0 and attempt.planned is not None:
-                self._upkeep.planner.estimator.calibrate(
-                    calibration_key(provider_id, model_id), state.usage.input_tokens, attempt.planned.raw_estimate
+                self._upkeep.planner.estimator.learn(
+                    calibration_key(provider_id, model_id), state.usage.input_tokens, attempt.planned.size
                 )
         turn.attempt = turn.draft = None
         for call in state.calls:
             turn.pending_calls[call.id] = call.name
         return stored
-
-
-def _truncated(attempt: RoundAttempt) -> tuple[int, int] | None:
-    """(reported, estimated) input tokens when the provider read far less than was sent, else None."""
-    reported, planned = attempt.state.usage.input_tokens, attempt.planned
-    if planned is None or not silently_truncated(reported, planned.estimate):
-        return None
-    return reported, planned.estimate
 
 
 def _needs_title(ctx: SessionContext) -> bool:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from domain.errors import InvalidInput
+from domain.lookup import require_provider
 from domain.models import Provider
 from domain.ports import ApiKeyStorage, ProviderRepository
-from domain.usecases.lookup import require_provider
 
 MAX_KEY_CHARS = 1_000
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.errors import InvalidInput
+from domain.lookup import require_provider
 from domain.models import Provider, ProviderApi, ProviderType
 from domain.ports import ProviderRepository
-from domain.usecases.lookup import require_provider
 
 API_NAMES = {"responses": ProviderApi.RESPONSES, "chat-completions": ProviderApi.CHAT_COMPLETIONS,
              "chat_completions": ProviderApi.CHAT_COMPLETIONS, "auto": ProviderApi.AUTO}

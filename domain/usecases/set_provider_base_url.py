@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.errors import InvalidInput
+from domain.lookup import require_provider
 from domain.models import Provider, ProviderType
 from domain.ports import ProviderRepository
 from domain.usecases.base_url import clean_base_url
-from domain.usecases.lookup import require_provider
 
 
 class SetProviderBaseUrlUseCase:

@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.errors import InvalidInput
+from domain.lookup import require_session
 from domain.models import Session, SessionId
 from domain.ports import Clock, SessionRepository
-from domain.usecases.lookup import require_session
-
-MAX_SYSTEM_PROMPT_CHARS = 100_000  # agents' prompts have no limit of their own; this keeps a pasted file in check
+from domain.settings import MAX_SYSTEM_PROMPT_CHARS
 
 
 class SetSessionPromptUseCase:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.errors import InvalidInput
+from domain.lookup import require_session
 from domain.models import Session, SessionId
 from domain.ports import Clock, SessionRepository
 from domain.settings import REASONING_LEVELS
-from domain.usecases.lookup import require_session
 
 
 class SetSessionReasoningUseCase:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.lookup import require_session
 from domain.models import CompactionRecord, Message, Session, SessionId
 from domain.ports import MessageRepository, SessionRepository
-from domain.usecases.lookup import require_session
 
 
 @dataclass(frozen=True)

@@ -223,3 +223,37 @@ def test_models_of_an_unknown_provider_are_not_found(store: Store, write: Callab
     with pytest.raises(NotFound):
         write(store)
     assert store.models.list("ghost") == []
+
+
+@pytest.mark.parametrize("set_window", ["user", "learned", "guessed"])
+def test_clear_window_returns_a_user_learned_or_guessed_window_to_its_automatic_source(
+        store: Store, set_window: str) -> None:
+    _local(store)
+    store.models.upsert(model(max_output_tokens=2_000, window_source=WindowSource.PROVIDER_API,
+                              context_window_size=32_000))
+    if set_window == "user":
+        store.models.set_user_window(LOCAL, "llama", 16_000)
+    else:
+        store.models.record_limit(LOCAL, "llama", 4_140, source=WindowSource.LEARNED if set_window == "learned"
+                                  else WindowSource.GUESSED)
+    store.models.clear_window(LOCAL, "llama")
+    stored = store.models.get(LOCAL, "llama")
+    assert stored is not None and stored.context_window_size is None and not stored.user_window
+    assert (stored.display_name, stored.max_output_tokens) == ("Llama", 2_000)  # the rest of the model stays
+    resolved = store.models.resolve(LOCAL, "llama")
+    assert resolved.window_source is WindowSource.REGISTRY and resolved.window_is_guess
+    store.models.store_fetched(LOCAL, [model(context_window_size=32_000)])  # the next list reading sets it again
+    assert store.models.resolve(LOCAL, "llama").context_window_size == 32_000
+
+
+def test_clear_window_keeps_a_window_the_provider_or_a_server_reported(store: Store) -> None:
+    _local(store)
+    listed = store.models.upsert(model(context_window_size=32_000, window_source=WindowSource.PROVIDER_API))
+    served = store.models.record_server_window(LOCAL, "qwen", 8_192, trained=32_768)
+    store.models.clear_window(LOCAL, "llama")
+    store.models.clear_window(LOCAL, "qwen")
+    store.models.clear_window(LOCAL, "never-stored")
+    assert store.models.get(LOCAL, "llama") == listed and store.models.get(LOCAL, "qwen") == served
+    assert store.models.get(LOCAL, "never-stored") is None
+    with pytest.raises(NotFound):
+        store.models.clear_window("no-such-provider", "llama")

@@ -131,10 +131,10 @@ def test_blank_database_downgrades_to_0001_and_upgrades_again(tmp_path: Path) ->
 
 
 def test_every_revision_is_known_and_head_is_the_last_one() -> None:
-    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 23)}
-    # in order of application: ... 0014, 0019, 0015, 0017, 0016, 0018, 0020, 0021, 0022 (branches written in
-    # parallel, chained at merge)
-    assert migrations.head_revision() == "0022"
+    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 25)}
+    # in order of application: ... 0014, 0019, 0015, 0017, 0016, 0018, 0020, 0021, 0022, 0023, 0024 (branches
+    # written in parallel, chained at merge)
+    assert migrations.head_revision() == "0024"
 
 
 def test_0012_keeps_every_message_on_the_path_and_the_search_triggers_working(tmp_path: Path) -> None:
@@ -323,3 +323,24 @@ def test_the_messages_revision_trigger_watches_every_column_but_the_path_flag_an
         sql = db.execute("SELECT sql FROM sqlite_master WHERE name = 'messages_rev'").fetchone()[0]
     watched = {c.strip() for c in sql.split(" OF ", 1)[1].split(" ON ", 1)[0].split(",")}
     assert watched == columns - {"active", "rev"}  # a new column must be watched too, or a cached copy goes stale
+
+
+def test_0023_adds_the_servers_probe_answers_keeping_every_model_and_message(tmp_path: Path) -> None:
+    path = tmp_path / "p.db"
+    _build_version_one(path)
+    migrations.upgrade(_url(path), "0022")
+    migrations.upgrade(_url(path), "0023")
+    with closing(sqlite3.connect(path)) as db:
+        columns = {r[1]: (r[2], r[3], r[5]) for r in db.execute("PRAGMA table_info(server_probes)")}
+        assert columns == {"server": ("VARCHAR", 1, 1), "request": ("VARCHAR", 1, 2), "answer": ("TEXT", 0, 0),
+                           "probed_at": ("INTEGER", 1, 0)}
+        db.execute("INSERT INTO server_probes VALUES ('http://127.0.0.1:4000', 'GET /props', NULL, 1)")
+        db.commit()
+        assert db.execute("SELECT count(*) FROM models").fetchone() == (5,)
+        assert db.execute("SELECT count(*) FROM messages").fetchone() == (5,)
+    migrations.downgrade(_url(path), "0022")
+    with closing(sqlite3.connect(path)) as db:
+        assert "server_probes" not in {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+        assert db.execute("SELECT count(*) FROM models").fetchone() == (5,)
+    migrations.upgrade(_url(path))
+    assert migrations.current_revision(_url(path)) == migrations.head_revision()

@@ -6,7 +6,7 @@ import pytest
 
 from data.storage import Storage
 from domain.errors import InvalidInput, NotFound
-from domain.models import AiModel, ModelSource, Provider, ProviderType
+from domain.models import AiModel, ModelSource, Provider, ProviderType, WindowSource
 
 
 def test_resolve_returns_a_stored_preset_as_known(storage: Storage) -> None:
@@ -106,3 +106,26 @@ def test_a_seeded_gpt5_resolves_with_its_input_limit_and_window(storage: Storage
     assert (model.context_window_size, model.input_limit) == (400_000, 272_000)
     unknown = storage.models.resolve("openai", "gpt-5.2-preview")  # not a preset: the family's
     assert (unknown.context_window_size, unknown.input_limit) == (400_000, 272_000)
+
+
+@pytest.mark.parametrize("source", [WindowSource.LEARNED, WindowSource.GUESSED])
+def test_a_learned_or_guessed_window_of_a_preset_survives_reopening_until_cleared(tmp_path, source) -> None:
+    first = Storage.open(tmp_path)
+    try:
+        preset = first.models.resolve("anthropic", "claude-sonnet-4-6").context_window_size
+        first.models.record_limit("anthropic", "claude-sonnet-4-6", 4_140, source=source)
+    finally:
+        first.close()
+    again = Storage.open(tmp_path)  # opening refreshes the presets from the registry
+    try:
+        kept = again.models.resolve("anthropic", "claude-sonnet-4-6")
+        assert (kept.context_window_size, kept.window_source) == (4_140, source)
+        again.models.clear_window("anthropic", "claude-sonnet-4-6")
+    finally:
+        again.close()
+    third = Storage.open(tmp_path)
+    try:
+        back = third.models.resolve("anthropic", "claude-sonnet-4-6")
+        assert (back.context_window_size, back.window_source) == (preset, WindowSource.REGISTRY)
+    finally:
+        third.close()

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from domain.chat.compaction import CompactResult
 from domain.chat.request import RequestPlanner
 from domain.context.builder import CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator
@@ -13,7 +14,7 @@ from domain.context.pruner import ToolResultPruner
 from domain.context.session_context import SessionContext
 from domain.models import Agent, AiModel, Message, MessageType, Provider, ProviderType, ToolDefinition
 from domain.settings import ContextSettings
-from domain.usecases.auto_compact import AutoCompactUseCase, CompactResult
+from domain.usecases.auto_compact import AutoCompactUseCase
 from tests.fake_thinking_rules import FakeThinkingRules
 from tests.fakes import (
     FakeClock,

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from domain.attachment import Attachment, AttachmentKind, placeholder
-from domain.attachment_rules import (
+from data.providers.rules import (
+    PROVIDER_RULES,
     anthropic_image_tokens,
-    attachment_tokens,
     gemini_image_tokens,
-    limit_problem,
     openai_image_tokens,
 )
-from domain.context.attachment_plan import plan_attachments
+from domain.attachment import Attachment, AttachmentKind, placeholder
+from domain.context.attachment_plan import AttachmentTarget, plan_attachments
 from domain.context.estimator import TokenEstimator
 from domain.events import ChatError, Notice
-from domain.models import Message, MessageType, ModelCapabilities
+from domain.models import Message, MessageType, ModelCapabilities, ProviderType
+from domain.provider_rules import limit_problem
 from tests.fakes_turn import make_world, reply
 
 SHOT = Attachment("a" * 64, "shot.png", "image/png", AttachmentKind.IMAGE, 250_000, width=1920, height=1080)
@@ -33,8 +33,32 @@ def test_image_prices_follow_each_providers_published_formula() -> None:
     assert openai_image_tokens(1920, 1080) == 1105 and openai_image_tokens(512, 512) == 255
     # Gemini: 258 for small images, else 258 per 768 px tile
     assert gemini_image_tokens(300, 300) == 258 and gemini_image_tokens(1920, 1080) == 258 * 3 * 2
-    assert attachment_tokens(REPORT, "gemini") == 258 * 40 and attachment_tokens(REPORT, "anthropic") == 3000 * 40
-    assert attachment_tokens(CODE, "openai") == 1000 + 16
+    est = TokenEstimator(rules=PROVIDER_RULES)
+    # Gemini: 258 a page, text included; Anthropic and OpenAI: an image of each page (a Letter page rendered to
+    # 1568 / 2048 px, then priced as an image: 1,532 and 765 tokens) plus the page's text
+    text = est.estimate_chars(90_000)
+    assert est.attachment_tokens(REPORT, ProviderType.GEMINI) == 258 * 40
+    assert est.attachment_tokens(REPORT, ProviderType.ANTHROPIC) == 1532 * 40 + text
+    assert est.attachment_tokens(REPORT, ProviderType.OPENAI) == 765 * 40 + text
+    assert est.attachment_tokens(CODE, ProviderType.OPENAI) == est.estimate_chars(3000) + 16
+
+
+def test_a_count_the_provider_made_for_the_models_family_wins_over_the_rule() -> None:
+    est = TokenEstimator(rules=PROVIDER_RULES)
+    key = PROVIDER_RULES.count_key(ProviderType.ANTHROPIC, "claude-sonnet-4-5-20250929")
+    assert key == PROVIDER_RULES.count_key(ProviderType.ANTHROPIC, "claude-sonnet-4-5")
+    counts = {(REPORT.sha256, key): 55_283}
+    reads = ModelCapabilities(vision=True, pdf_input=True)
+    target = AttachmentTarget(ProviderType.ANTHROPIC, "claude-sonnet-4-5", reads, counts)
+    (planned,) = plan_attachments([_user(1, "read", REPORT)], target=target, protected_tokens=None, estimator=est)
+    assert planned.attachments[0].tokens == 55_283 and planned.attachments[0].exact
+    other = AttachmentTarget(ProviderType.ANTHROPIC, "claude-opus-4-1", reads, counts)  # another family: the rule
+    (planned,) = plan_attachments([_user(1, "read", REPORT)], target=other, protected_tokens=None, estimator=est)
+    assert not planned.attachments[0].exact and planned.attachments[0].tokens != 55_283
+
+
+def _target(kind: ProviderType, caps: ModelCapabilities | None = None, model: str | None = None) -> AttachmentTarget:
+    return AttachmentTarget(kind, model, caps)
 
 
 def _user(i: int, text: str, *files: Attachment) -> Message:
@@ -47,25 +71,26 @@ def _reply(i: int, words: int) -> Message:
 
 def test_a_model_without_vision_gets_a_note_and_one_without_pdf_input_gets_the_text() -> None:
     caps = ModelCapabilities(vision=False, pdf_input=False)
-    (planned,) = plan_attachments([_user(1, "look", SHOT, REPORT, SCAN, CODE)], family="openai",
-                                  capabilities=caps, protected_tokens=None, estimator=TokenEstimator(),
-                                  model_name="tiny-model")
+    est = TokenEstimator(rules=PROVIDER_RULES)
+    (planned,) = plan_attachments([_user(1, "look", SHOT, REPORT, SCAN, CODE)],
+                                  target=_target(ProviderType.OPENAI, caps, "tiny-model"), protected_tokens=None,
+                                  estimator=est)
     shot, report, scan, code = planned.attachments
     assert shot.omitted and placeholder(shot) == ("[Attachment shot.png (image, 250.0 KB, 1920×1080): not sent: "
                                                   "tiny-model takes no images]")
-    assert report.as_text and not report.omitted and report.tokens == 30_000 + 16
+    assert report.as_text and not report.omitted and report.tokens == est.estimate_chars(90_000) + 16
     assert scan.omitted and "no text could be extracted" in placeholder(scan)
-    assert not code.omitted and code.tokens == 1016
-    unknown = plan_attachments([_user(1, "look", SHOT)], family="anthropic", capabilities=None,
-                               protected_tokens=None, estimator=TokenEstimator())
+    assert not code.omitted and code.tokens == est.estimate_chars(3000) + 16
+    unknown = plan_attachments([_user(1, "look", SHOT)], target=_target(ProviderType.ANTHROPIC),
+                               protected_tokens=None, estimator=est)
     assert not unknown[0].attachments[0].omitted and unknown[0].attachments[0].tokens == 1532  # unknown: sent
 
 
 def test_attachments_deeper_than_the_protected_window_become_placeholders_the_newest_never() -> None:
     history = [_user(1, "first", SHOT), _reply(2, 400), _user(3, "second", replace(SHOT, sha256="e" * 64)),
                _reply(4, 100), _user(5, "third", replace(SHOT, sha256="f" * 64)), _reply(6, 3000)]
-    estimator = TokenEstimator()
-    planned = plan_attachments(history, family="anthropic", capabilities=None, protected_tokens=2000,
+    estimator = TokenEstimator(rules=PROVIDER_RULES)
+    planned = plan_attachments(history, target=_target(ProviderType.ANTHROPIC), protected_tokens=2000,
                                estimator=estimator)
     states = [m.attachments[0].omitted for m in planned if m.attachments]
     # the third is the newest user message: sent whatever follows it; the first and second lie deeper than 2,000
@@ -75,13 +100,13 @@ def test_attachments_deeper_than_the_protected_window_become_placeholders_the_ne
 
 
 def test_placeholders_advance_in_steps_so_the_request_prefix_changes_rarely() -> None:
-    estimator = TokenEstimator()
+    estimator = TokenEstimator(rules=PROVIDER_RULES)
     history: list[Message] = []
     changes, before = 0, []
     for turn in range(60):  # a screenshot every other turn: 30 of them
         files = [replace(SHOT, sha256=f"{turn:064x}", name=f"s{turn}.png")] if turn % 2 == 0 else []
         history += [_user(2 * turn, f"turn {turn}", *files), _reply(2 * turn + 1, 60)]
-        planned = plan_attachments(history, family="anthropic", capabilities=None, protected_tokens=6000,
+        planned = plan_attachments(history, target=_target(ProviderType.ANTHROPIC), protected_tokens=6000,
                                    estimator=estimator)
         now = [m.attachments[0].omitted for m in planned if m.attachments]
         assert all(now[i] for i, was in enumerate(before) if was), "a placeholder never turns back into the image"
@@ -102,11 +127,12 @@ def test_placeholders_advance_in_steps_so_the_request_prefix_changes_rarely() ->
 
 def test_a_pdf_over_the_providers_limit_is_named() -> None:
     huge = replace(REPORT, size=40 * 1024 * 1024)
-    assert limit_problem(huge, "anthropic", "Anthropic") == (
+    limits = PROVIDER_RULES.media_limits
+    assert limit_problem(huge, limits(ProviderType.ANTHROPIC), "Anthropic") == (
         "report.pdf is 41.9 MB; Anthropic takes PDFs up to 33.6 MB. Split it, or choose another provider.")
-    assert limit_problem(replace(REPORT, pages=150), "openai", "OpenAI") == (
+    assert limit_problem(replace(REPORT, pages=150), limits(ProviderType.OPENAI), "OpenAI") == (
         "report.pdf has 150 pages; OpenAI takes PDFs of up to 100 pages. Split it, or choose another provider.")
-    assert limit_problem(huge, "gemini", "Gemini") is None
+    assert limit_problem(huge, limits(ProviderType.GEMINI), "Gemini") is None
 
 
 async def test_an_image_for_a_model_without_vision_is_refused_before_anything_is_stored_or_sent() -> None:

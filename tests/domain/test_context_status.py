@@ -14,6 +14,7 @@ from domain.events import ContextStatusChanged
 from domain.models import Agent, Memory, Message, MessageType, ToolDefinition, ToolStatus, WindowSource
 from domain.settings import ContextSettings
 from tests.domain.conversation import Conversation
+from tests.fakes_config import FakeCalibrationStore
 from tests.fakes_turn import TurnWorld, make_world, reply, tool_round
 
 
@@ -29,6 +30,27 @@ def test_breakdown_separates_system_summary_messages_tool_results_and_tools() ->
     assert b.system > 0 and b.summary > 90 and b.tool_results > 350 and b.messages > 100 and b.tools > 25
     assert status.used >= b.system + b.summary + b.messages + b.tool_results + b.tools
     assert status.window == 10_000
+
+
+@pytest.mark.parametrize("ratio", [0.7, 1.0, 1.37, 2.5])
+def test_the_breakdown_is_the_calibrated_total_shared_out_so_its_rows_add_up(ratio: float) -> None:
+    c = Conversation()
+    c.user("question " * 50)
+    c.tool_round("output " * 400)
+    c.assistant("answer " * 50)
+    store = FakeCalibrationStore()
+    store.ratios["p/m"] = ratio
+    tool = ToolDefinition("t", "describes " * 30, {"type": "object"})
+    status = measure_context(TokenEstimator(store), system_prompt="be kind " * 20, summary="summary " * 100,
+                             messages=c.messages, tools=[tool], model_key="p/m", reasoning=321)
+    raw = measure_context(TokenEstimator(), system_prompt="be kind " * 20, summary="summary " * 100,
+                          messages=c.messages, tools=[tool], reasoning=321)
+    b, r = status.breakdown, raw.breakdown
+    parts = [b.system, b.summary, b.messages, b.tool_results, b.tools, b.reasoning, b.attachments]
+    assert sum(parts) == status.used == TokenEstimator(store).apply_calibration(raw.used, "p/m")
+    for calibrated, plain in zip(parts, [r.system, r.summary, r.messages, r.tool_results, r.tools, r.reasoning],
+                                 strict=False):
+        assert abs(calibrated - plain * ratio) < 1  # each row calibrated alike, rounding shared out
 
 
 def chat(world: TurnWorld, turns: int, words: int = 100) -> None:

@@ -114,3 +114,21 @@ def test_preview_does_not_advance_the_cache_steps() -> None:
     pruner.preview("s1", c.messages)
     pruner.forget("s1")
     assert pruner.preview("s1", c.messages) == pruner.prune("s1", c.messages)
+
+
+def test_a_new_pruner_computes_the_request_the_running_one_sends_at_every_step() -> None:
+    """The pruning is derived from the messages alone: a restarted process (a new pruner) agrees with the running
+    one, which still keeps the prefix byte-identical between batches."""
+    running = ToolResultPruner(ContextSettings())
+    c = Conversation()
+    c.user("Read every log")
+    previous: list = []
+    changes = 0
+    for i in range(40):
+        c.tool_round(f"log {i}\n" + f"line {i} of the berth log\n" * (300 + 37 * (i % 5)), text=f"Reading {i}")
+        sent = running.prune("s1", c.messages)
+        assert ToolResultPruner(ContextSettings()).prune("s1", c.messages) == sent, f"step {i}"
+        changes += sent[: len(previous)] != previous
+        previous = sent
+    freed = sum(map(len, outputs(c.messages))) - sum(map(len, outputs(previous)))
+    assert 0 < changes <= freed // ContextSettings().prune_min_clear_chars  # batches, not a change per step

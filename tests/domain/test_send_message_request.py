@@ -7,8 +7,8 @@ from dataclasses import replace
 import pytest
 
 from domain.chat.request import MIN_OUTPUT_TOKENS, RequestPlanner, fit_budget, output_budget
-from domain.chat.target import resolve_target
 from domain.context.builder import CompactAwareMessageBuilder
+from domain.context.target import resolve_target
 from domain.errors import InvalidInput, NotFound
 from domain.models import Agent, AiModel, Message, MessageType, Provider, ProviderType, ToolStatus
 from domain.settings import ContextSettings

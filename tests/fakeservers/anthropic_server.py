@@ -118,6 +118,10 @@ def error_response(err: ErrorReply, presented_key: str | None = None) -> HttpRes
     return HttpResponse.of_json(error_body("api_error", err.message or "Internal server error"), 500, headers)
 
 
+COUNT_FIELDS = frozenset({"model", "messages", "system", "tools", "tool_choice", "thinking", "output_config",
+                          "cache_control", "mcp_servers", "context_management"})
+
+
 class FakeAnthropicServer(FakeProviderServer):
     """Speaks the Anthropic Messages API; accepts the key as x-api-key or Authorization: Bearer."""
 
@@ -137,6 +141,8 @@ class FakeAnthropicServer(FakeProviderServer):
                 {"data": data, "has_more": False, "first_id": data[0]["id"] if data else None,
                  "last_id": data[-1]["id"] if data else None}
             )
+        if raw.method == "POST" and raw.path == "/v1/messages/count_tokens":
+            return self._count(raw)
         if raw.method == "POST" and raw.path == "/v1/messages":
             started = time.perf_counter()
             refused = refusal(raw.json(), self.models or DEFAULT_MODELS, raw.headers)
@@ -164,6 +170,24 @@ class FakeAnthropicServer(FakeProviderServer):
             return HttpResponse(headers={"content-type": "text/event-stream"}, chunks=chunks,
                                 cut=isinstance(answer, ErrorReply) and answer.kind == "cut_off")
         return HttpResponse.of_json(error_body("not_found_error", f"Not found: {raw.path}"), 404)
+
+    def _count(self, raw: RawRequest) -> HttpResponse:
+        """POST /v1/messages/count_tokens: the input tokens of a request (the fields of a Messages request but
+        max_tokens, stream and the sampling ones), by the same rules and prices as a generation."""
+        body = raw.json()
+        extra = sorted(set(body) - COUNT_FIELDS)
+        if extra:
+            return HttpResponse.of_json(error_body("invalid_request_error", f"{extra[0]}: Extra inputs are not "
+                                                   "permitted"), 400)
+        full = {**body, "max_tokens": 1}
+        refused = refusal(full, self.models or DEFAULT_MODELS)
+        if refused is not None:
+            return HttpResponse.of_json(error_body("invalid_request_error", refused), 400)
+        try:
+            request = normalize(full, dict(raw.headers))
+        except MediaRefused as exc:
+            return HttpResponse.of_json(error_body("invalid_request_error", str(exc)), 400)
+        return HttpResponse.of_json({"input_tokens": self.count(request)})
 
     def _usage(self, request: NormalizedRequest, accounting: Accounting, answer: Reply | ErrorReply
                ) -> dict[str, Any]:

@@ -16,6 +16,9 @@ from typing import Any
 from tests.fakeservers.media_rules import MediaPart, MediaRefused, checked_image, checked_pdf
 
 INLINE_REQUEST_LIMIT = 20 * 1024 * 1024
+# the image types Gemini reads (ai.google.dev image-understanding "supported formats"); any other is refused with
+# 400 INVALID_ARGUMENT "Unsupported MIME type: image/gif"
+IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp", "image/heic", "image/heif")
 TROUBLESHOOTING = "https://developers.generativeai.google/guide/troubleshooting"
 
 
@@ -132,6 +135,8 @@ def media_part(part: dict[str, Any], where: str, files: FilesApi) -> MediaPart:
         inline = _field(part, "inlineData")
         mime = str(_field(inline, "mimeType") or "")
         data = _bytes(str(inline.get("data", "")), f"{where}.inline_data.data")
+    if mime != "application/pdf" and mime not in IMAGE_TYPES:
+        raise GeminiMediaRefused(f"Unsupported MIME type: {mime}")
     try:
         if mime == "application/pdf":
             return checked_pdf("gemini", data, where)

@@ -33,6 +33,7 @@ from tests.fakeservers.server import (
 )
 
 _GENERATE = re.compile(r"^/v1beta/models/([^:/]+):(streamGenerateContent|generateContent)$")
+_COUNT = re.compile(r"^/v1beta/models/([^:/]+):countTokens$")
 _FINISH = {"end_turn": "STOP", "tool_use": "STOP", "max_tokens": "MAX_TOKENS", "other": "SAFETY"}
 DEFAULT_MODELS = ({"id": "gemini-test-1", "display_name": "Gemini Test", "input_token_limit": 1048576,
                    "output_token_limit": 65536},)
@@ -147,6 +148,9 @@ class FakeGeminiServer(FakeProviderServer):
         if raw.method == "GET" and raw.path == "/v1beta/models":
             models = self.models or [dict(m) for m in DEFAULT_MODELS]
             return HttpResponse.of_json({"models": [self._model(m) for m in models]})
+        counting = _COUNT.match(raw.path)
+        if raw.method == "POST" and counting:
+            return self._count(raw, counting.group(1))
         match = _GENERATE.match(raw.path)
         if raw.method == "POST" and match:
             return self._generate(raw, match.group(1), match.group(2) == "streamGenerateContent")
@@ -178,6 +182,24 @@ class FakeGeminiServer(FakeProviderServer):
                 "outputTokenLimit": model.get("output_token_limit"),
                 "supportedGenerationMethods": ["generateContent", "countTokens"],
                 **({"thinking": model["thinking"]} if "thinking" in model else {})}
+
+    def _count(self, raw: RawRequest, model: str) -> HttpResponse:
+        """models/{model}:countTokens: totalTokens of `contents` (or of a whole generateContentRequest), priced as a
+        generation is."""
+        body = raw.json()
+        if "generateContentRequest" in body:
+            body = body["generateContentRequest"]
+        elif set(body) - {"contents"}:
+            field = sorted(set(body) - {"contents"})[0]
+            return _error(400, "INVALID_ARGUMENT", f'Invalid JSON payload received. Unknown name "{field}": '
+                          "Cannot find field.")
+        try:
+            request = normalize(model, False, body, dict(raw.headers), self.files)
+        except GeminiMediaRefused as exc:
+            return _error(exc.code, exc.status, str(exc))
+        total = self.count(request)
+        return HttpResponse.of_json({"totalTokens": total,
+                                     "promptTokensDetails": [{"modality": "TEXT", "tokenCount": total}]})
 
     def _generate(self, raw: RawRequest, model: str, stream: bool) -> HttpResponse:
         started = time.perf_counter()

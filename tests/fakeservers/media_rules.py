@@ -12,8 +12,10 @@ import math
 from dataclasses import dataclass
 
 IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
-_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp"}
-PAGE_TOKENS = {"anthropic": 1500, "openai": 1500, "gemini": 258}  # what a fake bills a PDF page (text + image)
+_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp", "BMP": "image/bmp",
+            "TIFF": "image/tiff"}
+GEMINI_PAGE_TOKENS = 258  # Gemini: "each document page is equivalent to 258 tokens"
+PAGE_EDGE = {"anthropic": 1568, "openai": 2048}  # Anthropic and OpenAI: each page as an image of this long edge, + text
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,17 @@ def image_format(data: bytes) -> tuple[str, int, int] | None:
         return None
 
 
+def is_animated(data: bytes) -> bool:
+    """Whether image bytes hold more than one frame (an animated GIF)."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            return bool(getattr(image, "is_animated", False))
+    except Exception:
+        return False
+
+
 def pdf_pages(data: bytes) -> int | None:
     """The number of pages of a PDF, or None when it does not open."""
     from pypdf import PdfReader
@@ -64,6 +77,23 @@ def pdf_pages(data: bytes) -> int | None:
         return len(PdfReader(io.BytesIO(data), strict=True).pages)
     except Exception:
         return None
+
+
+def pdf_tokens(flavour: str, data: bytes) -> int:
+    """Input tokens of a PDF as the provider bills it: Gemini 258 a page; Anthropic and OpenAI each page's
+    extracted text (about four characters a token) plus an image of the page, rendered at their working edge."""
+    from pypdf import PdfReader
+
+    pages = PdfReader(io.BytesIO(data)).pages
+    if flavour == "gemini":
+        return GEMINI_PAGE_TOKENS * len(pages)
+    total = 0
+    for page in pages:
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        scale = PAGE_EDGE[flavour] / max(width, height)
+        text = page.extract_text() or ""
+        total += image_tokens(flavour, round(width * scale), round(height * scale)) + (len(text) + 3) // 4
+    return total
 
 
 def image_tokens(flavour: str, width: int, height: int) -> int:
@@ -109,4 +139,4 @@ def checked_pdf(flavour: str, data: bytes, where: str, name: str | None = None) 
     if pages is None or pages == 0:
         raise MediaRefused(f"{where}: The PDF specified was not valid.")
     return MediaPart("pdf", "application/pdf", hashlib.sha256(data).hexdigest(), len(data),
-                     PAGE_TOKENS[flavour] * pages, pages=pages, name=name, data=data)
+                     pdf_tokens(flavour, data), pages=pages, name=name, data=data)

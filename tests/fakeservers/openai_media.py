@@ -6,11 +6,40 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.fakeservers.media_rules import MediaPart, MediaRefused, b64, checked_image, checked_pdf
+from tests.fakeservers.media_rules import MediaPart, MediaRefused, b64, checked_image, checked_pdf, is_animated
 
 DATA_URL = re.compile(r"^data:([\w.+-]+/[\w.+-]+);base64,(.*)$", re.S)
 IMAGE_FORMATS = "You uploaded an unsupported image. Please make sure your image has of one the following formats: " \
                 "['png', 'jpeg', 'gif', 'webp']."
+
+
+def still_image(data: bytes, where: str) -> bytes:
+    """The bytes of an image part unless they are an animated GIF, which OpenAI does not take (it reads PNG, JPEG,
+    WEBP and non-animated GIF): refused (the caller answers with its unsupported-image error, IMAGE_FORMATS)."""
+    if data.startswith((b"GIF87a", b"GIF89a")) and is_animated(data):
+        raise MediaRefused(f"{where}: animated GIF")
+    return data
+
+
+# Ollama's /v1/chat/completions (openai/openai.go fromChatRequest): a content part other than text, image_url or
+# input_audio is "invalid message format"; an image_url data URL other than image/jpeg, jpg, png or webp is "invalid
+# image input"; both a 400 {"error": {"message", "type": "invalid_request_error", "param": null, "code": null}}
+OLLAMA_PART_TYPES = ("text", "image_url", "input_audio")
+OLLAMA_IMAGE_PREFIXES = tuple(f"data:image/{t};base64," for t in ("jpeg", "jpg", "png", "webp"))
+
+
+def ollama_refusal(body: dict[str, Any]) -> str | None:
+    """What Ollama answers a Chat Completions body whose content parts it does not take, or None."""
+    for message in body.get("messages", []):
+        content = message.get("content")
+        for part in content if isinstance(content, list) else []:
+            if not isinstance(part, dict) or part.get("type") not in OLLAMA_PART_TYPES:
+                return "invalid message format"
+            if part["type"] == "image_url":
+                url = str((part.get("image_url") or {}).get("url", ""))
+                if not url.startswith(("data:;base64,", *OLLAMA_IMAGE_PREFIXES)):
+                    return "invalid image input"
+    return None
 
 
 class OpenAIMediaRefused(MediaRefused):
@@ -35,7 +64,8 @@ def media_part(part: dict[str, Any], role: str, where: str) -> MediaPart:
                 "type (e.g. 'data:image/png;base64,aW1nIGJ5dGVzIGhlcmU='), but got a value without the 'data:' "
                 "prefix.", "invalid_value", f"{where}.image_url.url")
         try:
-            return checked_image("openai", b64(found.group(2), where), found.group(1), where, 20 * 1024 * 1024, 10**6)
+            data = still_image(b64(found.group(2), where), where)
+            return checked_image("openai", data, found.group(1), where, 20 * 1024 * 1024, 10**6)
         except MediaRefused:
             raise OpenAIMediaRefused(IMAGE_FORMATS, "invalid_image_format", where) from None
     file = part.get("file") or {}

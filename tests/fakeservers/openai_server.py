@@ -21,7 +21,7 @@ from tests.fakeservers.brain import (
     ToolCallPart,
     ToolResultPart,
 )
-from tests.fakeservers.openai_media import OpenAIMediaRefused, media_part
+from tests.fakeservers.openai_media import OpenAIMediaRefused, media_part, ollama_refusal
 from tests.fakeservers.server import (
     FakeProviderServer,
     HttpResponse,
@@ -130,13 +130,15 @@ def error_response(err: ErrorReply, presented_key: str | None = None) -> HttpRes
 class FakeOpenAIServer(FakeProviderServer):
     """Speaks Chat Completions under /v1; with ollama=True also answers Ollama's POST /api/show; with deepseek=True
     acts as DeepSeek in thinking mode (thinking unless turned off, tool-call turns need their reasoning_content);
-    reasoning_field is the delta field reasoning streams in ("reasoning" as OpenRouter does)."""
+    reasoning_field is the delta field reasoning streams in ("reasoning" as OpenRouter does); `listing`, when given,
+    is the body GET /v1/models answers with as it is (a provider's own shape: see local_servers.listing_of)."""
 
     def __init__(self, brain: Brain | None = None, *, counter: TokenCounter = approx_counter,
                  context_windows: Mapping[str, int] | None = None, models: Iterable[Mapping[str, Any]] | None = None,
                  api_key: str | None = None, ollama: bool = False, deepseek: bool = False,
-                 reasoning_field: str = "reasoning_content") -> None:
+                 reasoning_field: str = "reasoning_content", listing: Any = None) -> None:
         super().__init__(brain, counter=counter, context_windows=context_windows, models=models, api_key=api_key)
+        self.listing = listing
         self.ollama = ollama
         self.deepseek = deepseek
         self.reasoning_field = reasoning_field
@@ -157,6 +159,8 @@ class FakeOpenAIServer(FakeProviderServer):
             return self._show(raw.json())
         if self.key_rejected(raw):
             return error_response(ErrorReply("auth"), self.presented_key(raw))
+        if raw.method == "GET" and raw.path == "/v1/models" and self.listing is not None:
+            return HttpResponse.of_json(self.listing)
         if raw.method == "GET" and raw.path == "/v1/models":
             models = self.models or [{"id": "gpt-test-1"}]
             owner = "library" if self.ollama else "openai"
@@ -183,6 +187,9 @@ class FakeOpenAIServer(FakeProviderServer):
         refused = deepseek_refusal(raw.json()) if self.deepseek else None
         if refused is not None:  # the rule DeepSeek enforces in thinking mode: the app must not break it
             return _error(refused, "invalid_request_error", "invalid_request_error", 400)
+        refused = ollama_refusal(raw.json()) if self.ollama else None
+        if refused is not None:  # a content part Ollama does not take (a PDF file part, a GIF image_url)
+            return _error(refused, "invalid_request_error", None, 400)
         try:
             request = normalize(raw.json(), dict(raw.headers))
         except OpenAIMediaRefused as exc:  # an attachment the real API refuses

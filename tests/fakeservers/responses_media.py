@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.fakeservers.media_rules import MediaPart, MediaRefused, b64, checked_image, checked_pdf
-from tests.fakeservers.openai_media import DATA_URL, IMAGE_FORMATS, OpenAIMediaRefused
+from tests.fakeservers.openai_media import DATA_URL, IMAGE_FORMATS, OpenAIMediaRefused, still_image
 
 MEDIA_TYPES = ("input_image", "input_file")
 DETAILS = ("low", "high", "auto")
@@ -39,8 +39,8 @@ def _image(part: dict[str, Any], where: str) -> MediaPart:
                       "'data:image/png;base64,aW1nIGJ5dGVzIGhlcmU='), but got a value without the 'data:' prefix.",
                       f"{where}.image_url", "invalid_value")
     try:
-        return checked_image("openai", b64(found.group(2), where), found.group(1), where, IMAGE_MAX_BYTES,
-                             IMAGE_MAX_EDGE)
+        return checked_image("openai", still_image(b64(found.group(2), where), where), found.group(1), where,
+                             IMAGE_MAX_BYTES, IMAGE_MAX_EDGE)
     except MediaRefused:
         raise _refused(IMAGE_FORMATS, where, "invalid_image_format") from None
 

@@ -54,7 +54,24 @@ class FakeResponsesServer(FakeOpenAIServer):
             if self.key_rejected(raw):
                 return error_response(ErrorReply("auth"), self.presented_key(raw))
             return self._respond(raw)
+        if raw.method == "POST" and raw.path == "/v1/responses/input_tokens":
+            if self.key_rejected(raw):
+                return error_response(ErrorReply("auth"), self.presented_key(raw))
+            return self._count(raw)
         return super().route(raw)
+
+    def _count(self, raw: RawRequest) -> HttpResponse:
+        """POST /v1/responses/input_tokens: {"object": "response.input_tokens", "input_tokens": N} for a request's
+        input, checked by the same rules and priced as a response is."""
+        body = raw.json()
+        try:
+            check({**body, "store": False}, self.issued)
+            request = normalize(body, raw.headers)
+        except OpenAIMediaRefused as refused:
+            return _bad(Refusal(str(refused), refused.param, refused.code))
+        except Refusal as refusal:
+            return _bad(refusal)
+        return HttpResponse.of_json({"object": "response.input_tokens", "input_tokens": self.count(request)})
 
     def _respond(self, raw: RawRequest) -> HttpResponse:
         started = time.perf_counter()

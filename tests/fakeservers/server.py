@@ -119,6 +119,7 @@ class FakeProviderServer:
         self.api_key = api_key
         self.log: list[RawRequest] = []
         self.requests: list[NormalizedRequest] = []
+        self.counted: list[NormalizedRequest] = []  # requests to the provider's token-count endpoint
         self.stats: list[RequestStats] = []
         self.failures: list[BaseException] = []  # exceptions raised by the brain or flavour (answered as HTTP 500)
         self._previous_prompts: dict[str | None, str] = {}  # the last prompt per cache slot (see cache_slot)
@@ -207,6 +208,12 @@ class FakeProviderServer:
             self._previous_prompts[slot] = prompt
         cached = self.cached_tokens(min(self.counter(prompt[:prefix]) if prefix else 0, input_tokens), input_tokens)
         return answer, Accounting(input_tokens, cached, self._output_tokens(answer))
+
+    def count(self, request: NormalizedRequest) -> int:
+        """What the provider's count endpoint answers: the input tokens a generation of this request is billed."""
+        with self._lock:
+            self.counted.append(request)
+        return self.counter(request.serialized()) + request.media_tokens
 
     def cache_slot(self, request: NormalizedRequest) -> str | None:
         """Which cache a request's prefix is compared in (one for all here; a flavour whose provider routes by a

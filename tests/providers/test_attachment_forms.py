@@ -14,8 +14,8 @@ from data.attachments.files import AttachmentFiles
 from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
 from data.providers.gemini_files import UploadGone
+from data.providers.rules import anthropic_image_tokens, family, gemini_image_tokens, openai_image_tokens
 from domain.attachment import Attachment
-from domain.attachment_rules import anthropic_image_tokens, family, gemini_image_tokens, openai_image_tokens
 from domain.errors import InvalidResponse
 from domain.models import Message, MessageType, ProviderType
 from tests.attachment_samples import PYTHON_SOURCE, jpeg, pdf, png
@@ -136,7 +136,7 @@ async def test_the_fake_refuses_an_image_whose_declared_type_is_not_its_bytes(ki
 @pytest.fixture
 def small_inline_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """Gemini's inline limit lowered to 1,000 bytes, so a small PDF takes the Files API route."""
-    from domain import attachment_rules
+    from data.providers import rules as attachment_rules
 
     monkeypatch.setitem(attachment_rules.LIMITS, "gemini",
                         replace(attachment_rules.LIMITS["gemini"], inline_max_bytes=1000))

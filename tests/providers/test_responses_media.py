@@ -13,7 +13,7 @@ import pytest
 from data.attachments.files import AttachmentFiles
 from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
-from domain.attachment_rules import openai_image_tokens
+from data.providers.rules import openai_image_tokens
 from domain.errors import InvalidResponse
 from domain.events import UsageReported
 from domain.models import Message, MessageType

@@ -22,14 +22,16 @@ from domain.events import (
     TitleGenerated,
 )
 from domain.models import (
+    AiModel,
     Message,
     MessageType,
     Session,
     ToolStatus,
     Usage,
+    WindowSource,
 )
 from domain.ports import SessionSearchHit
-from domain.usecases.set_session_prompt import MAX_SYSTEM_PROMPT_CHARS
+from domain.settings import MAX_SYSTEM_PROMPT_CHARS
 from tests.ui.fake_attachments import FakeAttachments
 from tests.ui.fake_paging import FakePaging
 from tests.ui.fake_settings import T0, FakeSettings
@@ -63,6 +65,7 @@ class FakeChatBackend(FakePaging, FakeAttachments, FakeSettings, ChatBackend):
         self.calls: list[tuple[object, ...]] = []
         self.full_outputs: dict[str, str] = {}
         self.context = ContextStatus(12_400, 200_000, ContextBreakdown(900, 0, 9_000, 2_000, 500))
+        self.automatic_window = 200_000  # what use_automatic_window gives a model back
         self._n = 0
         self.cancelled = asyncio.Event()
         self.cancel_delay = 0.0  # seconds a stopped turn takes to wind down (closing the provider's stream) first
@@ -308,6 +311,14 @@ class FakeChatBackend(FakePaging, FakeAttachments, FakeSettings, ChatBackend):
     async def session_mcp_servers(self, session_id: str) -> Sequence[SessionMcpServer]:
         return [SessionMcpServer(s.name, session_id not in s.disabled_sessions, len(s.tools))
                 for s in self.mcp_servers]
+
+    async def use_automatic_window(self, provider_id: str, model_id: str) -> AiModel:
+        self.calls.append(("automatic_window", provider_id, model_id))
+        index = next(i for i, m in enumerate(self.models) if (m.provider_id, m.id) == (provider_id, model_id))
+        self.models[index] = model = replace(self.models[index], context_window_size=self.automatic_window,
+                                             user_window=False, window_source=WindowSource.REGISTRY)
+        self.context = replace(self.context, window_source=WindowSource.REGISTRY.value)
+        return model
 
     async def set_session_mcp_server(self, session_id: str, name: str, enabled: bool) -> None:
         self.calls.append(("session_mcp_server", session_id, name, enabled))

@@ -44,7 +44,7 @@ def test_clicking_the_gauge_opens_a_panel_with_the_breakdown_threshold_and_warni
     qtbot.waitUntil(panel.isVisible)
     shown = "\n".join(panel.texts())
     for part in ("System prompt", "900", "Summary", "3,000", "Messages", "140,000", "Tool results", "6,000",
-                 "Tool definitions", "500", "150,400 of 200,000 tokens  (75%)", "Compacts at",
+                 "Tool definitions", "500", "150,400 of 200,000 tokens  (75.2%)", "Compacts at",
                  "170,000 tokens (85% of the window)", "set by you", "is a guess", "Cost: $0.2100"):
         assert part in shown, part
     assert "palimpsest models add" not in shown and "Settings › Models." in shown

@@ -21,8 +21,8 @@ STATUS = ContextStatus(3_010, 4_096, ContextBreakdown(600, 0, 1_900, 0, 510), pr
 
 
 def test_the_gauge_marks_a_short_server_window_and_its_tooltip_says_how_to_raise_it() -> None:
-    assert gauge_text(STATUS) == "3.0K / 4.1K  (73%)  ⚠"
-    assert gauge_text(ContextStatus(3_010, 4_096)) == "3.0K / 4.1K  (73%)"
+    assert gauge_text(STATUS) == "3.0K / 4.1K  (73.5%)  ⚠"
+    assert gauge_text(ContextStatus(3_010, 4_096)) == "3.0K / 4.1K  (73.5%)"
     tip = gauge_tooltip(STATUS, None, 0)
     assert "4,096-token context" in tip and "num_ctx" in tip and "OLLAMA_CONTEXT_LENGTH" in tip
 

@@ -178,17 +178,16 @@ def thinking_row(message: Message, *, dimmed: bool = False) -> ChatRow | None:
 
 
 def thinking_status(row: ChatRow) -> str:
-    """The Thinking header's detail: how long, how many tokens, and whether any of it was redacted."""
+    """The Thinking header's detail: how long, how many tokens (as the provider reported them), and whether any of it
+    was redacted."""
     if row.streaming:
         return "thinking…"
     parts = []
     if row.thinking_ms is not None:
         seconds = row.thinking_ms / 1000
         parts.append(f"{seconds:.1f} s" if seconds < 10 else f"{round(seconds)} s")
-    if row.thinking_tokens:
+    if row.thinking_tokens:  # only the provider's count: the UI makes up no token figure of its own
         parts.append(f"{row.thinking_tokens:,} tokens")
-    elif row.text:
-        parts.append(f"~{max(1, len(row.text) // 4):,} tokens")
     if row.redacted:
         parts.append("redacted by the provider" if not row.text else "partly redacted by the provider")
     return " · ".join(parts)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.events import CompactCompleted
-from domain.models import AgentId, Message, Session
+from domain.models import AgentId, AiModel, Message, Session
 from ui.backend import ConversationBackend, Selection
 from ui.signals import emit
 from ui.viewmodels.chat_state import ChatState
@@ -72,6 +72,21 @@ class ChatContextOps:
             self.refresh_context()
 
         self._worker.call(lambda: self._backend.set_session_mcp_server(session.id, name, enabled), done, self._fail)
+
+    def use_automatic_window(self) -> None:
+        """Undoes a window the user set or the app learned or guessed for the gauge's model: its registry's, provider's
+        or server's window applies again; then measures the context again."""
+        status = self._state.context
+        if status is None or status.provider_id is None or status.model_id is None:
+            return
+        provider_id, model_id = status.provider_id, status.model_id
+
+        def done(model: AiModel) -> None:
+            size = f"{model.context_window_size:,} tokens" if model.context_window_size else "unknown"
+            emit(self.notice, f"{model.id} uses its automatic context window again ({size}).")
+            self.refresh_context()
+
+        self._worker.call(lambda: self._backend.use_automatic_window(provider_id, model_id), done, self._fail)
 
     def replace_message(self, message: Message) -> None:
         """Swaps in an updated stored message (after pinning)."""

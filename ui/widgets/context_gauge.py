@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QWidget
 from domain.events import ContextStatus
 from ui.backend import SessionMcpServer, UsageSummary
 from ui.theme import Theme
-from ui.widgets.context_panel import ContextPanel
+from ui.widgets.context_panel import ContextPanel, percent_text
 
 
 def compact_number(n: int) -> str:
@@ -31,10 +31,9 @@ def gauge_text(status: ContextStatus | None) -> str:
         return "context —"
     if status.window is None:
         return f"{compact_number(status.used)} tokens"
-    percent = 100 * status.used / status.window if status.window else 0
     guess = "?" if status.window_is_guess else ""
     warned = "  ⚠" if status.warnings else ""
-    return f"{compact_number(status.used)} / {compact_number(status.window)}{guess}  ({percent:.0f}%){warned}"
+    return f"{compact_number(status.used)} / {compact_number(status.window)}{guess}  ({percent_text(status)}){warned}"
 
 
 def gauge_tooltip(status: ContextStatus | None, usage: UsageSummary | None, compactions: int) -> str:
@@ -66,6 +65,7 @@ class ContextGauge(QWidget):
     """A slim bar and a label; green, amber past 70%, red past the compaction threshold."""
 
     mcp_server_toggled = Signal(str, bool)  # from the panel: server name, on
+    automatic_window_requested = Signal()  # from the panel
 
     def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -103,6 +103,7 @@ class ContextGauge(QWidget):
         if self.panel is None:
             self.panel = ContextPanel(self)
             self.panel.mcp_server_toggled.connect(self.mcp_server_toggled)
+            self.panel.automatic_window_requested.connect(self.automatic_window_requested)
         self.panel.show_status(self._status, self._usage, self._compactions, self._servers)
         self.panel.popup_under(self)
         return self.panel

@@ -4,7 +4,7 @@ source and the warnings, plus the conversation's totals."""
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from domain.events import ContextStatus
 from ui.backend import SessionMcpServer, UsageSummary
@@ -15,16 +15,27 @@ SOURCES = {"registry": "from Palimpsest's model list", "provider_api": "reported
            "learned_from_error": "learned from the provider's overflow error", "user": "set by you",
            "server": "reported by the server",
            "guessed_from_usage": "guessed from the server's reported prompt sizes"}
+# windows the panel offers to undo ("Use the automatic window"): set by the user or inferred by the app
+UNDOABLE_SOURCES = frozenset({"learned_from_error", "guessed_from_usage", "user"})
+AUTOMATIC_WINDOW = "Use the automatic window"
+
+
+def percent_text(status: ContextStatus) -> str | None:
+    """The share of the window the next request takes, as `sessions context --json` gives it (ContextStatus.percent,
+    one decimal; "73.5%", "25%"); None when the window is unknown. The gauge and its panel both show this text."""
+    return f"{status.percent:g}%" if status.percent is not None else None
 
 
 def panel_rows(status: ContextStatus) -> list[tuple[str, str]]:
-    """(label, value) lines: the breakdown, the total, the threshold and the window."""
+    """(label, value) lines: the breakdown, the total, the threshold and the window. The breakdown's rows add up to
+    the total (meter.measure_context shares the calibrated total out over them)."""
     b = status.breakdown
     window = status.window
     rows = [("System prompt", f"{b.system:,}"), ("Summary", f"{b.summary:,}"), ("Messages", f"{b.messages:,}"),
             ("Attachments", f"{b.attachments:,}"), ("Tool results", f"{b.tool_results:,}"),
             ("Tool definitions", f"{b.tools:,}"), ("Reasoning sent back", f"{b.reasoning:,}")]
-    percent = f"  ({status.percent:.0f}%)" if status.percent is not None else ""
+    share = percent_text(status)
+    percent = f"  ({share})" if share else ""
     rows.append(("Total", f"{status.used:,} of {window:,} tokens{percent}" if window else f"{status.used:,} tokens"))
     if status.threshold:
         share = f" ({100 * status.threshold / window:.0f}% of the window)" if window else ""
@@ -43,6 +54,7 @@ class ContextPanel(QFrame):
     this conversation."""
 
     mcp_server_toggled = Signal(str, bool)  # server name, on
+    automatic_window_requested = Signal()  # "Use the automatic window" was pressed
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Popup)
@@ -78,6 +90,12 @@ class ContextPanel(QFrame):
             self._layout.addWidget(grid_host)
             for warning in status.warnings:
                 self._label(gui_text(warning), "Warning")
+            if status.window_source in UNDOABLE_SOURCES:
+                button = QPushButton(AUTOMATIC_WINDOW, self)
+                button.setToolTip("Forget this window: use the one Palimpsest's model list, the provider or the "
+                                  "server gives")
+                button.clicked.connect(lambda: emit(self.automatic_window_requested))
+                self._layout.addWidget(button)
         if servers:
             self._label("MCP servers in this conversation (their tools' definitions count above)", "Muted")
             for server in servers:

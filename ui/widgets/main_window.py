@@ -132,6 +132,7 @@ class MainWindow(QMainWindow):
         h.reasoning_chosen.connect(chat.select_reasoning)
         h.compact_requested.connect(self.compact_now)
         h.gauge.mcp_server_toggled.connect(chat.set_mcp_server_enabled)
+        h.gauge.automatic_window_requested.connect(chat.use_automatic_window)
         h.reset_requested.connect(self.reset_context)
         h.summary_requested.connect(self.show_summary)
         h.originals_toggled.connect(lambda: chat.set_show_originals(not chat.state.show_originals))
