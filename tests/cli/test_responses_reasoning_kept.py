@@ -9,8 +9,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from app.container import Container
+from data.storage import Storage
 from domain.context.estimator import TokenEstimator
 from tests.cli.harness import Cli
+from tests.fakes import FakeApiKeyStorage
+from tests.fakes_turn import FakeAdapterFactory
 from tests.fakeservers import NormalizedRequest, Reply, ToolCall
 from tests.fakeservers.responses_server import FakeResponsesServer
 
@@ -71,12 +75,24 @@ def test_ten_turns_send_every_earlier_reasoning_item_back_in_place(tmp_path: Pat
                 following = items[position + 1]
                 assert following.get("type") == "function_call" or following.get("role") == "assistant"
         previous = items
-    estimator = TokenEstimator()  # the gauge counts every reasoning item the next request sends back
+    estimator = TokenEstimator()  # the planner counts every reasoning item the next request sends back
     items = [i for i in previous if i.get("type") == "reasoning"] + [last]
-    assert context["breakdown"]["reasoning"] == sum(
-        estimator.estimate_text("\n\n".join(p["text"] for p in i["summary"]))
-        + estimator.estimate_opaque(i["encrypted_content"]) for i in items)
+    expected = sum(estimator.estimate_text("\n\n".join(p["text"] for p in i["summary"]))
+                   + estimator.estimate_opaque(i["encrypted_content"]) for i in items)
+    assert _reasoning_sent(tmp_path / "home", str(session)) == expected
+    assert context["breakdown"]["reasoning"] > 0  # the gauge's row (its share of the calibrated total)
     later = [stats for _, stats in chats[3:]]
     cached = sum(s.cached_tokens for s in later) / sum(s.input_tokens for s in later)
     assert cached > 0.9, cached
 
+
+
+def _reasoning_sent(home: Path, session_id: str) -> int:
+    """The raw tokens of stored reasoning the session's next request sends back, as the app's planner counts them."""
+    container = Container(Storage.open(home), FakeApiKeyStorage(), FakeAdapterFactory())
+    try:
+        ctx = container.contexts.load(session_id, strict=False)
+        _, sent = container.planner.sent(ctx)
+        return container.planner.reasoning_sent(ctx, sent)
+    finally:
+        container.close()
