@@ -8,6 +8,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+from data.providers.thinking_rules import ProviderThinkingRules
 from domain.chat.request import RequestPlanner
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, calibration_key
@@ -69,7 +70,8 @@ class Run:
         self.compact = AutoCompactUseCase(
             store=FakeUnitOfWork(self.sessions, self.messages), sessions=self.sessions,
             models=FakeModelRepository(MODELS), summarizer=self.summarizer,
-            planner=RequestPlanner(self.builder, self.pruner, self.estimator), clock=FakeClock(),
+            planner=RequestPlanner(self.builder, self.pruner, self.estimator, thinking=ProviderThinkingRules()),
+            clock=FakeClock(),
         )
         self.truncator = ToolResultTruncator(self.settings)
         self.stats = Stats()

@@ -15,6 +15,7 @@ from domain.context.session_context import SessionContext
 from domain.models import Agent, AiModel, Message, MessageType, Provider, ProviderType, ToolDefinition
 from domain.settings import ContextSettings
 from domain.usecases.auto_compact import AutoCompactUseCase
+from tests.fake_thinking_rules import FakeThinkingRules
 from tests.fakes import (
     FakeClock,
     FakeMessageRepository,
@@ -53,7 +54,7 @@ class Engine:
     @cached_property
     def planner(self) -> RequestPlanner:
         pruner = self.pruner or ToolResultPruner(ContextSettings(pruning_enabled=False))
-        return RequestPlanner(CompactAwareMessageBuilder(), pruner, self.estimator)
+        return RequestPlanner(CompactAwareMessageBuilder(), pruner, self.estimator, thinking=FakeThinkingRules())
 
     @cached_property
     def use_case(self) -> AutoCompactUseCase:

@@ -14,6 +14,7 @@ from domain.context.truncator import ToolResultTruncator
 from domain.models import Agent, AiModel, Message, MessageType, Provider, ProviderType, ToolStatus
 from domain.settings import ContextSettings
 from domain.usecases.auto_compact import AutoCompactUseCase
+from tests.fake_thinking_rules import FakeThinkingRules
 from tests.fakes import (
     FakeCalibrationStore,
     FakeClock,
@@ -60,7 +61,7 @@ def world() -> World:
     compact = AutoCompactUseCase(
         store=FakeUnitOfWork(sessions, messages), sessions=sessions, models=FakeModelRepository(MODELS),
         summarizer=FakeSummarizer(default=summary), planner=RequestPlanner(CompactAwareMessageBuilder(), pruner,
-                                                                          estimator),
+                                                                          estimator, thinking=FakeThinkingRules()),
         clock=FakeClock(),
     )
     return World(sessions, messages, estimator, compact, pruner, CompactAwareMessageBuilder(), settings)
