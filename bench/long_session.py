@@ -8,6 +8,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+from data.providers.rules import PROVIDER_RULES
 from data.providers.thinking_rules import ProviderThinkingRules
 from domain.chat.request import RequestPlanner
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
@@ -63,7 +64,7 @@ class Run:
         self.sessions = FakeSessionRepository()
         self.messages = FakeMessageRepository(sessions=self.sessions)
         self.sessions.create(make_session("s1"))
-        self.estimator = TokenEstimator(FakeCalibrationStore())
+        self.estimator = TokenEstimator(FakeCalibrationStore(), PROVIDER_RULES)
         self.pruner = ToolResultPruner(self.settings)
         self.builder = CompactAwareMessageBuilder()
         self.summarizer = FakeSummarizer(default="## Goal\nShip it.\n## Critical Context\n" + "- a fact\n" * 400)

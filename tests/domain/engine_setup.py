@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from data.providers.rules import PROVIDER_RULES
 from domain.chat.compaction import CompactResult
 from domain.chat.request import RequestPlanner
 from domain.context.builder import CompactAwareMessageBuilder
@@ -40,7 +41,7 @@ class Engine:
     messages: FakeMessageRepository | None = None
     models: FakeModelRepository = field(default_factory=lambda: FakeModelRepository([SONNET, HAIKU]))
     summarizer: FakeSummarizer = field(default_factory=lambda: FakeSummarizer(default="## Goal\nSummary."))
-    estimator: TokenEstimator = field(default_factory=TokenEstimator)
+    estimator: TokenEstimator = field(default_factory=lambda: TokenEstimator(rules=PROVIDER_RULES))
     clock: FakeClock = field(default_factory=FakeClock)
     settings: ContextSettings = field(default_factory=ContextSettings)
 

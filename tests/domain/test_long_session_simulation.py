@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from data.providers.rules import PROVIDER_RULES
 from domain.chat.request import RequestPlanner
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, calibration_key
@@ -55,7 +56,7 @@ def world() -> World:
     sessions = FakeSessionRepository()
     messages = FakeMessageRepository(sessions=sessions)
     sessions.create(make_session("s1"))
-    estimator = TokenEstimator(FakeCalibrationStore())
+    estimator = TokenEstimator(FakeCalibrationStore(), PROVIDER_RULES)
     pruner = ToolResultPruner(settings)
     summary = "## Goal\nKeep going.\n## Critical Context\n" + "- detail\n" * 150
     compact = AutoCompactUseCase(
