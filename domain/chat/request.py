@@ -78,7 +78,8 @@ def oversized_message(
     caps = ctx.model.capabilities
     media = sum(estimator.attachment_tokens(as_sent(a, caps), ctx.provider.type, ctx.model.id, ctx.attachment_counts)
                 for a in attachments) if ctx.provider else 0
-    tokens = estimator.apply_calibration(estimator.estimate_text(text) + media, key)
+    text_tokens = estimator.estimate_text(text)
+    tokens = estimator.calibrated(RequestSize(text_tokens + media, 0, media), key)  # files by their own ratio
     fixed = estimator.estimate_request(ctx.system_prompt, [], ctx.tools, key)
     room = fit_budget(capacity, ctx.settings) - fixed
     if tokens <= room:
