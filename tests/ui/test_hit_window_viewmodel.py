@@ -11,7 +11,7 @@ from tests.ui.test_chat_viewmodel import make_vm
 from tests.ui.test_search_hit_and_archive import opened_at
 from ui.models.chat_rows import RowKind
 from ui.viewmodels.chat import ChatViewModel
-from ui.viewmodels.chat_turn_end import PAGE
+from ui.viewmodels.chat_paging import PAGE
 
 LONG = 500
 

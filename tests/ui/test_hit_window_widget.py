@@ -14,7 +14,7 @@ from tests.ui.test_screenshots import distinct_colors, saved
 from tests.ui.test_search_hit_window import keep, on_screen
 from tests.ui.window_helpers import demo_sessions, migration_log, themed_window
 from ui.models.chat_rows import RowKind
-from ui.viewmodels.chat_turn_end import PAGE
+from ui.viewmodels.chat_paging import PAGE
 from ui.widgets.main_window import MainWindow
 
 LONG = 600
