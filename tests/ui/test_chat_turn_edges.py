@@ -198,7 +198,7 @@ def test_enter_while_a_reply_streams_queues_the_message_and_it_is_sent_when_the_
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     vm.send("First")
-    qtbot.waitUntil(lambda: any(r.streaming for r in vm.model.rows()))
+    qtbot.waitUntil(lambda: any(r.streaming and r.text for r in vm.model.rows()))
     assert vm.send("Second")  # taken: the composer clears
     assert vm.send("and third")
     assert vm.state.queued == "Second\n\nand third"

@@ -168,7 +168,7 @@ def test_a_stopped_reply_is_marked_stopped_early_while_it_waits_to_be_read_back(
     window = themed_window(qtbot, backend, worker)
     open_session(qtbot, window, s.id)
     window.chat_vm.send("Go on")
-    qtbot.waitUntil(lambda: any(r.streaming for r in window.chat_vm.model.rows()))
+    qtbot.waitUntil(lambda: any(r.streaming and r.text for r in window.chat_vm.model.rows()))
     window.chat_vm.stop()
     qtbot.waitUntil(lambda: not window.chat_vm.state.streaming)
     qtbot.wait(100)

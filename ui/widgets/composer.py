@@ -237,8 +237,9 @@ class EditBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("EditBar")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)  # its background and accent edge show
         self.label = QLabel(EDIT_BAR_TEXT, self)
-        self.label.setObjectName("Muted")
+        self.label.setObjectName("EditBarText")
         self.label.setToolTip(EDIT_BAR_TIP)
         self.close_button = QToolButton(self)
         self.close_button.setText("×")
@@ -247,7 +248,7 @@ class EditBar(QWidget):
         self.close_button.setAccessibleName("Cancel the edit")
         self.close_button.setCursor(Qt.CursorShape.PointingHandCursor)
         row = QHBoxLayout(self)
-        row.setContentsMargins(2, 0, 2, 0)
+        row.setContentsMargins(10, 4, 4, 4)
         row.addWidget(self.label, 1)
         row.addWidget(self.close_button)
         self.hide()
