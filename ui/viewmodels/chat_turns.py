@@ -74,6 +74,7 @@ class TurnController:
         self._failed = False
         self._files: tuple[AttachmentPreview, ...] = ()  # back to the composer if the message is not stored
         self._reading = 0  # the read-back under way (0: none): a later turn or page makes it stale
+        self._stream = 0  # the stream running: the end of one left behind (another page opened) is not this one's
         self._flush = QTimer(vm)
         self._flush.setSingleShot(True)
         self._flush.setInterval(FLUSH_MS)
@@ -143,6 +144,7 @@ class TurnController:
     def leave(self) -> None:
         """Another page opens: the running turn goes on in storage only; a queued message returns to the composer."""
         self._text, self._failed, self._reading = None, False, 0
+        self._stream += 1
         self._vm.queue.cancel()
         if self._handle is not None:
             self._handle.cancel()
@@ -163,8 +165,23 @@ class TurnController:
     def run(self, make: Callable[[], AsyncIterator[ChatEvent]]) -> None:
         """Streams the turn's events on the worker (one frame after the turn showed)."""
         end = self._end = StreamEnd()
-        self._handle = self._vm.worker.stream(lambda: end.track(make()), self._on_event, self._stream_done,
-                                              self._stream_failed, delay=TURN_AFTER_FRAME_S)
+        self._stream += 1
+        stream = self._stream
+
+        def event(item: ChatEvent) -> None:
+            if stream == self._stream:
+                self._on_event(item)
+
+        def done(cancelled: bool) -> None:
+            if stream == self._stream:
+                self._stream_done(cancelled)
+
+        def failed(error: Exception) -> None:
+            if stream == self._stream:
+                self._stream_failed(error)
+
+        self._handle = self._vm.worker.stream(lambda: end.track(make()), event, done, failed,
+                                              delay=TURN_AFTER_FRAME_S)
 
     def _on_event(self, event: ChatEvent) -> None:
         vm, live = self._vm, self._vm.rows.live
