@@ -201,7 +201,7 @@ class Composer(QWidget):
 
     def _show_edit(self, state: ChatState) -> None:
         editing = state.editing is not None
-        cancelled = not editing and self.edit_bar.isVisible() and not state.streaming  # not sent
+        cancelled = not editing and not self.edit_bar.isHidden() and not state.streaming  # not sent
         if cancelled and self._edit_text is not None and self.edit.toPlainText() == self._edit_text:
             self.edit.clear()  # the old text untouched: nothing of the edit is left to send by mistake
         if not editing:

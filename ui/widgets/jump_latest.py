@@ -7,7 +7,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QAbstractScrollArea, QPushButton
 
 from ui.viewmodels.chat import ChatViewModel
-from ui.viewmodels.chat_state import ChatState
+from ui.viewmodels.chat_state import ChatState, Sending
 
 MARGIN = 16  # from the list's bottom and right edges (besides its scroll bar)
 AT_BOTTOM_PX = 40  # this close to the end the view counts as showing the newest message
@@ -68,8 +68,8 @@ class JumpToLatest(QPushButton):
 
     def _update(self) -> None:
         state = self._vm.state
-        if state.has_newer or self._at_bottom():
-            self._seen = state.message_count
+        if state.has_newer or self._at_bottom() or isinstance(state.current_turn, Sending):
+            self._seen = state.message_count  # a send scrolls to its message: nothing of it is unseen
         unseen = self.unseen if not state.has_newer else 0
         wanted = (state.has_newer or unseen > 0) and not state.loading
         text = jump_label(unseen)
