@@ -38,7 +38,7 @@ def test_a_reply_stopped_before_any_text_leaves_no_pending_row(qtbot, backend, w
     assert not any(r.streaming for r in vm.model.rows())
 
 
-def test_the_window_paints_the_pending_reply_in_view_right_after_send(qtbot, backend, worker) -> None:
+def test_the_window_paints_the_pending_reply_in_view_right_after_send(qtbot, backend, worker, artifacts) -> None:
     session = backend.add_session("Chat", ["Hi", "Hello"])
     backend.scripts.append([2.0, TextDelta("Sure")])
     window = themed_window(qtbot, backend, worker)
@@ -49,3 +49,4 @@ def test_the_window_paints_the_pending_reply_in_view_right_after_send(qtbot, bac
     assert model.row_at(last.row()) is not None and model.row_at(last.row()).streaming  # type: ignore[union-attr]
     qtbot.waitUntil(lambda: view.viewport().rect().intersects(view.visualRect(last)), timeout=2000)
     assert window.chat_vm.state.streaming and window.composer.button.text() == "Stop"
+    window.grab().save(str(artifacts / "pending_reply.png"))
