@@ -103,6 +103,11 @@ class _Views:
         return not busy and not self.loading and self.header.selection is not None
 
     @property
+    def can_start_turn(self) -> bool:
+        """Whether a turn may start now (no turn runs, is read back or compacts; no page is being read)."""
+        return isinstance(self, Empty) or (isinstance(self, Ready) and isinstance(self.turn, Idle | Failed))
+
+    @property
     def selection(self) -> Selection | None:
         """The provider/model chosen."""
         return self.header.selection

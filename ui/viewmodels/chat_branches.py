@@ -80,9 +80,9 @@ class BranchesController:
         """Sends the edited text as a new version of the message being edited."""
         vm = self._vm
         state = vm.state
-        vm.dispatch(EditCancelled())
-        if state.session is None or state.selection is None or not text.strip():
+        if state.session is None or state.selection is None or not text.strip() or not state.can_start_turn:
             return False
+        vm.dispatch(EditCancelled())
         session_id, selection = state.session.id, state.selection
         self._cut_before(message_id, keep_it=False)
         vm.turns.start(text)
@@ -93,7 +93,7 @@ class BranchesController:
         """Answers again the user message a reply answered (with the model now chosen); the old reply stays."""
         vm = self._vm
         state = vm.state
-        if state.session is None or state.selection is None or not self._idle():
+        if state.session is None or state.selection is None or not state.can_start_turn:
             return
         session_id, selection = state.session.id, state.selection
         messages = vm.rows.messages

@@ -94,7 +94,7 @@ class TurnController:
             return refused_or_queued
         state = vm.state
         files = tuple(p.attachment for p in state.pending)
-        if not (text or files) or not state.can_send or state.selection is None:
+        if not (text or files) or not state.can_send or not state.can_start_turn or state.selection is None:
             return False
         if state.editing is not None:
             return vm.branches.send_edit(state.editing, text)
@@ -126,7 +126,7 @@ class TurnController:
     def retry(self) -> None:
         """Runs the failed turn again."""
         vm, state = self._vm, self._vm.state
-        if state.session is None or state.selection is None or state.streaming or state.reading_back:
+        if state.session is None or state.selection is None or not state.can_start_turn:
             return
         if state.has_newer:  # the newest page first: the failed turn is at its end
             vm.paging.latest_then(self.retry)
