@@ -54,7 +54,7 @@ def test_the_bars_x_cancels_the_edit_and_takes_the_untouched_old_text_away(qtbot
     assert window.composer.button.text() == "Send"
 
 
-def test_esc_while_a_reply_streams_and_no_edit_runs_still_stops_the_reply(qtbot, backend, worker) -> None:
+def test_esc_while_a_reply_streams_and_no_edit_runs_stops_the_reply_and_says_so_until_it_has(qtbot, backend, worker) -> None:
     from domain.events import TextDelta
 
     session = backend.add_session("Trip", ["Plan four days in Lisbon", "Day 1"])
@@ -64,5 +64,9 @@ def test_esc_while_a_reply_streams_and_no_edit_runs_still_stops_the_reply(qtbot,
     window.chat_vm.send("Go")
     qtbot.waitUntil(lambda: window.chat_vm.state.streaming)
     assert not window.composer.edit_bar.isVisible()
+    backend.cancel_delay = 0.5  # the stopped stream takes a moment to wind down (its partial reply is stored)
     qtbot.keyClick(window, Qt.Key.Key_Escape)
+    button = window.composer.button
+    qtbot.waitUntil(lambda: button.text() == "Stopping…" and not button.isEnabled())  # pressed: said at once
     qtbot.waitUntil(lambda: not window.chat_vm.state.streaming)
+    assert button.text() == "Send"

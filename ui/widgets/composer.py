@@ -10,7 +10,7 @@ from PySide6.QtGui import QImage, QKeyEvent, QTextCursor, QTextOption
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from ui.signals import emit
-from ui.viewmodels.chat_state import ChatState
+from ui.viewmodels.chat_state import ChatState, Stopping
 from ui.widgets.attachment_strip import AttachmentStrip
 from ui.widgets.icons import paperclip_icon
 
@@ -171,13 +171,14 @@ class Composer(QWidget):
     def show_state(self, state: ChatState) -> None:
         """The button turns into Stop while a reply streams (typing goes on); a queued message shows above."""
         self._streaming = state.streaming
+        stopping = isinstance(state.current_turn, Stopping)  # Stop pressed: the stream winds down
         self.edit.setEnabled(state.selection is not None)
-        self.button.setText("Stop" if state.streaming else "Send")
+        self.button.setText("Stopping…" if stopping else "Stop" if state.streaming else "Send")
         self.button.setObjectName("StopButton" if state.streaming else "PrimaryButton")
         self.button.style().unpolish(self.button)
         self.button.style().polish(self.button)
         self.button.setToolTip("Stop the reply (Esc)" if state.streaming else "Send (Enter)")
-        self.button.setEnabled(state.streaming or state.can_send)
+        self.button.setEnabled((state.streaming and not stopping) or state.can_send)
         self.clip.setEnabled(state.selection is not None)
         self.strip.show_pending(state.pending, state.attaching)
         self._has_files = bool(state.pending)
