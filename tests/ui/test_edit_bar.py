@@ -54,7 +54,8 @@ def test_the_bars_x_cancels_the_edit_and_takes_the_untouched_old_text_away(qtbot
     assert window.composer.button.text() == "Send"
 
 
-def test_esc_while_a_reply_streams_and_no_edit_runs_stops_the_reply_and_says_so_until_it_has(qtbot, backend, worker) -> None:
+def test_esc_while_a_reply_streams_and_no_edit_runs_stops_the_reply_and_says_so_until_it_has(
+        qtbot, backend, worker) -> None:
     from domain.events import TextDelta
 
     session = backend.add_session("Trip", ["Plan four days in Lisbon", "Day 1"])
