@@ -45,7 +45,7 @@ from ui.state.chat_events import (
     StreamEnded,
     TurnStarted,
 )
-from ui.state.chat_state import ReadingBack, Stopping
+from ui.state.chat_state import Failed, ReadingBack, Stopping
 from ui.viewmodels.chat_context import compaction_notice
 from ui.viewmodels.chat_paging import PAGE
 from ui.viewmodels.live_turn import LiveTurn
@@ -71,7 +71,6 @@ class TurnController:
         self._turns = 0
         self._text: str | None = None  # the message the running turn sends (None: a retry)
         self._base = 0  # the newest stored seq when the turn began: a user message above it was stored
-        self._failed = False
         self._files: tuple[AttachmentPreview, ...] = ()  # back to the composer if the message is not stored
         self._reading = 0  # the read-back under way (0: none): a later turn or page makes it stale
         self._stream = 0  # the stream running: the end of one left behind (another page opened) is not this one's
@@ -143,7 +142,7 @@ class TurnController:
 
     def leave(self) -> None:
         """Another page opens: the running turn goes on in storage only; a queued message returns to the composer."""
-        self._text, self._failed, self._reading = None, False, 0
+        self._text, self._reading = None, 0
         self._stream += 1
         self._vm.queue.cancel()
         if self._handle is not None:
@@ -157,7 +156,7 @@ class TurnController:
         self._turns += 1
         vm.rows.live = LiveTurn(text, self._turns, attachments=files)
         vm.rows.error_row = None
-        self._text, self._failed, self._reading = text, False, 0
+        self._text, self._reading = text, 0
         self._base = vm.rows.newest_seq if vm.state.session is not None else 0
         vm.dispatch(TurnStarted(files_sent=bool(files)))
         vm.sync_rows()
@@ -209,7 +208,6 @@ class TurnController:
             live.finish()
         elif isinstance(event, ChatError):
             vm.rows.error_row = live.failed(event)
-            self._failed = True
             vm.dispatch(ReplyFailed(vm.rows.error_row.text))
         elif isinstance(event, ToolRoundLimitReached):
             vm.rows.error_row = live.round_limit(event)
@@ -247,7 +245,6 @@ class TurnController:
         if vm.rows.live is None:
             vm.rows.live = LiveTurn(None, self._turns)
         if not stopped:  # what a stopped stream still raises is not shown
-            self._failed = True
             vm.rows.error_row = vm.rows.live.failed(ChatError(
                 kind=getattr(error, "kind", "error"), message=describe(error),
                 retryable=bool(getattr(error, "transient", False))))
@@ -266,7 +263,7 @@ class TurnController:
         if session is None or not isinstance(vm.state.current_turn, ReadingBack):
             vm.rows.live = None
             vm.sync_rows()
-            self._ended(stored=False)
+            self._ended(stored=False, failed=self._turn_failed())
             return
         reading = self._reading = self._turns
 
@@ -286,21 +283,28 @@ class TurnController:
             vm.dispatch(ReadBackDone())
             emit(vm.session_changed, page.session)
             base = self._base
-            self._ended(stored=any(m.type is MessageType.USER and m.seq > base for m in page.messages))
+            self._ended(stored=any(m.type is MessageType.USER and m.seq > base for m in page.messages),
+                        failed=self._turn_failed())
 
         def failed(error: Exception) -> None:
             if current():
                 self._reading = 0
                 vm.dispatch(ReadBackDone())
+                failed_turn = self._turn_failed()
                 vm.fail(error)
-                self._ended(stored=True)  # unknown: assume it was stored rather than offer it twice
+                self._ended(stored=True, failed=failed_turn)  # unknown: assume it was stored, not offer it twice
 
         vm.worker.call(read_back, loaded, failed)
 
-    def _ended(self, *, stored: bool) -> None:
+    def _turn_failed(self) -> bool:
+        """Whether the turn that ended failed (its error shows; a message queued unseen is then not sent)."""
+        turn = self._vm.state.current_turn
+        return isinstance(turn, Failed) or (isinstance(turn, ReadingBack) and turn.error is not None)
+
+    def _ended(self, *, stored: bool, failed: bool) -> None:
         text, self._text = self._text, None
         files, self._files = self._files, ()
         unsent = text is not None and not stored
         if unsent and files:  # its files go back to the composer too: nothing is lost
             self._vm.dispatch(PendingChanged((*files, *self._vm.state.pending)))
-        self._vm.queue.turn_ended(failed=self._failed, unsent=text if unsent else None)
+        self._vm.queue.turn_ended(failed=failed, unsent=text if unsent else None)
