@@ -45,7 +45,7 @@ from ui.state.chat_events import (
     StreamEnded,
     TurnStarted,
 )
-from ui.state.chat_state import Failed, ReadingBack, Stopping
+from ui.state.chat_state import Failed, ReadingBack, Stopping, Streaming
 from ui.viewmodels.chat_context import compaction_notice
 from ui.viewmodels.chat_paging import PAGE
 from ui.viewmodels.live_turn import LiveTurn
@@ -184,12 +184,14 @@ class TurnController:
 
     def _on_event(self, event: ChatEvent) -> None:
         vm, live = self._vm, self._vm.rows.live
-        if live is None or self._handle is None or isinstance(vm.state.current_turn, Stopping):
+        turn = vm.state.current_turn
+        if live is None or self._handle is None or isinstance(turn, Stopping):
             return  # the turn already ended or was stopped: storage has the rest
         if isinstance(event, Waiting):  # "Waiting for the provider… N s" until data arrives again
             vm.dispatch(ProviderWaiting(event.seconds))
             return
-        vm.dispatch(StreamActive())
+        if turn != Streaming():  # the reply is under way (most events find it so already: no reducer call)
+            vm.dispatch(StreamActive())
         if isinstance(event, TextDelta | ThinkingDelta):
             (live.add_text if isinstance(event, TextDelta) else live.add_thinking)(event.text)
             if not self._flush.isActive():
