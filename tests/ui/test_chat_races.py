@@ -76,3 +76,24 @@ def test_a_reply_that_ends_while_a_compaction_starts_leaves_no_compaction_shown(
     assert True in seen  # the compaction showed while the stream ran
     assert not vm.state.compacting and vm.state.error is None
     assert [r.text for r in vm.model.rows()][-2:] == ["Go", "ok"]
+
+
+def test_an_error_arriving_after_stop_is_not_shown(qtbot, backend, worker) -> None:
+    """The failure follows the first text at once, so it is usually already on its way to the GUI when Stop is
+    pressed (from the state change the first text causes): either way the user stopped the reply, and no error
+    shows."""
+    from domain.events import ChatError
+    from ui.models.chat_rows import RowKind
+    from ui.state.chat_state import Streaming
+
+    session = backend.add_session("Chat", ["Hi", "Hello"])
+    backend.scripts.append([TextDelta("Part"), ChatError("server_error", "The provider failed.", True)])
+    vm = make_vm(backend, worker)
+    opened(qtbot, vm, session.id)
+    vm.state_changed.connect(lambda state: vm.stop() if isinstance(state.current_turn, Streaming) else None)
+    errors: list[str | None] = []
+    vm.state_changed.connect(lambda state: errors.append(state.error))
+    vm.send("Go")
+    qtbot.waitUntil(lambda: settled(vm), timeout=3000)
+    assert not any(errors) and vm.state.error is None
+    assert not any(r.kind is RowKind.ERROR for r in vm.model.rows())
