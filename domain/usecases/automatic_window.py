@@ -6,7 +6,7 @@ from __future__ import annotations
 from domain.errors import InvalidInput
 from domain.models import AiModel
 from domain.ports import ModelRepository, ProviderRepository
-from domain.usecases.lookup import require_provider
+from domain.lookup import require_provider
 
 
 class UseAutomaticWindowUseCase:
