@@ -105,15 +105,57 @@ class ProviderUnavailable(ProviderError):
         super().__init__("The provider is unavailable or overloaded right now" + extra + ". Try again in a moment.")
 
 
+NetworkFailure = Literal["refused", "dns", "tls", "timeout", "cut", "failed"]
+_RETRIED_AT_ONCE: frozenset[str] = frozenset({"timeout", "cut", "failed"})
+
+
 class NetworkError(ProviderError):
-    """The provider could not be reached."""
+    """The provider could not be reached, or the connection broke: `reason` says how, `url` where (no credentials,
+    no query). `refused` (nothing listens there), `dns` (the host name does not resolve) and `tls` (no secure
+    connection could be made) are not retried: asking again at once would fail the same way, so the person hears
+    at once. `timeout`, `cut` (the server closed the connection before the reply was complete) and `failed` (any
+    other transport failure) are transient. `detail`: the transport's own words, when they add something."""
 
     kind = "network"
     transient = True
 
-    def __init__(self, detail: str = "") -> None:
-        extra = f" ({detail})" if detail else ""
-        super().__init__("Could not reach the provider" + extra + ". Check the connection and the base URL.")
+    def __init__(self, detail: str = "", *, reason: NetworkFailure = "failed", url: str | None = None) -> None:
+        self.reason, self.url, self.detail = reason, url, detail
+        super().__init__(network_sentence(reason, url, detail))
+        self.transient = reason in _RETRIED_AT_ONCE
+        self.retry_limit = None if self.transient else 0
+
+
+def host_of(url: str | None) -> str | None:
+    """The host name of a URL ("http://host:8080/v1" -> "host"), or None."""
+    if not url or "//" not in url:
+        return None
+    netloc = url.split("//", 1)[1].split("/", 1)[0].rsplit("@", 1)[-1]
+    if netloc.startswith("["):
+        return netloc[1:].split("]", 1)[0]
+    return netloc.split(":", 1)[0] or None
+
+
+def network_sentence(reason: NetworkFailure, url: str | None, detail: str = "") -> str:
+    """The plain sentence of a network failure from its fields (what a log, a JSON line or a test reads)."""
+    at = f" {url}" if url else " the provider"
+    extra = f" ({detail})" if detail else ""
+    host = host_of(url)
+    match reason:
+        case "refused":
+            return (f"Could not connect to{at}: the connection was refused (nothing is listening there). Check "
+                    "that the server is running and the base URL.")
+        case "dns":
+            return (f"Could not find the host {host or 'of the provider'}" + (f" ({url})" if url else "")
+                    + ": the name does not resolve. Check the base URL and the network connection.")
+        case "tls":
+            return f"Could not make a secure connection to{at.rstrip()}{extra}. Check the base URL and its certificate."
+        case "timeout":
+            return f"The request to{at} timed out{extra}. Check the connection and the base URL, then try again."
+        case "cut":
+            return (f"The server at {url} closed the connection" if url else "The provider closed the connection") \
+                + f" before the reply was complete{extra}. Try again."
+    return f"Could not reach{at}{extra}. Check the connection and the base URL."
 
 
 Deadline = Literal["headers", "idle", "round"]

@@ -175,6 +175,12 @@ class SdkAdapter:
         None: this provider has no count endpoint."""
         return None
 
+    @property
+    def endpoint(self) -> str | None:
+        """The base URL requests go to, as it may be shown (no credentials, no query): what a network failure
+        names when its exception carries no request."""
+        return None
+
     def map_error(self, exc: BaseException) -> ProviderError:
         """The domain error for an exception of this SDK (re-raise what is not one: bugs are not hidden)."""
         raise NotImplementedError

@@ -1,0 +1,76 @@
+"""A failed connection names its cause and the URL tried, through the real SDKs: a refused port (reported at once,
+not retried), an unresolvable host, a stream the server cut; never a key or a password of the URL."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+
+from data.providers.errors import public_url
+from domain.errors import NetworkError
+from domain.models import ProviderType
+from tests.fakeservers import ErrorReply, FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, ScriptedBrain
+from tests.providers.helpers import KEY, History, RecordingSleep, adapter_for, collect, stream
+
+KINDS = [ProviderType.ANTHROPIC, ProviderType.OPENAI, ProviderType.GEMINI]
+SERVERS = {ProviderType.ANTHROPIC: FakeAnthropicServer, ProviderType.OPENAI: FakeOpenAIServer,
+           ProviderType.GEMINI: FakeGeminiServer}
+
+
+def closed_port() -> int:
+    """A port nothing listens on: bound, then closed."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def failure(kind: ProviderType, base_url: str, sleep: RecordingSleep) -> NetworkError:
+    adapter = adapter_for(kind, base_url, retries=2, sleep=sleep)
+    try:
+        with pytest.raises(NetworkError) as caught:
+            await collect(stream(adapter, History().user("hi")))
+    finally:
+        await adapter.aclose()
+    return caught.value
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.value)
+async def test_a_refused_connection_is_named_with_its_url_and_not_retried(kind: ProviderType) -> None:
+    port, sleep = closed_port(), RecordingSleep()
+    started = time.monotonic()
+    error = await failure(kind, f"http://127.0.0.1:{port}", sleep)
+    assert time.monotonic() - started < 5  # one attempt, no read timeout waited out
+    assert error.reason == "refused" and f"127.0.0.1:{port}" in (error.url or "")
+    assert "refused" in error.message and f"http://127.0.0.1:{port}" in error.message
+    assert "timed out" not in error.message
+    assert sleep.delays == []  # asking again at once would be refused again: the user hears at once
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.value)
+async def test_an_unresolvable_host_is_named_as_such(kind: ProviderType) -> None:
+    sleep = RecordingSleep()
+    error = await failure(kind, "http://no-such-host.invalid:8080", sleep)
+    assert error.reason == "dns" and "no-such-host.invalid" in error.message
+    assert "timed out" not in error.message and sleep.delays == []
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.value)
+async def test_a_stream_the_server_cut_is_named_as_cut_with_its_url(kind: ProviderType) -> None:
+    sleep = RecordingSleep()
+    with SERVERS[kind](ScriptedBrain([ErrorReply("cut_off", chunks_before=("half ", "an answer"))])) as fake:
+        error = await failure(kind, fake.base_url, sleep)
+        address = fake.base_url.split("//", 1)[1].split("/", 1)[0]
+    assert error.reason == "cut" and address in (error.url or "")
+    assert "Could not reach" not in error.message and "closed the connection" in error.message
+
+
+def test_the_url_named_carries_no_password_no_query_and_no_fragment() -> None:
+    named = public_url(f"https://alice:hunter2@proxy.example:8443/v1/chat?key={KEY}#frag")
+    assert named == "https://proxy.example:8443/v1/chat"
+
+
+async def test_a_refused_connection_names_no_key() -> None:
+    error = await failure(ProviderType.GEMINI, f"http://127.0.0.1:{closed_port()}", RecordingSleep())
+    assert KEY not in error.message and KEY not in (error.url or "")
