@@ -39,16 +39,10 @@ class AuthenticationFailed(ProviderError):
 
     def __init__(self, provider_name: str = "the provider", *, missing: bool = False) -> None:
         if missing:
-            super().__init__(
-                f"No API key is set for {provider_name}. Add one in Settings (or `palimpsest keys set`), "
-                "or set the provider's environment variable."
-            )
+            super().__init__(f"No API key is set for {provider_name}.")
         else:
-            super().__init__(
-                f"{provider_name} rejected the API key. Add or fix the key in Settings "
-                "(or `palimpsest keys set`), or set the provider's environment variable."
-            )
-        self.missing = missing
+            super().__init__(f"{provider_name} rejected the API key.")
+        self.provider_name, self.missing = provider_name, missing
 
 
 class RateLimited(ProviderError):
@@ -263,6 +257,13 @@ class InvalidInput(PalimpsestError):
     """Input from the user that cannot be accepted as given."""
 
     kind = "invalid_input"
+
+
+class NoProviderConfigured(InvalidInput):
+    """A message was sent, or a model asked for, before any provider was set up."""
+
+    def __init__(self) -> None:
+        super().__init__("No provider is configured.")
 
 
 class AttachmentUnsupported(InvalidInput):

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from domain.errors import PalimpsestError
 from domain.models import ReasoningBlock, Usage
 
 StopReason = Literal["end_turn", "tool_use", "max_tokens", "other"]
@@ -212,6 +213,7 @@ class ChatError:
     kind: str
     message: str
     retryable: bool = False
+    error: PalimpsestError | None = field(default=None, compare=False)  # its fields, for the GUI and CLI to word
 
 
 ChatEvent = (

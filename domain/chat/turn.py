@@ -45,4 +45,4 @@ class TurnProgress:
 def chat_error(err: PalimpsestError) -> ChatError:
     """The ChatError event for a known error."""
     retryable = bool(getattr(err, "transient", False)) or isinstance(err, ProviderTimeout)  # a slow model: try again
-    return ChatError(err.kind, err.message, retryable=retryable)
+    return ChatError(err.kind, err.message, retryable=retryable, error=err)

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from domain.attachment import Attachment
+from domain.errors import PalimpsestError
 from domain.events import (
     ChatError,
     ChatEvent,
@@ -28,7 +29,8 @@ from domain.events import (
 )
 from domain.models import Message, Session, SessionId
 from ui.backend import ConversationBackend, ConversationPage, Selection
-from ui.models.chat_rows import ChatRow, rows_from_messages
+from ui.error_text import describe
+from ui.models.chat_rows import ChatRow, rows_from_messages, with_error_row
 from ui.models.message_list import MessageListModel
 from ui.signals import emit
 from ui.viewmodels.chat_attachments import ChatAttachments
@@ -39,7 +41,6 @@ from ui.viewmodels.chat_state import ChatState, ModelChoice
 from ui.viewmodels.chat_turn_end import PAGE, ChatTurnEnd
 from ui.viewmodels.live_turn import LiveTurn
 from ui.viewmodels.stream_end import StreamEnd
-from ui.viewmodels.wording import describe
 from ui.worker import AsyncWorker, StreamHandle
 
 FLUSH_MS = 33
@@ -189,7 +190,7 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
         if self._live is not None:
             rows += self._live.rows
         elif self._error_row is not None:
-            rows.append(self._error_row)
+            rows = with_error_row(rows, self._error_row)
         self.model.set_rows(rows)
         live_messages = self._live.message_count if self._live is not None else 0
         if live_messages != self._state.live_messages:  # the header counts what the running turn added
@@ -325,7 +326,8 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
         if self._live is None:
             self._live = LiveTurn(None, self._turns)
         self._error_row = self._live.failed(ChatError(
-            kind=getattr(error, "kind", "error"), message=message, retryable=bool(getattr(error, "transient", False))
+            kind=getattr(error, "kind", "error"), message=message, retryable=bool(getattr(error, "transient", False)),
+            error=error if isinstance(error, PalimpsestError) else None,
         ))
         self._flush.stop()
         self._handle = None

@@ -8,9 +8,9 @@ from typing import Any, cast
 
 from domain.attachment import Attachment
 from ui.attachments_backend import AttachmentPreview, AttachmentsBackend
+from ui.error_text import describe
 from ui.signals import emit
 from ui.viewmodels.chat_state import ChatState
-from ui.viewmodels.wording import describe
 from ui.worker import AsyncWorker
 
 PASTED_NAME = "pasted image.png"

@@ -10,12 +10,12 @@ from typing import Any
 from domain.models import Message, MessageType
 from ui.attachments_backend import AttachmentPreview
 from ui.backend import ConversationBackend, ConversationPage
+from ui.error_text import MAX_MESSAGE_CHARS, too_long_text
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.signals import emit
 from ui.viewmodels.chat_state import ChatState
 from ui.viewmodels.live_turn import LiveTurn
 from ui.viewmodels.stream_end import StreamEnd
-from ui.viewmodels.wording import MAX_MESSAGE_CHARS, too_long_text
 from ui.worker import AsyncWorker
 
 PAGE = 120

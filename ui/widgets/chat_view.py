@@ -35,6 +35,7 @@ class ChatView(QListView):
     """Shows the rows; handles the delegate's actions by calling view-model verbs."""
 
     summary_requested = Signal(bool)  # True: edit, False: read
+    settings_requested = Signal(str)  # an error row's fix: the Settings page to open
     copied = Signal(str)  # a sentence for the snackbar
     typed = Signal(str)  # text typed while the list had focus (after selecting), for the composer
 
@@ -309,6 +310,8 @@ class ChatView(QListView):
             vm.open_full_output(row.message_id, row.tool_name or "tool")
         elif action == "retry":
             vm.retry()
+        elif action == "open-settings" and row.fix_page:
+            emit(self.settings_requested, row.fix_page)
         elif action in ("branch-prev", "branch-next"):
             target = row.branch_prev if action == "branch-prev" else row.branch_next
             if target:

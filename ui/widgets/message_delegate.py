@@ -236,7 +236,7 @@ class MessageDelegate(QStyledItemDelegate):
             if not label or action in skip:
                 continue
             is_code = action.startswith("copy-code")
-            if not (always or is_code or action == "retry" or action.startswith("branch")):
+            if not (always or is_code or action in ("retry", "open-settings") or action.startswith("branch")):
                 continue
             hovered = self._hover == (row.key, action)
             prominent = row.kind in (RowKind.DIVIDER, RowKind.LOAD_OLDER, RowKind.ERROR) or action in (
