@@ -7,7 +7,8 @@ from domain.errors import AuthenticationFailed, NetworkError, NoProviderConfigur
 
 
 def cli_text(error: PalimpsestError, *, cut_off: bool = False) -> str:
-    """The sentence for `error`; `cut_off` when part of the reply was already printed (it was kept)."""
+    """The sentence for `error`; `cut_off` when part of the reply was already printed (it was kept): a connection
+    the server closed then is a reply cut off, not a provider that could not be reached."""
     if isinstance(error, NetworkError) and error.reason == "cut" and cut_off:
         where = f"the server at {error.url}" if error.url else "the provider"
         text = (f"The reply was cut off: {where} closed the connection before it was complete. The part printed "
@@ -18,8 +19,6 @@ def cli_text(error: PalimpsestError, *, cut_off: bool = False) -> str:
         text = f"{what} Set one with `palimpsest keys set PROVIDER`, or in the provider's environment variable."
     elif isinstance(error, NoProviderConfigured):
         text = "No provider is configured. Add one with `palimpsest providers add` (or set a provider's API key)."
-    elif cut_off:
-        text = f"The reply was cut off: {error.message} The part printed above was kept, marked incomplete."
     else:
         return error.message  # network failures included: their sentence is built from their fields
     request_id = error.request_id if isinstance(error, ProviderError) else None
