@@ -63,3 +63,17 @@ def test_a_stream_cut_by_the_server_is_named_as_cut_not_as_unreachable(tmp_path:
     line = error_line(result)
     assert line.startswith("palimpsest: The reply was cut off:") and address in line
     assert "closed the connection" in line and "kept" in line and "Could not reach" not in line
+
+
+def test_a_local_server_that_is_not_running_is_named_as_refused(tmp_path: Path) -> None:
+    port = closed_port()
+    (tmp_path / "keychain").mkdir()
+    cli = Cli(tmp_path / "home", tmp_path / "keychain" / "keys.json")
+    added = cli.run("providers", "add", "Local", "--type", "openai_compatible", "--base-url",
+                    f"http://127.0.0.1:{port}/v1")
+    assert added.code == 0, added.err
+    result = cli.run("chat", "-p", "Local", "-m", "llama3", "hello")
+    line = result.err.splitlines()[-1]  # after the note that llama3 is not among its listed models
+    assert result.code == 1
+    assert line.startswith(f"palimpsest: Could not connect to http://127.0.0.1:{port}/v1/chat/completions")
+    assert "refused" in line and "timed out" not in line
