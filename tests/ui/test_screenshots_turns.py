@@ -3,6 +3,7 @@ while a reply streams, a stopped reply kept on screen, a failed message marked "
 
 from __future__ import annotations
 
+from domain.errors import AuthenticationFailed
 from domain.events import ChatError, TextDelta
 from tests.ui.test_screenshots import distinct_colors, saved
 from tests.ui.window_helpers import REPLY, demo_sessions, open_session, themed_window
