@@ -204,6 +204,7 @@ class Notice:
 
     message: str
     warning: bool = False
+    guessed_window_of: str | None = None  # the model whose window was just set on a guess (an interface offers undo)
 
 
 @dataclass(frozen=True)

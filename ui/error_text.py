@@ -12,7 +12,7 @@ from domain.errors import (
     ProviderError,
     host_of,
 )
-from domain.events import ChatError
+from domain.events import ChatError, Notice
 
 PROVIDERS_PAGE = "Providers"  # the Settings page that sets keys and base URLs
 MODELS_PAGE = "Models"
@@ -55,6 +55,13 @@ def turn_error_text(event: ChatError, *, cut_off: bool) -> str:
     if isinstance(error, NetworkError):
         return f"The reply was cut off: {_lower_first(message)} {KEPT}"
     return f"The reply was cut off. {message} {KEPT}"
+
+
+def notice_text(notice: Notice) -> str:
+    """A notice as the app says it: a window set on a guess names the button that undoes it."""
+    if notice.guessed_window_of:
+        return f"{notice.message} (the gauge's panel: “Use the automatic window”)"
+    return notice.message
 
 
 def too_long_text(chars: int) -> str:

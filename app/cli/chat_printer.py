@@ -99,6 +99,8 @@ class TextChatPrinter:
                 self._notice(f"[saved {saved} memor{'y' if saved == 1 else 'ies'}]")
             case ToolRoundLimitReached(rounds=rounds):
                 self._notice(f"[stopped after {rounds} tool rounds; send another message to continue]")
+            case Notice(message=message, warning=True, guessed_window_of=str(model_id)):
+                self._notice(f"palimpsest: warning: {message} Undo with: palimpsest models set-window {model_id} auto")
             case Notice(message=message, warning=True):
                 self._notice(f"palimpsest: warning: {message}")
             case Notice(message=message):

@@ -12,8 +12,8 @@ from domain.errors import (
     NoProviderConfigured,
     ProviderUnavailable,
 )
-from domain.events import ChatError
-from ui.error_text import describe, settings_page, too_long_text, turn_error_text
+from domain.events import ChatError, Notice
+from ui.error_text import describe, notice_text, settings_page, too_long_text, turn_error_text
 
 URL = "http://127.0.0.1:9/v1"
 
@@ -70,3 +70,11 @@ def test_an_event_without_its_error_shows_its_message_as_it_came() -> None:
 def test_the_size_refusal_says_how_big_the_text_is_and_what_fits() -> None:
     text = too_long_text(2_000_000)
     assert "2,000,000 characters" in text and "1,000,000" in text
+
+
+def test_a_window_set_on_a_guess_names_the_button_that_undoes_it_not_a_command() -> None:
+    notice = Notice("The server seems to cut the conversation; go back to the automatic window.", warning=True,
+                    guessed_window_of="llama3")
+    text = notice_text(notice)
+    assert "Use the automatic window" in text and "palimpsest" not in text
+    assert notice_text(Notice("Plain.")) == "Plain."

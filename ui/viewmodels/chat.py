@@ -29,7 +29,7 @@ from domain.events import (
 )
 from domain.models import Message, Session, SessionId
 from ui.backend import ConversationBackend, ConversationPage, Selection
-from ui.error_text import describe
+from ui.error_text import describe, notice_text
 from ui.models.chat_rows import ChatRow, rows_from_messages, with_error_row
 from ui.models.message_list import MessageListModel
 from ui.signals import emit
@@ -305,7 +305,7 @@ class ChatViewModel(ChatAttachments, ChatTurnEnd, ChatPaging, ChatContextOps, Ch
         elif isinstance(event, MemoryFlushed) and event.saved_count:
             emit(self.notice, f"Saved {event.saved_count} fact(s) to long-term memory before summarizing.")
         elif isinstance(event, Notice):
-            emit(self.notice, event.message)
+            emit(self.notice, notice_text(event))
         elif isinstance(event, TitleGenerated) and self._state.session is not None:
             session = replace(self._state.session, title=event.title)
             self._set(session=session)
