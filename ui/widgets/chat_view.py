@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QModelIndex, QPoint, QPointF, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QPointF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
     QDesktopServices,
+    QFocusEvent,
     QGuiApplication,
     QKeyEvent,
     QKeySequence,
@@ -22,6 +23,7 @@ from ui.models.message_list import ROW_ROLE
 from ui.signals import emit
 from ui.theme import Theme
 from ui.viewmodels.chat import ChatViewModel
+from ui.widgets.chat_keyboard import ChatKeyboard
 from ui.widgets.doc_painter import box_at
 from ui.widgets.jump_latest import JumpToLatest
 from ui.widgets.message_delegate import MessageDelegate
@@ -43,14 +45,16 @@ class ChatView(QListView):
         super().__init__(parent)
         self._vm = vm
         self.setObjectName("ChatList")
-        self.setModel(vm.model)
         self.delegate = MessageDelegate(theme, self)
+        self.keyboard = ChatKeyboard(self, vm.model)
+        self.setModel(vm.model)
         self.setItemDelegate(self.delegate)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.verticalScrollBar().setSingleStep(24)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # Tab reaches the messages; a click leaves the composer focused
+        self.setAccessibleName("Messages")
         self.setMouseTracking(True)
         self.setResizeMode(QListView.ResizeMode.Adjust)
         self.setUniformItemSizes(False)
@@ -268,7 +272,28 @@ class ChatView(QListView):
         menu.exec(event.globalPos())
         menu.deleteLater()
 
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) and self.keyboard.wants(event):
+            event.accept()  # Escape leaves the action line, not the turn
+            return True
+        return super().event(event)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self.keyboard.focus_in()
+
+    def currentChanged(self, current: QModelIndex | QPersistentModelIndex,
+                       previous: QModelIndex | QPersistentModelIndex) -> None:
+        super().currentChanged(current, previous)
+        self.keyboard.current_changed()
+
+    def run_action(self, action: str, row: ChatRow) -> None:
+        """Runs one of a row's actions as a click on it would (the keyboard's Enter)."""
+        self._on_action(action, row)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        if self.keyboard.key(event):
+            return
         if event.matches(QKeySequence.StandardKey.Copy):
             if self.selector.copy():
                 emit(self.copied, "Copied.")
