@@ -96,7 +96,7 @@ def test_enter_opens_the_action_line_the_arrows_choose_an_action_and_enter_runs_
     assert view.hasFocus()
 
 
-def test_the_keyboard_focus_is_drawn_on_the_row_and_on_its_focused_action(qtbot, backend, worker) -> None:
+def test_the_keyboard_focus_is_drawn_on_the_row_and_on_its_focused_action(qtbot, backend, worker, artifacts) -> None:
     sid = demo_sessions(backend)
     window = themed_window(qtbot, backend, worker)
     open_session(qtbot, window, sid)
@@ -118,4 +118,6 @@ def test_the_keyboard_focus_is_drawn_on_the_row_and_on_its_focused_action(qtbot,
     qtbot.wait(50)
     spot = next(r for r, action, _ in layout.hotspots if action == "copy").translated(rect.topLeft()).toRect()
     ring = spot.adjusted(-6, -4, 6, 4)
-    assert accent_pixels(view.viewport().grab().toImage(), ring) > accent_pixels(image, ring) + 20
+    focused = view.viewport().grab().toImage()
+    focused.save(str(artifacts / "keyboard_focus.png"))
+    assert accent_pixels(focused, ring) > accent_pixels(image, ring) + 20
