@@ -99,16 +99,17 @@ class ProviderUnavailable(ProviderError):
         super().__init__("The provider is unavailable or overloaded right now" + extra + ". Try again in a moment.")
 
 
-NetworkFailure = Literal["refused", "dns", "tls", "timeout", "cut", "failed"]
+NetworkFailure = Literal["refused", "dns", "tls", "connect_timeout", "timeout", "cut", "failed"]
 _RETRIED_AT_ONCE: frozenset[str] = frozenset({"timeout", "cut", "failed"})
 
 
 class NetworkError(ProviderError):
     """The provider could not be reached, or the connection broke: `reason` says how, `url` where (no credentials,
-    no query). `refused` (nothing listens there), `dns` (the host name does not resolve) and `tls` (no secure
-    connection could be made) are not retried: asking again at once would fail the same way, so the person hears
-    at once. `timeout`, `cut` (the server closed the connection before the reply was complete) and `failed` (any
-    other transport failure) are transient. `detail`: the transport's own words, when they add something."""
+    no query). `refused` (nothing listens there), `dns` (the host name does not resolve), `tls` (no secure
+    connection could be made) and `connect_timeout` (the host never answered: down, or a firewall dropping the
+    connection) are not retried: asking again at once would fail the same way, so the person hears at once.
+    `timeout` (no answer in time once connected), `cut` (the server closed the connection before the reply was
+    complete) and `failed` (any other transport failure) are transient. `detail`: the transport's own words."""
 
     kind = "network"
     transient = True
@@ -144,6 +145,9 @@ def network_sentence(reason: NetworkFailure, url: str | None, detail: str = "") 
                     + ": the name does not resolve. Check the base URL and the network connection.")
         case "tls":
             return f"Could not make a secure connection to{at.rstrip()}{extra}. Check the base URL and its certificate."
+        case "connect_timeout":
+            return (f"Could not connect to{at}: it did not answer in time (the host may be down, or a firewall "
+                    "drops the connection). Check the base URL and the network connection.")
         case "timeout":
             return f"The request to{at} timed out{extra}. Check the connection and the base URL, then try again."
         case "cut":

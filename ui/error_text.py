@@ -36,7 +36,7 @@ def settings_page(error: BaseException | None) -> str | None:
     """The Settings page whose form fixes the error (a key, a base URL), or None when none does."""
     if isinstance(error, (AuthenticationFailed, NoProviderConfigured)):
         return PROVIDERS_PAGE
-    if isinstance(error, NetworkError) and error.reason in ("refused", "dns", "tls"):
+    if isinstance(error, NetworkError) and error.reason in ("refused", "dns", "tls", "connect_timeout"):
         return PROVIDERS_PAGE
     return None
 
@@ -95,6 +95,9 @@ def _network(error: NetworkError, providers: str) -> str:
                     f"Check the base URL in {providers} and the network connection.")
         case "tls":
             return f"Could not make a secure connection to {url}{extra}. Check the base URL in {providers}."
+        case "connect_timeout":
+            return (f"Could not connect to {url}: it did not answer in time (the host may be down, or a firewall "
+                    f"drops the connection). Check the base URL in {providers} and the network connection.")
         case "timeout":
             return f"The request to {url} timed out{extra}. Check the network connection, then try again."
         case "cut":

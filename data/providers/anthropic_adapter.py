@@ -134,7 +134,8 @@ class AnthropicAdapter(SdkAdapter):
             try:
                 async with headers_deadline(call.headers_s):
                     return await self._client.messages.create(
-                        **request, stream=True, timeout=anthropic.NOT_GIVEN if timeout is None else timeout
+                        **request, stream=True, timeout=anthropic.NOT_GIVEN if timeout is None
+                        else anthropic.Timeout(timeout, connect=self.connect_timeout)
                     )
             except anthropic.BadRequestError as exc:
                 learned = learned_form(error_fields(exc.body)[1], capabilities)

@@ -191,6 +191,10 @@ def network_reason(exc: BaseException) -> NetworkFailure:
            or _named(e, "ClientPayloadError", "ServerDisconnectedError", "RemoteProtocolError", "ReadError",
                      "IncompleteRead", "TransferEncodingError") for e in chain):
         return "cut"
+    if any(_named(e, "ConnectionTimeoutError") or (type(e).__name__ == "ConnectTimeout"
+                                                     and type(e).__module__.startswith("httpcore")) for e in chain):
+        return "connect_timeout"  # aiohttp's or httpcore's own (the openai SDK's transport calls any failure to
+        # connect an httpx ConnectTimeout, so that one alone proves nothing)
     if any(isinstance(e, TimeoutError) or type(e).__name__.endswith("Timeout") or _named(e, "APITimeoutError")
            for e in chain):
         return "timeout"

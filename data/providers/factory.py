@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from data.attachments.media import MediaSource
-from data.providers.base import SdkAdapter, headers_arrived
+from data.providers.base import CONNECT_TIMEOUT_S, SdkAdapter, headers_arrived
 from data.providers.errors import WEB_PAGE_HOOKS
 from data.providers.probe_store import ProbeStore
 from data.providers.retry import RetryPolicy
@@ -61,8 +61,10 @@ class SdkAdapterFactory:
         retry: RetryPolicy | None = None,
         media: MediaSource | None = None,
         probes: ProbeStore | None = None,
+        connect_timeout: float = CONNECT_TIMEOUT_S,
     ) -> None:
         self._retry = retry or RetryPolicy(max_retries=max_retries)
+        self._connect_timeout = connect_timeout
         self._media = media
         self._probes = probes  # what OpenAI-compatible servers answered to window probes (None: each adapter's own)
         self._timeout = timeout
@@ -81,6 +83,7 @@ class SdkAdapterFactory:
         """The adapter for the provider; raises AuthenticationFailed when a hosted provider has no key."""
         adapter = self._create(provider, api_key)
         adapter.media = self._media
+        adapter.connect_timeout = self._connect_timeout
         return adapter
 
     def _create(self, provider: Provider, api_key: str | None) -> SdkAdapter:
@@ -98,7 +101,8 @@ class SdkAdapterFactory:
             from data.providers.anthropic_adapter import AnthropicAdapter
 
             client = anthropic.AsyncAnthropic(
-                api_key=key, base_url=base_url, max_retries=0, timeout=self._timeout,
+                api_key=key, base_url=base_url, max_retries=0,
+                timeout=anthropic.Timeout(self._timeout, connect=self._connect_timeout),
                 http_client=anthropic.DefaultAioHttpClient(event_hooks=event_hooks()),
             )
             return AnthropicAdapter(
@@ -132,7 +136,8 @@ class SdkAdapterFactory:
         from data.providers.openai_adapter import OpenAIAdapter
         from data.providers.responses_adapter import ResponsesAdapter
 
-        client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=self._timeout,
+        client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0,
+                                    timeout=openai.Timeout(self._timeout, connect=self._connect_timeout),
                                     http_client=openai.DefaultAioHttpClient(event_hooks=event_hooks()))
         kind = ResponsesAdapter if uses_responses(provider.api, str(client.base_url)) else OpenAIAdapter
         return kind(

@@ -152,7 +152,7 @@ class OpenAIAdapter(SdkAdapter):
         async with headers_deadline(call.headers_s):
             stream = await self._client.chat.completions.create(
                 **request, stream=True, stream_options={"include_usage": True},
-                timeout=openai.NOT_GIVEN if timeout is None else timeout,
+                timeout=openai.NOT_GIVEN if timeout is None else openai.Timeout(timeout, connect=self.connect_timeout),
             )
         calls: dict[int, list[Any]] = {}
         thoughts: list[str] = []

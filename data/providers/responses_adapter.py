@@ -104,7 +104,8 @@ class ResponsesAdapter(OpenAIAdapter):
         timeout = read_timeout(call.deadlines)
         async with headers_deadline(call.headers_s):
             stream = await self._client.responses.create(
-                **request, stream=True, timeout=openai.NOT_GIVEN if timeout is None else timeout,
+                **request, stream=True,
+                timeout=openai.NOT_GIVEN if timeout is None else openai.Timeout(timeout, connect=self.connect_timeout),
             )
         fold = _Fold()
         request_id = stream.response.headers.get("x-request-id")

@@ -9,8 +9,11 @@ import time
 import pytest
 
 from data.providers.errors import public_url
+from data.providers.factory import SdkAdapterFactory
+from data.providers.retry import RetryPolicy
 from domain.errors import NetworkError
-from domain.models import ProviderType
+from domain.models import Provider, ProviderType
+from domain.settings import Deadlines
 from tests.fakeservers import ErrorReply, FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, ScriptedBrain
 from tests.providers.helpers import KEY, History, RecordingSleep, adapter_for, collect, stream
 
@@ -74,3 +77,44 @@ def test_the_url_named_carries_no_password_no_query_and_no_fragment() -> None:
 async def test_a_refused_connection_names_no_key() -> None:
     error = await failure(ProviderType.GEMINI, f"http://127.0.0.1:{closed_port()}", RecordingSleep())
     assert KEY not in error.message and KEY not in (error.url or "")
+
+
+class Unanswered:
+    """A port whose accept queue is full: the kernel drops further connection attempts unanswered, as a firewall
+    dropping packets or a host that is down would."""
+
+    def __enter__(self) -> str:
+        self._server = socket.socket()
+        self._server.bind(("127.0.0.1", 0))
+        self._server.listen(0)
+        port = self._server.getsockname()[1]
+        self._fillers = []
+        for _ in range(3):
+            filler = socket.socket()
+            filler.setblocking(False)
+            filler.connect_ex(("127.0.0.1", port))
+            self._fillers.append(filler)
+        return f"http://127.0.0.1:{port}"
+
+    def __exit__(self, *_exc: object) -> None:
+        for s in (*self._fillers, self._server):
+            s.close()
+
+
+@pytest.mark.parametrize("kind", [ProviderType.ANTHROPIC, ProviderType.OPENAI], ids=lambda k: k.value)
+async def test_a_host_that_never_answers_is_given_up_on_after_the_connect_timeout_not_the_read_timeout(
+        kind: ProviderType) -> None:
+    sleep = RecordingSleep()
+    factory = SdkAdapterFactory(timeout=60.0, env={}, retry=RetryPolicy(max_retries=2, sleep=sleep),
+                                connect_timeout=0.5)
+    with Unanswered() as url:
+        adapter = factory.create(Provider(id=kind.value, name=kind.value.title(), type=kind, base_url=url), KEY)
+        started = time.monotonic()
+        with pytest.raises(NetworkError) as caught:
+            await collect(adapter.send_message_stream(
+                model_id="m", system_prompt=None, messages=History().user("hi").messages, tools=(),
+                max_output_tokens=64, deadlines=Deadlines(headers_s=30.0)))
+        await adapter.aclose()
+    assert time.monotonic() - started < 10 and sleep.delays == []
+    error = caught.value
+    assert error.reason == "connect_timeout" and url in error.message and "connect" in error.message
