@@ -118,3 +118,11 @@ async def test_a_host_that_never_answers_is_given_up_on_after_the_connect_timeou
     assert time.monotonic() - started < 10 and sleep.delays == []
     error = caught.value
     assert error.reason == "connect_timeout" and url in error.message and "connect" in error.message
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.value)
+async def test_a_secure_connection_that_fails_is_named_as_such(kind: ProviderType) -> None:
+    with SERVERS[kind](ScriptedBrain(["unused"])) as fake:  # plain HTTP behind an https:// URL
+        address = fake.base_url.split("//", 1)[1].split("/", 1)[0]
+        error = await failure(kind, f"https://{address}", RecordingSleep())
+    assert error.reason == "tls" and address in error.message and "secure connection" in error.message
