@@ -9,6 +9,7 @@ from pathlib import Path
 from app.adapter_cache import LazyAdapterFactory
 from app.container import SystemClock
 from bench.replay_timing import EngineTimer, TimedPruner, timed_builder, timed_estimator
+from data.providers.thinking_rules import ProviderThinkingRules
 from data.storage import Storage
 from data.tools import BuiltinTools
 from domain.chat.compaction import CompactResult
@@ -181,7 +182,8 @@ class StrategyEnv:
             estimator = timed_estimator(CharsOverFourEstimator, self.engine_timer)()
         pruner = TimedPruner(settings, self.engine_timer)
         builder_class = CompactAwareMessageBuilder if strategy.reactive else NoFitBuilder
-        planner = RequestPlanner(timed_builder(builder_class, self.engine_timer)(), pruner, estimator)
+        planner = RequestPlanner(timed_builder(builder_class, self.engine_timer)(), pruner, estimator,
+                                 thinking=ProviderThinkingRules())
         compact_class = AutoCompactUseCase if strategy.reactive else AfterResponseOnly
         if not strategy.compaction:
             compact_class = NeverCompact
