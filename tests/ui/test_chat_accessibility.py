@@ -4,7 +4,7 @@ the focused row's text (the message itself) and its role and actions; the focus 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtGui import QAccessible, QColor, QGuiApplication, QImage
 from PySide6.QtWidgets import QApplication
 
@@ -121,3 +121,27 @@ def test_the_keyboard_focus_is_drawn_on_the_row_and_on_its_focused_action(qtbot,
     focused = view.viewport().grab().toImage()
     focused.save(str(artifacts / "keyboard_focus.png"))
     assert accent_pixels(focused, ring) > accent_pixels(image, ring) + 20
+
+
+def test_the_menu_key_opens_the_focused_messages_menu_with_fork(qtbot, backend, worker) -> None:
+    sid = demo_sessions(backend)
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, sid)
+    view = window.chat_view
+    tab_into_list(qtbot, window)
+    qtbot.keyClick(view, Qt.Key.Key_Up)
+    assert focused_row().text(QAccessible.Text.Name) == REPLY
+    seen: list[list[str]] = []
+
+    def look() -> None:
+        menu = QApplication.activePopupWidget()
+        if menu is None:
+            QTimer.singleShot(20, look)
+            return
+        seen.append([a.text() for a in menu.actions()])
+        menu.close()
+
+    QTimer.singleShot(20, look)
+    qtbot.keyClick(view, Qt.Key.Key_Menu)
+    qtbot.waitUntil(lambda: bool(seen))
+    assert "Fork into a new session" in seen[0] and "Copy as Markdown" in seen[0]

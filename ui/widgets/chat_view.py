@@ -257,8 +257,13 @@ class ChatView(QListView):
             super().mouseDoubleClickEvent(event)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        menu = self.selector.menu_for(event.pos())
-        row = self.indexAt(event.pos()).data(ROW_ROLE)
+        if not self._menu_at(event.pos(), event.globalPos()):
+            super().contextMenuEvent(event)
+
+    def _menu_at(self, pos: QPoint, global_pos: QPoint) -> bool:
+        """Shows the context menu of the row at a viewport point; False when it has none."""
+        menu = self.selector.menu_for(pos)
+        row = self.indexAt(pos).data(ROW_ROLE)
         if isinstance(row, ChatRow) and row.message_id and row.kind in (RowKind.USER, RowKind.ASSISTANT):
             menu = menu or QMenu(self)
             menu.addSeparator()
@@ -267,10 +272,10 @@ class ChatView(QListView):
             if row.branch[1] > 1:
                 menu.addAction("Delete this branch", lambda: self._vm.delete_branch(message_id))
         if menu is None:
-            super().contextMenuEvent(event)
-            return
-        menu.exec(event.globalPos())
+            return False
+        menu.exec(global_pos)
         menu.deleteLater()
+        return True
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) and self.keyboard.wants(event):
@@ -293,6 +298,12 @@ class ChatView(QListView):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if self.keyboard.key(event):
+            return
+        menu_key = event.key() == Qt.Key.Key_Menu or (
+            event.key() == Qt.Key.Key_F10 and event.modifiers() == Qt.KeyboardModifier.ShiftModifier)
+        if menu_key and self.currentIndex().isValid():  # the focused message's menu (Fork, Copy as Markdown, …)
+            spot = self.visualRect(self.currentIndex()).intersected(self.viewport().rect()).center()
+            self._menu_at(spot, self.viewport().mapToGlobal(spot))
             return
         if event.matches(QKeySequence.StandardKey.Copy):
             if self.selector.copy():
