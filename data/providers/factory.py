@@ -42,6 +42,21 @@ def event_hooks() -> dict[str, list[Any]]:
     return {**WEB_PAGE_HOOKS, "response": [headers_arrived, *WEB_PAGE_HOOKS["response"]]}
 
 
+def connect_capped_transport(httpx_module: Any, connect_s: float) -> Any:
+    """An httpx transport that waits at most `connect_s` for a connection, whatever single timeout the SDK passes
+    for the request (google-genai gives httpx one number for every phase)."""
+
+    class ConnectCapped(httpx_module.AsyncHTTPTransport):
+        async def handle_async_request(self, request: Any) -> Any:
+            timeout = dict(request.extensions.get("timeout") or {})
+            current = timeout.get("connect")
+            timeout["connect"] = connect_s if current is None else min(current, connect_s)
+            request.extensions["timeout"] = timeout
+            return await super().handle_async_request(request)
+
+    return ConnectCapped()
+
+
 class SdkAdapterFactory:
     """Implements ModelApiAdapterFactory over anthropic, openai and google-genai; SDK retries off, ours on.
 
@@ -120,7 +135,8 @@ class SdkAdapterFactory:
             # the transport pins httpx: with aiohttp importable, google-genai would switch to it and drop the hooks
             options = types.HttpOptions(
                 api_version=GEMINI_API_VERSION, timeout=int(self._timeout * 1000),
-                async_client_args={"event_hooks": event_hooks(), "transport": httpx2.AsyncHTTPTransport()},
+                async_client_args={"event_hooks": event_hooks(),
+                                   "transport": connect_capped_transport(httpx2, self._connect_timeout)},
             )
             if base_url:
                 options.base_url = base_url

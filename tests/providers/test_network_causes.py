@@ -101,7 +101,7 @@ class Unanswered:
             s.close()
 
 
-@pytest.mark.parametrize("kind", [ProviderType.ANTHROPIC, ProviderType.OPENAI], ids=lambda k: k.value)
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.value)
 async def test_a_host_that_never_answers_is_given_up_on_after_the_connect_timeout_not_the_read_timeout(
         kind: ProviderType) -> None:
     sleep = RecordingSleep()
