@@ -177,9 +177,8 @@ class ProviderTimeout(ProviderError):
             "headers": f"The provider sent no response headers within {limit} s (headers timeout). Check its "
                        "status and the base URL, then try again.",
             "idle": f"No data from the provider for {limit} s (idle timeout). Try again, or allow a longer "
-                    "silence in Settings › Compaction.",
-            "round": f"The reply took longer than {limit} s (round timeout). Try again, or allow longer replies "
-                     "in Settings › Compaction.",
+                    "silence.",
+            "round": f"The reply took longer than {limit} s (round timeout). Try again, or allow longer replies.",
         }
         super().__init__(messages[deadline])
         self.deadline, self.seconds = deadline, seconds

@@ -10,12 +10,14 @@ from domain.errors import (
     NoProviderConfigured,
     PalimpsestError,
     ProviderError,
+    ProviderTimeout,
     host_of,
 )
 from domain.events import ChatError, Notice
 
 PROVIDERS_PAGE = "Providers"  # the Settings page that sets keys and base URLs
 MODELS_PAGE = "Models"
+COMPACTION_PAGE = "Compaction"  # the deadlines
 KEPT = "The part that arrived is kept above, marked incomplete."
 MAX_MESSAGE_CHARS = 1_000_000  # what the command line accepts too; larger pastes never reach the backend
 
@@ -38,6 +40,8 @@ def settings_page(error: BaseException | None) -> str | None:
         return PROVIDERS_PAGE
     if isinstance(error, NetworkError) and error.reason in ("refused", "dns", "tls", "connect_timeout"):
         return PROVIDERS_PAGE
+    if isinstance(error, ProviderTimeout) and error.deadline in ("idle", "round"):
+        return COMPACTION_PAGE
     return None
 
 
@@ -80,6 +84,8 @@ def _sentence(error: PalimpsestError) -> str:
         return f"No provider is configured. Add one in {providers}."
     if isinstance(error, NetworkError):
         return _network(error, providers)
+    if isinstance(error, ProviderTimeout) and error.deadline in ("idle", "round"):
+        return f"{error.message.rstrip('.')} in {place(COMPACTION_PAGE)}."
     return error.message
 
 

@@ -3,7 +3,14 @@ network failure's cause and URL, a reply cut off after part of it was printed (a
 
 from __future__ import annotations
 
-from domain.errors import AuthenticationFailed, NetworkError, NoProviderConfigured, PalimpsestError, ProviderError
+from domain.errors import (
+    AuthenticationFailed,
+    NetworkError,
+    NoProviderConfigured,
+    PalimpsestError,
+    ProviderError,
+    ProviderTimeout,
+)
 
 
 def cli_text(error: PalimpsestError, *, cut_off: bool = False) -> str:
@@ -19,6 +26,10 @@ def cli_text(error: PalimpsestError, *, cut_off: bool = False) -> str:
         text = f"{what} Set one with `palimpsest keys set PROVIDER`, or in the provider's environment variable."
     elif isinstance(error, NoProviderConfigured):
         text = "No provider is configured. Add one with `palimpsest providers add` (or set a provider's API key)."
+    elif isinstance(error, ProviderTimeout) and error.deadline == "idle":
+        return f"{error.message.rstrip('.')}: --idle-timeout SECONDS, or Settings › Compaction in the desktop app."
+    elif isinstance(error, ProviderTimeout) and error.deadline == "round":
+        return f"{error.message.rstrip('.')} in the desktop app's Settings › Compaction."
     else:
         return error.message  # network failures included: their sentence is built from their fields
     request_id = error.request_id if isinstance(error, ProviderError) else None

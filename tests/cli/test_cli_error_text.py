@@ -7,7 +7,7 @@ import io
 
 from app.cli.chat_printer import TextChatPrinter
 from app.cli.error_text import cli_text
-from domain.errors import AuthenticationFailed, NetworkError, NoProviderConfigured
+from domain.errors import AuthenticationFailed, NetworkError, NoProviderConfigured, ProviderTimeout
 from domain.events import ChatError, Notice, TextDelta
 
 
@@ -36,3 +36,8 @@ def test_a_cut_is_cut_off_after_printed_text_and_not_before() -> None:
 def test_a_window_set_on_a_guess_names_its_undo_command() -> None:
     err = printed(Notice("The server cuts the conversation.", warning=True, guessed_window_of="llama3"))
     assert "palimpsest models set-window llama3 auto" in err
+
+
+def test_a_deadline_names_the_option_that_sets_it() -> None:
+    assert "--idle-timeout SECONDS" in cli_text(ProviderTimeout("idle", 300))
+    assert "Settings › Compaction" not in ProviderTimeout("idle", 300).message  # the domain names no interface

@@ -10,6 +10,7 @@ from domain.errors import (
     InvalidInput,
     NetworkError,
     NoProviderConfigured,
+    ProviderTimeout,
     ProviderUnavailable,
 )
 from domain.events import ChatError, Notice
@@ -78,3 +79,9 @@ def test_a_window_set_on_a_guess_names_the_button_that_undoes_it_not_a_command()
     text = notice_text(notice)
     assert "Use the automatic window" in text and "palimpsest" not in text
     assert notice_text(Notice("Plain.")) == "Plain."
+
+
+def test_a_deadline_names_the_page_that_sets_it_and_offers_it() -> None:
+    idle = ProviderTimeout("idle", 300)
+    assert describe(idle).endswith("allow a longer silence in Settings › Compaction.")
+    assert settings_page(idle) == "Compaction" and settings_page(ProviderTimeout("headers", 60)) is None
