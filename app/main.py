@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from app.cli.error_text import cli_text
 from app.cli.text_input import elide, overlong_identifier, undecodable_argument
 from data.redaction import format_exception, redact, redacted_output
 from domain.errors import NotFound, PalimpsestError
@@ -154,7 +155,7 @@ async def _until_signalled(work: Coroutine[Any, Any, int]) -> int:
 
 def error_line(error: PalimpsestError) -> str:
     """The one line printed for a known error: what happened and, where it helps, what to do."""
-    message = error.message
+    message = cli_text(error)
     if isinstance(error, NotFound) and len(error.ident) > SHOWN_IDENT_CHARS:
         message = message.replace(repr(error.ident), repr(elide(error.ident, SHOWN_IDENT_CHARS)))
     line = f"palimpsest: {elide(message, MAX_LINE_CHARS)}"

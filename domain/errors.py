@@ -39,16 +39,10 @@ class AuthenticationFailed(ProviderError):
 
     def __init__(self, provider_name: str = "the provider", *, missing: bool = False) -> None:
         if missing:
-            super().__init__(
-                f"No API key is set for {provider_name}. Add one in Settings (or `palimpsest keys set`), "
-                "or set the provider's environment variable."
-            )
+            super().__init__(f"No API key is set for {provider_name}.")
         else:
-            super().__init__(
-                f"{provider_name} rejected the API key. Add or fix the key in Settings "
-                "(or `palimpsest keys set`), or set the provider's environment variable."
-            )
-        self.missing = missing
+            super().__init__(f"{provider_name} rejected the API key.")
+        self.provider_name, self.missing = provider_name, missing
 
 
 class RateLimited(ProviderError):
@@ -105,15 +99,61 @@ class ProviderUnavailable(ProviderError):
         super().__init__("The provider is unavailable or overloaded right now" + extra + ". Try again in a moment.")
 
 
+NetworkFailure = Literal["refused", "dns", "tls", "connect_timeout", "timeout", "cut", "failed"]
+_RETRIED_AT_ONCE: frozenset[str] = frozenset({"timeout", "cut", "failed"})
+
+
 class NetworkError(ProviderError):
-    """The provider could not be reached."""
+    """The provider could not be reached, or the connection broke: `reason` says how, `url` where (no credentials,
+    no query). `refused` (nothing listens there), `dns` (the host name does not resolve), `tls` (no secure
+    connection could be made) and `connect_timeout` (the host never answered: down, or a firewall dropping the
+    connection) are not retried: asking again at once would fail the same way, so the person hears at once.
+    `timeout` (no answer in time once connected), `cut` (the server closed the connection before the reply was
+    complete) and `failed` (any other transport failure) are transient. `detail`: the transport's own words."""
 
     kind = "network"
     transient = True
 
-    def __init__(self, detail: str = "") -> None:
-        extra = f" ({detail})" if detail else ""
-        super().__init__("Could not reach the provider" + extra + ". Check the connection and the base URL.")
+    def __init__(self, detail: str = "", *, reason: NetworkFailure = "failed", url: str | None = None) -> None:
+        self.reason, self.url, self.detail = reason, url, detail
+        super().__init__(network_sentence(reason, url, detail))
+        self.transient = reason in _RETRIED_AT_ONCE
+        self.retry_limit = None if self.transient else 0
+
+
+def host_of(url: str | None) -> str | None:
+    """The host name of a URL ("http://host:8080/v1" -> "host"), or None."""
+    if not url or "//" not in url:
+        return None
+    netloc = url.split("//", 1)[1].split("/", 1)[0].rsplit("@", 1)[-1]
+    if netloc.startswith("["):
+        return netloc[1:].split("]", 1)[0]
+    return netloc.split(":", 1)[0] or None
+
+
+def network_sentence(reason: NetworkFailure, url: str | None, detail: str = "") -> str:
+    """The plain sentence of a network failure from its fields (what a log, a JSON line or a test reads)."""
+    at = f" {url}" if url else " the provider"
+    extra = f" ({detail})" if detail else ""
+    host = host_of(url)
+    match reason:
+        case "refused":
+            return (f"Could not connect to{at}: the connection was refused (nothing is listening there). Check "
+                    "that the server is running and the base URL.")
+        case "dns":
+            return (f"Could not find the host {host or 'of the provider'}" + (f" ({url})" if url else "")
+                    + ": the name does not resolve. Check the base URL and the network connection.")
+        case "tls":
+            return f"Could not make a secure connection to{at.rstrip()}{extra}. Check the base URL and its certificate."
+        case "connect_timeout":
+            return (f"Could not connect to{at}: it did not answer in time (the host may be down, or a firewall "
+                    "drops the connection). Check the base URL and the network connection.")
+        case "timeout":
+            return f"The request to{at} timed out{extra}. Check the connection and the base URL, then try again."
+        case "cut":
+            return (f"The server at {url} closed the connection" if url else "The provider closed the connection") \
+                + f" before the reply was complete{extra}. Try again."
+    return f"Could not reach{at}{extra}. Check the connection and the base URL."
 
 
 Deadline = Literal["headers", "idle", "round"]
@@ -137,9 +177,8 @@ class ProviderTimeout(ProviderError):
             "headers": f"The provider sent no response headers within {limit} s (headers timeout). Check its "
                        "status and the base URL, then try again.",
             "idle": f"No data from the provider for {limit} s (idle timeout). Try again, or allow a longer "
-                    "silence in Settings › Compaction.",
-            "round": f"The reply took longer than {limit} s (round timeout). Try again, or allow longer replies "
-                     "in Settings › Compaction.",
+                    "silence.",
+            "round": f"The reply took longer than {limit} s (round timeout). Try again, or allow longer replies.",
         }
         super().__init__(messages[deadline])
         self.deadline, self.seconds = deadline, seconds
@@ -221,6 +260,13 @@ class InvalidInput(PalimpsestError):
     """Input from the user that cannot be accepted as given."""
 
     kind = "invalid_input"
+
+
+class NoProviderConfigured(InvalidInput):
+    """A message was sent, or a model asked for, before any provider was set up."""
+
+    def __init__(self) -> None:
+        super().__init__("No provider is configured.")
 
 
 class AttachmentUnsupported(InvalidInput):

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from domain.errors import PalimpsestError
 from domain.models import ReasoningBlock, Usage
 
 StopReason = Literal["end_turn", "tool_use", "max_tokens", "other"]
@@ -203,6 +204,7 @@ class Notice:
 
     message: str
     warning: bool = False
+    guessed_window_of: str | None = None  # the model whose window was just set on a guess (an interface offers undo)
 
 
 @dataclass(frozen=True)
@@ -212,6 +214,7 @@ class ChatError:
     kind: str
     message: str
     retryable: bool = False
+    error: PalimpsestError | None = field(default=None, compare=False)  # its fields, for the GUI and CLI to word
 
 
 ChatEvent = (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from app.cli.error_text import cli_text
 from app.cli.jsonl import dumps, event_record, session_record
 from domain.events import (
     ChatError,
@@ -59,6 +60,7 @@ class TextChatPrinter:
         self._reply_on_terminal = out.isatty()  # then the reply and the status share the screen
         self._waiting_shown: int | None = None  # seconds of the silence last reported
         self._status_line = False  # a dimmed "waiting" line is on the terminal, to be cleared
+        self._reply_printed = False  # text of the reply under way was printed (an error then cut it off)
 
     def session(self, session_id: str) -> None:
         """Nothing: the session line is printed by the command."""
@@ -78,11 +80,13 @@ class TextChatPrinter:
             self._thinking_open = False
         match event:
             case TextDelta(text=text):
+                self._reply_printed = self._reply_printed or bool(text.strip())
                 self._out.write(text)
                 self._out.flush()
                 if text:
                     self._at_line_start = text.endswith("\n")
             case ToolCallStarted(name=name):
+                self._reply_printed = False
                 self._notice(f"[tool: {name}]")
             case ToolResultStored(name=name, chars=chars, truncated=truncated, is_error=is_error):
                 what = "failed" if is_error else f"{chars} characters" + (", truncated" if truncated else "")
@@ -95,15 +99,19 @@ class TextChatPrinter:
                 self._notice(f"[saved {saved} memor{'y' if saved == 1 else 'ies'}]")
             case ToolRoundLimitReached(rounds=rounds):
                 self._notice(f"[stopped after {rounds} tool rounds; send another message to continue]")
+            case Notice(message=message, warning=True, guessed_window_of=str(model_id)):
+                self._notice(f"palimpsest: warning: {message} Undo with: palimpsest models set-window {model_id} auto")
             case Notice(message=message, warning=True):
                 self._notice(f"palimpsest: warning: {message}")
             case Notice(message=message):
                 self._notice(f"[{message}]")
-            case ChatError(message=message):
+            case ChatError(message=message, error=error):
                 self._end_reply()
-                self._err.write(f"palimpsest: {message}\n")
+                text = cli_text(error, cut_off=self._reply_printed) if error is not None else message
+                self._err.write(f"palimpsest: {text}\n")
                 self._err.flush()
             case ResponseComplete():
+                self._reply_printed = False
                 self._end_reply()
 
     def _thinking(self, text: str) -> None:

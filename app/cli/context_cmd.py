@@ -36,4 +36,16 @@ def render_status(status: ContextStatus) -> str:
         f"{b.attachments:,}",
     ]
     lines += [f"warning: {w}" for w in status.warnings]
+    lines += fixes(status)
     return "\n".join(lines)
+
+
+def fixes(status: ContextStatus) -> list[str]:
+    """The commands that act on the warnings, from the status's fields (the warnings name no command)."""
+    out = []
+    if status.model_id and status.provider_id and (status.window is None or status.window_is_guess):
+        out.append(f"set the window with: palimpsest models add {status.provider_id} {status.model_id} "
+                   "--context-window N")
+    if status.breakdown.tools and status.warnings:
+        out.append("turn an MCP server off for this conversation with: palimpsest mcp disable NAME --session ID")
+    return out

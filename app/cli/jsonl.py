@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from domain.errors import NetworkError
 from domain.events import (
     ChatError,
     ChatEvent,
@@ -62,6 +63,8 @@ def event_record(event: ChatEvent) -> dict[str, Any]:
             }
         case MemoryFlushed(saved_count=saved):
             return {"type": "memory_flush", "saved": saved}
+        case ChatError(kind=kind, message=message, error=NetworkError(reason=reason, url=url)):
+            return {"type": "error", "kind": kind, "message": message, "reason": reason, "url": url}
         case ChatError(kind=kind, message=message):
             return {"type": "error", "kind": kind, "message": message}
         case ContextStatusChanged(status=status):

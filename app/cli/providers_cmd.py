@@ -8,6 +8,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, TextIO
 
+from app.cli.error_text import cli_text
 from app.cli.key_status import write_report
 from app.cli.tables import table
 from app.cli.text_input import read_stdin_text, require_text
@@ -94,7 +95,7 @@ async def run_models(c: Container, args: argparse.Namespace, out: TextIO, err: T
             except PalimpsestError as error:
                 if args.provider:
                     raise
-                err.write(f"palimpsest: could not refresh {target}: {error.message}\n")
+                err.write(f"palimpsest: could not refresh {target}: {cli_text(error)}\n")
                 status = 1
     models = c.list_models(args.provider)
     rows = []

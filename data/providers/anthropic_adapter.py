@@ -15,6 +15,8 @@ from data.providers.attachment_shape import anthropic_parts
 from data.providers.base import COUNT_PROMPT, SdkAdapter, StreamCall, headers_deadline, read_timeout
 from data.providers.errors import (
     error_fields,
+    network_error,
+    public_url,
     retry_after_seconds,
     short,
     status_error,
@@ -54,8 +56,9 @@ _REASONING_REFUSED = re.compile(
 )
 
 
-def map_anthropic_error(exc: BaseException, provider_name: str = "Anthropic") -> ProviderError:
-    """The domain error for an exception raised by the anthropic SDK or its HTTP stack."""
+def map_anthropic_error(exc: BaseException, provider_name: str = "Anthropic", url: str | None = None) -> ProviderError:
+    """The domain error for an exception raised by the anthropic SDK or its HTTP stack (`url`: the base URL, named
+    by a network failure that carries no request)."""
     if isinstance(exc, ProviderError):
         return exc
     if isinstance(exc, anthropic.APIStatusError):
@@ -74,13 +77,11 @@ def map_anthropic_error(exc: BaseException, provider_name: str = "Anthropic") ->
             rate_limited=kind == "rate_limit_error",
             retry_after=retry_after_seconds(exc.response.headers),
         )
-    if isinstance(exc, anthropic.APITimeoutError):
-        return NetworkError("the request timed out")
-    if isinstance(exc, anthropic.APIConnectionError):
-        return NetworkError("the connection failed")
+    if isinstance(exc, anthropic.APIConnectionError):  # a timeout too: the cause under it says which failure
+        return network_error(exc, url)
     if isinstance(exc, anthropic.APIResponseValidationError):
         return InvalidResponse(f"{provider_name} sent a response that could not be read.")
-    mapped = transport_or_invalid(exc)
+    mapped = transport_or_invalid(exc, url)
     if mapped is not None:
         return mapped
     raise exc
@@ -105,7 +106,7 @@ class AnthropicAdapter(SdkAdapter):
 
     def map_error(self, exc: BaseException) -> ProviderError:
         """See map_anthropic_error."""
-        return map_anthropic_error(exc, self._name)
+        return map_anthropic_error(exc, self._name, self.endpoint)
 
     def capabilities(self, model_id: ModelId) -> tuple[ModelCapabilities | None, int | None]:
         """The model's capabilities and output limit: as the provider listed them in this process, else the
@@ -133,7 +134,8 @@ class AnthropicAdapter(SdkAdapter):
             try:
                 async with headers_deadline(call.headers_s):
                     return await self._client.messages.create(
-                        **request, stream=True, timeout=anthropic.NOT_GIVEN if timeout is None else timeout
+                        **request, stream=True, timeout=anthropic.NOT_GIVEN if timeout is None
+                        else anthropic.Timeout(timeout, connect=self.connect_timeout)
                     )
             except anthropic.BadRequestError as exc:
                 learned = learned_form(error_fields(exc.body)[1], capabilities)
@@ -152,7 +154,7 @@ class AnthropicAdapter(SdkAdapter):
         finally:
             await stream.close()
         if not state.finished:
-            raise NetworkError("the response stream ended early")
+            raise NetworkError("the stream ended without its last event", reason="cut", url=self.endpoint)
         yield UsageReported(state.usage())
         yield StreamDone(state.stop_reason)
 
@@ -163,6 +165,11 @@ class AnthropicAdapter(SdkAdapter):
         messages: list[Any] = [{"role": "user", "content": content}]
         counted = await self._client.messages.count_tokens(model=model_id, messages=messages)
         return int(counted.input_tokens)
+
+    @property
+    def endpoint(self) -> str:
+        """See SdkAdapter.endpoint."""
+        return public_url(self._client.base_url)
 
     async def _close_client(self) -> None:
         await self._client.close()

@@ -31,6 +31,7 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 COUNT_PROMPT = "?"  # the question an attachment is counted with (its own count is taken off)
 READ_TIMEOUT_MARGIN_S = 30.0  # the HTTP read timeout stays this far above the deadlines the domain enforces
+CONNECT_TIMEOUT_S = 10.0  # a host that does not answer a connection attempt this long is reported, not waited on
 _HEADERS_ARRIVED: ContextVar[Callable[[], None] | None] = ContextVar("palimpsest_headers_arrived", default=None)
 
 
@@ -109,6 +110,7 @@ class SdkAdapter:
         self._retry = retry or RetryPolicy()
         self._secret = secret
         self.media: MediaSource | None = None  # reads attachment files for the shapers (set by the factory)
+        self.connect_timeout = CONNECT_TIMEOUT_S  # seconds to wait for a connection (set by the factory)
         self._count_base: dict[str, int] = {}  # per model: the count of COUNT_PROMPT alone
         self._count_failed: set[tuple[str, str]] = set()  # (model, sha256) whose count failed in this process
 
@@ -177,6 +179,12 @@ class SdkAdapter:
     async def _count_input(self, model_id: ModelId, attachment: Attachment | None) -> int | None:
         """The count endpoint's input tokens for one user message of the attachment (if any) and COUNT_PROMPT;
         None: this provider has no count endpoint."""
+        return None
+
+    @property
+    def endpoint(self) -> str | None:
+        """The base URL requests go to, as it may be shown (no credentials, no query): what a network failure
+        names when its exception carries no request."""
         return None
 
     def map_error(self, exc: BaseException) -> ProviderError:

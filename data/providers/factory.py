@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from data.attachments.media import MediaSource
-from data.providers.base import SdkAdapter, headers_arrived
+from data.providers.base import CONNECT_TIMEOUT_S, SdkAdapter, headers_arrived
 from data.providers.errors import WEB_PAGE_HOOKS
 from data.providers.probe_store import ProbeStore
 from data.providers.retry import RetryPolicy
@@ -42,6 +42,21 @@ def event_hooks() -> dict[str, list[Any]]:
     return {**WEB_PAGE_HOOKS, "response": [headers_arrived, *WEB_PAGE_HOOKS["response"]]}
 
 
+def connect_capped_transport(httpx_module: Any, connect_s: float) -> Any:
+    """An httpx transport that waits at most `connect_s` for a connection, whatever single timeout the SDK passes
+    for the request (google-genai gives httpx one number for every phase)."""
+
+    class ConnectCapped(httpx_module.AsyncHTTPTransport):
+        async def handle_async_request(self, request: Any) -> Any:
+            timeout = dict(request.extensions.get("timeout") or {})
+            current = timeout.get("connect")
+            timeout["connect"] = connect_s if current is None else min(current, connect_s)
+            request.extensions["timeout"] = timeout
+            return await super().handle_async_request(request)
+
+    return ConnectCapped()
+
+
 class SdkAdapterFactory:
     """Implements ModelApiAdapterFactory over anthropic, openai and google-genai; SDK retries off, ours on.
 
@@ -61,8 +76,10 @@ class SdkAdapterFactory:
         retry: RetryPolicy | None = None,
         media: MediaSource | None = None,
         probes: ProbeStore | None = None,
+        connect_timeout: float = CONNECT_TIMEOUT_S,
     ) -> None:
         self._retry = retry or RetryPolicy(max_retries=max_retries)
+        self._connect_timeout = connect_timeout
         self._media = media
         self._probes = probes  # what OpenAI-compatible servers answered to window probes (None: each adapter's own)
         self._timeout = timeout
@@ -81,6 +98,7 @@ class SdkAdapterFactory:
         """The adapter for the provider; raises AuthenticationFailed when a hosted provider has no key."""
         adapter = self._create(provider, api_key)
         adapter.media = self._media
+        adapter.connect_timeout = self._connect_timeout
         return adapter
 
     def _create(self, provider: Provider, api_key: str | None) -> SdkAdapter:
@@ -98,7 +116,8 @@ class SdkAdapterFactory:
             from data.providers.anthropic_adapter import AnthropicAdapter
 
             client = anthropic.AsyncAnthropic(
-                api_key=key, base_url=base_url, max_retries=0, timeout=self._timeout,
+                api_key=key, base_url=base_url, max_retries=0,
+                timeout=anthropic.Timeout(self._timeout, connect=self._connect_timeout),
                 http_client=anthropic.DefaultAioHttpClient(event_hooks=event_hooks()),
             )
             return AnthropicAdapter(
@@ -116,7 +135,8 @@ class SdkAdapterFactory:
             # the transport pins httpx: with aiohttp importable, google-genai would switch to it and drop the hooks
             options = types.HttpOptions(
                 api_version=GEMINI_API_VERSION, timeout=int(self._timeout * 1000),
-                async_client_args={"event_hooks": event_hooks(), "transport": httpx2.AsyncHTTPTransport()},
+                async_client_args={"event_hooks": event_hooks(),
+                                   "transport": connect_capped_transport(httpx2, self._connect_timeout)},
             )
             if base_url:
                 options.base_url = base_url
@@ -132,7 +152,8 @@ class SdkAdapterFactory:
         from data.providers.openai_adapter import OpenAIAdapter
         from data.providers.responses_adapter import ResponsesAdapter
 
-        client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=self._timeout,
+        client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0,
+                                    timeout=openai.Timeout(self._timeout, connect=self._connect_timeout),
                                     http_client=openai.DefaultAioHttpClient(event_hooks=event_hooks()))
         kind = ResponsesAdapter if uses_responses(provider.api, str(client.base_url)) else OpenAIAdapter
         return kind(

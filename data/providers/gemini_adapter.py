@@ -14,7 +14,7 @@ from google.genai import types
 
 from data.providers.attachment_shape import gemini_parts
 from data.providers.base import COUNT_PROMPT, SdkAdapter, StreamCall, headers_deadline, read_timeout
-from data.providers.errors import error_fields, status_error, transport_or_invalid, web_page_error
+from data.providers.errors import error_fields, public_url, status_error, transport_or_invalid, web_page_error
 from data.providers.gemini_files import GeminiUploads, UploadGone
 from data.providers.gemini_reasoning import gemini_thinking, listed_capabilities
 from data.providers.gemini_shape import gemini_config, gemini_contents, signature_text
@@ -69,8 +69,9 @@ def _retry_delay(details: Any) -> float | None:
     return None
 
 
-def map_gemini_error(exc: BaseException, provider_name: str = "Gemini") -> ProviderError:
-    """The domain error for an exception raised by the google-genai SDK or its HTTP stack."""
+def map_gemini_error(exc: BaseException, provider_name: str = "Gemini", url: str | None = None) -> ProviderError:
+    """The domain error for an exception raised by the google-genai SDK or its HTTP stack (`url`: the base URL,
+    named by a network failure that carries no request)."""
     if isinstance(exc, ProviderError):
         return exc
     page = web_page_error(exc)
@@ -95,7 +96,7 @@ def map_gemini_error(exc: BaseException, provider_name: str = "Gemini") -> Provi
         )
     if isinstance(exc, genai_errors.UnknownApiResponseError):
         return InvalidResponse(f"{provider_name} sent a response that could not be read.")
-    mapped = transport_or_invalid(exc)
+    mapped = transport_or_invalid(exc, url)
     if mapped is not None:
         return mapped
     raise exc
@@ -127,7 +128,7 @@ class GeminiAdapter(SdkAdapter):
 
     def map_error(self, exc: BaseException) -> ProviderError:
         """See map_gemini_error; a file reference Gemini no longer knows makes the uploads be forgotten."""
-        mapped = map_gemini_error(exc, self._name)
+        mapped = map_gemini_error(exc, self._name, self.endpoint)
         if isinstance(mapped, UploadGone) and self._uploads is not None:
             self._uploads.forget()
         return mapped
@@ -184,7 +185,7 @@ class GeminiAdapter(SdkAdapter):
             if hasattr(stream, "aclose"):
                 await stream.aclose()
         if finish is None:
-            raise NetworkError("the response stream ended early")
+            raise NetworkError("the stream ended without its last event", reason="cut", url=self.endpoint)
         for block in reply.blocks():
             yield ReasoningDone(block)
         if usage is not None:
@@ -210,6 +211,11 @@ class GeminiAdapter(SdkAdapter):
             model=model_id, contents=[types.Content(role="user", parts=[types.Part.model_validate(p) for p in parts])]
         )
         return int(counted.total_tokens or 0) or None
+
+    @property
+    def endpoint(self) -> str:
+        """See SdkAdapter.endpoint."""
+        return public_url(self._client._api_client._http_options.base_url or "")
 
     async def _close_client(self) -> None:
         await self._client.aio.aclose()

@@ -13,7 +13,9 @@ from data.providers.conversation import parse_tool_arguments
 from data.providers.errors import (
     error_fields,
     is_billing,
+    network_error,
     overflow_from_message,
+    public_url,
     request_id_of,
     retry_after_seconds,
     short,
@@ -56,8 +58,9 @@ _STOP_REASONS: dict[str, StopReason] = {
 }
 
 
-def map_openai_error(exc: BaseException, provider_name: str = "OpenAI") -> ProviderError:
-    """The domain error for an exception raised by the openai SDK or its HTTP stack."""
+def map_openai_error(exc: BaseException, provider_name: str = "OpenAI", url: str | None = None) -> ProviderError:
+    """The domain error for an exception raised by the openai SDK or its HTTP stack (`url`: the base URL, named by
+    a network failure that carries no request)."""
     if isinstance(exc, ProviderError):
         return exc
     if isinstance(exc, openai.APIStatusError):
@@ -72,10 +75,8 @@ def map_openai_error(exc: BaseException, provider_name: str = "OpenAI") -> Provi
             billing=is_billing(kind, code),
             billing_page=OPENAI_BILLING_PAGE if provider_name == "OpenAI" else None,
         )
-    if isinstance(exc, openai.APITimeoutError):
-        return NetworkError("the request timed out")
-    if isinstance(exc, openai.APIConnectionError):
-        return NetworkError("the connection failed")
+    if isinstance(exc, openai.APIConnectionError):  # its aiohttp transport reports a refused port as a timeout
+        return network_error(exc, url)
     if isinstance(exc, openai.APIResponseValidationError):
         return InvalidResponse(f"{provider_name} sent a response that could not be read.")
     if isinstance(exc, openai.APIError):  # an error event in the middle of a stream
@@ -88,7 +89,7 @@ def map_openai_error(exc: BaseException, provider_name: str = "OpenAI") -> Provi
         if kind in ("server_error", "overloaded_error", "api_error") or not kind:
             return ProviderUnavailable(f"{provider_name} failed mid-response")
         return InvalidResponse(f"{provider_name} failed mid-response: {short(message)}")
-    mapped = transport_or_invalid(exc)
+    mapped = transport_or_invalid(exc, url)
     if mapped is not None:
         return mapped
     raise exc
@@ -131,7 +132,7 @@ class OpenAIAdapter(SdkAdapter):
 
     def map_error(self, exc: BaseException) -> ProviderError:
         """See map_openai_error."""
-        return map_openai_error(exc, self._name)
+        return map_openai_error(exc, self._name, self.endpoint)
 
     async def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
         request = openai_request(
@@ -151,7 +152,7 @@ class OpenAIAdapter(SdkAdapter):
         async with headers_deadline(call.headers_s):
             stream = await self._client.chat.completions.create(
                 **request, stream=True, stream_options={"include_usage": True},
-                timeout=openai.NOT_GIVEN if timeout is None else timeout,
+                timeout=openai.NOT_GIVEN if timeout is None else openai.Timeout(timeout, connect=self.connect_timeout),
             )
         calls: dict[int, list[Any]] = {}
         thoughts: list[str] = []
@@ -186,7 +187,7 @@ class OpenAIAdapter(SdkAdapter):
         finally:
             await stream.close()
         if finish is None:
-            raise NetworkError("the response stream ended early")
+            raise NetworkError("the stream ended without its last event", reason="cut", url=self.endpoint)
         for index in sorted(calls):
             call_id, name, pieces = calls[index]
             yield ToolCallRequested(call_id or f"call_{index}", name, parse_tool_arguments("".join(pieces)))
@@ -197,6 +198,11 @@ class OpenAIAdapter(SdkAdapter):
             yield UsageReported(usage)
         stop = _STOP_REASONS.get(finish, "other")
         yield StreamDone("tool_use" if calls and stop == "end_turn" else stop)
+
+    @property
+    def endpoint(self) -> str:
+        """See SdkAdapter.endpoint."""
+        return public_url(self._client.base_url)
 
     async def _close_client(self) -> None:
         await self._client.close()

@@ -42,14 +42,14 @@ REASONING_REFUSED_CODES = ("invalid_encrypted_content",)
 _INCOMPLETE: dict[str, StopReason] = {"max_output_tokens": "max_tokens", "content_filter": "other"}
 
 
-def map_responses_error(exc: BaseException, provider_name: str = "OpenAI") -> ProviderError:
+def map_responses_error(exc: BaseException, provider_name: str = "OpenAI", url: str | None = None) -> ProviderError:
     """map_openai_error, plus the Responses API's refusal of reasoning items it cannot verify."""
     if isinstance(exc, openai.APIStatusError) and isinstance(exc.body, dict):
         code = exc.body.get("code") if "code" in exc.body else (exc.body.get("error") or {}).get("code")
         if code in REASONING_REFUSED_CODES:
             message = str(exc.body.get("message") or (exc.body.get("error") or {}).get("message") or "")
             return ReasoningRejected(provider_name, short(message))
-    return map_openai_error(exc, provider_name)
+    return map_openai_error(exc, provider_name, url)
 
 
 def failure(provider_name: str, code: str | None, message: str) -> ProviderError:
@@ -85,7 +85,7 @@ class ResponsesAdapter(OpenAIAdapter):
 
     def map_error(self, exc: BaseException) -> ProviderError:
         """See map_responses_error."""
-        return map_responses_error(exc, self._name)
+        return map_responses_error(exc, self._name, self.endpoint)
 
     async def _count_input(self, model_id: ModelId, attachment: Attachment | None) -> int | None:
         """POST /v1/responses/input_tokens."""
@@ -104,7 +104,8 @@ class ResponsesAdapter(OpenAIAdapter):
         timeout = read_timeout(call.deadlines)
         async with headers_deadline(call.headers_s):
             stream = await self._client.responses.create(
-                **request, stream=True, timeout=openai.NOT_GIVEN if timeout is None else timeout,
+                **request, stream=True,
+                timeout=openai.NOT_GIVEN if timeout is None else openai.Timeout(timeout, connect=self.connect_timeout),
             )
         fold = _Fold()
         request_id = stream.response.headers.get("x-request-id")
@@ -117,7 +118,7 @@ class ResponsesAdapter(OpenAIAdapter):
         finally:
             await stream.close()
         if fold.stop is None:
-            raise NetworkError("the response stream ended early")
+            raise NetworkError("the stream ended without its last event", reason="cut", url=self.endpoint)
         for tool_call in fold.calls:
             yield tool_call
         fold.reasoning += [ReasoningDone(block) for block in fold.pending]

@@ -50,9 +50,8 @@ def cut_warning(model: AiModel, guessed: GuessedWindow) -> str:
     return (f"{model.id} read only about {guessed.tokens:,} tokens of requests of about {guessed.estimate:,}, twice "
             "in a row: the server seems to cut the conversation without saying so. Palimpsest now treats "
             f"{guessed.tokens:,} tokens as this model's window (guessed from the server's reported usage) and "
-            "compacts to fit. If the server takes more (Ollama: num_ctx or OLLAMA_CONTEXT_LENGTH), raise it there; "
-            f"to go back to the automatic window: `palimpsest models set-window {model.id} auto`, or the gauge's "
-            "panel.")
+            "compacts to fit. If the server takes more (Ollama: num_ctx or OLLAMA_CONTEXT_LENGTH), raise it there, "
+            "then go back to the automatic window.")
 
 
 class ProviderNumbers:

@@ -216,8 +216,7 @@ def _tool_warnings(ctx: SessionContext, tools: int, capacity: int | None) -> tup
     if not capacity or tools <= capacity * share:
         return ()
     return (f"Tool definitions take {tools:,} tokens, {tools / capacity:.0%} of the window (over {share:.0%}); "
-            "turn MCP servers off for this conversation to free it (in the gauge's panel, or with "
-            "`palimpsest mcp disable NAME --session ID`).",)
+            "turn MCP servers off for this conversation to free it.",)
 
 
 def _warnings(ctx: SessionContext, used: int, capacity: int | None) -> tuple[str, ...]:
@@ -225,11 +224,10 @@ def _warnings(ctx: SessionContext, used: int, capacity: int | None) -> tuple[str
     if model is None:
         out.append("No model is chosen for this conversation yet.")
     elif not model.context_window_size:
-        out.append(f"The context window of {model.id} is unknown; set it with `palimpsest models add`.")
+        out.append(f"The context window of {model.id} is unknown; set it to have the conversation measured against it.")
     elif model.window_is_guess:
         out.append(
-            f"The context window of {model.id} is a guess ({model.context_window_size:,} tokens); set the real one "
-            "in Settings › Models or with `palimpsest models add`."
+            f"The context window of {model.id} is a guess ({model.context_window_size:,} tokens); set the real one."
         )
     if (model is not None and model.window_source is WindowSource.SERVER and model.trained_window
             and model.context_window_size and model.context_window_size < model.trained_window):

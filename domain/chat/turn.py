@@ -9,7 +9,7 @@ from domain.chat.records import MessageFactory
 from domain.chat.round_sender import RoundAttempt
 from domain.chat.tool_runner import INTERRUPTED_OUTPUT
 from domain.chat.turn_store import TurnStore
-from domain.errors import PalimpsestError, ProviderTimeout
+from domain.errors import NetworkError, PalimpsestError, ProviderTimeout
 from domain.events import ChatError
 from domain.models import Message
 
@@ -44,5 +44,6 @@ class TurnProgress:
 
 def chat_error(err: PalimpsestError) -> ChatError:
     """The ChatError event for a known error."""
-    retryable = bool(getattr(err, "transient", False)) or isinstance(err, ProviderTimeout)  # a slow model: try again
-    return ChatError(err.kind, err.message, retryable=retryable)
+    # a slow model, or a server that was not running yet: worth one more try by hand, if not at once by itself
+    retryable = bool(getattr(err, "transient", False)) or isinstance(err, (ProviderTimeout, NetworkError))
+    return ChatError(err.kind, err.message, retryable=retryable, error=err)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.errors import InvalidInput, NotFound
+from domain.errors import InvalidInput, NoProviderConfigured, NotFound
 from domain.models import Agent, AgentId, AiModel, ModelId, Provider, ProviderId, Session
 from domain.ports import AgentRepository, ModelRepository, ProviderRepository
 
@@ -68,7 +68,7 @@ def _provider(
                 return known
     active = [p for p in providers.list() if p.is_active]
     if not active:
-        raise InvalidInput("No provider is configured. Add one in Settings (or `palimpsest providers add`).")
+        raise NoProviderConfigured()
     return active[0]
 
 

@@ -227,7 +227,7 @@ class SendMessageUseCase:
             if guessed is not None:  # a window guessed on two requests' evidence; the user is told, once
                 model = attempt.model
                 ctx = ctx.with_model(self._models.resolve(model.provider_id, model.id))
-                yield Notice(cut_warning(model, guessed), warning=True)
+                yield Notice(cut_warning(model, guessed), warning=True, guessed_window_of=model.id)
             total = add_usage(total, attempt.state.usage)
             calls = attempt.state.calls
             if not calls:

@@ -73,7 +73,7 @@ async def test_one_short_report_changes_nothing_and_a_second_at_the_same_size_se
     warnings = [e for e in events if isinstance(e, Notice) and e.warning]
     assert len(warnings) == 1 and "twice in a row" in warnings[0].message
     assert "guessed from the server's reported usage" in warnings[0].message
-    assert "models set-window claude-big auto" in warnings[0].message
+    assert warnings[0].guessed_window_of == "claude-big" and "palimpsest" not in warnings[0].message
     model = world.models.get("anthropic", "claude-big")
     assert model.context_window_size == 3_950 and model.window_source is WindowSource.GUESSED
     assert world.calibration.get(key) is None and world.evidence.last(key) is None

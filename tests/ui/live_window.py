@@ -3,7 +3,7 @@ provider servers (keys and base URLs from the environment), shown and loaded wit
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 import pytest
@@ -15,12 +15,12 @@ from tests.fakeservers.trio import FakeServers, fake_provider_servers
 
 
 @contextmanager
-def live_window(brain: Brain, monkeypatch: pytest.MonkeyPatch, *, chunk_pause: float | None = None
-                ) -> Iterator[tuple[QApplication, Running, FakeServers]]:
+def live_window(brain: Brain, monkeypatch: pytest.MonkeyPatch, *, chunk_pause: float | None = None,
+                env: Mapping[str, str] | None = None) -> Iterator[tuple[QApplication, Running, FakeServers]]:
     """The running app against fake servers answering with `brain` (`chunk_pause`: seconds between streamed chunks,
-    a slow model); closed at the end."""
+    a slow model; `env`: variables set over the fakes', e.g. a base URL nothing listens at); closed at the end."""
     with fake_provider_servers(brain) as servers:
-        for name, value in servers.env().items():
+        for name, value in {**servers.env(), **(env or {})}.items():
             monkeypatch.setenv(name, value)
         if chunk_pause is not None:
             for server in (servers.anthropic, servers.openai, servers.gemini):

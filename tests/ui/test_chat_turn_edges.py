@@ -125,15 +125,18 @@ def test_a_message_sent_after_an_unanswered_one_leaves_it_marked_not_answered(qt
 
 def test_a_stream_cut_off_after_text_arrived_says_the_reply_was_cut_off_and_kept(qtbot, backend, worker) -> None:
     s = backend.add_session("Chat")
-    backend.scripts.append([TextDelta("The first half of"), 0.05, NetworkError("connection reset by peer")])
+    url = "http://127.0.0.1:9/v1/messages"
+    backend.scripts.append([TextDelta("The first half of"), 0.05, NetworkError(reason="cut", url=url)])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     vm.send("Explain")
     qtbot.waitUntil(lambda: not vm.state.streaming and vm.model.rows()[-1].kind is RowKind.ERROR)
     qtbot.waitUntil(lambda: any(r.incomplete and r.message_id for r in vm.model.rows()))
     error = vm.model.rows()[-1].text
-    assert "cut off" in error and "connection reset by peer" in error and "kept" in error
+    assert "cut off" in error and url in error and "closed the connection" in error and "kept" in error
     assert "Could not reach" not in error
+    kept = vm.model.rows()[-2]
+    assert kept.incomplete and kept.message_id and kept.ended == "cut"  # its caption: cut off, not stopped early
 
 
 def test_a_cut_off_chat_error_after_text_is_worded_as_cut_off_but_one_before_text_is_not(
@@ -155,10 +158,8 @@ def test_a_cut_off_chat_error_after_text_is_worded_as_cut_off_but_one_before_tex
 
 def test_errors_tell_the_user_where_in_the_app_to_fix_them_not_a_cli_command(qtbot, backend, worker) -> None:
     s = backend.add_session("Chat")
-    missing = AuthenticationFailed("Anthropic", missing=True).message
-    rejected = AuthenticationFailed("Anthropic").message
-    assert "palimpsest keys set" in missing and "palimpsest keys set" in rejected  # what the domain says (CLI too)
-    backend.scripts.append([ChatError("authentication", missing)])
+    missing = AuthenticationFailed("Anthropic", missing=True)
+    backend.scripts.append([ChatError("authentication", missing.message, error=missing)])
     backend.scripts.append([AuthenticationFailed("Anthropic")])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)

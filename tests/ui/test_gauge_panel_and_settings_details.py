@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QImage
+from PySide6.QtWidgets import QPushButton
 
 from domain.events import ContextBreakdown, ContextStatus
 from tests.ui.fake_backend import FakeChatBackend
@@ -31,8 +32,8 @@ def test_clicking_the_gauge_opens_a_panel_with_the_breakdown_threshold_and_warni
         qtbot, backend, worker, artifacts) -> None:
     backend.context = ContextStatus(
         150_400, 200_000, ContextBreakdown(900, 3_000, 140_000, 6_000, 500), window_source="user",
-        threshold=170_000, warnings=("The context window of gpt-x is a guess (8,192 tokens); set the real one in "
-                                     "Settings › Models or with `palimpsest models add`.",))
+        window_is_guess=True, model_id="gpt-x", provider_id="openai",
+        threshold=170_000, warnings=("The context window of gpt-x is a guess (8,192 tokens); set the real one.",))
     sid = demo_sessions(backend)
     window = themed_window(qtbot, backend, worker)
     open_session(qtbot, window, sid)
@@ -47,7 +48,12 @@ def test_clicking_the_gauge_opens_a_panel_with_the_breakdown_threshold_and_warni
                  "Tool definitions", "500", "150,400 of 200,000 tokens  (75.2%)", "Compacts at",
                  "170,000 tokens (85% of the window)", "set by you", "is a guess", "Cost: $0.2100"):
         assert part in shown, part
-    assert "palimpsest models add" not in shown and "Settings › Models." in shown
+    assert "palimpsest" not in shown
+    fix = next(b for b in panel.findChildren(QPushButton) if b.text() == "Set the window in Settings › Models…")
+    fix.click()  # the place that sets it, rather than a command to type
+    dialog = window.settings_dialog
+    assert dialog is not None and dialog.isVisible() and dialog.tabs.tabText(dialog.tabs.currentIndex()) == "Models"
+    dialog.close()
     below = panel.mapToGlobal(QPoint(0, 0)).y() - gauge.mapToGlobal(QPoint(0, gauge.height())).y()
     assert 0 <= below <= 12  # opens just under the gauge
     panel.grab().save(str(artifacts / "context_panel.png"))

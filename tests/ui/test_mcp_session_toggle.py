@@ -11,9 +11,8 @@ from domain.mcp import McpServer, McpToolSpec, McpTransport
 from tests.ui.window_helpers import demo_sessions, open_session, themed_window
 
 WARNING = ("Tool definitions take 24,310 tokens, 12% of the window (over 10%); turn MCP servers off for this "
-           "conversation to free it (in the gauge's panel, or with `palimpsest mcp disable NAME --session ID`).")
-SHOWN = ("Tool definitions take 24,310 tokens, 12% of the window (over 10%); turn MCP servers off for this "
-         "conversation to free it below.")
+           "conversation to free it.")  # the boxes to do so are right below it
+SHOWN = WARNING
 
 
 def test_the_context_panel_turns_an_mcp_server_off_for_this_conversation(qtbot, backend, worker, artifacts) -> None:

@@ -3,6 +3,7 @@ while a reply streams, a stopped reply kept on screen, a failed message marked "
 
 from __future__ import annotations
 
+from domain.errors import AuthenticationFailed
 from domain.events import ChatError, TextDelta
 from tests.ui.test_screenshots import distinct_colors, saved
 from tests.ui.window_helpers import REPLY, demo_sessions, open_session, settle, themed_window
@@ -43,9 +44,8 @@ def test_stopped_reply_screenshot(qtbot, backend, worker, artifacts) -> None:
 
 def test_not_answered_screenshot(qtbot, backend, worker, artifacts) -> None:
     sid = demo_sessions(backend)
-    backend.scripts.append([ChatError(
-        "authentication", "No API key is set for Anthropic. Add one in Settings (or `palimpsest keys set`), or set "
-        "the provider's environment variable.")])
+    missing = AuthenticationFailed("Anthropic", missing=True)
+    backend.scripts.append([ChatError("authentication", missing.message, error=missing)])
     window = themed_window(qtbot, backend, worker)
     open_session(qtbot, window, sid)
     window.chat_vm.send("Is the incident resolved?")

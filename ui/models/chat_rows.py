@@ -46,6 +46,8 @@ class ChatRow:
     tool_error: bool = False
     tool_running: bool = False
     retryable: bool = False
+    fix_page: str | None = None  # an ERROR row: the Settings page that fixes it ("Open Settings › Providers")
+    ended: str = ""  # an incomplete ASSISTANT row: "stopped" (by the user) or "cut" (by a failure); "": not known
     summarized_count: int = 0
     unanswered: bool = False  # a user message whose turn failed before any reply (Retry when it is the newest)
     thinking_ms: int | None = None  # a THINKING row: how long the model reasoned
@@ -141,6 +143,15 @@ def with_versions(row: ChatRow, message_id: str, versions: Sequence[str]) -> Cha
     at = versions.index(message_id) if message_id in versions else 0
     return replace(row, branch=(at + 1, len(versions)), branch_prev=versions[at - 1] if at > 0 else None,
                    branch_next=versions[at + 1] if at + 1 < len(versions) else None)
+
+
+def with_error_row(rows: Sequence[ChatRow], error: ChatRow) -> list[ChatRow]:
+    """The rows with a failed turn's error row last; a reply kept incomplete just above it was cut by the failure
+    (its caption says so, not that the user stopped it)."""
+    out = list(rows)
+    if out and out[-1].kind is RowKind.ASSISTANT and out[-1].incomplete and not out[-1].ended:
+        out[-1] = replace(out[-1], ended="cut")
+    return [*out, error]
 
 
 def unanswered_ids(messages: Sequence[Message]) -> set[str]:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QPersistentModelIndex, Qt
 
-from ui.models.chat_rows import ChatRow
+from ui.models.chat_rows import ChatRow, RowKind
 from ui.signals import emit
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -15,6 +15,16 @@ EXPANDED_ROLE = Qt.ItemDataRole.UserRole + 2
 KIND_ROLE = Qt.ItemDataRole.UserRole + 3
 
 Index = QModelIndex | QPersistentModelIndex
+
+
+def accessible_name(row: ChatRow) -> str:
+    """What a screen reader says a row is: a message's own text; a tool call or reasoning by its header."""
+    if row.kind is RowKind.TOOL:
+        state = "running" if row.tool_running else ("failed" if row.tool_error else f"{row.tool_chars or 0:,} chars")
+        return f"Tool {row.tool_name}: {state}"
+    if row.kind is RowKind.THINKING:
+        return f"Thinking: {row.text}"
+    return row.text
 
 
 class MessageListModel(QAbstractListModel):
@@ -25,6 +35,7 @@ class MessageListModel(QAbstractListModel):
         self._rows: list[ChatRow] = []
         self._index: dict[str, int] = {}
         self._expanded: set[str] = set()
+        self.describe: Callable[[ChatRow], str] | None = None  # a row's accessible description (set by the view)
 
     # --- Qt interface --------------------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:
@@ -42,6 +53,10 @@ class MessageListModel(QAbstractListModel):
             return row.key in self._expanded
         if role == KIND_ROLE:
             return str(row.kind)
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return accessible_name(row)
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole:
+            return self.describe(row) if self.describe is not None else None
         if role == Qt.ItemDataRole.ToolTipRole and row.pinned:
             return "Pinned: always sent verbatim"
         return None

@@ -10,9 +10,9 @@ from PySide6.QtCore import QObject, Signal
 
 from domain.models import Agent, AiModel, ThinkingForm
 from ui.backend import AppBackend, ProviderInfo, Selection, StartupInfo
+from ui.error_text import describe
 from ui.signals import emit
 from ui.viewmodels.chat_state import ModelChoice
-from ui.viewmodels.wording import describe
 from ui.worker import AsyncWorker
 
 

@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from domain.attachment import Attachment
 from domain.models import AgentId, Message, MessageId, SessionId
 from ui.backend import ConversationBackend, ConversationPage, Selection
+from ui.error_text import describe
 from ui.models.message_list import MessageListModel
 from ui.signals import emit
 from ui.state.chat_events import ChatEvent, ChoicesOffered, Cleared, LiveCounted, OpenStarted, PageOpened, VerbFailed
@@ -23,7 +24,6 @@ from ui.viewmodels.chat_paging import PAGE, PagingController
 from ui.viewmodels.chat_queue import QueueController
 from ui.viewmodels.chat_transcript import Transcript
 from ui.viewmodels.chat_turns import TurnController
-from ui.viewmodels.wording import describe
 from ui.worker import AsyncWorker
 
 MEASURE_AFTER_MS = 80  # a page just shown is laid out and painted before the worker's estimate of its whole path

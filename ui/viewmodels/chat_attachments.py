@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from domain.attachment import Attachment
 from ui.attachments_backend import AttachmentPreview, AttachmentsBackend
+from ui.error_text import describe
 from ui.signals import emit
 from ui.state.chat_events import AttachEnded, AttachStarted, PendingChanged
-from ui.viewmodels.wording import describe
 
 if TYPE_CHECKING:
     from ui.viewmodels.chat import ChatViewModel

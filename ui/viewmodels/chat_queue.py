@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ui.error_text import MAX_MESSAGE_CHARS, too_long_text
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.signals import emit
 from ui.state.chat_events import MessageQueued, QueueEmptied, Refused
 from ui.state.chat_state import Queued
-from ui.viewmodels.wording import MAX_MESSAGE_CHARS, too_long_text
 
 if TYPE_CHECKING:
     from ui.viewmodels.chat import ChatViewModel

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from domain.models import Message
 from ui.backend import ConversationPage
-from ui.models.chat_rows import ChatRow, rows_from_messages
+from ui.models.chat_rows import ChatRow, rows_from_messages, with_error_row
 from ui.models.message_list import MessageListModel
 from ui.state.chat_state import ChatState
 from ui.viewmodels.live_turn import LiveTurn
@@ -63,6 +63,6 @@ class Transcript:
         if self.live is not None:
             rows += self.live.rows
         elif self.error_row is not None:
-            rows.append(self.error_row)
+            rows = with_error_row(rows, self.error_row)
         self.model.set_rows(rows)
         return self.live.message_count if self.live is not None else 0

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QTimer
 
 from domain.attachment import Attachment
+from domain.errors import PalimpsestError
 from domain.events import (
     ChatError,
     ChatEvent,
@@ -30,6 +31,7 @@ from domain.events import (
 from domain.models import MessageType, Session
 from ui.attachments_backend import AttachmentPreview
 from ui.backend import ConversationPage
+from ui.error_text import describe, notice_text
 from ui.signals import emit
 from ui.state.chat_events import (
     CompactionEnded,
@@ -50,7 +52,6 @@ from ui.viewmodels.chat_context import compaction_notice
 from ui.viewmodels.chat_paging import PAGE
 from ui.viewmodels.live_turn import LiveTurn
 from ui.viewmodels.stream_end import StreamEnd
-from ui.viewmodels.wording import describe
 from ui.worker import StreamHandle
 
 if TYPE_CHECKING:
@@ -226,7 +227,7 @@ class TurnController:
         elif isinstance(event, MemoryFlushed) and event.saved_count:
             emit(vm.notice, f"Saved {event.saved_count} fact(s) to long-term memory before summarizing.")
         elif isinstance(event, Notice):
-            emit(vm.notice, event.message)
+            emit(vm.notice, notice_text(event))
         elif isinstance(event, TitleGenerated) and vm.state.session is not None:
             session = replace(vm.state.session, title=event.title)
             vm.dispatch(SessionUpdated(session))
@@ -249,7 +250,8 @@ class TurnController:
         if not stopped:  # what a stopped stream still raises is not shown
             vm.rows.error_row = vm.rows.live.failed(ChatError(
                 kind=getattr(error, "kind", "error"), message=describe(error),
-                retryable=bool(getattr(error, "transient", False))))
+                retryable=bool(getattr(error, "transient", False)),
+                error=error if isinstance(error, PalimpsestError) else None))
         else:
             vm.rows.live.finish(incomplete=True)
         self._flush.stop()

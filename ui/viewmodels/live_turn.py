@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from domain.attachment import Attachment
 from domain.events import ChatError, ToolCallStarted, ToolResultStored, ToolRoundLimitReached
+from ui.error_text import settings_page, turn_error_text
 from ui.models.chat_rows import ChatRow, RowKind, format_arguments
-from ui.viewmodels.wording import turn_error_text
 
 
 class LiveTurn:
@@ -121,9 +121,10 @@ class LiveTurn:
         arrived, the row says the reply was cut off and kept rather than that the provider was never reached."""
         self._pending = False
         cut_off = self._reply is not None and bool(self._reply.text.strip())
-        self._close_segment(incomplete=True)
-        text = turn_error_text(event.kind, event.message, cut_off=cut_off)
-        row = ChatRow(RowKind.ERROR, f"live-{self._turn}-error", text=text, retryable=event.retryable)
+        self._close_segment(incomplete=True, ended="cut")
+        text = turn_error_text(event, cut_off=cut_off)
+        row = ChatRow(RowKind.ERROR, f"live-{self._turn}-error", text=text, retryable=event.retryable,
+                      fix_page=settings_page(event.error))
         self._rows.append(row)
         return row
 
@@ -142,11 +143,11 @@ class LiveTurn:
     def finish(self, *, incomplete: bool = False) -> None:
         """Ends streaming of the current segment."""
         self._pending = False
-        self._close_segment(incomplete=incomplete)
+        self._close_segment(incomplete=incomplete, ended="stopped" if incomplete else "")
 
-    def _close_segment(self, *, incomplete: bool = False) -> None:
+    def _close_segment(self, *, incomplete: bool = False, ended: str = "") -> None:
         self._close_thinking()
         if self._reply is not None:
             if self._reply.text.strip() or incomplete:
-                self._rows.append(replace(self._reply, streaming=False, incomplete=incomplete))
+                self._rows.append(replace(self._reply, streaming=False, incomplete=incomplete, ended=ended))
             self._reply = None

@@ -12,8 +12,8 @@ from domain.errors import InvalidInput
 from domain.models import Session, SessionId
 from domain.ports import SessionSearchHit
 from ui.backend import SessionsBackend
+from ui.error_text import describe
 from ui.signals import emit
-from ui.viewmodels.wording import describe
 from ui.worker import AsyncWorker
 
 

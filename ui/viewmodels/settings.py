@@ -14,9 +14,9 @@ from domain.mcp import McpServer
 from domain.models import Agent, AgentId, AiModel, Memory, MemoryId, ModelId, ProviderId
 from domain.settings import ContextSettings, ToolSettings
 from ui.backend import ConnectionResult, ProviderInfo, SettingsBackend
+from ui.error_text import describe
 from ui.signals import emit
 from ui.viewmodels.settings_mcp import SettingsMcpOps
-from ui.viewmodels.wording import describe
 from ui.worker import AsyncWorker
 
 T = TypeVar("T")

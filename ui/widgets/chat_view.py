@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QModelIndex, QPoint, QPointF, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QPointF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
     QDesktopServices,
+    QFocusEvent,
     QGuiApplication,
     QKeyEvent,
     QKeySequence,
@@ -23,6 +24,7 @@ from ui.signals import emit
 from ui.theme import Theme
 from ui.viewmodels.chat import ChatViewModel
 from ui.viewmodels.chat_state import ChatState, Sending
+from ui.widgets.chat_keyboard import ChatKeyboard
 from ui.widgets.doc_painter import box_at
 from ui.widgets.jump_latest import JumpToLatest
 from ui.widgets.message_delegate import MessageDelegate
@@ -36,6 +38,7 @@ class ChatView(QListView):
     """Shows the rows; handles the delegate's actions by calling view-model verbs."""
 
     summary_requested = Signal(bool)  # True: edit, False: read
+    settings_requested = Signal(str)  # an error row's fix: the Settings page to open
     copied = Signal(str)  # a sentence for the snackbar
     typed = Signal(str)  # text typed while the list had focus (after selecting), for the composer
 
@@ -43,14 +46,16 @@ class ChatView(QListView):
         super().__init__(parent)
         self._vm = vm
         self.setObjectName("ChatList")
-        self.setModel(vm.model)
         self.delegate = MessageDelegate(theme, self)
+        self.keyboard = ChatKeyboard(self, vm.model)
+        self.setModel(vm.model)
         self.setItemDelegate(self.delegate)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.verticalScrollBar().setSingleStep(24)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # Tab reaches the messages; a click leaves the composer focused
+        self.setAccessibleName("Messages")
         self.setMouseTracking(True)
         self.setResizeMode(QListView.ResizeMode.Adjust)
         self.setUniformItemSizes(False)
@@ -264,8 +269,13 @@ class ChatView(QListView):
             super().mouseDoubleClickEvent(event)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        menu = self.selector.menu_for(event.pos())
-        row = self.indexAt(event.pos()).data(ROW_ROLE)
+        if not self._menu_at(event.pos(), event.globalPos()):
+            super().contextMenuEvent(event)
+
+    def _menu_at(self, pos: QPoint, global_pos: QPoint) -> bool:
+        """Shows the context menu of the row at a viewport point; False when it has none."""
+        menu = self.selector.menu_for(pos)
+        row = self.indexAt(pos).data(ROW_ROLE)
         if isinstance(row, ChatRow) and row.message_id and row.kind in (RowKind.USER, RowKind.ASSISTANT):
             menu = menu or QMenu(self)
             menu.addSeparator()
@@ -274,12 +284,39 @@ class ChatView(QListView):
             if row.branch[1] > 1:
                 menu.addAction("Delete this branch", lambda: self._vm.delete_branch(message_id))
         if menu is None:
-            super().contextMenuEvent(event)
-            return
-        menu.exec(event.globalPos())
+            return False
+        menu.exec(global_pos)
         menu.deleteLater()
+        return True
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) and self.keyboard.wants(event):
+            event.accept()  # Escape leaves the action line, not the turn
+            return True
+        return super().event(event)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self.keyboard.focus_in()
+
+    def currentChanged(self, current: QModelIndex | QPersistentModelIndex,
+                       previous: QModelIndex | QPersistentModelIndex) -> None:
+        super().currentChanged(current, previous)
+        self.keyboard.current_changed()
+
+    def run_action(self, action: str, row: ChatRow) -> None:
+        """Runs one of a row's actions as a click on it would (the keyboard's Enter)."""
+        self._on_action(action, row)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        if self.keyboard.key(event):
+            return
+        menu_key = event.key() == Qt.Key.Key_Menu or (
+            event.key() == Qt.Key.Key_F10 and event.modifiers() == Qt.KeyboardModifier.ShiftModifier)
+        if menu_key and self.currentIndex().isValid():  # the focused message's menu (Fork, Copy as Markdown, …)
+            spot = self.visualRect(self.currentIndex()).intersected(self.viewport().rect()).center()
+            self._menu_at(spot, self.viewport().mapToGlobal(spot))
+            return
         if event.matches(QKeySequence.StandardKey.Copy):
             if self.selector.copy():
                 emit(self.copied, "Copied.")
@@ -321,6 +358,8 @@ class ChatView(QListView):
             vm.open_full_output(row.message_id, row.tool_name or "tool")
         elif action == "retry":
             vm.retry()
+        elif action == "open-settings" and row.fix_page:
+            emit(self.settings_requested, row.fix_page)
         elif action in ("branch-prev", "branch-next"):
             target = row.branch_prev if action == "branch-prev" else row.branch_next
             if target:

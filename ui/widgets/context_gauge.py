@@ -66,6 +66,7 @@ class ContextGauge(QWidget):
 
     mcp_server_toggled = Signal(str, bool)  # from the panel: server name, on
     automatic_window_requested = Signal()  # from the panel
+    settings_requested = Signal(str)  # from the panel: a Settings page to open
 
     def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -104,6 +105,7 @@ class ContextGauge(QWidget):
             self.panel = ContextPanel(self)
             self.panel.mcp_server_toggled.connect(self.mcp_server_toggled)
             self.panel.automatic_window_requested.connect(self.automatic_window_requested)
+            self.panel.settings_requested.connect(self.settings_requested)
         self.panel.show_status(self._status, self._usage, self._compactions, self._servers)
         self.panel.popup_under(self)
         return self.panel

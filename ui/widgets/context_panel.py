@@ -8,8 +8,8 @@ from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel, QPushButto
 
 from domain.events import ContextStatus
 from ui.backend import SessionMcpServer, UsageSummary
+from ui.error_text import MODELS_PAGE, place
 from ui.signals import emit
-from ui.viewmodels.wording import gui_text
 
 SOURCES = {"registry": "from Palimpsest's model list", "provider_api": "reported by the provider",
            "learned_from_error": "learned from the provider's overflow error", "user": "set by you",
@@ -62,6 +62,7 @@ class ContextPanel(QFrame):
 
     mcp_server_toggled = Signal(str, bool)  # server name, on
     automatic_window_requested = Signal()  # "Use the automatic window" was pressed
+    settings_requested = Signal(str)  # a Settings page to open (the window of an unknown or guessed model)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Popup)
@@ -99,7 +100,11 @@ class ContextPanel(QFrame):
             if note:
                 self._label(note, "Muted")
             for warning in status.warnings:
-                self._label(gui_text(warning), "Warning")
+                self._label(warning, "Warning")
+            if status.model_id and (status.window is None or status.window_is_guess):
+                fix = QPushButton(f"Set the window in {place(MODELS_PAGE)}…", self)
+                fix.clicked.connect(lambda: emit(self.settings_requested, MODELS_PAGE))
+                self._layout.addWidget(fix)
             if status.window_source in UNDOABLE_SOURCES:
                 button = QPushButton(AUTOMATIC_WINDOW, self)
                 button.setToolTip("Forget this window: use the one Palimpsest's model list, the provider or the "

@@ -6,8 +6,8 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QProgressDialog, QWidget
 
 from ui.backend import ImportProgress, SessionsBackend
+from ui.error_text import describe
 from ui.signals import emit
-from ui.viewmodels.wording import describe
 from ui.worker import AsyncWorker
 
 KINDS = {"ChatGPT export (conversations.json or .zip)": "chatgpt",

@@ -134,6 +134,8 @@ class MainWindow(QMainWindow):
         h.compact_requested.connect(self.compact_now)
         h.gauge.mcp_server_toggled.connect(chat.set_mcp_server_enabled)
         h.gauge.automatic_window_requested.connect(chat.use_automatic_window)
+        h.gauge.settings_requested.connect(self.open_settings_page)
+        self.chat_view.settings_requested.connect(self.open_settings_page)
         h.reset_requested.connect(self.reset_context)
         h.summary_requested.connect(self.show_summary)
         h.originals_toggled.connect(lambda: chat.set_show_originals(not chat.state.show_originals))
@@ -289,6 +291,15 @@ class MainWindow(QMainWindow):
             self.settings_dialog.providers.focus_endpoint()
         self.settings_dialog.show()
         self.settings_dialog.raise_()
+
+    def open_settings_page(self, page: str) -> None:
+        """Opens the settings dialog on one page ("Providers", "Models", ...): where an error or a warning is fixed."""
+        self.open_settings()
+        dialog = self.settings_dialog
+        if dialog is not None:
+            for i in range(dialog.tabs.count()):
+                if dialog.tabs.tabText(i) == page:
+                    dialog.tabs.setCurrentIndex(i)
 
     def set_theme(self, theme: Theme) -> None:
         """Applies new colors to the custom-painted parts."""

@@ -34,6 +34,7 @@ class MessageDelegate(QStyledItemDelegate):
         self.selection: TextRange | None = None  # selected text (one row at a time)
         self.thumbnail: ThumbnailSource | None = None  # an image attachment's thumbnail, once fetched
         self.highlighted: str | None = None  # a message id shown with an accent frame (a search hit, briefly)
+        self.keyboard: tuple[str, str | None] | None = None  # the row key under keyboard focus, and its action
 
     def set_theme(self, theme: Theme) -> None:
         """Switches colors (system scheme changed)."""
@@ -84,7 +85,8 @@ class MessageDelegate(QStyledItemDelegate):
         width = self._width(option)
         layout = self.layout_for(row, width, expanded, font)
         self.sizer.settled(row, width, expanded, font, int(rect.height()), index)
-        hovered = bool(option.state & QStyle.StateFlag.State_MouseOver)
+        focused = bool(option.state & QStyle.StateFlag.State_HasFocus)  # the list has focus and this is its row
+        hovered = bool(option.state & QStyle.StateFlag.State_MouseOver) or focused  # the action line shows too
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.translate(rect.topLeft())
@@ -102,7 +104,23 @@ class MessageDelegate(QStyledItemDelegate):
             bubble = layout.bubble if row.kind in (RowKind.USER, RowKind.ASSISTANT) else None
             area = bubble.adjusted(-4, -4, 4, 4) if bubble is not None else QRectF(0, 0, rect.width(), rect.height())
             self._paint_highlight(painter, area)
+        if focused:
+            self._paint_focus(painter, row, layout, QRectF(0, 0, rect.width(), rect.height()))
         painter.restore()
+
+    def _paint_focus(self, painter: QPainter, row: ChatRow, layout: RowLayout, whole: QRectF) -> None:
+        """The keyboard focus: a frame around the row's bubble (or the row), and around its focused action."""
+        painter.setOpacity(1.0)
+        pen = QPen(QColor(self._theme.accent), 2, Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        area = layout.bubble if not layout.bubble.isEmpty() else whole.adjusted(MARGIN / 2, 1, -MARGIN / 2, -1)
+        painter.drawRoundedRect(area.adjusted(-3, -3, 3, 3), 14, 14)
+        action = self.keyboard[1] if self.keyboard is not None and self.keyboard[0] == row.key else None
+        spot = next((rect for rect, name, _ in layout.hotspots if name == action), None)
+        if spot is not None:
+            painter.setPen(QPen(QColor(self._theme.accent), 2))
+            painter.drawRoundedRect(spot.adjusted(-4, -2, 4, 2), 4, 4)
 
     def _paint_highlight(self, painter: QPainter, area: QRectF) -> None:
         accent = QColor(self._theme.accent)
@@ -236,7 +254,7 @@ class MessageDelegate(QStyledItemDelegate):
             if not label or action in skip:
                 continue
             is_code = action.startswith("copy-code")
-            if not (always or is_code or action == "retry" or action.startswith("branch")):
+            if not (always or is_code or action in ("retry", "open-settings") or action.startswith("branch")):
                 continue
             hovered = self._hover == (row.key, action)
             prominent = row.kind in (RowKind.DIVIDER, RowKind.LOAD_OLDER, RowKind.ERROR) or action in (

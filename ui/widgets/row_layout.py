@@ -178,7 +178,7 @@ def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: 
     top = GAP
     caption = ""
     if row.kind is RowKind.ASSISTANT and (row.model_label or row.incomplete):
-        stopped = "stopped early (incomplete)" if row.incomplete else ""  # also on the live row right after Stop
+        stopped = incomplete_caption(row) if row.incomplete else ""  # also on the live row right after Stop
         caption = "  ·  ".join(part for part in (row.model_label or "", stopped) if part)
     elif row.kind is RowKind.ERROR:
         caption = "Error"
@@ -204,6 +204,8 @@ def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: 
     if row.kind is RowKind.ERROR:
         if row.retryable:
             labels.append(("retry", "Retry"))
+        if row.fix_page:
+            labels.append(("open-settings", f"Open Settings › {row.fix_page}"))
     elif not row.streaming and row.message_id:
         labels = [("copy", "Copy"), ("pin", "Unpin" if row.pinned else "Pin")]
         labels.append(("edit", "Edit") if user else ("regenerate", "Regenerate"))
@@ -220,6 +222,11 @@ def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: 
         layout.hotspots += _actions(labels, font, bubble.left() + 2, line_y, right=right if user else None)
     layout.height = line_y + ACTION_LINE + GAP / 2
     return layout
+
+
+def incomplete_caption(row: ChatRow) -> str:
+    """What the caption of an incomplete reply says: who ended it, when that is known."""
+    return {"stopped": "stopped early (incomplete)", "cut": "cut off (incomplete)"}.get(row.ended, "incomplete")
 
 
 def _unanswered(layout: RowLayout, row: ChatRow, font: QFont, right: float, y: float) -> float:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.backend import ConversationBackend, SessionPrompt, SessionsBackend
-from ui.viewmodels.wording import describe
+from ui.error_text import describe
 from ui.worker import AsyncWorker
 
 SHORTCUTS = (
