@@ -26,6 +26,7 @@ from PySide6.QtGui import (
     QTextTable,
 )
 
+from ui.markdown_links import link_bare_urls
 from ui.markdown_math import inline_math_as_code, split_display_math
 from ui.theme import Theme
 
@@ -61,7 +62,8 @@ def split_segments(text: str, *, math: bool = True) -> list[Segment]:
             segments.append(Segment(chunk))
             return
         for run, formula in split_display_math(chunk):
-            segments.append(Segment(run, code=True, language="math") if formula else Segment(inline_math_as_code(run)))
+            segments.append(Segment(run, code=True, language="math") if formula
+                            else Segment(link_bare_urls(inline_math_as_code(run))))
 
     for match in _FENCE.finditer(text):
         if match.start() > position:
