@@ -17,6 +17,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QWidget
 
+from ui.math_images import math_images
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.models.message_list import ROW_ROLE
 from ui.signals import emit
@@ -78,11 +79,21 @@ class ChatView(QListView):
         self.verticalScrollBar().actionTriggered.connect(lambda _action: self._release())
         vm.focus.connect(lambda message_id: QTimer.singleShot(0, lambda: self.show_message(message_id)))
         self.jump = JumpToLatest(vm, self)  # while a window around a search hit does not reach the newest message
+        math_images().ready.connect(self._math_ready)
 
     def set_theme(self, theme: Theme) -> None:
         """Repaints in new colors."""
         self.delegate.set_theme(theme)
         self.scheduleDelayedItemsLayout()
+
+    def _math_ready(self) -> None:
+        """Formula images arrived: the rows showing their source take the images' heights."""
+        model = self._vm.model
+        for key in self.delegate.math_arrived():
+            position = model.position(key)
+            if position is not None:
+                emit(self.delegate.sizeHintChanged, model.index(position))
+        self.viewport().update()
 
     # --- scrolling ---------------------------------------------------------------------------------
     def _scrolled(self, value: int) -> None:
