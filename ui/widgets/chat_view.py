@@ -47,6 +47,9 @@ class ChatView(QListView):
         self.delegate = MessageDelegate(theme, self)
         self.setItemDelegate(self.delegate)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        # Qt scrolls a pressed row into view a moment after the press; a tall reply would jump to its top under the
+        # pointer (Copy code, a link). The view scrolls itself (following replies, search hits, dragging a selection).
+        self.setAutoScroll(False)
         self.verticalScrollBar().setSingleStep(24)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
