@@ -278,6 +278,8 @@ class MainWindow(QMainWindow):
         """Opens the settings dialog (non-modal so the chat keeps streaming)."""
         if self.settings_dialog is None:
             self.settings_dialog = SettingsDialog(self.settings_vm, self)
+        if not self.settings_dialog.isVisible():  # opened again: the last visit's "added" or "saved" is old news
+            self.settings_vm.clear_status()
         self.settings_vm.load()
         if local:
             self.settings_dialog.providers.focus_endpoint()
