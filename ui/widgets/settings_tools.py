@@ -45,14 +45,14 @@ class ToolsPage(QWidget):
     def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._vm = vm
-        self.scroll = QScrollArea(self)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        body = QWidget(self.scroll)
+        self.area = QScrollArea(self)
+        self.area.setWidgetResizable(True)
+        self.area.setFrameShape(QFrame.Shape.NoFrame)
+        self.area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        body = QWidget(self.area)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(self.scroll)
+        outer.addWidget(self.area)
         self._shown: ToolSettings | None = None
         self.mcp = McpSection(vm, self)
         title = QLabel("Allowed hosts on your machine or network", self)
@@ -80,7 +80,7 @@ class ToolsPage(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(hint)
         layout.addWidget(confirmation)
-        self.scroll.setWidget(body)
+        self.area.setWidget(body)
 
     def show_state(self, state: SettingsState) -> None:
         """Shows the stored hosts when they change (so what is being typed is not overwritten)."""
