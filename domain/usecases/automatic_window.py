@@ -4,9 +4,9 @@ list's or the server's."""
 from __future__ import annotations
 
 from domain.errors import InvalidInput
+from domain.lookup import require_provider
 from domain.models import AiModel
 from domain.ports import ModelRepository, ProviderRepository
-from domain.usecases.lookup import require_provider
 
 
 class UseAutomaticWindowUseCase:
