@@ -69,7 +69,7 @@ class Header(QWidget):
         self.prompt_action = self._add("System prompt…", self.prompt_requested)
         self.reset_action = self._add("Reset context…", self.reset_requested)
         self.menu.addSeparator()
-        self._add("Settings…", self.settings_requested, "Ctrl+,")
+        self._add("Settings…", self.settings_requested)  # Ctrl+, is File › Settings's (one owner, no ambiguity)
         self.menu_button.setMenu(self.menu)
 
         titles = QVBoxLayout()

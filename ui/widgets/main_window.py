@@ -18,6 +18,7 @@ from ui.widgets.attach_wiring import AttachmentWiring
 from ui.widgets.chat_view import ChatView
 from ui.widgets.composer import Composer
 from ui.widgets.dialogs import CompactDialog, SummaryDialog, TextDialog, confirm_reset
+from ui.widgets.file_menu import FileMenu
 from ui.widgets.first_run import FirstRunPanel
 from ui.widgets.header import Header
 from ui.widgets.import_flow import ImportFlow
@@ -168,6 +169,8 @@ class MainWindow(QMainWindow):
         file_menu.addAction("&Import conversations…", QKeySequence("Ctrl+O"), self.import_flow.start)
         self.session_export = SessionExport(self, self._backend, self.worker, self.snackbar.show_message)
         self.sidebar.export_requested.connect(self.session_export.ask)
+        self.file_menu = FileMenu(file_menu, self.chat_vm, self.session_export, self.open_settings, self.close,
+                                  self.snackbar.show_message)
         self.session_prompt = SessionPromptFlow(self, self._backend, self.worker, self.chat_vm.set_system_prompt,
                                                 self.snackbar.show_message)
         self.header.prompt_requested.connect(self._edit_session_prompt)
@@ -339,3 +342,4 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.chat_vm.stop()
         super().closeEvent(event)
+
