@@ -22,6 +22,7 @@ from ui.widgets.file_menu import FileMenu
 from ui.widgets.first_run import FirstRunPanel
 from ui.widgets.header import Header
 from ui.widgets.import_flow import ImportFlow
+from ui.widgets.paste_flow import OversizedPaste
 from ui.widgets.session_menu import SessionExport, SessionPromptFlow, show_shortcuts
 from ui.widgets.settings_dialog import SettingsDialog
 from ui.widgets.sidebar import WIDTH as SIDEBAR_WIDTH
@@ -102,6 +103,7 @@ class MainWindow(QMainWindow):
         self._sidebar_wanted = True  # in a wide window, whether the user keeps the sidebar open
         self.snackbar = Snackbar(right)
         self.attachments = AttachmentWiring(self, self.chat_vm, self.composer, self.chat_view)
+        self.oversized_paste = OversizedPaste(self.composer, self.chat_vm, self.snackbar.show_message)
         self._wire()
         self._shortcuts()
         self._menus()
