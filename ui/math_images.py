@@ -7,7 +7,6 @@ until `ready` fires (then the rows showing it are laid out again). A formula mat
 from __future__ import annotations
 
 import re
-import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -112,7 +111,6 @@ class MathImages(QObject):
         self._done: OrderedDict[Formula, FormulaImage | None] = OrderedDict()
         self._queued: set[Formula] = set()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="palimpsest-math")  # mathtext: one thread
-        self.render_threads: set[int] = set()  # the threads that rendered (a test checks the GUI thread is not one)
         self._rendered.connect(self._arrived, Qt.ConnectionType.QueuedConnection)
 
     def lookup(self, formula: Formula) -> FormulaImage | None:
@@ -134,7 +132,6 @@ class MathImages(QObject):
         return len(self._queued)
 
     def _work(self, formula: Formula) -> None:
-        self.render_threads.add(threading.get_ident())
         try:
             result = self._render(formula)
         except Exception:  # a formula mathtext chokes on stays source, never breaks the chat
