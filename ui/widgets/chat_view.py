@@ -69,6 +69,7 @@ class ChatView(QListView):
         model.dataChanged.connect(self._data_changed)
         model.modelReset.connect(self._new_page)
         self.delegate.action.connect(self._on_action)
+        math_images().ready.connect(self._math_ready)  # formula images arrived: their rows take their heights
         self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl  # replaced in tests
         self.selector = TextSelector(self, self.delegate, model)
         self._unhighlight = QTimer(self)
@@ -82,7 +83,6 @@ class ChatView(QListView):
         self.verticalScrollBar().actionTriggered.connect(lambda _action: self._release())
         vm.focus.connect(lambda message_id: QTimer.singleShot(0, lambda: self.show_message(message_id)))
         self.jump = JumpToLatest(vm, self)  # while a window around a search hit does not reach the newest message
-        math_images().ready.connect(self._math_ready)
 
     def set_theme(self, theme: Theme) -> None:
         """Repaints in new colors."""
