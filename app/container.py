@@ -15,6 +15,7 @@ from data.keys import KeyringApiKeyStorage
 from data.mcp.secrets import KeyringMcpSecrets
 from data.providers.media_forms import AttachmentForms
 from data.providers.rules import PROVIDER_RULES
+from data.providers.thinking_rules import ProviderThinkingRules
 from data.storage import Storage
 from data.tools import BuiltinTools
 from data.tools.executor import TOOL_NAMES
@@ -174,7 +175,8 @@ class Container:
         self.tools = ToolsWithMcp(builtin, self.mcp_servers, self.mcp, approver)  # no approver: "ask" refuses
         self.estimator = TokenEstimator(self.storage.calibration, PROVIDER_RULES)
         self.planner = RequestPlanner(
-            CompactAwareMessageBuilder(), ToolResultPruner(self.settings.context_settings()), self.estimator
+            CompactAwareMessageBuilder(), ToolResultPruner(self.settings.context_settings()), self.estimator,
+            thinking=ProviderThinkingRules(),
         )
         self.contexts = SessionContextLoader(
             store=self.store, sessions=self.sessions, messages=self.messages, agents=self.agents,

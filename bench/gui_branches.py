@@ -104,7 +104,7 @@ def regenerate(window: Any, beat: Heartbeat) -> Regeneration:
     first_text = time.perf_counter()
     spin(lambda: not vm.state.streaming, timeout=60)
     stream_end = time.perf_counter()
-    spin(lambda: not vm._reading_back, timeout=60)
+    spin(lambda: not vm.state.reading_back, timeout=60)
     if not spin(lambda: any(r.kind is RowKind.ASSISTANT and (r.message_id or "").startswith("regen-")
                             and r.branch[1] > 1 for r in vm.model.rows()), timeout=30):
         raise RuntimeError("the regenerated reply was not shown as a new version (‹ n / m ›)")

@@ -8,6 +8,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+from data.providers.rules import PROVIDER_RULES
+from data.providers.thinking_rules import ProviderThinkingRules
 from domain.chat.request import RequestPlanner
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, calibration_key
@@ -62,14 +64,15 @@ class Run:
         self.sessions = FakeSessionRepository()
         self.messages = FakeMessageRepository(sessions=self.sessions)
         self.sessions.create(make_session("s1"))
-        self.estimator = TokenEstimator(FakeCalibrationStore())
+        self.estimator = TokenEstimator(FakeCalibrationStore(), PROVIDER_RULES)
         self.pruner = ToolResultPruner(self.settings)
         self.builder = CompactAwareMessageBuilder()
         self.summarizer = FakeSummarizer(default="## Goal\nShip it.\n## Critical Context\n" + "- a fact\n" * 400)
         self.compact = AutoCompactUseCase(
             store=FakeUnitOfWork(self.sessions, self.messages), sessions=self.sessions,
             models=FakeModelRepository(MODELS), summarizer=self.summarizer,
-            planner=RequestPlanner(self.builder, self.pruner, self.estimator), clock=FakeClock(),
+            planner=RequestPlanner(self.builder, self.pruner, self.estimator, thinking=ProviderThinkingRules()),
+            clock=FakeClock(),
         )
         self.truncator = ToolResultTruncator(self.settings)
         self.stats = Stats()

@@ -18,7 +18,7 @@ import random
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"
@@ -28,7 +28,7 @@ from bench.replay_script import _prose
 from bench.replay_strategies import BenchKeys
 from domain.attachment import Attachment
 from domain.events import ChatError, ChatEvent, CompactCompleted, Notice
-from domain.models import CapabilitySource, ModelCapabilities
+from domain.models import AiModel, CapabilitySource, ModelCapabilities, ModelSource, WindowSource
 from tests.attachment_samples import pdf
 from tests.cli.brain import SimulatedBrain
 from tests.fakeservers import FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, o200k_counter
@@ -164,10 +164,12 @@ def run(opts: Options) -> Report:
         os.environ[variable] = server.base_url
         c = Container.build(Path(home), keys=BenchKeys({opts.provider: KEY}))
         try:
-            added = c.add_model(opts.provider, MODEL, opts.window)
-            # a model of the user's own that reads images and PDFs (one the registry does not know gets a PDF's text)
-            c.models.upsert(replace(added, capabilities=ModelCapabilities(
-                vision=True, pdf_input=True,
+            # a model that reads images and PDFs (one the registry does not know gets a PDF's text), its window as
+            # the provider lists it: not the user's, so a guess from usage could change it (the run checks it never
+            # does)
+            c.models.upsert(AiModel(
+                MODEL, MODEL, opts.provider, source=ModelSource.FETCHED, context_window_size=opts.window,
+                window_source=WindowSource.PROVIDER_API, capabilities=ModelCapabilities(vision=True, pdf_input=True,
                 sources=(("vision", CapabilitySource.USER), ("pdf_input", CapabilitySource.USER)))))
             session = c.create_session(provider_id=opts.provider, model_id=MODEL)
             planned = plan_files(opts.turns, opts.screenshots, opts.pdf_pages, opts.dense)

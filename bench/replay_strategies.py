@@ -9,6 +9,8 @@ from pathlib import Path
 from app.adapter_cache import LazyAdapterFactory
 from app.container import SystemClock
 from bench.replay_timing import EngineTimer, TimedPruner, timed_builder, timed_estimator
+from data.providers.rules import PROVIDER_RULES
+from data.providers.thinking_rules import ProviderThinkingRules
 from data.storage import Storage
 from data.tools import BuiltinTools
 from domain.chat.compaction import CompactResult
@@ -176,12 +178,13 @@ class StrategyEnv:
         adapters = ProviderAdapters(s.providers, keys, self.adapter_factory)
         self.engine_timer = EngineTimer()
         if strategy.content_aware:
-            estimator = timed_estimator(TokenEstimator, self.engine_timer)(s.calibration)
-        else:
-            estimator = timed_estimator(CharsOverFourEstimator, self.engine_timer)()
+            estimator = timed_estimator(TokenEstimator, self.engine_timer)(s.calibration, PROVIDER_RULES)
+        else:  # the provider rules too: they price attachments and name the summary's cheaper sibling, as in the app
+            estimator = timed_estimator(CharsOverFourEstimator, self.engine_timer)(None, PROVIDER_RULES)
         pruner = TimedPruner(settings, self.engine_timer)
         builder_class = CompactAwareMessageBuilder if strategy.reactive else NoFitBuilder
-        planner = RequestPlanner(timed_builder(builder_class, self.engine_timer)(), pruner, estimator)
+        planner = RequestPlanner(timed_builder(builder_class, self.engine_timer)(), pruner, estimator,
+                                 thinking=ProviderThinkingRules())
         compact_class = AutoCompactUseCase if strategy.reactive else AfterResponseOnly
         if not strategy.compaction:
             compact_class = NeverCompact

@@ -4,7 +4,7 @@ count endpoints gave, and the evidence of a server's silent cut."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -47,6 +47,11 @@ class ProviderRules(Protocol):
 
     def pdf_counts_text(self, provider_type: ProviderType) -> bool:
         """Whether the provider counts a PDF page's extracted text on top of its image (else the page rule is all)."""
+        ...
+
+    def summary_families(self) -> Sequence[tuple[str, str]]:
+        """(a model family's id pattern, what its cheaper sibling's id contains): who may write a summary instead
+        of the session's own model (regular expressions, case-insensitive)."""
         ...
 
 

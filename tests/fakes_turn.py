@@ -239,8 +239,10 @@ def make_world(
     summaries: tuple[str | Exception, ...] = (),
     handlers: dict[str, ToolHandler] | None = None,
     session: Any = None,
+    every_turn: tuple[str, ...] = (),
 ) -> TurnWorld:
-    """Two providers: anthropic (claude-big, default; claude-haiku) and openai (gpt-small, a small window)."""
+    """Two providers: anthropic (claude-big, default; claude-haiku) and openai (gpt-small, a small window);
+    `every_turn`: the provider ids whose API takes every turn's reasoning back (tests.fake_thinking_rules)."""
     from domain.chat.provider_numbers import ProviderNumbers
     from domain.chat.request import RequestPlanner
     from domain.chat.turn_store import TurnStore
@@ -258,6 +260,7 @@ def make_world(
     from domain.usecases.generate_title import GenerateTitleUseCase
     from domain.usecases.memory_flush import MemoryFlushUseCase
     from domain.usecases.send_message import SendMessageUseCase
+    from tests.fake_thinking_rules import FakeThinkingRules
     from tests.fakes import (
         FakeAgentRepository,
         FakeApiKeyStorage,
@@ -303,7 +306,8 @@ def make_world(
     pruner = ToolResultPruner(settings_repo.settings)
     summarizer = FakeSummarizer(*summaries)
     store = FakeUnitOfWork(sessions, messages)
-    planner = RequestPlanner(CompactAwareMessageBuilder(), pruner, estimator)
+    planner = RequestPlanner(CompactAwareMessageBuilder(), pruner, estimator,
+                             thinking=FakeThinkingRules(every_turn=every_turn))
     counts, evidence = FakeAttachmentCounts(), FakeCutEvidence()
     contexts = SessionContextLoader(
         store=store, sessions=sessions, messages=messages, agents=agents, providers=providers, models=models,

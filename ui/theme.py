@@ -115,6 +115,10 @@ def stylesheet_for(t: Theme) -> str:
     #ChipRemove {{ border: none; padding: 0 4px; background: transparent; color: {t.muted}; font-size: 14px; }}
     #ChipRemove:hover {{ color: {t.error_text}; }}
     #Paperclip {{ padding: 6px 8px; font-size: 15px; }}
+    #EditBar {{ background: {t.user_bubble}; border-left: 3px solid {t.accent}; border-radius: 6px; }}
+    #EditBarText {{ color: {t.text}; background: transparent; font-weight: 600; }}
+    #EditBarClose {{ border: none; background: transparent; color: {t.muted}; font-size: 16px; padding: 0 6px; }}
+    #EditBarClose:hover {{ color: {t.error_text}; }}
     #PrimaryButton {{ background: {t.accent}; color: {t.accent_text}; border: none; border-radius: 8px;
                      padding: 7px 16px; font-weight: 600; }}
     #PrimaryButton:disabled {{ background: {t.border}; color: {t.muted}; }}

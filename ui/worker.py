@@ -56,11 +56,28 @@ class AsyncWorker:
         self._thread.start()
         self._closed = False
         self._pending: set[Future[Any]] = set()
+        self._open_calls = 0  # calls whose answer has not run on the GUI thread yet (GUI thread only)
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
         """The worker's event loop (for composition code that must build things on it)."""
         return self._loop
+
+    @property
+    def calls_in_flight(self) -> int:
+        """Calls (streams aside) whose answer has not been handled on the GUI thread yet: 0 when the window has
+        everything it asked for (tests wait on it rather than on a fixed delay)."""
+        return self._open_calls
+
+    def _closed_call(self, fn: Callable[[], None] | None = None) -> Callable[[], None]:
+        def deliver() -> None:
+            try:
+                if fn is not None:
+                    fn()
+            finally:
+                self._open_calls -= 1
+
+        return deliver
 
     def _post(self, fn: Callable[[], None]) -> None:
         if not self._closed:
@@ -83,18 +100,22 @@ class AsyncWorker:
             return cancelled
         future = asyncio.run_coroutine_threadsafe(run(), self._loop)
         self._pending.add(future)
+        self._open_calls += 1
 
         def done(f: Future[T]) -> None:
             self._pending.discard(f)
             if f.cancelled():
+                self._post(self._closed_call())
                 return
             error = f.exception()
             if error is None:
                 result = f.result()
-                self._post(lambda: on_ok(result))
+                self._post(self._closed_call(lambda: on_ok(result)))
             elif isinstance(error, Exception):
                 _log_if_bug(error)
-                self._post(lambda: on_error(error))
+                self._post(self._closed_call(lambda: on_error(error)))
+            else:
+                self._post(self._closed_call())
 
         future.add_done_callback(done)
         return future

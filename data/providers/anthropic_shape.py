@@ -10,6 +10,7 @@ from data.attachments.media import MediaSource
 from data.providers.anthropic_thinking import loop_reasoning, thinking_block, thinking_request
 from data.providers.attachment_shape import anthropic_parts
 from data.providers.conversation import AttachmentBlock, CallBlock, ResultBlock, TextBlock, Turn, to_turns
+from data.providers.thinking_rules import takes_interleaved
 from domain.models import Message, ModelCapabilities, ReasoningBlock, ToolDefinition
 
 EPHEMERAL = {"type": "ephemeral"}
@@ -93,14 +94,17 @@ def anthropic_request(
 ) -> dict[str, Any]:
     """Keyword arguments for messages.create (without stream); cache=False for one-off prompts (a cache write
     costs more than plain input and would never be read). Thinking follows the model's form at the `reasoning`
-    level (anthropic_thinking.thinking_request); while it is on, the current tool loop's own reasoning blocks of
-    this provider and model go back first in their turns, as they came."""
+    level (anthropic_thinking.thinking_request), decided at a tool loop's start and kept for its every step (a
+    budget model that takes it thinks between tool calls under the interleaved-thinking beta); while it is on, the
+    current tool loop's own reasoning blocks of this provider and model go back first in their turns, as they
+    came. The beta header, when sent, is in `extra_headers`."""
     turns = to_turns(messages, user_first=True, tool_blocks=bool(tools))
     echoed = loop_reasoning(turns, provider_id, model_id)
-    last_assistant = max(echoed, default=None)
+    steps = sorted(echoed)
     thinking = thinking_request(
         capabilities, reasoning, max_output_tokens, model_max_output=model_max_output,
-        loop_lacks_thinking=last_assistant is not None and not echoed[last_assistant],
+        loop_lacks_thinking=bool(steps) and not (echoed[steps[0]] and echoed[steps[-1]]),
+        interleaved=takes_interleaved(model_id, capabilities),
     )
     params: dict[str, Any] = {
         "model": model_id,
@@ -113,4 +117,6 @@ def anthropic_request(
         params["system"] = system
     if tools:
         params["tools"] = anthropic_tools(tools)
+    if thinking.headers:
+        params["extra_headers"] = dict(thinking.headers)
     return params

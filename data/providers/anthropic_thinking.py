@@ -8,23 +8,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from data.providers.conversation import ResultBlock, TextBlock, Turn
+from data.providers.thinking_rules import ANTHROPIC_MIN_BUDGET as MIN_BUDGET
+from data.providers.thinking_rules import ANTHROPIC_ROOM as THINKING_ROOM
+from data.providers.thinking_rules import INTERLEAVED_THINKING_BETA
 from data.registry.capabilities import ANTHROPIC_EFFORTS
 from domain.models import ModelCapabilities, ModelId, ProviderId, ReasoningBlock, ReasoningKind, ThinkingForm
 
-# thinking tokens per level: a budget model's budget_tokens, an adaptive model's room above the reply in max_tokens
-THINKING_ROOM = {"low": 2_048, "medium": 8_192, "high": 16_384, "max": 32_000, "auto": 16_384}
-MIN_BUDGET = 1_024  # the API's smallest budget_tokens
 UNKNOWN_MAX_OUTPUT = 32_000  # max_tokens is never raised above this for a model whose output limit is unknown
 
 
 @dataclass(frozen=True)
 class ThinkingRequest:
-    """What one request sends about thinking: its top-level parameters, its max_tokens and whether thinking is on
-    (only then do the tool loop's reasoning blocks go back)."""
+    """What one request sends about thinking: its top-level parameters, its max_tokens, whether thinking is on
+    (only then do the tool loop's reasoning blocks go back) and its extra headers (the interleaved-thinking beta)."""
 
     max_tokens: int
     params: dict[str, Any] = field(default_factory=dict)
     active: bool = False
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 def loop_reasoning(
@@ -66,11 +67,15 @@ def thinking_request(
     *,
     model_max_output: int | None,
     loop_lacks_thinking: bool = False,
+    interleaved: bool = False,
 ) -> ThinkingRequest:
     """Thinking for the model's form at `level` (off / auto / low / medium / high / max):
 
     - budget models: `{"type": "enabled", "budget_tokens": N}` with max_tokens raised by N to keep the reply's
-      room (capped at the model's output limit, N < max_tokens); off and auto (their default) send nothing;
+      room (capped at the model's output limit, N < max_tokens); off and auto (their default) send nothing; with
+      `interleaved` (the model takes the interleaved-thinking beta, data.providers.thinking_rules.takes_interleaved)
+      the beta header goes too, so the model thinks after each tool result, and N, then the whole assistant
+      turn's budget, stays the level's even where the output limit cuts max_tokens below it;
     - adaptive models: `{"type": "adaptive"}` plus `output_config.effort` (the nearest effort the model takes),
       max_tokens raised the same way; off: `{"type": "disabled"}` (newer models think when nothing is sent);
     - always-on models: adaptive with an effort; off, which they cannot do, asks for their lowest effort;
@@ -78,8 +83,10 @@ def thinking_request(
       the model's own effort for one that does (so its thinking can be shown);
     - models that hide their thinking unless asked get `display: "summarized"`.
 
-    `loop_lacks_thinking`: the request continues a tool loop whose last assistant turn has no thinking block of
-    this model (another model's, or none): budget and adaptive models must not think then, the API would refuse.
+    `loop_lacks_thinking`: the request continues a tool loop that did not start with (or whose last step has no)
+    thinking block of this model (another model's loop, or thinking off when it started): thinking stays off for
+    the whole loop, as it was at its start (the API refuses thinking switched on mid-loop). With interleaved
+    thinking every step of a loop that started thinking thinks, so the setting never changes inside a loop.
     Temperature and the other sampling parameters are never sent."""
     form = caps.thinking if caps is not None else ThinkingForm.NONE
     plain = ThinkingRequest(max_output_tokens)
@@ -89,10 +96,13 @@ def thinking_request(
         if level in ("off", "auto") or loop_lacks_thinking:
             return plain
         max_tokens, budget = _raised(max_output_tokens, THINKING_ROOM[level], model_max_output)
+        headers = {"anthropic-beta": INTERLEAVED_THINKING_BETA} if interleaved else {}
+        if interleaved:
+            budget = THINKING_ROOM[level]  # the turn's total, which may pass max_tokens under the beta
         if budget < MIN_BUDGET:
             return plain
         return ThinkingRequest(max_tokens, {"thinking": _display({"type": "enabled", "budget_tokens": budget}, caps)},
-                               active=True)
+                               active=True, headers=headers)
     assert caps is not None
     if level == "auto" and not caps.thinks_unasked:
         return plain

@@ -110,6 +110,7 @@ class SdkAdapter:
         self._secret = secret
         self.media: MediaSource | None = None  # reads attachment files for the shapers (set by the factory)
         self._count_base: dict[str, int] = {}  # per model: the count of COUNT_PROMPT alone
+        self._count_failed: set[tuple[str, str]] = set()  # (model, sha256) whose count failed in this process
 
     # --- the port ---------------------------------------------------------------------------------
     def send_message_stream(
@@ -148,7 +149,9 @@ class SdkAdapter:
     async def count_attachment_tokens(self, model_id: ModelId, attachment: Attachment) -> int | None:
         """The provider's count endpoint asked twice (the attachment with a one-word question, and the question
         alone, once per model), the difference; None without a count endpoint, or when it failed (the caller
-        then prices the attachment by the provider's published rule)."""
+        then prices the attachment by the provider's published rule, and this process does not ask again)."""
+        if (model_id, attachment.sha256) in self._count_failed:
+            return None
         try:
             with_it = await self._count_input(model_id, attachment)
             if with_it is None:
@@ -158,11 +161,12 @@ class SdkAdapter:
                 base = self._count_base[model_id] = await self._count_input(model_id, None) or 0
         except PalimpsestError as err:  # the file is gone, or the count was refused: the rule will do
             log.info("%s could not count %s: %s", self._name, attachment.name, err)
-            return None
-        except Exception as exc:
+        except Exception as exc:  # an SDK error is mapped (anything else is a bug: map_error raises it)
             log.info("%s could not count %s: %s", self._name, attachment.name, self.map_error(exc))
-            return None
-        return max(1, with_it - base)
+        else:
+            return max(1, with_it - base)
+        self._count_failed.add((model_id, attachment.sha256))
+        return None
 
     async def server_window(self, model_id: ModelId) -> ServerWindow | None:
         """None: hosted providers' windows come from the registry and their model lists (OpenAI-compatible

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from google.genai import types
 
+from data.providers.thinking_rules import GEMINI_2_5_MAX_OUTPUT as MAX_OUTPUT_2_5
+from data.providers.thinking_rules import GEMINI_FAMILY as _FAMILY
+from data.providers.thinking_rules import gemini_budget
 from domain.models import CapabilitySource, ModelCapabilities, ThinkingForm
 
 LEVELS = ("minimal", "low", "medium", "high")  # Gemini 3 thinking levels, in order
-MAX_OUTPUT_2_5 = 65_536  # every Gemini 2.5 model's output limit (thinking included)
-_FAMILY = re.compile(r"(?:^|/)gemini-(\d+)(?:\.(\d+))?-(pro|flash)(-lite)?", re.I)
-_BUDGETS = {"low": 1_024, "medium": 8_192, "high": 16_384}
 
 
 @dataclass(frozen=True)
@@ -46,7 +45,7 @@ def gemini_thinking(model_id: str, level: str, max_output_tokens: int,
             offered = ("minimal", *offered)  # the domain's efforts have no MINIMAL: Flash's "off" is its MINIMAL
         return GeminiThinking(_level_config(level, offered or _family_levels(major, minor, tier)), max_output_tokens)
     if (major, int(minor or 0)) == (2, 5):
-        budget = _budget(level, tier, lite)
+        budget = gemini_budget(level, tier, lite)
         raised = min(MAX_OUTPUT_2_5, max_output_tokens + budget) if budget > 0 else max_output_tokens
         return GeminiThinking(types.ThinkingConfig(thinking_budget=budget, include_thoughts=level != "off"), raised)
     return GeminiThinking(None, max_output_tokens)
@@ -62,15 +61,6 @@ def _level_config(level: str, offered: tuple[str, ...]) -> types.ThinkingConfig:
         below = [name for name in offered if LEVELS.index(name) <= rank]
         chosen = below[-1] if below else offered[0]
     return types.ThinkingConfig(thinking_level=types.ThinkingLevel(chosen.upper()), include_thoughts=level != "off")
-
-
-def _budget(level: str, tier: str, lite: bool) -> int:
-    if level == "off":
-        return 128 if tier == "pro" else 0  # 2.5 Pro cannot turn thinking off; 128 is its smallest budget
-    if level == "max":
-        return 32_768 if tier == "pro" else 24_576
-    budget = _BUDGETS.get(level, _BUDGETS["high"])
-    return max(budget, 512) if lite else budget
 
 
 def listed_capabilities(model_id: str, thinking: bool | None) -> ModelCapabilities | None:

@@ -1,8 +1,8 @@
 """Domain messages and tools as OpenAI Responses API input items: user messages, the model's own reasoning items
-of the tool loop under way (echoed in order, each right before the item it produced; the API ignores older turns'
-reasoning), assistant text, function_call and function_call_output
-items; and the request's reasoning knobs. Content parts are built in one place (`user_content`) so that images and
-files can be added as input_image / input_file parts beside input_text."""
+of every earlier turn (each right before the item it produced, so the request's prefix stays the same from turn to
+turn and the prompt cache reads it), assistant text, function_call and function_call_output items; and the
+request's reasoning knobs. Content parts are built in one place (`user_content`) so that images and files can be
+added as input_image / input_file parts beside input_text."""
 
 from __future__ import annotations
 
@@ -47,11 +47,12 @@ def echoable(block: ReasoningBlock, owner: tuple[str, str]) -> bool:
 
 
 def echoed_items(messages: Sequence[Message], owner: tuple[str, str] | None) -> frozenset[str]:
-    """The ids of the reasoning items a request sends back: those of the tool loop under way (what the estimator
-    counts, domain.context.reasoning_echo); the API ignores older turns' reasoning, so they are not sent."""
+    """The ids of the reasoning items a request sends back: this model's of every turn (what the estimator counts,
+    domain.context.reasoning_echo with every_turn, as data.providers.thinking_rules says of this API)."""
     if owner is None:
         return frozenset()
-    return frozenset(b.item_id for b in echoed_reasoning(messages, *owner) if echoable(b, owner) and b.item_id)
+    return frozenset(b.item_id for b in echoed_reasoning(messages, *owner, every_turn=True)
+                     if echoable(b, owner) and b.item_id)
 
 
 def _own(blocks: Sequence[ReasoningBlock], echoed: frozenset[str]) -> list[dict[str, Any]]:
@@ -83,7 +84,7 @@ def responses_input(
     media: MediaSource | None = None,
 ) -> list[dict[str, Any]]:
     """The input items of a conversation: every call followed by its output; `owner` (provider id, model id): whose
-    reasoning items are echoed (only that model's own, never another's, and only the tool loop's under way)."""
+    reasoning items are echoed (only that model's own, never another's; of every turn, each in its place)."""
     items: list[dict[str, Any]] = []
     call_reasoning = {m.tool_call_id or f"call_{m.id}": m.reasoning for m in messages
                       if m.type is MessageType.TOOL_CALL and m.reasoning}

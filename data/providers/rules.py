@@ -25,6 +25,12 @@ LIMITS: dict[str, MediaLimits] = {
 }
 GEMINI_PAGE_TOKENS = 258  # "each document page is equivalent to 258 tokens" (Gemini's document-processing guide)
 PDF_RENDER_EDGE = {ANTHROPIC: 1568, OPENAI: 2048}  # a page is rendered to an image this long, then priced as one
+# a family's cheaper sibling writes its summaries: Claude -> Haiku, GPT / o-series -> *-mini, Gemini -> Flash
+SUMMARY_FAMILIES: tuple[tuple[str, str], ...] = (
+    (r"^(anthropic/)?claude", r"haiku"),
+    (r"^(openai/)?(gpt-|o\d|chatgpt)", r"-mini"),
+    (r"^(models/)?gemini", r"flash"),
+)
 _DATED = re.compile(r"(-\d{8}|-\d{4}-\d{2}-\d{2}|-\d{3}|-latest|-preview(-\d\d-\d\d)?|-exp(-\d+)?)+$")
 
 
@@ -105,6 +111,10 @@ class ProviderRulesTable:
     def pdf_counts_text(self, provider_type: ProviderType) -> bool:
         """Anthropic and OpenAI send each page's extracted text beside its image; Gemini's page rule covers both."""
         return family(provider_type) != GEMINI
+
+    def summary_families(self) -> tuple[tuple[str, str], ...]:
+        """The three vendors' families and their cheaper siblings."""
+        return SUMMARY_FAMILIES
 
 
 PROVIDER_RULES = ProviderRulesTable()

@@ -12,11 +12,12 @@ from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import RequestSize, TokenEstimator, calibration_key, request_size
 from domain.context.meter import measure_context
 from domain.context.pruner import ToolResultPruner
-from domain.context.reasoning_echo import echoed_reasoning, reasoning_tokens, thinking_room
+from domain.context.reasoning_echo import echoed_reasoning, reasoning_tokens
 from domain.context.session_context import SessionContext
 from domain.events import ContextStatus
 from domain.models import AiModel, Message, WindowSource
 from domain.settings import ContextSettings
+from domain.thinking_rules_port import ThinkingRules
 
 MIN_OUTPUT_TOKENS = 256
 FIT_OUTPUT_SHARE = 0.25  # a request cut down to fit keeps at most this share of the window for the reply
@@ -38,15 +39,16 @@ class PlannedRequest:
         return self.size.raw
 
 
-def output_budget(model: AiModel, settings: ContextSettings, estimate: int) -> int:
+def output_budget(model: AiModel, settings: ContextSettings, estimate: int, thinking_room: int = 0) -> int:
     """Output tokens to request for the reply: the setting, capped by the model's maximum and by the room left in
-    the window after the thinking the adapter adds above it at the reasoning level (reasoning_echo.thinking_room)."""
+    the window after `thinking_room`, the thinking the adapter adds above it at the reasoning level
+    (ThinkingRules.thinking_room)."""
     wanted = settings.max_output_tokens
     if model.max_output_tokens:
         wanted = min(wanted, model.max_output_tokens)
     window = model.context_window_size
     if window:
-        wanted = min(wanted, window - estimate - thinking_room(model, settings.reasoning))
+        wanted = min(wanted, window - estimate - thinking_room)
     return max(MIN_OUTPUT_TOKENS, wanted)
 
 
@@ -76,7 +78,8 @@ def oversized_message(
     caps = ctx.model.capabilities
     media = sum(estimator.attachment_tokens(as_sent(a, caps), ctx.provider.type, ctx.model.id, ctx.attachment_counts)
                 for a in attachments) if ctx.provider else 0
-    tokens = estimator.apply_calibration(estimator.estimate_text(text) + media, key)
+    text_tokens = estimator.estimate_text(text)
+    tokens = estimator.calibrated(RequestSize(text_tokens + media, 0, media), key)  # files by their own ratio
     fixed = estimator.estimate_request(ctx.system_prompt, [], ctx.tools, key)
     room = fit_budget(capacity, ctx.settings) - fixed
     if tokens <= room:
@@ -122,11 +125,13 @@ class RequestPlanner:
     """Builds, prunes, fits and measures requests; stored messages are never changed and nothing is read here."""
 
     def __init__(
-        self, builder: CompactAwareMessageBuilder, pruner: ToolResultPruner, estimator: TokenEstimator
+        self, builder: CompactAwareMessageBuilder, pruner: ToolResultPruner, estimator: TokenEstimator, *,
+        thinking: ThinkingRules,
     ) -> None:
         self._builder = builder
         self._pruner = pruner
         self.estimator = estimator
+        self._thinking = thinking
 
     def forget(self, session_id: str) -> None:
         """Kept for callers that signal a moved boundary: pruning is derived from the messages, nothing to drop."""
@@ -154,13 +159,16 @@ class RequestPlanner:
         raw = self.estimator.estimate_request(request.system_prompt, request.messages, ctx.tools, None)
         size = request_size(raw, request.messages).plus(self.reasoning_sent(ctx, request.messages))
         estimate = self.estimator.calibrated(size, key)
-        return PlannedRequest(request, estimate, size, output_budget(ctx.model, ctx.settings, estimate))
+        room = self._thinking.thinking_room(ctx.provider, ctx.model, ctx.settings.reasoning)
+        return PlannedRequest(request, estimate, size, output_budget(ctx.model, ctx.settings, estimate, room))
 
     def reasoning_sent(self, ctx: SessionContext, messages: Sequence[Message]) -> int:
         """Estimated tokens of the stored reasoning a request with these messages sends back to the context's model."""
         provider_id = ctx.provider.id if ctx.provider is not None else None
         model_id = ctx.model.id if ctx.model is not None else None
-        return reasoning_tokens(self.estimator, echoed_reasoning(messages, provider_id, model_id))
+        every_turn = self._thinking.echoes_every_turn(ctx.provider)
+        return reasoning_tokens(self.estimator, echoed_reasoning(messages, provider_id, model_id,
+                                                                 every_turn=every_turn))
 
     def preview(self, ctx: SessionContext, reserve_tokens: int = 0, *, attachments: bool = True) -> BuiltRequest:
         """The next request as it would be sent now, cut to the newest turns that leave `reserve_tokens` of the

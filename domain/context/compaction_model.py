@@ -9,26 +9,22 @@ from domain.models import AiModel
 
 _NOT_CHAT = re.compile(r"embed|tts|audio|realtime|transcribe|image|whisper|dall-e|moderation|search|live|vision",
                        re.IGNORECASE)
-# (family of the session model, what a cheap sibling's id contains)
-_FAMILIES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
-    (re.compile(r"^(anthropic/)?claude", re.I), re.compile(r"haiku", re.I)),
-    (re.compile(r"^(openai/)?(gpt-|o\d|chatgpt)", re.I), re.compile(r"-mini", re.I)),
-    (re.compile(r"^(models/)?gemini", re.I), re.compile(r"flash", re.I)),
-)
 
 
 def choose_compaction_model(
-    session_model: AiModel, candidates: Sequence[AiModel], override: str | None = None
+    session_model: AiModel, candidates: Sequence[AiModel], override: str | None = None,
+    families: Sequence[tuple[str, str]] = (),
 ) -> AiModel:
     """The override when given, else a cheaper sibling of the session model on its provider, else the model itself.
 
-    Only the three vendors' families get a sibling (Claude -> Haiku, GPT/o-series -> *-mini, Gemini -> Flash);
-    a local or unknown model summarizes its own session, so no second model has to be loaded."""
+    `families`: (a model family's id pattern, what its cheap sibling's id contains), from the provider rules
+    (ProviderRules.summary_families); a model of no listed family (a local or unknown one) summarizes its own
+    session, so no second model has to be loaded."""
     same_provider = [c for c in candidates if c.provider_id == session_model.provider_id]
     if override:
         found = next((c for c in same_provider if c.id == override), None)
         return found or AiModel(id=override, display_name=None, provider_id=session_model.provider_id)
-    for family, cheap in _FAMILIES:
+    for family, cheap in ((re.compile(f, re.I), re.compile(c, re.I)) for f, c in families):
         if not family.search(session_model.id):
             continue
         if cheap.search(session_model.id):

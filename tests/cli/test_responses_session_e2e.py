@@ -1,5 +1,5 @@
 """A 40-turn `palimpsest chat` session on OpenAI's Responses API (the fake), with --reasoning medium and a tool call
-in every turn: no error, the tool loop's reasoning item sent back where the API wants it (the fake refuses any
+in every turn: no error, every earlier reasoning item sent back where the API wants it (the fake refuses any
 misplaced or altered one), and every turn after the first reading most of its input from the prompt cache."""
 
 from __future__ import annotations
@@ -55,10 +55,11 @@ def test_forty_turns_with_reasoning_and_tools_on_the_responses_api(tmp_path: Pat
     assert len(chats) == 2 * TURNS
     assert all(r["reasoning"] == {"summary": "auto", "effort": "medium"} and r["store"] is False for r in chats)
     assert len({r["prompt_cache_key"] for r in chats}) == 1  # one key for the whole session
-    for request in chats:  # the loop under way's reasoning goes back, right before its call; older turns' never
+    for index, request in enumerate(chats):  # every earlier response's reasoning goes back, right before its item
         kinds = [item.get("type") or item.get("role") for item in request["input"]]
-        expected = ["reasoning", "function_call", "function_call_output"] if kinds[-1] == "function_call_output" else []
-        assert kinds.count("reasoning") == len(expected) // 3 and kinds[len(kinds) - len(expected):] == expected
+        assert kinds.count("reasoning") == index
+        following = [kinds[i + 1] for i, kind in enumerate(kinds) if kind == "reasoning"]
+        assert set(following) <= {"function_call", "assistant"}
     for usage in per_turn[1:]:
         assert usage["cache_read_tokens"] > usage["input_tokens"] / 2, usage
     assert all(usage["reasoning_tokens"] > 0 for usage in per_turn)

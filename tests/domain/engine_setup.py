@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from data.providers.rules import PROVIDER_RULES
 from domain.chat.compaction import CompactResult
 from domain.chat.request import RequestPlanner
 from domain.context.builder import CompactAwareMessageBuilder
@@ -15,6 +16,7 @@ from domain.context.session_context import SessionContext
 from domain.models import Agent, AiModel, Message, MessageType, Provider, ProviderType, ToolDefinition
 from domain.settings import ContextSettings
 from domain.usecases.auto_compact import AutoCompactUseCase
+from tests.fake_thinking_rules import FakeThinkingRules
 from tests.fakes import (
     FakeClock,
     FakeMessageRepository,
@@ -39,7 +41,7 @@ class Engine:
     messages: FakeMessageRepository | None = None
     models: FakeModelRepository = field(default_factory=lambda: FakeModelRepository([SONNET, HAIKU]))
     summarizer: FakeSummarizer = field(default_factory=lambda: FakeSummarizer(default="## Goal\nSummary."))
-    estimator: TokenEstimator = field(default_factory=TokenEstimator)
+    estimator: TokenEstimator = field(default_factory=lambda: TokenEstimator(rules=PROVIDER_RULES))
     clock: FakeClock = field(default_factory=FakeClock)
     settings: ContextSettings = field(default_factory=ContextSettings)
 
@@ -53,7 +55,7 @@ class Engine:
     @cached_property
     def planner(self) -> RequestPlanner:
         pruner = self.pruner or ToolResultPruner(ContextSettings(pruning_enabled=False))
-        return RequestPlanner(CompactAwareMessageBuilder(), pruner, self.estimator)
+        return RequestPlanner(CompactAwareMessageBuilder(), pruner, self.estimator, thinking=FakeThinkingRules())
 
     @cached_property
     def use_case(self) -> AutoCompactUseCase:

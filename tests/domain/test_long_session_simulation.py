@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from data.providers.rules import PROVIDER_RULES
 from domain.chat.request import RequestPlanner
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import TokenEstimator, calibration_key
@@ -14,6 +15,7 @@ from domain.context.truncator import ToolResultTruncator
 from domain.models import Agent, AiModel, Message, MessageType, Provider, ProviderType, ToolStatus
 from domain.settings import ContextSettings
 from domain.usecases.auto_compact import AutoCompactUseCase
+from tests.fake_thinking_rules import FakeThinkingRules
 from tests.fakes import (
     FakeCalibrationStore,
     FakeClock,
@@ -54,13 +56,13 @@ def world() -> World:
     sessions = FakeSessionRepository()
     messages = FakeMessageRepository(sessions=sessions)
     sessions.create(make_session("s1"))
-    estimator = TokenEstimator(FakeCalibrationStore())
+    estimator = TokenEstimator(FakeCalibrationStore(), PROVIDER_RULES)
     pruner = ToolResultPruner(settings)
     summary = "## Goal\nKeep going.\n## Critical Context\n" + "- detail\n" * 150
     compact = AutoCompactUseCase(
         store=FakeUnitOfWork(sessions, messages), sessions=sessions, models=FakeModelRepository(MODELS),
         summarizer=FakeSummarizer(default=summary), planner=RequestPlanner(CompactAwareMessageBuilder(), pruner,
-                                                                          estimator),
+                                                                          estimator, thinking=FakeThinkingRules()),
         clock=FakeClock(),
     )
     return World(sessions, messages, estimator, compact, pruner, CompactAwareMessageBuilder(), settings)

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from data.providers.rules import PROVIDER_RULES
 from domain.attachment import Attachment, AttachmentKind
-from domain.context.attachment_plan import plan_attachments
+from domain.context.attachment_plan import AttachmentTarget, plan_attachments
 from domain.context.estimator import TokenEstimator
 from domain.events import ChatError, Notice
-from domain.models import Message, MessageType, ModelCapabilities
+from domain.models import Message, MessageType, ModelCapabilities, ProviderType
 from tests.fakes_turn import make_world, reply
 
 REPORT = Attachment("b" * 64, "report.pdf", "application/pdf", AttachmentKind.PDF, 400_000, pages=2, text_chars=600)
@@ -19,15 +20,17 @@ SCAN = Attachment("c" * 64, "scan.pdf", "application/pdf", AttachmentKind.PDF, 9
 
 def _planned(caps: ModelCapabilities | None) -> tuple[Attachment, ...]:
     message = Message("u1", "s1", MessageType.USER, "look", seq=1, attachments=(REPORT, SCAN))
-    (planned,) = plan_attachments([message], family="openai", capabilities=caps, protected_tokens=None,
-                                  estimator=TokenEstimator(), model_name="llava:7b")
+    target = AttachmentTarget(ProviderType.OPENAI_COMPATIBLE, "llava:7b", caps)
+    (planned,) = plan_attachments([message], target=target, protected_tokens=None,
+                                  estimator=TokenEstimator(rules=PROVIDER_RULES))
     return planned.attachments
 
 
 def test_a_pdf_goes_natively_only_to_a_model_known_to_read_pdfs() -> None:
     for unknown in (None, ModelCapabilities(vision=True)):  # no capabilities; pdf_input not known
         report, scan = _planned(unknown)
-        assert report.as_text and not report.omitted and report.tokens == 200 + 16
+        assert report.as_text and not report.omitted
+        assert report.tokens == TokenEstimator().estimate_chars(600) + 16  # its text, priced as text
         assert scan.omitted and "llava:7b is not known to read PDFs and no text could be extracted" in scan.note
     report, scan = _planned(ModelCapabilities(vision=True, pdf_input=True))
     assert not report.as_text and not scan.omitted and not scan.as_text

@@ -9,7 +9,7 @@ from dataclasses import replace
 from data.providers.rules import PROVIDER_RULES
 from domain.attachment import Attachment, AttachmentKind
 from domain.context.estimator import attachment_calibration_key, calibration_key
-from domain.models import ProviderType
+from domain.models import ModelCapabilities, ProviderType
 from tests.fakes_turn import make_world, reply
 
 REPORT = Attachment("b" * 64, "report.pdf", "application/pdf", AttachmentKind.PDF, 400_000, pages=36,
@@ -17,8 +17,16 @@ REPORT = Attachment("b" * 64, "report.pdf", "application/pdf", AttachmentKind.PD
 KEY = PROVIDER_RULES.count_key(ProviderType.ANTHROPIC, "claude-big")
 
 
+def _world(**options):
+    """A world whose claude-big is known to read images and PDFs (else a PDF goes as its text)."""
+    world = make_world(**options)
+    model = world.models.get("anthropic", "claude-big")
+    world.models.upsert(replace(model, capabilities=ModelCapabilities(vision=True, pdf_input=True)))
+    return world
+
+
 async def test_an_attachment_is_counted_once_by_the_provider_and_priced_exactly_from_then_on():
-    world = make_world()
+    world = _world()
     adapter = world.adapter()
     adapter.attachment_counts[REPORT.sha256] = 55_283
     adapter.scripts.append(reply("It is a manual.", input_tokens=55_400))
@@ -34,7 +42,7 @@ async def test_an_attachment_is_counted_once_by_the_provider_and_priced_exactly_
 
 
 async def test_a_count_is_never_scaled_by_the_texts_calibration_and_the_text_ratio_learns_without_it():
-    world = make_world()
+    world = _world()
     adapter = world.adapter()
     adapter.attachment_counts[REPORT.sha256] = 55_283
     key = calibration_key("anthropic", "claude-big")
@@ -49,7 +57,7 @@ async def test_a_count_is_never_scaled_by_the_texts_calibration_and_the_text_rat
 
 
 async def test_without_a_count_the_rule_prices_the_pdf_and_the_text_ratio_is_not_learned_from_that_request():
-    world = make_world()
+    world = _world()
     adapter = world.adapter()  # no count endpoint: count_attachment_tokens answers None
     adapter.scripts.append(reply("ok", input_tokens=55_283))
     await world.turn("What is this?", attachments=(REPORT,))
@@ -85,7 +93,7 @@ async def test_the_memory_flush_sees_attachments_as_their_placeholder_lines_neve
 async def test_a_server_that_reads_a_rule_priced_pdf_at_a_third_of_its_estimate_twice_changes_no_window():
     from domain.events import Notice
 
-    world = make_world()
+    world = _world()
     adapter = world.adapter()  # no count endpoint: the PDF is priced by the published rule, about 81,000 tokens
     adapter.scripts.extend([reply("A manual.", input_tokens=27_000), reply("Yes.", input_tokens=27_100)])
     events = await world.turn("What is this?", attachments=(REPORT,))

@@ -5,10 +5,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from domain.chat.request import output_budget
-from domain.context.reasoning_echo import THINKING_ROOM, echoed_reasoning, thinking_room
-from domain.models import AiModel, Message, MessageType, ModelCapabilities, ReasoningBlock, ReasoningKind, ThinkingForm
+from domain.chat.request import RequestPlanner, output_budget
+from domain.context.builder import CompactAwareMessageBuilder
+from domain.context.reasoning_echo import echoed_reasoning
+from domain.models import (
+    AiModel,
+    Message,
+    MessageType,
+    ModelCapabilities,
+    Provider,
+    ReasoningBlock,
+    ReasoningKind,
+    ThinkingForm,
+)
 from domain.settings import ContextSettings
+from tests.fake_thinking_rules import ROOM, FakeThinkingRules
 from tests.fakes_turn import make_world
 
 THOUGHT = "Let me check the tide table before answering; the harbour closes at low water. " * 40
@@ -69,17 +80,27 @@ def test_the_reply_keeps_its_room_after_the_thinking_the_adapter_adds() -> None:
     budget_model = AiModel("claude-x", None, "anthropic", context_window_size=200_000, max_output_tokens=64_000,
                            capabilities=ModelCapabilities(ThinkingForm.BUDGET))
     high = ContextSettings(max_output_tokens=32_000, reasoning="high")
-    reply = output_budget(budget_model, high, estimate=180_000)
-    assert reply == 200_000 - 180_000 - THINKING_ROOM["high"]  # with the thinking on top: exactly the window
-    assert output_budget(budget_model, replace(high, reasoning="off"), estimate=180_000) == 20_000
-    plain = replace(budget_model, capabilities=ModelCapabilities())
-    assert thinking_room(plain, "max") == 0 and output_budget(plain, high, estimate=180_000) == 20_000
-    always = replace(budget_model, capabilities=ModelCapabilities(ThinkingForm.ALWAYS_ON))
-    assert thinking_room(always, "off") == THINKING_ROOM["low"]  # it cannot stop thinking: its lowest effort
-    adaptive = replace(budget_model, capabilities=ModelCapabilities(ThinkingForm.ADAPTIVE))
-    assert thinking_room(adaptive, "auto") == 0  # does not think unasked: auto sends nothing
-    eager = replace(budget_model, capabilities=ModelCapabilities(ThinkingForm.ADAPTIVE, thinks_by_default=True))
-    assert thinking_room(eager, "auto") == THINKING_ROOM["auto"]
+    reply = output_budget(budget_model, high, 180_000, ROOM["high"])
+    assert reply == 200_000 - 180_000 - ROOM["high"]  # with the thinking on top: exactly the window
+    assert output_budget(budget_model, replace(high, reasoning="off"), 180_000) == 20_000
+
+
+class _FixedRoom(FakeThinkingRules):
+    """5,000 tokens of thinking room for every model and level."""
+
+    def thinking_room(self, provider: Provider | None, model: AiModel | None, level: str) -> int:
+        self.asked.append(level)
+        return 5_000
+
+
+def test_the_planner_leaves_the_room_the_providers_rules_give_thinking() -> None:
+    world = make_world(window=12_000, settings=ContextSettings(max_output_tokens=32_000, reasoning="high"))
+    _loop(world, closed=False)
+    rules = _FixedRoom()
+    planner = RequestPlanner(CompactAwareMessageBuilder(), world.pruner, world.estimator, thinking=rules)
+    planned = planner.plan(world.contexts.load("s1"))
+    assert rules.asked == ["high"]
+    assert planned.max_output_tokens == 12_000 - planned.estimate - 5_000  # below the model's 8,192
 
 
 def test_a_responses_reasoning_item_kept_with_its_call_is_counted_while_its_loop_runs() -> None:
@@ -104,3 +125,25 @@ def test_the_summarizer_never_receives_raw_thinking() -> None:
     transcript = render_transcript([Message("u", "s", MessageType.USER, "When?"), thought])
     assert "High tide is at 14:05." in transcript
     assert "SECRET-THOUGHT" not in transcript and "OPAQUE-DATA" not in transcript
+
+
+def test_an_api_that_takes_every_turns_reasoning_has_all_of_it_counted_and_only_the_models_own() -> None:
+    def item(n: int, model: str = "gpt-small") -> ReasoningBlock:
+        return ReasoningBlock(ReasoningKind.ENCRYPTED, "Summary.", data="gAAAA" + "x" * 1_600, item_id=f"rs_{n}",
+                              provider_id="openai", model_id=model)
+
+    messages = [Message("u1", "s1", MessageType.USER, "Tide?"),
+                Message("c1", "s1", MessageType.TOOL_CALL, tool_call_id="t1", tool_name="tide", tool_input="{}",
+                        reasoning=(item(1),)),
+                Message("r1", "s1", MessageType.TOOL_RESULT, tool_call_id="t1", tool_name="tide", tool_output="14:05"),
+                Message("a1", "s1", MessageType.AI_RESPONSE, "At 14:05.", reasoning=(item(2),)),
+                Message("u2", "s1", MessageType.USER, "And tomorrow?"),
+                Message("a2", "s1", MessageType.AI_RESPONSE, "At 14:50.", reasoning=(item(3, "gpt-other"),))]
+    assert echoed_reasoning(messages, "openai", "gpt-small") == []  # the loop is over: an API that strips them
+    assert echoed_reasoning(messages, "openai", "gpt-small", every_turn=True) == [item(1), item(2)]
+    world = make_world(every_turn=("openai",))
+    for message in messages:
+        world.messages.add(message)
+    counted = world.status("s1", provider_id="openai", model_id="gpt-small").breakdown.reasoning
+    estimator = world.estimator
+    assert counted == 2 * (estimator.estimate_text("Summary.") + estimator.estimate_opaque("gAAAA" + "x" * 1_600))

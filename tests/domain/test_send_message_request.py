@@ -12,6 +12,7 @@ from domain.context.target import resolve_target
 from domain.errors import InvalidInput, NotFound
 from domain.models import Agent, AiModel, Message, MessageType, Provider, ProviderType, ToolStatus
 from domain.settings import ContextSettings
+from tests.fake_thinking_rules import FakeThinkingRules
 from tests.fakes import FakeAgentRepository, FakeModelRepository, FakeProviderRepository, make_session
 from tests.fakes_turn import make_world
 
@@ -42,7 +43,8 @@ def _seeded_planner():  # type: ignore[no-untyped-def]
     add(Message("r2", "s1", MessageType.TOOL_RESULT, tool_call_id="k", tool_name="http_request",
                 tool_output="page text " * 2_500, tool_status=ToolStatus.SUCCESS))
     add(Message("a2", "s1", MessageType.AI_RESPONSE, "read it"))
-    planner = RequestPlanner(CompactAwareMessageBuilder(), world.pruner, world.estimator)
+    planner = RequestPlanner(CompactAwareMessageBuilder(), world.pruner, world.estimator,
+                             thinking=FakeThinkingRules())
     return world, planner
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from data.providers.rules import SUMMARY_FAMILIES as FAMILIES
 from domain.context.compaction_model import choose_compaction_model
 from domain.context.context_loader import effective_settings
 from domain.errors import InvalidInput, NotFound
@@ -47,17 +48,19 @@ def test_an_unknown_override_key_is_a_clear_error() -> None:
 def test_compaction_uses_a_cheaper_sibling_on_the_same_provider(
     session_model: str, candidates: list[str], expected: str
 ) -> None:
-    chosen = choose_compaction_model(model(session_model), [model(c) for c in candidates])
+    chosen = choose_compaction_model(model(session_model), [model(c) for c in candidates], families=FAMILIES)
     assert chosen.id == expected
 
 
 def test_siblings_on_other_providers_are_never_chosen() -> None:
-    chosen = choose_compaction_model(model("claude-sonnet-4-5", "anthropic"), [model("claude-haiku-4-5", "other")])
+    chosen = choose_compaction_model(model("claude-sonnet-4-5", "anthropic"), [model("claude-haiku-4-5", "other")],
+                                     families=FAMILIES)
     assert chosen.id == "claude-sonnet-4-5"
 
 
 def test_the_settings_override_wins() -> None:
-    chosen = choose_compaction_model(model("gpt-4.1"), [model("gpt-4.1-mini")], override="gpt-4.1-nano")
+    chosen = choose_compaction_model(model("gpt-4.1"), [model("gpt-4.1-mini")], override="gpt-4.1-nano",
+                                     families=FAMILIES)
     assert chosen.id == "gpt-4.1-nano" and chosen.provider_id == "p"
 
 

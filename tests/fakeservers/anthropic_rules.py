@@ -13,6 +13,7 @@ from typing import Any
 _SIGNING_KEY = b"fake-anthropic-signing-key"
 EFFORT_LEVELS = ("low", "medium", "high", "xhigh", "max")
 DOCS = "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
 
 
 def sign(model: str, text: str) -> str:
@@ -61,7 +62,8 @@ def _accepts(model: Mapping[str, Any] | None, kind: str) -> bool:
     return bool(model["capabilities"]["thinking"]["types"][kind]["supported"])
 
 
-def _thinking_refusal(body: Mapping[str, Any], model: Mapping[str, Any] | None) -> str | None:
+def _thinking_refusal(body: Mapping[str, Any], model: Mapping[str, Any] | None,
+                      headers: Mapping[str, str]) -> str | None:
     thinking = body.get("thinking") or {}
     kind = thinking.get("type")
     if kind in ("enabled", "adaptive", "disabled") and not _accepts(model, kind):
@@ -71,7 +73,7 @@ def _thinking_refusal(body: Mapping[str, Any], model: Mapping[str, Any] | None) 
         budget = thinking.get("budget_tokens")
         if not isinstance(budget, int) or budget < 1024:
             return "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024"
-        if budget >= int(body.get("max_tokens") or 0):
+        if budget >= int(body.get("max_tokens") or 0) and not interleaved(headers):  # then: the turn's whole budget
             return ("`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at "
                     f"{DOCS}#max-tokens-and-context-window-size")
     effort = (body.get("output_config") or {}).get("effort")
@@ -142,9 +144,33 @@ def _final_assistant_refusal(body: Mapping[str, Any]) -> str | None:
     return None
 
 
-def refusal(body: Mapping[str, Any], models: Iterable[Mapping[str, Any]] = ()) -> str | None:
+def refusal(body: Mapping[str, Any], models: Iterable[Mapping[str, Any]] = (),
+            headers: Mapping[str, str] | None = None) -> str | None:
     """The 400 message the real Messages API answers a request it refuses, or None (the rules the app can break).
-    `models` are the server's /v1/models entries: a model listed with capabilities is held to its thinking forms."""
+    `models` are the server's /v1/models entries: a model listed with capabilities is held to its thinking forms;
+    `headers`: the request's (the interleaved-thinking beta lets budget_tokens pass max_tokens)."""
     model = next((m for m in models if m.get("id") == body.get("model")), None)
-    return (_thinking_refusal(body, model) or _signature_refusal(body) or _tool_loop_refusal(body, model)
-            or _final_assistant_refusal(body))
+    return (_thinking_refusal(body, model, headers or {}) or _signature_refusal(body)
+            or _tool_loop_refusal(body, model) or _final_assistant_refusal(body))
+
+
+def interleaved(headers: Mapping[str, str]) -> bool:
+    """Whether the request carries the interleaved-thinking beta (anthropic-beta: a comma-separated list)."""
+    betas = next((v for k, v in headers.items() if k.lower() == "anthropic-beta"), "")
+    return INTERLEAVED_BETA in (b.strip() for b in betas.split(","))
+
+
+def continues_tool_loop(body: Mapping[str, Any]) -> bool:
+    """Whether the request's last message is a user turn of tool results (the same assistant turn goes on)."""
+    messages = body.get("messages") or []
+    last = messages[-1].get("content") if messages and messages[-1].get("role") == "user" else None
+    return isinstance(last, list) and any(b.get("type") == "tool_result" for b in last)
+
+
+def thinks_between_tools(body: Mapping[str, Any], headers: Mapping[str, str]) -> bool:
+    """Whether a reply to a request with thinking on may write a new thinking block, as the API behaves: at the start
+    of an assistant turn always; after tool results (the same turn going on) an adaptive model does (interleaved
+    thinking is built in), a budget model only with the interleaved-thinking beta (without it, it thinks once per
+    assistant turn, before its first tool call)."""
+    kind = (body.get("thinking") or {}).get("type")
+    return kind != "enabled" or not continues_tool_loop(body) or interleaved(headers)

@@ -6,9 +6,10 @@ import json
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
-from tests.fakeservers.anthropic_rules import model_info, redacted_data, refusal, sign
+from tests.fakeservers.anthropic_rules import model_info, redacted_data, refusal, sign, thinks_between_tools
 from tests.fakeservers.brain import (
     STREAMED_FAILURES,
     ErrorReply,
@@ -144,7 +145,7 @@ class FakeAnthropicServer(FakeProviderServer):
             return self._count(raw)
         if raw.method == "POST" and raw.path == "/v1/messages":
             started = time.perf_counter()
-            refused = refusal(raw.json(), self.models or DEFAULT_MODELS)
+            refused = refusal(raw.json(), self.models or DEFAULT_MODELS, raw.headers)
             if refused is not None:  # a rule the real API enforces: the app must not break it
                 return HttpResponse.of_json(error_body("invalid_request_error", refused), 400)
             try:
@@ -152,6 +153,8 @@ class FakeAnthropicServer(FakeProviderServer):
             except MediaRefused as exc:  # an attachment the real API refuses
                 return HttpResponse.of_json(error_body("invalid_request_error", str(exc)), 400)
             answer, accounting = self.answer(request)
+            if isinstance(answer, Reply) and not thinks_between_tools(request.raw, raw.headers):
+                answer = replace(answer, thinking=(), redacted=0)  # a budget model, not interleaved: no new block
             if isinstance(answer, ErrorReply) and not request.stream:
                 return non_stream_error(answer, error_response)
             if isinstance(answer, ErrorReply) and answer.kind == "no_headers":

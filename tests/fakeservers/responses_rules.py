@@ -28,9 +28,10 @@ def reasons(model: str) -> bool:
     return model.lower().startswith(REASONING_PREFIXES)
 
 
-def check(body: Mapping[str, Any], issued: Mapping[str, str]) -> None:
+def check(body: Mapping[str, Any], issued: Mapping[str, str], issued_to: Mapping[str, str] | None = None) -> None:
     """Raises Refusal for what the real API refuses; `issued`: the encrypted content of every reasoning item this
-    server produced, by id (a stateless request can only send back those, unaltered)."""
+    server produced, by id (a stateless request can only send back those, unaltered); `issued_to`: the model each
+    was produced by, by id (another model cannot read it)."""
     model = str(body.get("model") or "")
     reasoning = body.get("reasoning") or {}
     if reasoning and not reasons(model):
@@ -47,7 +48,7 @@ def check(body: Mapping[str, Any], issued: Mapping[str, str]) -> None:
     if isinstance(limit, int) and limit < MIN_OUTPUT_TOKENS:
         raise Refusal(f"Invalid 'max_output_tokens': integer below minimum value. Expected a value >= "
                       f"{MIN_OUTPUT_TOKENS}, but got {limit} instead.", "max_output_tokens", "integer_below_min_value")
-    _check_items(input_items(body), issued, stored=body.get("store", True) is not False)
+    _check_items(input_items(body), issued, issued_to or {}, model, stored=body.get("store", True) is not False)
 
 
 def input_items(body: Mapping[str, Any]) -> list[Any]:
@@ -56,7 +57,8 @@ def input_items(body: Mapping[str, Any]) -> list[Any]:
     return [{"role": "user", "content": raw}] if isinstance(raw, str) else list(raw)
 
 
-def _check_items(items: list[Any], issued: Mapping[str, str], *, stored: bool) -> None:
+def _check_items(items: list[Any], issued: Mapping[str, str], issued_to: Mapping[str, str], model: str, *,
+                 stored: bool) -> None:
     calls: set[str] = set()
     for index, item in enumerate(items):
         kind = item.get("type") or ("message" if "role" in item else "")
@@ -67,8 +69,8 @@ def _check_items(items: list[Any], issued: Mapping[str, str], *, stored: bool) -
                 raise Refusal(f"Item with id '{item_id}' not found. Items are not persisted when `store` is set to "
                               "false. Try again with `store` set to true, or remove this item from your input.",
                               "input")
-            if content and issued.get(item_id) != content:
-                raise Refusal(f"The encrypted content for item {item_id} could not be verified.", None,
+            if content and (issued.get(item_id) != content or issued_to.get(item_id, model) != model):
+                raise Refusal(f"The encrypted content {_abridged(str(content))} could not be verified.", None,
                               "invalid_encrypted_content")
             following = items[index + 1] if index + 1 < len(items) else None
             if following is None or not _produced(following):
@@ -78,6 +80,11 @@ def _check_items(items: list[Any], issued: Mapping[str, str], *, stored: bool) -
             calls.add(str(item.get("call_id")))
         elif kind == "function_call_output" and str(item.get("call_id")) not in calls:
             raise Refusal(f"No tool call found for function call output with call_id {item.get('call_id')}.", "input")
+
+
+def _abridged(content: str) -> str:
+    """Encrypted content as the API's message quotes it: its first and last four characters."""
+    return f"{content[:4]}...{content[-4:]}"
 
 
 def _produced(item: Mapping[str, Any]) -> bool:

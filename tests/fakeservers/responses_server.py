@@ -35,16 +35,17 @@ class FakeResponsesServer(FakeOpenAIServer):
     """Speaks the Responses API under /v1 (and Chat Completions and /v1/models, as the real endpoint does).
 
     Refuses what the real API refuses (responses_rules.check): a reasoning item without the item it produced after
-    it, one whose encrypted content it did not issue, a function_call_output without its call, reasoning knobs for
-    a model that does not reason, an input_image or input_file the API would not take (responses_media: the data
-    URL's media type against the bytes, base64, a PDF that opens, the size limits; images billed by OpenAI's
-    formula). An overflow answers with GPT-5's input-limit wording (numbers included). `quota`:
+    it, one whose encrypted content it did not issue or issued to another model, a function_call_output without its
+    call, reasoning knobs for a model that does not reason, an input_image or input_file the API would not take
+    (responses_media: the data URL's media type against the bytes, base64, a PDF that opens, the size limits; images
+    billed by OpenAI's formula). An overflow answers with GPT-5's input-limit wording (numbers included). `quota`:
     every generation request gets the 429 insufficient_quota body."""
 
     def __init__(self, *args: Any, quota: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.quota = quota
         self.issued: dict[str, str] = {}  # reasoning item id -> the encrypted content sent with it
+        self.issued_to: dict[str, str] = {}  # reasoning item id -> the model that produced it
         self.refusals: list[str] = []
 
     def route(self, raw: RawRequest) -> HttpResponse:
@@ -78,7 +79,7 @@ class FakeResponsesServer(FakeOpenAIServer):
         if self.quota:
             return HttpResponse.of_json(QUOTA_BODY, 429, {"x-request-id": f"req_{uuid.uuid4().hex[:24]}"})
         try:
-            check(body, self.issued)
+            check(body, self.issued, self.issued_to)
             request = normalize(body, raw.headers)
         except OpenAIMediaRefused as refused:  # an attachment the real API refuses
             self.refusals.append(str(refused))
@@ -183,6 +184,7 @@ class FakeResponsesServer(FakeOpenAIServer):
                 digest = hashlib.sha256(f"{item_id}:{''.join(answer.thinking)}".encode()).digest()
                 item["encrypted_content"] = "gAAAA" + base64.b64encode(digest * 8).decode()
                 self.issued[item_id] = item["encrypted_content"]
+                self.issued_to[item_id] = request.model
             items.append((item, thinking))
         if answer.text or not answer.tool_calls:
             message = {"id": f"msg_{uuid.uuid4().hex[:24]}", "type": "message", "role": "assistant",

@@ -115,10 +115,10 @@ async def test_a_tool_loop_echoes_reasoning_before_its_call_and_the_output_after
     kinds = [item.get("type", item.get("role")) for item in fake.requests[1].raw["input"]]
     assert kinds == ["user", "reasoning", "function_call", "function_call_output"]
     assert fake.stats[1].cached_tokens > 1024 and fake.requests[1].raw["prompt_cache_key"] == "session-1"
-    third = fake.requests[2].raw["input"]  # a new user turn: the finished loop's reasoning is not sent any more
+    third = fake.requests[2].raw["input"]  # a new user turn: the finished loop's reasoning still goes, in place
     assert [item.get("type", item.get("role")) for item in third] == [
-        "user", "function_call", "function_call_output", "assistant", "user"]
-    assert third[0] == fake.requests[1].raw["input"][0]
+        "user", "reasoning", "function_call", "function_call_output", "reasoning", "assistant", "user"]
+    assert third[:4] == fake.requests[1].raw["input"]  # the previous request is this one's prefix
     assert fake.stats[2].cached_tokens > 1024 and fake.stats[2].cached_tokens % 128 == 0  # OpenAI's cache steps
 
 
@@ -169,6 +169,16 @@ def test_the_fake_refuses_a_reasoning_item_without_its_following_item_and_an_out
                                      {"role": "assistant", "content": "x"}]}
         status, body = post(fake.base_url, forged)
         assert status == 400 and body["error"]["code"] == "invalid_encrypted_content"
+        assert body["error"]["message"] == "The encrypted content gAAA...fake could not be verified."
+        assert body["error"]["param"] is None
+        kept = [{"role": "user", "content": "hi"}, item, {"role": "assistant", "content": "x"}]
+        status, body = post(fake.base_url, {**alone, "model": "gpt-5-mini", "input": kept})  # another model's
+        content = item["encrypted_content"]
+        assert status == 400 and body["error"] == {
+            "message": f"The encrypted content {content[:4]}...{content[-4:]} could not be verified.",
+            "type": "invalid_request_error", "param": None, "code": "invalid_encrypted_content"}
+        status, _ = post(fake.base_url, {**alone, "input": kept})  # the model that made it: accepted
+        assert status == 200
 
 
 async def test_the_quota_body_is_a_billing_error_not_retried_with_its_request_id():
@@ -215,10 +225,13 @@ def test_reasoning_goes_back_where_it_was_produced_before_the_text_and_before_ea
     assert items[1] == {"type": "reasoning", "id": "rs_0", "summary": [], "encrypted_content": "gAAAArs_0"}
 
 
-def test_a_finished_loops_reasoning_is_not_sent_with_the_next_user_turn():
+def test_a_finished_loops_reasoning_is_sent_with_the_next_user_turn_in_its_place():
     block = ReasoningBlock(ReasoningKind.ENCRYPTED, data="gAAAAold", item_id="rs_old", provider_id="openai",
                            model_id="gpt-5")
     history = History().user("go").ai("Done.").user("next")
     history.messages[1] = replace(history.messages[1], reasoning=(block,))
     items = responses_input(history.messages, owner=("openai", "gpt-5"))
-    assert [item.get("role") for item in items] == ["user", "assistant", "user"]
+    assert [item.get("type") or item.get("role") for item in items] == ["user", "reasoning", "assistant", "user"]
+    assert items[1]["id"] == "rs_old" and items[1]["encrypted_content"] == "gAAAAold"
+    other = responses_input(history.messages, owner=("openai", "gpt-5-mini"))
+    assert [item.get("role") for item in other] == ["user", "assistant", "user"]  # never another model's

@@ -12,7 +12,7 @@ from PySide6.QtGui import QDropEvent, QImage
 from tests.attachment_samples import png, write_samples
 from tests.ui.chat_helpers import click, hotspot, layout_of, row_of
 from tests.ui.test_screenshots import distinct_colors, saved
-from tests.ui.window_helpers import demo_sessions, open_session, themed_window
+from tests.ui.window_helpers import demo_sessions, open_session, settle, themed_window
 from ui.models.chat_rows import RowKind
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "ui" / "screenshots"
@@ -39,7 +39,7 @@ def test_files_show_in_the_composer_removable_and_go_with_the_message(qtbot, bac
     assert thumb_labels[0].pixmap() is not None and not thumb_labels[0].pixmap().isNull()  # a real thumbnail
     assert thumb_labels[1].text() == "PDF\n2 p." and thumb_labels[2].text() == "PY"
     window.composer.edit.setPlainText("What do these show?")
-    qtbot.wait(50)
+    settle(qtbot, worker)
     window.raise_()
     saved(window, tmp_path / "composer.png")
     if SCREENSHOTS.is_dir():
@@ -61,7 +61,7 @@ def test_files_show_in_the_composer_removable_and_go_with_the_message(qtbot, bac
     qtbot.waitUntil(lambda: row.attachments[0].sha256 in window.chat_vm.thumbnails)
     layout, rect = layout_of(window.chat_view, position)
     assert len(layout.tiles) == 2 and layout.tiles[0].bottom() < layout.doc_pos.y()  # the files above the text
-    qtbot.wait(100)
+    settle(qtbot, worker)
     image = saved(window, tmp_path / "message.png")
     assert distinct_colors(image) > 5
     if SCREENSHOTS.is_dir():

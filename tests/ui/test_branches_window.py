@@ -16,7 +16,7 @@ from domain.importers.chatgpt import read_chatgpt
 from tests.fakes_turn import FakeAdapterFactory, reply
 from tests.importers.samples import chatgpt_export, claude_export
 from tests.ui.fake_backend import FakeChatBackend
-from tests.ui.window_helpers import open_session, themed_window
+from tests.ui.window_helpers import open_session, settle, themed_window
 from ui.models.chat_rows import ChatRow, RowKind
 
 SID = "chatgpt-conv-harbour"
@@ -53,7 +53,7 @@ def test_switch_regenerate_and_edit_in_the_window(qtbot, worker, container, fact
     hotspots = [a for _r, a, _l in window.chat_view.delegate.layout_for(
         edited, 900.0, False, window.chat_view.font()).hotspots]
     assert {"branch-prev", "branch-info", "branch-next", "edit"} <= set(hotspots)
-    qtbot.wait(100)
+    settle(qtbot, worker)
     window.grab().save(str(artifacts / "branch_switcher.png"))
 
     window.chat_view._on_action("branch-prev", edited)  # the ‹ click

@@ -9,6 +9,7 @@ from domain.events import ChatError, ContextStatus, ContextStatusChanged, Respon
 from domain.models import MessageType, Usage
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_chat_viewmodel import make_vm, opened
+from tests.ui.window_helpers import settle
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.viewmodels.chat import ChatViewModel
 from ui.viewmodels.chat_state import ChatState
@@ -198,7 +199,7 @@ def test_enter_while_a_reply_streams_queues_the_message_and_it_is_sent_when_the_
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     vm.send("First")
-    qtbot.waitUntil(lambda: any(r.streaming for r in vm.model.rows()))
+    qtbot.waitUntil(lambda: any(r.streaming and r.text for r in vm.model.rows()))
     assert vm.send("Second")  # taken: the composer clears
     assert vm.send("and third")
     assert vm.state.queued == "Second\n\nand third"
@@ -220,7 +221,7 @@ def test_a_queued_message_can_be_withdrawn_back_into_the_composer(qtbot, backend
     vm.cancel_queued()
     assert vm.state.queued is None and back == ["Second"]
     qtbot.waitUntil(lambda: not vm.state.streaming and len(vm.model.rows()) == 2)
-    qtbot.wait(100)
+    settle(qtbot, worker)
     assert [c[2] for c in backend.calls if c[0] == "send"] == ["First"]
 
 
@@ -234,7 +235,7 @@ def test_a_queued_message_is_not_sent_behind_a_failed_turn_but_returned_to_the_c
     vm.send("First")
     vm.send("Second")
     qtbot.waitUntil(lambda: back == ["Second"] and not vm.state.streaming)
-    qtbot.wait(100)
+    settle(qtbot, worker)
     assert [c[2] for c in backend.calls if c[0] == "send"] == ["First"] and vm.state.queued is None
 
 

@@ -17,6 +17,7 @@ from domain.events import (
     ToolResultStored,
 )
 from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.window_helpers import settle
 from ui.backend import Selection
 from ui.models.chat_rows import RowKind
 from ui.viewmodels.chat import ChatViewModel
@@ -257,7 +258,7 @@ def test_switching_to_a_smaller_model_refreshes_the_gauge_and_leaves_compaction_
     assert vm.state.context.warnings
     assert ("select", s.id, MINI, "general") in backend.calls
     assert backend.sessions[s.id].current_model_id == "gpt-4o-mini"
-    qtbot.wait(100)
+    settle(qtbot, worker)
     assert not any(c[0] == "compact" for c in backend.calls)  # the turn loop compacts before it sends
 
 
@@ -312,7 +313,7 @@ def test_calls_after_the_worker_shut_down_are_dropped_quietly(qtbot, backend) ->
     assert vm.send("late") is True  # the window is closing: nothing runs and nothing raises
     vm.stop()
     vm.open("s1")
-    qtbot.wait(50)
+    settle(qtbot, worker)
     assert backend.calls == []
 
 

@@ -10,7 +10,7 @@ from domain.events import ChatError, TextDelta
 from domain.models import MessageType
 from tests.ui.chat_helpers import click, hotspot, layout_of, row_of
 from tests.ui.fake_backend import FakeChatBackend
-from tests.ui.window_helpers import open_session, themed_window
+from tests.ui.window_helpers import open_session, settle, themed_window
 from ui.models.chat_rows import RowKind
 from ui.theme import LIGHT
 
@@ -108,7 +108,7 @@ def test_an_unanswered_message_shows_not_answered_and_retry_under_it_and_retry_a
     position, row = row_of(view, RowKind.USER)
     assert row.text == "Is the sync fixed?" and row.unanswered
     layout, rect = layout_of(view, position)
-    qtbot.wait(50)
+    settle(qtbot, worker)
     image = view.viewport().grab().toImage()
     note = QRect(int(rect.left() + layout.note_pos.x()), int(rect.top() + layout.note_pos.y()), 90, 16)
     retry = hotspot(layout, "retry").translated(rect.topLeft()).toRect()
@@ -173,11 +173,11 @@ def test_a_stopped_reply_is_marked_stopped_early_while_it_waits_to_be_read_back(
     window = themed_window(qtbot, backend, worker)
     open_session(qtbot, window, s.id)
     window.chat_vm.send("Go on")
-    qtbot.waitUntil(lambda: any(r.streaming for r in window.chat_vm.model.rows()))
+    qtbot.waitUntil(lambda: any(r.streaming and r.text for r in window.chat_vm.model.rows()))
     window.chat_vm.stop()
     qtbot.waitUntil(lambda: not window.chat_vm.state.streaming)
-    qtbot.wait(100)
     view = window.chat_view
+    qtbot.waitUntil(lambda: row_of(view, RowKind.ASSISTANT)[1].incomplete and view.delegate.sizer.pending_count() == 0)
     position, row = row_of(view, RowKind.ASSISTANT)
     assert row.text == "Part of a long answer" and row.message_id is None  # still the live row: not yet read back
     layout, rect = layout_of(view, position)
@@ -206,6 +206,6 @@ def test_a_refused_message_and_the_one_queued_behind_it_both_come_back_in_the_or
     window._send("and a short follow-up")
     qtbot.waitUntil(lambda: not window.chat_vm.state.streaming and window.composer.edit.toPlainText() != "",
                     timeout=5000)
-    qtbot.wait(100)
+    settle(qtbot, worker)
     assert window.composer.edit.toPlainText() == long.strip() + "\n\nand a short follow-up"
     assert sent(backend) == [long.strip()] and window.chat_vm.state.queued is None

@@ -7,7 +7,7 @@ from PySide6.QtGui import QFont, QGuiApplication, QTextTable
 
 from tests.ui.chat_helpers import click, layout_of, row_of
 from tests.ui.fake_backend import FakeChatBackend
-from tests.ui.window_helpers import open_session, themed_window
+from tests.ui.window_helpers import open_session, settle, themed_window
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.theme import LIGHT
 from ui.widgets.row_layout import compute_layout
@@ -69,7 +69,7 @@ def test_clicking_copy_code_below_a_table_copies_that_code_block(qtbot, worker) 
     for i, expected in enumerate(['print("first")', "echo second"]):
         position, _ = row_of(view, RowKind.ASSISTANT)
         layout_of(view, position)
-        qtbot.wait(50)
+        settle(qtbot, worker)
         layout, rect = layout_of(view, position)
         box = _code_boxes(layout)[i]
         button = next(r for r, action, _ in layout.hotspots if action.startswith("copy-code") and box.contains(r))

@@ -8,7 +8,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QImage
 
 from domain.events import ContextBreakdown, ContextStatus
 from tests.ui.fake_backend import FakeChatBackend
-from tests.ui.window_helpers import demo_sessions, open_session, themed_window
+from tests.ui.window_helpers import demo_sessions, open_session, settle, themed_window
 from ui.theme import LIGHT
 from ui.widgets.first_run import start_command
 
@@ -81,7 +81,7 @@ def test_without_a_keychain_the_environment_variable_is_the_main_first_run_actio
     window = themed_window(qtbot, FakeChatBackend(keychain_problem=NO_KEYCHAIN), worker)
     panel = window.first_run
     assert window.pages.currentWidget() is panel
-    qtbot.wait(50)
+    settle(qtbot, worker)
     key, env = panel.key_button, panel.env_button
     assert env.isVisibleTo(window) and not key.isEnabled() and key.toolTip() == NO_KEYCHAIN
     assert panel._cards.indexOf(panel.env_card) == 0  # listed first
@@ -95,7 +95,7 @@ def test_without_a_keychain_the_environment_variable_is_the_main_first_run_actio
 def test_with_a_keychain_adding_a_key_stays_the_main_first_run_action(qtbot, worker) -> None:
     window = themed_window(qtbot, FakeChatBackend(), worker)
     panel = window.first_run
-    qtbot.wait(50)
+    settle(qtbot, worker)
     assert panel.key_button.isEnabled() and not panel.env_button.isVisibleTo(window)
     assert panel._cards.indexOf(panel.keychain_card) == 0
     assert share_of(panel.key_button.grab().toImage(), LIGHT.accent) > 0.4
@@ -112,7 +112,7 @@ def test_without_a_keychain_save_to_keychain_is_disabled_with_the_reason(qtbot, 
     assert not card.save_key.isEnabled() and card.save_key.toolTip() == NO_KEYCHAIN
     assert not card.key.isEnabled() and "ANTHROPIC_API_KEY" in card.key.placeholderText()
     assert "Start Palimpsest with ANTHROPIC_API_KEY set" in card.key_label.text()
-    qtbot.wait(50)
+    settle(qtbot, worker)
     dialog.grab().save(str(artifacts / "settings_no_keychain.png"))
     backend.keychain_problem_text = None
     window.settings_vm.load()

@@ -9,9 +9,10 @@ from domain.models import MessageType
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_chat_viewmodel import make_vm
 from tests.ui.test_search_hit_and_archive import opened_at
+from tests.ui.window_helpers import settle
 from ui.models.chat_rows import RowKind
 from ui.viewmodels.chat import ChatViewModel
-from ui.viewmodels.chat_turn_end import PAGE
+from ui.viewmodels.chat_paging import PAGE
 
 LONG = 500
 
@@ -44,7 +45,7 @@ def test_scrolling_down_a_window_appends_newer_pages_until_the_newest(qtbot, bac
         ("load_newer", sid, backend.messages[sid][k - 1].seq) for k in range(PAGE, LONG, PAGE)]
     assert vm.state.message_count == LONG and not vm.state.has_older
     vm.load_newer()  # at the newest: nothing more to read
-    qtbot.wait(50)
+    settle(qtbot, worker)
     assert len([c for c in backend.calls if c[0] == "load_newer"]) == pages
 
 
@@ -148,7 +149,7 @@ def test_a_newer_page_read_for_a_session_left_meanwhile_is_dropped(qtbot, backen
     vm.load_newer()
     vm.open(other.id)
     qtbot.waitUntil(lambda: not vm.state.loading and vm.state.session is not None and vm.state.session.id == other.id)
-    qtbot.wait(300)
+    settle(qtbot, worker)
     assert [r.text for r in vm.model.rows()] == ["hello", "hi there"] and not vm.state.has_newer
 
 

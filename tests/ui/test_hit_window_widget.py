@@ -12,9 +12,9 @@ from domain.ports import SessionSearchHit
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_screenshots import distinct_colors, saved
 from tests.ui.test_search_hit_window import keep, on_screen
-from tests.ui.window_helpers import demo_sessions, migration_log, themed_window
+from tests.ui.window_helpers import demo_sessions, migration_log, settle, themed_window
 from ui.models.chat_rows import RowKind
-from ui.viewmodels.chat_turn_end import PAGE
+from ui.viewmodels.chat_paging import PAGE
 from ui.widgets.main_window import MainWindow
 
 LONG = 600
@@ -27,7 +27,7 @@ def opened_far_back(qtbot, worker) -> tuple[FakeChatBackend, MainWindow, str, st
     window = themed_window(qtbot, backend, worker)
     window.sessions_vm.open_hit(SessionSearchHit(session_id, "Staging migration log", "", message_id=hit))
     qtbot.waitUntil(lambda: window.chat_view.delegate.highlighted == hit)
-    qtbot.wait(150)
+    settle(qtbot, worker)
     return backend, window, session_id, hit
 
 
@@ -46,7 +46,7 @@ def test_scrolling_to_the_bottom_of_a_window_loads_the_newer_page(qtbot, worker,
     qtbot.waitUntil(lambda: len(vm.model.rows()) > shown)
     assert [c[0] for c in backend.calls].count("load_newer") == 1
     newest_in_window = backend.messages[sid][100 - PAGE // 2 + PAGE - 1].id
-    qtbot.wait(100)
+    settle(qtbot, worker)
     assert on_screen(view, newest_in_window)  # appended below: what the user was reading stays in place
     while vm.state.has_newer:  # on down to the end of the conversation
         count = len(vm.model.rows())
@@ -62,7 +62,7 @@ def scrolled_down_a_page(qtbot, window: MainWindow) -> None:
     rows = window.chat_vm.model.rowCount()
     window.chat_view.verticalScrollBar().triggerAction(QAbstractSlider.SliderAction.SliderToMaximum)
     qtbot.waitUntil(lambda: window.chat_vm.model.rowCount() > rows)
-    qtbot.wait(50)
+    settle(qtbot, window.worker, window.chat_view)
     assert window.chat_vm.state.has_newer and window.chat_view._focused is None
 
 
@@ -89,7 +89,7 @@ def test_sending_from_a_window_shows_the_turn_after_the_newest_message(qtbot, wo
     rows = vm.model.rows()
     at = next(i for i, r in enumerate(rows) if r.message_id == newest)
     assert rows[at + 1].kind is RowKind.USER and rows[at + 1].text == "and the proxy's port?"
-    qtbot.wait(150)
+    settle(qtbot, worker)
     bar = view.verticalScrollBar()
     assert bar.value() >= bar.maximum() - 40 and not on_screen(view, hit)  # the reply is followed, at the newest
     assert not view.jump.isVisible()

@@ -11,7 +11,7 @@ from PySide6.QtCore import QPoint, Qt
 from domain.chat.server_window import short_window_warning
 from domain.events import ContextBreakdown, ContextStatus
 from domain.models import AiModel, Provider, ProviderApi, ProviderType, WindowSource
-from tests.ui.window_helpers import demo_sessions, open_session, themed_window
+from tests.ui.window_helpers import demo_sessions, open_session, settle, themed_window
 from ui.widgets.context_gauge import gauge_text, gauge_tooltip
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -69,5 +69,5 @@ def test_settings_choose_the_api_an_openai_provider_speaks(qtbot, backend, worke
     qtbot.waitUntil(lambda: not window.settings_vm.state.busy)
     assert cards["openai"].api is not None and cards["openai"].api.currentText() == "Chat Completions"
     dialog.providers.ensureWidgetVisible(cards["openai"])
-    qtbot.wait(50)
+    settle(qtbot, worker)
     assert dialog.grab().save(str(SCREENSHOTS / "settings_provider_api.png"))

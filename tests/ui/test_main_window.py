@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QApplication
 
 from domain.events import TextDelta
 from tests.ui.fake_backend import FakeChatBackend
-from tests.ui.window_helpers import demo_sessions, open_session, themed_window
+from tests.ui.window_helpers import demo_sessions, open_session, settle, themed_window
 from ui.signals import emit
 
 
@@ -121,7 +121,7 @@ def test_a_system_theme_change_repaints_the_chat_in_the_new_colors(qtbot, backen
     window = themed_window(qtbot, backend, worker)
     open_session(qtbot, window, sid)
     apply_theme(QApplication.instance(), window, DARK)  # what a colorSchemeChanged signal does
-    qtbot.wait(50)
+    settle(qtbot, worker)
     image = window.chat_view.viewport().grab().toImage()
     assert image.pixelColor(image.width() - 8, image.height() - 8) == QColor(DARK.window)
     assert window.chat_view.delegate._theme is DARK

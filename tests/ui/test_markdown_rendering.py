@@ -8,7 +8,7 @@ from PySide6.QtGui import QColor, QFont, QGuiApplication, QWheelEvent
 from tests.ui.chat_helpers import click, hotspot, layout_of, row_of
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.pixels import background, text_contrast
-from tests.ui.window_helpers import open_session, themed_window
+from tests.ui.window_helpers import open_session, settle, themed_window
 from ui.markdown import code_frames, render_document, split_segments
 from ui.markdown_math import inline_math_as_code
 from ui.models.chat_rows import ChatRow, RowKind
@@ -115,7 +115,7 @@ def test_a_sideways_wheel_over_a_long_code_box_scrolls_it_and_shows_the_rest_of_
     offset = view.delegate.code_offsets[row.key][0]
     assert offset > 0
     assert view.verticalScrollBar().value() == vertical
-    qtbot.wait(30)
+    settle(qtbot, worker)
     after = view.viewport().grab(box.toRect()).toImage()
     assert before != after
     _wheel(view, box.center(), -100_000)  # clamped at the end of the longest line
@@ -130,7 +130,7 @@ def test_the_language_label_and_the_quote_bar_are_drawn(qtbot, worker) -> None:
     view = window.chat_view
     position, _ = row_of(view, RowKind.ASSISTANT)
     layout, rect = layout_of(view, position)
-    qtbot.wait(30)
+    settle(qtbot, worker)
     image = view.viewport().grab().toImage()
     box = layout.code_rects[0].translated(rect.topLeft())
     label = QRect(round(box.left()), round(box.top()) - 16, 60, 15)

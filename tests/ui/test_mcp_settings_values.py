@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QLineEdit
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_settings_viewmodel import idle, loaded
 from tests.ui.test_tool_guard_screenshots import saved
-from tests.ui.window_helpers import themed_window
+from tests.ui.window_helpers import settle, themed_window
 from ui.viewmodels.settings_mcp import checked_values
 
 
@@ -90,7 +90,7 @@ def test_the_add_form_edits_masked_values_and_shows_refusals_in_the_dialog(qtbot
     key2.setText("X Team")
     value2.setText("blue")
     assert value.echoMode() is QLineEdit.EchoMode.Password and value2.echoMode() is QLineEdit.EchoMode.Password
-    qtbot.wait(100)
+    settle(qtbot, worker)
     assert saved(dialog, artifacts / "settings_mcp_add.png").width() >= 800
 
     section.add.click()

@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor, QGuiApplication
 
 from tests.ui.chat_helpers import hover, layout_of, row_of
 from tests.ui.fake_backend import FakeChatBackend
-from tests.ui.window_helpers import open_session, themed_window
+from tests.ui.window_helpers import open_session, settle, themed_window
 from ui.models.chat_rows import RowKind
 from ui.theme import LIGHT
 from ui.widgets.doc_painter import TextRange
@@ -68,7 +68,7 @@ def test_the_selection_is_painted_in_the_selection_color(qtbot, worker) -> None:
     start, end = _point_of(view, RowKind.ASSISTANT, "brown"), _point_of(view, RowKind.ASSISTANT, "over")
     before = view.viewport().grab().toImage()
     _drag(qtbot, view, start, end)
-    qtbot.wait(30)
+    settle(qtbot, worker)
     image = view.viewport().grab().toImage()
     probe = QPoint(round((start.x() + end.x()) / 2), round(start.y()) + 5)
     colors = {image.pixelColor(probe.x() + dx, probe.y()).name() for dx in range(-20, 20)}

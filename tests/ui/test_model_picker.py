@@ -8,7 +8,7 @@ from PySide6.QtCore import QRect, Qt
 from domain.models import AiModel
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.pixels import text_contrast
-from tests.ui.window_helpers import demo_sessions, open_session, themed_window
+from tests.ui.window_helpers import demo_sessions, open_session, settle, themed_window
 from ui.backend import Selection
 from ui.models.picker_items import PickerItem, filtered, window_label
 
@@ -68,7 +68,7 @@ def test_the_list_groups_models_under_unselectable_provider_headers_and_the_curr
                        "GPT-4o mini": "128K", "o3": "200K"}
     current = model.row_of(Selection("anthropic", "claude-sonnet-4-5-20250929"))
     assert popup.list.currentIndex().row() == current
-    qtbot.wait(30)
+    settle(qtbot, worker)
     image = popup.list.viewport().grab().toImage()
     assert text_contrast(image, popup.list.visualRect(model.index(current))) >= 4.5
     popup.hide()

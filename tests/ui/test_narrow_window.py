@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QRect
 
-from tests.ui.window_helpers import demo_sessions, open_session, themed_window
+from tests.ui.window_helpers import demo_sessions, open_session, settle, themed_window
 from ui.widgets.sidebar import WIDTH
 
 
@@ -28,7 +28,7 @@ def test_at_a_narrow_width_every_header_control_and_the_composer_fit_inside_the_
     assert window.minimumSizeHint().width() <= 720
     window.resize(width, 600)
     qtbot.waitUntil(lambda: window.width() == width)
-    qtbot.wait(50)
+    settle(qtbot, worker)
     assert window.is_narrow() and not window.sidebar.isVisible()
     rects = [_in_window(window, w) for w in _controls(window)]
     for widget, rect in zip(_controls(window), rects, strict=True):
@@ -79,7 +79,7 @@ def test_at_720_px_screenshot(qtbot, backend, worker, artifacts) -> None:
     open_session(qtbot, window, sid)
     window.resize(720, 600)
     qtbot.waitUntil(lambda: window.width() == 720)
-    qtbot.wait(100)
+    settle(qtbot, worker)
     assert window.header.reasoning.isVisible()
     image = window.grab().toImage()
     assert image.width() == 720 and image.save(str(artifacts / "narrow_720.png"))

@@ -80,7 +80,7 @@ def greeted(qtbot, backend: FakeChatBackend, worker) -> ChatViewModel:
 
 def test_a_turn_reaches_the_backend_one_frame_after_the_window_shows_it(qtbot, worker) -> None:
     from tests.ui.fake_backend import FakeChatBackend as Base
-    from ui.viewmodels.chat import TURN_AFTER_FRAME_S
+    from ui.viewmodels.chat_turns import TURN_AFTER_FRAME_S
 
     class Timed(Base):
         def __init__(self) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tests.ui.window_helpers import open_session, themed_window
+from tests.ui.window_helpers import open_session, settle, themed_window
 from ui.backend import Selection
 from ui.signals import emit
 from ui.widgets.header import reasoning_items
@@ -73,5 +73,5 @@ def test_a_page_read_before_the_choice_was_stored_does_not_undo_it(qtbot, backen
     window.chat_vm._opened(stale)  # a turn's read-back that was already under way arrives first
     assert window.chat_vm.state.reasoning is None and window.header.reasoning.text() == "✦ default"
     qtbot.waitUntil(lambda: backend.sessions[session.id].reasoning is None)
-    qtbot.wait(100)
+    settle(qtbot, worker)
     assert window.chat_vm.state.reasoning is None and window.header.reasoning.text() == "✦ default"

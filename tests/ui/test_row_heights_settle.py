@@ -4,7 +4,7 @@ at its exact height, the newest message in view at the bottom."""
 from __future__ import annotations
 
 from tests.ui.fake_backend import FakeChatBackend
-from tests.ui.window_helpers import themed_window
+from tests.ui.window_helpers import settle, themed_window
 from ui.models.chat_rows import RowKind
 from ui.widgets.row_sizer import EXACT_TAIL
 
@@ -26,7 +26,7 @@ def test_a_page_of_short_rows_settles_to_exact_heights_with_the_newest_in_view(q
     exact = [sizer.is_exact(r, width, False, view.font()) for r in vm.model.rows()]
     assert all(exact[-EXACT_TAIL:]) and not all(exact[:-EXACT_TAIL])  # the older ones wait for idle slices
     qtbot.waitUntil(lambda: sizer.pending_count() == 0, timeout=5000)
-    qtbot.wait(100)
+    settle(qtbot, worker)
     assert [r.text for r in vm.model.rows()] == texts  # every row of the page, in order
     width = float(view.viewport().width())
     for i, row in enumerate(vm.model.rows()):

@@ -8,7 +8,7 @@ from PySide6.QtGui import QColor, QImage
 
 from domain.events import CompactStarted, TextDelta, ToolCallStarted
 from tests.ui.fake_backend import FakeChatBackend
-from tests.ui.window_helpers import REPLY, demo_sessions, open_session, themed_window
+from tests.ui.window_helpers import REPLY, demo_sessions, open_session, settle, themed_window
 
 
 def saved(widget, path: Path) -> QImage:
@@ -37,7 +37,7 @@ def test_conversation_with_code_and_a_tool_call_screenshot(qtbot, backend, worke
     row = model.rows().index(tool)
     collapsed = window.chat_view.visualRect(model.index(row)).height()
     model.toggle_expanded(tool.key)
-    qtbot.wait(150)
+    settle(qtbot, worker)
     assert model.is_expanded(tool.key)
     assert window.chat_view.visualRect(model.index(row)).height() > collapsed + 40  # the output is drawn open
     assert distinct_colors(saved(window, artifacts / "conversation_tool_call.png")) > 5
@@ -53,7 +53,7 @@ def test_streaming_screenshot(qtbot, backend, worker, artifacts) -> None:
     open_session(qtbot, window, sid)
     window.chat_vm.send("Can you make the backoff jittered, and cap it at 30 seconds?")
     qtbot.waitUntil(lambda: any(r.streaming and len(r.text) > 200 for r in window.chat_vm.model.rows()))
-    qtbot.wait(150)
+    settle(qtbot, worker)
     saved(window, artifacts / "streaming.png")
     window.chat_vm.stop()
     qtbot.waitUntil(lambda: not window.chat_vm.state.streaming)
@@ -72,9 +72,9 @@ def test_after_compaction_screenshot_shows_the_divider(qtbot, backend, worker, a
     assert window.chat_vm.model.rows()[0].kind.value == "divider"
     saved(window, artifacts / "after_compaction.png")
     window.chat_vm.set_show_originals(True)
-    qtbot.wait(150)
+    settle(qtbot, worker)
     window.chat_view.scrollToTop()
-    qtbot.wait(50)
+    settle(qtbot, worker)
     saved(window, artifacts / "originals_shown.png")
 
 
@@ -85,7 +85,7 @@ def test_compacting_indicator_screenshot(qtbot, backend, worker, artifacts) -> N
     open_session(qtbot, window, sid)
     window.chat_vm.send("Thanks!")
     qtbot.waitUntil(lambda: window.chat_vm.state.compacting)
-    qtbot.wait(100)
+    settle(qtbot, worker)
     assert window.compacting_bar.isVisible()
     saved(window, artifacts / "compacting.png")
     window.chat_vm.stop()
@@ -100,13 +100,13 @@ def test_settings_screenshot(qtbot, backend, worker, artifacts) -> None:
     qtbot.waitUntil(lambda: window.settings_vm.state.context is not None and not window.settings_vm.state.busy)
     window.settings_vm.test_connection("anthropic")
     qtbot.waitUntil(lambda: "anthropic" in window.settings_vm.state.provider_status)
-    qtbot.wait(100)
+    settle(qtbot, worker)
     saved(dialog, artifacts / "settings_providers.png")
     dialog.tabs.setCurrentWidget(dialog.compaction)
-    qtbot.wait(50)
+    settle(qtbot, worker)
     saved(dialog, artifacts / "settings_compaction.png")
     dialog.tabs.setCurrentWidget(dialog.models)
-    qtbot.wait(50)
+    settle(qtbot, worker)
     saved(dialog, artifacts / "settings_models.png")
 
 
@@ -132,7 +132,7 @@ def test_error_with_retry_screenshot(qtbot, backend, worker, artifacts) -> None:
     window.chat_vm.send("And the incident page?")
     qtbot.waitUntil(lambda: not window.chat_vm.state.streaming and window.chat_vm.model.rows()[-1].kind.value
                     == "error")
-    qtbot.wait(150)
+    settle(qtbot, worker)
     row = window.chat_vm.model.rows()[-1]
     assert row.retryable and "rate limiting" in row.text
     assert distinct_colors(saved(window, artifacts / "error_retry.png")) > 5

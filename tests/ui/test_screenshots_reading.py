@@ -8,7 +8,7 @@ from PySide6.QtGui import QPainter
 from tests.ui.chat_helpers import layout_of, row_of
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_screenshots import distinct_colors, saved
-from tests.ui.window_helpers import demo_sessions, open_session, themed_window
+from tests.ui.window_helpers import demo_sessions, open_session, settle, themed_window
 from ui.models.chat_rows import RowKind
 from ui.widgets.doc_painter import TextRange
 
@@ -47,7 +47,7 @@ def test_markdown_reading_screenshot(qtbot, worker, artifacts) -> None:
     doc = layout.doc
     start, end = doc.find("Keep the cap").selectionStart(), doc.find("idle").selectionEnd()
     view.selector.set_selection(TextRange(row.key, start, end))
-    qtbot.wait(100)
+    settle(qtbot, worker)
     assert distinct_colors(saved(window, artifacts / "markdown_selection.png")) > 5
 
 
@@ -58,7 +58,7 @@ def test_model_picker_screenshot(qtbot, backend, worker, artifacts) -> None:
     window.header.model.open_popup()
     popup = window.header.model.popup
     qtbot.waitUntil(popup.isVisible)
-    qtbot.wait(50)
+    settle(qtbot, worker)
     image = window.grab().toImage()
     button = window.header.model  # the popup is its own window (kept on the 800 px offscreen screen): draw it
     painter = QPainter(image)     # under its button, where it opens on a screen as wide as the window
@@ -74,7 +74,7 @@ def test_narrow_window_screenshot(qtbot, backend, worker, artifacts) -> None:
     open_session(qtbot, window, sid)
     window.resize(720, 700)
     qtbot.waitUntil(lambda: window.width() == 720)
-    qtbot.wait(100)
+    settle(qtbot, worker)
     image = window.grab().toImage()
     assert image.width() == 720 and distinct_colors(image) > 5
     assert image.save(str(artifacts / "narrow_720.png"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.events import ChatError, TextDelta
 from tests.ui.test_screenshots import distinct_colors, saved
-from tests.ui.window_helpers import REPLY, demo_sessions, open_session, themed_window
+from tests.ui.window_helpers import REPLY, demo_sessions, open_session, settle, themed_window
 from ui.models.chat_rows import RowKind
 
 
@@ -19,7 +19,7 @@ def test_queued_message_screenshot(qtbot, backend, worker, artifacts) -> None:
     window.composer.edit.setPlainText("And cap it at 30 seconds, please.")
     window._send(window.composer.edit.toPlainText())
     window.composer.edit.setPlainText("Also log each retry")
-    qtbot.wait(150)
+    settle(qtbot, worker)
     assert window.composer.queued.isVisible() and window.composer.button.text() == "Stop"
     assert distinct_colors(saved(window, artifacts / "queued.png")) > 5
     window.chat_vm.cancel_queued()
@@ -37,7 +37,7 @@ def test_stopped_reply_screenshot(qtbot, backend, worker, artifacts) -> None:
     qtbot.waitUntil(lambda: any(r.streaming and len(r.text) > 200 for r in window.chat_vm.model.rows()))
     window.chat_vm.stop()
     qtbot.waitUntil(lambda: any(r.incomplete and r.message_id for r in window.chat_vm.model.rows()))
-    qtbot.wait(150)
+    settle(qtbot, worker)
     assert distinct_colors(saved(window, artifacts / "stopped.png")) > 5
 
 
@@ -51,6 +51,6 @@ def test_not_answered_screenshot(qtbot, backend, worker, artifacts) -> None:
     window.chat_vm.send("Is the incident resolved?")
     qtbot.waitUntil(lambda: not window.chat_vm.state.streaming and window.chat_vm.model.rows()[-1].kind
                     is RowKind.ERROR and window.chat_vm.model.rows()[-2].message_id is not None)
-    qtbot.wait(150)
+    settle(qtbot, worker)
     assert window.chat_vm.model.rows()[-2].unanswered
     assert distinct_colors(saved(window, artifacts / "not_answered.png")) > 5

@@ -9,7 +9,7 @@ from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_chat_viewmodel import make_vm
 from ui.models.chat_rows import RowKind
 from ui.viewmodels.chat import ChatViewModel
-from ui.viewmodels.chat_turn_end import PAGE
+from ui.viewmodels.chat_paging import PAGE
 from ui.viewmodels.sessions import SessionsViewModel
 
 LONG = 400  # messages: the hit near the start is three pages back

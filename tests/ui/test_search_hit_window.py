@@ -14,7 +14,7 @@ from domain.events import TextDelta
 from domain.ports import SessionSearchHit
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_screenshots import distinct_colors, saved
-from tests.ui.window_helpers import demo_sessions, migration_log, themed_window
+from tests.ui.window_helpers import demo_sessions, migration_log, settle, themed_window
 from ui.models.session_list import WHEN_ROLE
 from ui.widgets.chat_view import ChatView
 
@@ -43,7 +43,7 @@ def test_clicking_a_hit_far_back_scrolls_to_it_and_frames_it(qtbot, worker, arti
                      pos=window.sidebar.list.visualRect(index).center())
     view = window.chat_view
     qtbot.waitUntil(lambda: view.delegate.highlighted == hit_id)
-    qtbot.wait(150)
+    settle(qtbot, worker)
     assert on_screen(view, hit_id)
     assert not on_screen(view, backend.messages[session_id][-1].id)  # not the usual bottom of the conversation
     shot = saved(window, artifacts / "search_hit.png")
@@ -52,7 +52,7 @@ def test_clicking_a_hit_far_back_scrolls_to_it_and_frames_it(qtbot, worker, arti
     frame = view.visualRect(view._vm.model.index(
         next(i for i, r in enumerate(view._vm.model.rows()) if r.message_id == hit_id)))
     view.highlight(None)
-    qtbot.wait(50)
+    settle(qtbot, worker)
     plain = view.grab().toImage()
     framed = QImage(str(artifacts / "search_hit.png"))
     offset = view.mapTo(window, QPoint(0, 0))
@@ -81,15 +81,15 @@ def test_a_hit_in_the_newest_page_stays_in_view_when_opened_again(qtbot, worker)
         qtbot.waitUntil(lambda: window.chat_vm.state.session is None)
         window.sessions_vm.open_hit(SessionSearchHit(session.id, session.title, "", message_id=hit_id))
         qtbot.waitUntil(lambda: view.delegate.highlighted == hit_id)
-        qtbot.wait(300)  # the page settles: row heights refined, the context measured
+        settle(qtbot, worker)  # the page settles: row heights refined, the context measured
         assert on_screen(view, hit_id)
         assert not on_screen(view, backend.messages[session.id][-1].id)
     qtbot.waitUntil(lambda: view.delegate.highlighted is None, timeout=4000)  # the frame goes; the hit stays held
     window.resize(window.width() - 120, window.height())  # rows wrap anew: the hit is centred again
-    qtbot.wait(200)
+    settle(qtbot, worker)
     assert on_screen(view, hit_id)
     view.verticalScrollBar().triggerAction(QAbstractSlider.SliderAction.SliderToMaximum)  # the user scrolls down
-    qtbot.wait(100)
+    settle(qtbot, worker)
     assert on_screen(view, backend.messages[session.id][-1].id) and not on_screen(view, hit_id)
     window.sessions_vm.new_chat()
     qtbot.waitUntil(lambda: window.chat_vm.state.session is None)
@@ -141,12 +141,12 @@ def test_sending_from_the_hit_follows_the_reply_again(qtbot, worker) -> None:
     window.sessions_vm.open_hit(SessionSearchHit(session.id, "Birds", "kestrel", hit))
     view = window.chat_view
     qtbot.waitUntil(lambda: view.delegate.highlighted == hit)
-    qtbot.wait(100)
+    settle(qtbot, worker)
     assert on_screen(view, hit)
     backend.scripts.append([TextDelta("Falcons "), 1.0, TextDelta("stoop.")])  # a pause mid-reply
     assert window.chat_vm.send("and the falcon?")
     qtbot.waitUntil(lambda: window.chat_vm.model.rows()[-1].text.startswith("Falcons"))
-    qtbot.wait(150)
+    settle(qtbot, worker)
     bar = view.verticalScrollBar()
     assert window.chat_vm.state.streaming  # while the reply streams, the view follows it, not the hit
     assert bar.value() >= bar.maximum() - 40 and not on_screen(view, hit)

@@ -9,7 +9,7 @@ from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QDialogButtonBox
 
 from tests.ui.test_screenshots import distinct_colors, saved
-from tests.ui.window_helpers import open_session, themed_window
+from tests.ui.window_helpers import open_session, settle, themed_window
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "ui" / "screenshots"
 
@@ -67,7 +67,7 @@ def test_cancel_or_no_change_stores_nothing_and_a_new_chat_has_no_prompt_to_edit
     dialog.buttons.button(QDialogButtonBox.StandardButton.Cancel).click()
     dialog = _open_dialog(qtbot, window)
     dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()  # still empty: the agent's, as before
-    qtbot.wait(50)
+    settle(qtbot, worker)
     assert not [c for c in backend.calls if c[0] == "set_session_prompt"]
 
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from domain.events import TextDelta, ThinkingDelta
 from domain.models import Message, MessageType, ReasoningBlock, ReasoningKind
 from tests.ui.test_screenshots import distinct_colors, saved
-from tests.ui.window_helpers import demo_sessions, open_session, themed_window
+from tests.ui.window_helpers import demo_sessions, open_session, settle, themed_window
 from ui.models.chat_rows import RowKind, rows_from_messages, thinking_status
 
 THOUGHT = ("The user wants jitter. Full jitter (sleep = random(0, base·2ⁿ)) spreads retries best, but the cap "
@@ -54,7 +54,7 @@ def test_thinking_streams_open_then_closes_and_a_click_opens_it(qtbot, backend, 
     model = window.chat_vm.model
     qtbot.waitUntil(lambda: any(r.kind is RowKind.THINKING and r.streaming and r.text == THOUGHT
                                 for r in model.rows()))
-    qtbot.wait(120)
+    settle(qtbot, worker)
     view = window.chat_view
     streaming_row = next(r for r in model.rows() if r.kind is RowKind.THINKING)
     open_height = _row_rect(view, model, streaming_row.key).height()
@@ -62,7 +62,7 @@ def test_thinking_streams_open_then_closes_and_a_click_opens_it(qtbot, backend, 
     assert distinct_colors(saved(window, artifacts / "thinking_streaming.png")) > 5
     qtbot.waitUntil(lambda: not window.chat_vm.state.streaming, timeout=5000)
     qtbot.waitUntil(lambda: any(r.kind is RowKind.THINKING and r.message_id for r in model.rows()))
-    qtbot.wait(150)
+    settle(qtbot, worker)
     stored = next(r for r in model.rows() if r.kind is RowKind.THINKING)
     assert thinking_status(stored) == "12 s · 1,380 tokens"
     closed = _row_rect(view, model, stored.key)
@@ -70,14 +70,14 @@ def test_thinking_streams_open_then_closes_and_a_click_opens_it(qtbot, backend, 
     assert distinct_colors(saved(window, artifacts / "thinking_collapsed.png")) > 5
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=closed.topLeft() + _header_point())
     qtbot.waitUntil(lambda: model.is_expanded(stored.key))
-    qtbot.wait(150)
+    settle(qtbot, worker)
     assert _row_rect(view, model, stored.key).height() > 60
     assert distinct_colors(saved(window, artifacts / "thinking_expanded.png")) > 5
     dark = themed_window(qtbot, backend, worker, dark=True)
     open_session(qtbot, dark, window.chat_vm.state.session.id)
     key = next(r.key for r in dark.chat_vm.model.rows() if r.kind is RowKind.THINKING)
     dark.chat_vm.model.toggle_expanded(key)
-    qtbot.wait(150)
+    settle(qtbot, worker)
     assert distinct_colors(saved(dark, artifacts / "thinking_expanded_dark.png")) > 5
 
 

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QPlainTextEdit
 
 from domain.settings import ToolSettings
 from domain.tool_approval import ApprovalRequest
-from tests.ui.window_helpers import themed_window
+from tests.ui.window_helpers import settle, themed_window
 from ui.widgets.tool_approval import ToolApprovalDialog
 
 
@@ -27,7 +27,7 @@ def test_tool_approval_dialog_screenshot(qtbot, backend, worker, artifacts) -> N
     dialog = ToolApprovalDialog(request, window)
     dialog.open()
     qtbot.waitUntil(dialog.isVisible)
-    qtbot.wait(100)
+    settle(qtbot, worker)
     image = saved(dialog, artifacts / "tool_approval.png")
     assert image.width() >= 600 and image.height() >= 300
     assert dialog.deny_button.isDefault()
@@ -45,7 +45,7 @@ def test_settings_tools_screenshot(qtbot, backend, worker, artifacts) -> None:
     assert dialog is not None
     qtbot.waitUntil(lambda: window.settings_vm.state.tools is not None and not window.settings_vm.state.busy)
     dialog.tabs.setCurrentWidget(dialog.tools)
-    qtbot.wait(100)
+    settle(qtbot, worker)
     assert dialog.tools.hosts.toPlainText() == "localhost\nnas.lan\n192.168.1.0/24"
     image = saved(dialog, artifacts / "settings_tools.png")
     assert image.width() >= 800 and image.height() >= 600
@@ -79,7 +79,7 @@ def test_settings_tools_lists_mcp_servers_and_their_tools_screenshot(qtbot, back
     assert rules == ["allow", "ask", "deny"]
     first.setSelected(True)
     assert section.open_log.isEnabled() and section.refresh.isEnabled()
-    qtbot.wait(100)
+    settle(qtbot, worker)
     image = saved(dialog, artifacts / "settings_mcp.png")
     assert image.width() >= 800 and image.height() >= 600
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtWidgets import QApplication
 
 from tests.ui.fake_backend import FakeChatBackend
@@ -59,11 +61,23 @@ def demo_sessions(backend: FakeChatBackend) -> str:
     return s.id
 
 
+def settle(qtbot, worker: AsyncWorker, view: Any = None, timeout: int = 5000) -> None:
+    """Waits until the window has everything it asked for: no worker call whose answer is still to be handled, no
+    row height left to refine (`view`: a ChatView), nothing left in the event queue; checked twice in a row, since
+    handling one answer may ask for more. A wait on state, not on a fixed delay."""
+    def idle() -> bool:
+        QApplication.processEvents()
+        sizer = view.delegate.sizer if view is not None else None
+        return worker.calls_in_flight == 0 and (sizer is None or sizer.pending_count() == 0)
+
+    qtbot.waitUntil(lambda: idle() and idle(), timeout=timeout)
+
+
 def open_session(qtbot, window: MainWindow, session_id: str) -> None:
     window.sessions_vm.select(session_id)
     qtbot.waitUntil(lambda: window.chat_vm.state.session is not None and not window.chat_vm.state.loading
                     and window.chat_vm.state.context is not None and window.chat_vm.state.usage is not None)
-    qtbot.wait(120)
+    settle(qtbot, window.worker, window.chat_view)
 
 
 def migration_log(backend: FakeChatBackend, steps: int, hit_at: int) -> tuple[str, str]:

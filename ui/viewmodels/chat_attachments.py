@@ -3,88 +3,83 @@ earlier one, open the stored copy; thumbnails fetched on the worker and kept by 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, cast
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from domain.attachment import Attachment
 from ui.attachments_backend import AttachmentPreview, AttachmentsBackend
 from ui.signals import emit
-from ui.viewmodels.chat_state import ChatState
+from ui.state.chat_events import AttachEnded, AttachStarted, PendingChanged
 from ui.viewmodels.wording import describe
-from ui.worker import AsyncWorker
+
+if TYPE_CHECKING:
+    from ui.viewmodels.chat import ChatViewModel
 
 PASTED_NAME = "pasted image.png"
 
 
-class ChatAttachments:
-    """Mixed into ChatViewModel; relies on its state, worker and backend (which also implements AttachmentsBackend)."""
+class AttachmentsController:
+    """Takes files in on the worker (the composer shows them as they arrive) and keeps their thumbnails."""
 
-    _backend: Any
-    _worker: AsyncWorker
-    _state: ChatState
-    notice: Any  # Signal(str)
-    file_ready: Any  # Signal(str): a path to open in the system's viewer
-    thumbnails_changed: Any  # Signal(): a thumbnail arrived
-
-    def _set(self, **changes: Any) -> None:
-        raise NotImplementedError
+    def __init__(self, vm: ChatViewModel) -> None:
+        self._vm = vm
+        self.thumbnails: dict[str, bytes] = {}  # PNG thumbnails by sha256 (filled as they arrive)
+        self._asked: set[str] = set()
 
     @property
     def _files(self) -> AttachmentsBackend:
-        return cast(AttachmentsBackend, self._backend)
-
-    @property
-    def thumbnails(self) -> dict[str, bytes]:
-        """PNG thumbnails by sha256 (filled as they arrive)."""
-        if not hasattr(self, "_thumbs"):
-            self._thumbs: dict[str, bytes] = {}
-            self._asked: set[str] = set()
-        return self._thumbs
+        return cast(AttachmentsBackend, self._vm.backend)  # the chat backend also implements AttachmentsBackend
 
     def attach_paths(self, paths: Sequence[str]) -> None:
         """Takes files in (checked and stored on the worker); each shows in the composer, or a notice says why not."""
         for path in paths:
-            self._take(lambda p=path: self._files.take_in(p))
+            self._take(self._taking(path))
 
-    def attach_image(self, png: bytes, name: str = PASTED_NAME) -> None:
+    def _taking(self, path: str) -> Callable[[], Any]:
+        return lambda: self._files.take_in(path)
+
+    def attach_image(self, png: bytes, name: str | None = None) -> None:
         """Takes a pasted image in (PNG bytes from the clipboard)."""
-        self._take(lambda: self._files.take_in_bytes(name, png))
+        self._take(lambda: self._files.take_in_bytes(name or PASTED_NAME, png))
 
-    def _take(self, call: Any) -> None:
-        self._set(attaching=self._state.attaching + 1)
+    def _take(self, call: Callable[[], Any]) -> None:
+        vm = self._vm
+        vm.dispatch(AttachStarted())
 
         def taken(preview: AttachmentPreview) -> None:
             if preview.thumbnail:
                 self.thumbnails[preview.attachment.sha256] = preview.thumbnail
-            self._set(attaching=self._state.attaching - 1, pending=(*self._state.pending, preview))
+            vm.dispatch(AttachEnded(preview))
 
         def refused(error: Exception) -> None:
-            self._set(attaching=self._state.attaching - 1)
-            emit(self.notice, describe(error))
+            vm.dispatch(AttachEnded(None))
+            emit(vm.notice, describe(error))
 
-        self._worker.call(call, taken, refused)
+        vm.worker.call(call, taken, refused)
 
     def remove_pending(self, index: int) -> None:
         """Takes a file out of the composer before sending; its stored copy goes unless a message refers to it."""
-        pending = list(self._state.pending)
+        pending = list(self._vm.state.pending)
         if not 0 <= index < len(pending):
             return
         removed = pending.pop(index).attachment
-        self._set(pending=tuple(pending))
+        self._vm.dispatch(PendingChanged(tuple(pending)))
         if all(p.attachment.sha256 != removed.sha256 for p in pending):
-            self._worker.call(lambda: self._files.release([removed]), lambda _: None, lambda _: None)
+            self._vm.worker.call(lambda: self._files.release([removed]), lambda _: None, lambda _: None)
 
     def reattach(self, attachments: Sequence[Attachment]) -> None:
         """Puts earlier attachments back into the composer: the next message sends them again."""
-        present = {p.attachment.sha256 for p in self._state.pending}
+        pending = self._vm.state.pending
+        present = {p.attachment.sha256 for p in pending}
         added = tuple(AttachmentPreview(a, self.thumbnails.get(a.sha256)) for a in attachments
                       if a.sha256 not in present)
-        self._set(pending=(*self._state.pending, *added))
+        self._vm.dispatch(PendingChanged((*pending, *added)))
 
     def open_attachment(self, attachment: Attachment) -> None:
         """Opens the stored copy full size in the system's viewer (file_ready carries its path)."""
-        self._worker.call(lambda: self._files.viewable_file(attachment), lambda path: emit(self.file_ready, path),
-                          lambda error: emit(self.notice, describe(error)))
+        vm = self._vm
+        vm.worker.call(lambda: self._files.viewable_file(attachment), lambda path: emit(vm.file_ready, path),
+                       lambda error: emit(vm.notice, describe(error)))
 
     def want_thumbnail(self, attachment: Attachment) -> None:
         """Fetches an image's thumbnail once (the view repaints when thumbnails_changed fires)."""
@@ -96,6 +91,6 @@ class ChatAttachments:
         def got(data: bytes | None) -> None:
             if data:
                 thumbs[attachment.sha256] = data
-                emit(self.thumbnails_changed)
+                emit(self._vm.thumbnails_changed)
 
-        self._worker.call(lambda: self._files.thumbnail(attachment), got, lambda _: None)
+        self._vm.worker.call(lambda: self._files.thumbnail(attachment), got, lambda _: None)

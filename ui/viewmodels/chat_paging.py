@@ -5,173 +5,166 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
-from domain.models import Message, MessageId, SessionId
+from domain.models import MessageId, SessionId
 from domain.usecases.open_at_message import HitPage
-from ui.backend import ConversationBackend, ConversationPage
+from ui.backend import ConversationPage
 from ui.models.chat_rows import RowKind
-from ui.models.message_list import MessageListModel
 from ui.signals import emit
-from ui.viewmodels.chat_state import ChatState
-from ui.viewmodels.chat_turn_end import PAGE
-from ui.worker import AsyncWorker
+from ui.state.chat_events import NewerPaged, OlderPaged, OpenStarted, OriginalsShown
+
+if TYPE_CHECKING:
+    from ui.viewmodels.chat import ChatViewModel
+
+PAGE = 120
 
 
-class ChatPaging:
-    """Mixed into ChatViewModel; relies on its state, worker, backend and rows."""
+class PagingController:
+    """Pages the conversation in around what shows; one older and one newer page at most in flight."""
 
-    _backend: ConversationBackend
-    _worker: AsyncWorker
-    _state: ChatState
-    _messages: list[Message]
-    _page: ConversationPage | None
-    _loading_older: bool
-    _loading_newer = False
-    _shown: int
-    model: MessageListModel
-    notice: Any  # Signal(str)
-    focus: Any  # Signal(str)
-    text_returned: Any  # Signal(str)
-    send: Callable[[str], bool]
+    def __init__(self, vm: ChatViewModel) -> None:
+        self._vm = vm
+        self._loading_older = False
+        self._loading_newer = False
 
-    def _leave(self) -> None:
-        raise NotImplementedError
-
-    def _opened(self, page: ConversationPage) -> None:
-        raise NotImplementedError
-
-    def _set(self, **changes: Any) -> None:
-        raise NotImplementedError
-
-    def _fail(self, error: Exception) -> None:
-        raise NotImplementedError
-
-    def _sync_rows(self) -> None:
-        raise NotImplementedError
+    def reset(self) -> None:
+        """A read failed: the next page may be asked for again."""
+        self._loading_older = False
 
     def open_at(self, session_id: SessionId, message_id: MessageId) -> None:
         """Opens a session paged back to a message (a search hit) and asks the view to show it: its branch is
         checked out first when it is on another one, the originals are shown when it is behind the boundary."""
-        self._leave()
-        self._worker.call(lambda: self._backend.open_at(session_id, message_id, PAGE), self._opened_at, self._fail)
+        vm = self._vm
+        vm.leave()
+        vm.worker.call(lambda: vm.backend.open_at(session_id, message_id, PAGE), self._opened_at, vm.fail)
 
     def _opened_at(self, hit: HitPage) -> None:
-        self._opened(hit.page)
+        vm = self._vm
+        vm._opened(hit.page)
         if hit.behind_boundary:
             self.set_show_originals(True)
         if hit.switched_branch:
-            emit(self.notice, "Switched to the branch the match is on (the conversation now continues there).")
-        emit(self.focus, hit.message_id)
+            emit(vm.notice, "Switched to the branch the match is on (the conversation now continues there).")
+        emit(vm.focus, hit.message_id)
 
     def load_older(self) -> None:
         """Prepends the previous page of messages."""
-        session = self._state.session
-        if session is None or not self._messages or self._loading_older:
+        vm = self._vm
+        session = vm.state.session
+        if session is None or not vm.rows.messages or self._loading_older:
             return
-        first = self._messages[0].seq
+        first = vm.rows.messages[0].seq
         self._loading_older = True
-        self._worker.call(lambda: self._backend.load_older(session.id, first, PAGE), self._prepend, self._fail)
+        vm.worker.call(lambda: vm.backend.load_older(session.id, first, PAGE), self._prepend, vm.fail)
 
     def _prepend(self, older_page: ConversationPage) -> None:
+        vm, rows = self._vm, self._vm.rows
         self._loading_older = False
         older = older_page.messages
-        known = {m.id for m in self._messages}
-        self._messages[:0] = [m for m in older if m.id not in known]
-        page = self._page
+        known = {m.id for m in rows.messages}
+        rows.messages[:0] = [m for m in older if m.id not in known]
+        page = rows.page
         if page is not None and older_page.siblings:  # their versions, for the ‹ n / m › switcher
-            page = self._page = replace(page, siblings={**older_page.siblings, **page.siblings})
-        total = page.total_count if page is not None else len(self._messages)
+            page = rows.page = replace(page, siblings={**older_page.siblings, **page.siblings})
+        total = page.total_count if page is not None else len(rows.messages)
         below = page.newer_count if page is not None else 0  # a window's newer messages are not above it
-        self._set(has_older=len(self._messages) + below < total and bool(older))
-        self._sync_rows()
+        vm.dispatch(OlderPaged(len(rows.messages) + below < total and bool(older)))
+        vm.sync_rows()
 
     def load_newer(self) -> None:
         """Appends the next page of messages below a window around a search hit (scrolling down it)."""
-        session = self._state.session
-        if session is None or not self._messages or self._loading_newer or not self._state.has_newer:
+        vm = self._vm
+        session = vm.state.session
+        if session is None or not vm.rows.messages or self._loading_newer or not vm.state.has_newer:
             return
-        last, shown = self._messages[-1].seq, self._shown
+        last, shown = vm.rows.messages[-1].seq, vm.shown
         self._loading_newer = True
 
         def failed(error: Exception) -> None:
             self._loading_newer = False
-            self._fail(error)
+            vm.fail(error)
 
-        self._worker.call(lambda: self._backend.load_newer(session.id, last, PAGE),
-                          lambda page: self._append(page, shown), failed)
+        vm.worker.call(lambda: vm.backend.load_newer(session.id, last, PAGE),
+                       lambda page: self._append(page, shown), failed)
 
     def _append(self, newer: ConversationPage, shown: int) -> None:
+        vm, rows = self._vm, self._vm.rows
         self._loading_newer = False
-        if shown != self._shown or self._page is None or not self._state.has_newer:
+        if shown != vm.shown or rows.page is None or not vm.state.has_newer:
             return  # another page opened (or the newest one) meanwhile: this one is stale
-        known = {m.id for m in self._messages}
-        self._messages += [m for m in newer.messages if m.id not in known]
-        self._page = replace(self._page, siblings={**self._page.siblings, **newer.siblings},
-                             total_count=newer.total_count, newer_count=newer.newer_count,
-                             newest_reply=newer.newest_reply)
-        self._set(has_newer=newer.has_newer, path_messages=newer.total_count)
-        self._sync_rows()
+        known = {m.id for m in rows.messages}
+        rows.messages += [m for m in newer.messages if m.id not in known]
+        rows.page = replace(rows.page, siblings={**rows.page.siblings, **newer.siblings},
+                            total_count=newer.total_count, newer_count=newer.newer_count,
+                            newest_reply=newer.newest_reply)
+        vm.dispatch(NewerPaged(newer.has_newer, newer.total_count))
+        vm.sync_rows()
 
     def jump_to_latest(self) -> None:
         """Replaces a window around a search hit with the conversation's newest page (the view shows its bottom)."""
-        self._latest_then(lambda: None)
+        self.latest_then(lambda: None)
 
-    def _send_after_latest(self, text: str) -> bool:
+    def send_after_latest(self, text: str) -> bool:
         """Sends once the newest page replaced a window around a search hit; the text goes back to the composer when
         it cannot be sent then."""
+        vm = self._vm
+
         def give_back() -> None:
-            emit(self.text_returned, text)
+            emit(vm.text_returned, text)
 
         def resend() -> None:
-            if not self.send(text):
+            if not vm.send(text):
                 give_back()
 
-        return self._latest_then(resend, give_back)
+        return self.latest_then(resend, give_back)
 
-    def _latest_then(self, then: Callable[[], object], lost: Callable[[], object] | None = None) -> bool:
+    def latest_then(self, then: Callable[[], object], lost: Callable[[], object] | None = None) -> bool:
         """Runs `then` with the newest page shown: at once when it is, else once it is read; `lost` instead when the
         read fails or another session opened meanwhile. True: one of them runs or will."""
-        session = self._state.session
-        if session is None or not self._state.has_newer:
+        vm = self._vm
+        session = vm.state.session
+        if session is None or not vm.state.has_newer:
             then()
             return True
-        shown = self._shown
-        self._set(loading=True)
+        shown = vm.shown
+        vm.dispatch(OpenStarted(leave=False))
 
         def loaded(page: ConversationPage) -> None:
-            if shown != self._shown:
+            if shown != vm.shown:
                 if lost is not None:
                     lost()
                 return
-            self._opened(page)
+            vm._opened(page)
             then()
 
         def failed(error: Exception) -> None:
-            self._fail(error)
+            vm.fail(error)
             if lost is not None:
                 lost()
 
-        self._worker.call(lambda: self._backend.load_conversation(session.id, PAGE), loaded, failed)
+        vm.worker.call(lambda: vm.backend.load_conversation(session.id, PAGE), loaded, failed)
         return True
 
     def set_show_originals(self, show: bool) -> None:
         """Shows (dimmed) or hides the original messages behind the compaction boundary; hiding them under a window
         behind the boundary (nothing of it left to show) goes to the newest page."""
-        self._set(show_originals=show)
-        self._sync_rows()
-        page = self._page
-        last = self._messages[-1].seq if self._messages else None
-        if not show and self._state.has_newer and page is not None and page.boundary_seq is not None and (
+        vm = self._vm
+        vm.dispatch(OriginalsShown(show))
+        vm.sync_rows()
+        page, messages = vm.rows.page, vm.rows.messages
+        last = messages[-1].seq if messages else None
+        if not show and vm.state.has_newer and page is not None and page.boundary_seq is not None and (
                 last is not None and last < page.boundary_seq):
             self.jump_to_latest()
 
     def last_reply(self) -> str | None:
         """The text of the newest assistant reply (for Ctrl+Shift+C): the conversation's, also under a window around a
         search hit whose rows do not reach it."""
-        if self._state.has_newer:
-            return self._page.newest_reply if self._page is not None else None
-        for row in reversed(self.model.rows()):
+        vm = self._vm
+        if vm.state.has_newer:
+            return vm.rows.page.newest_reply if vm.rows.page is not None else None
+        for row in reversed(vm.model.rows()):
             if row.kind is RowKind.ASSISTANT and row.text:
                 return row.text
         return None

@@ -24,20 +24,31 @@ class LiveTurn:
         self._thinking: ChatRow | None = None  # the reasoning streaming now (open until the reply starts)
         self._thinking_began = 0.0
         self._clock = clock
+        self._pending = True  # nothing has come back yet: a pending reply (a typing indicator) shows at once
         if user_text is not None:
             self._rows.append(ChatRow(RowKind.USER, f"live-{turn}-user", text=user_text, attachments=attachments))
 
     @property
     def rows(self) -> list[ChatRow]:
-        """The rows so far, the streaming reply last."""
+        """The rows so far, the streaming reply last (the pending reply while nothing has come back)."""
+        if self._pending:
+            return [*self._rows, ChatRow(RowKind.ASSISTANT, f"live-{self._turn}-reply-1", streaming=True)]
+        return self._real_rows()
+
+    def _real_rows(self) -> list[ChatRow]:
         live = [row for row in (self._thinking, self._reply) if row is not None]
         return [*self._rows, *live]
+
+    @property
+    def pending(self) -> bool:
+        """Whether nothing has come back yet (the pending reply shows)."""
+        return self._pending
 
     @property
     def message_count(self) -> int:
         """How many stored messages the rows so far stand for (a finished tool row is a call and its result)."""
         count = 0
-        for row in self.rows:
+        for row in self._real_rows():
             if row.kind is RowKind.TOOL:
                 count += 1 if row.tool_running else 2
             elif row.kind in (RowKind.USER, RowKind.ASSISTANT):
@@ -46,6 +57,7 @@ class LiveTurn:
 
     def add_thinking(self, text: str) -> None:
         """Appends streamed reasoning to the open Thinking section (starting one when needed)."""
+        self._pending = False
         if self._thinking is None:
             self._close_segment()
             self._segment += 1
@@ -64,6 +76,7 @@ class LiveTurn:
 
     def add_text(self, text: str) -> None:
         """Appends streamed text to the current reply segment (starting one when needed)."""
+        self._pending = False
         if text:
             self._close_thinking()
         if self._reply is None:
@@ -76,6 +89,7 @@ class LiveTurn:
 
     def tool_started(self, event: ToolCallStarted) -> None:
         """Closes the current reply segment and adds a running tool row."""
+        self._pending = False
         self._close_segment()
         self._rows.append(
             ChatRow(
@@ -86,6 +100,7 @@ class LiveTurn:
 
     def tool_finished(self, event: ToolResultStored) -> None:
         """Marks the tool's row done with its result size and whether it was truncated."""
+        self._pending = False
         key = f"live-{self._turn}-tool-{event.call_id}"
         for i, row in enumerate(self._rows):
             if row.key == key:
@@ -104,6 +119,7 @@ class LiveTurn:
     def failed(self, event: ChatError) -> ChatRow:
         """Adds the error row (with Retry when the error is retryable) and returns it; when part of the reply had
         arrived, the row says the reply was cut off and kept rather than that the provider was never reached."""
+        self._pending = False
         cut_off = self._reply is not None and bool(self._reply.text.strip())
         self._close_segment(incomplete=True)
         text = turn_error_text(event.kind, event.message, cut_off=cut_off)
@@ -113,6 +129,7 @@ class LiveTurn:
 
     def round_limit(self, event: ToolRoundLimitReached) -> ChatRow:
         """Adds a notice that the turn stopped after too many tool rounds."""
+        self._pending = False
         self._close_segment()
         row = ChatRow(
             RowKind.ERROR, f"live-{self._turn}-rounds",
@@ -124,6 +141,7 @@ class LiveTurn:
 
     def finish(self, *, incomplete: bool = False) -> None:
         """Ends streaming of the current segment."""
+        self._pending = False
         self._close_segment(incomplete=incomplete)
 
     def _close_segment(self, *, incomplete: bool = False) -> None:

@@ -23,6 +23,7 @@ from ui.models.message_list import EXPANDED_ROLE, ROW_ROLE
 from ui.signals import emit
 from ui.theme import Theme
 from ui.viewmodels.chat import ChatViewModel
+from ui.viewmodels.chat_state import ChatState, Sending
 from ui.widgets.doc_painter import box_at
 from ui.widgets.jump_latest import JumpToLatest
 from ui.widgets.message_delegate import MessageDelegate
@@ -82,7 +83,9 @@ class ChatView(QListView):
         self.verticalScrollBar().sliderPressed.connect(self._release)
         self.verticalScrollBar().actionTriggered.connect(lambda _action: self._release())
         vm.focus.connect(lambda message_id: QTimer.singleShot(0, lambda: self.show_message(message_id)))
-        self.jump = JumpToLatest(vm, self)  # while a window around a search hit does not reach the newest message
+        self.jump = JumpToLatest(vm, self)  # a window around a search hit, or new messages below a view scrolled up
+        self._sending = False
+        vm.state_changed.connect(self._turn_began)
 
     def set_theme(self, theme: Theme) -> None:
         """Repaints in new colors."""
@@ -228,6 +231,15 @@ class ChatView(QListView):
         if self._stick or force:
             self._stick = True
             QTimer.singleShot(0, self._settle_at_bottom)
+
+    def _turn_began(self, state: ChatState) -> None:
+        """A send always shows the new message: the view goes to its end however far up it was scrolled."""
+        sending = isinstance(state.current_turn, Sending)
+        if sending and not self._sending:
+            self._release()
+            self._stick = True
+            self._follow(force=True)
+        self._sending = sending
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         """A sideways wheel (or Shift+wheel) over a code box too wide for the bubble scrolls that box."""

@@ -10,7 +10,7 @@ from PySide6.QtGui import QImage, QKeyEvent, QTextCursor, QTextOption
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from ui.signals import emit
-from ui.viewmodels.chat_state import ChatState
+from ui.viewmodels.chat_state import ChatState, Stopping
 from ui.widgets.attachment_strip import AttachmentStrip
 from ui.widgets.icons import paperclip_icon
 
@@ -107,18 +107,21 @@ class ComposerEdit(QPlainTextEdit):
         self.setFixedHeight(max(46, height))
 
 
+EDIT_BAR_TEXT = "Editing your message · Esc to cancel"
+EDIT_BAR_TIP = "Send makes it a new version of that message (the old one stays; ‹ › switches between them)"
 PLACEHOLDER = "Message…  (Enter to send, Shift+Enter for a new line)"
 STREAMING_PLACEHOLDER = "Type your next message — Enter queues it until the reply ends (Esc stops the reply)"
 QUEUE_PREVIEW = 90
 
 
 class Composer(QWidget):
-    """Text box plus Send / Stop, the paperclip, the files to send and the queued message; emits send(text), stop(),
-    cancel_queued(), attach_clicked() and remove_attachment(index)."""
+    """Text box plus Send / Stop, the paperclip, the files to send, the queued message and the edit bar; emits
+    send(text), stop(), cancel_queued(), cancel_edit(), attach_clicked() and remove_attachment(index)."""
 
     send = Signal(str)
     stop = Signal()
     cancel_queued = Signal()
+    cancel_edit = Signal()
     attach_clicked = Signal()
     remove_attachment = Signal(int)
 
@@ -140,6 +143,9 @@ class Composer(QWidget):
         strip.addWidget(self.queued_label, 1)
         strip.addWidget(self.queued_cancel)
         self.queued.hide()
+        self.edit_bar = EditBar(self)
+        self.edit_bar.close_button.clicked.connect(lambda: emit(self.cancel_edit))
+        self._edit_text: str | None = None  # the text an edit put in the box (cleared on cancel when unchanged)
         self.clip = QToolButton(self)
         self.clip.setObjectName("Paperclip")
         self.clip.setIcon(paperclip_icon("#6b7280"))
@@ -159,6 +165,7 @@ class Composer(QWidget):
         layout.setContentsMargins(20, 8, 20, 14)
         layout.setSpacing(6)
         layout.addWidget(self.queued)
+        layout.addWidget(self.edit_bar)
         layout.addWidget(self.strip)
         layout.addLayout(row)
         self._streaming = False
@@ -169,25 +176,43 @@ class Composer(QWidget):
     def show_state(self, state: ChatState) -> None:
         """The button turns into Stop while a reply streams (typing goes on); a queued message shows above."""
         self._streaming = state.streaming
+        stopping = isinstance(state.current_turn, Stopping)  # Stop pressed: the stream winds down
         self.edit.setEnabled(state.selection is not None)
-        self.button.setText("Stop" if state.streaming else "Send")
+        self.button.setText("Stopping…" if stopping else "Stop" if state.streaming else "Send")
         self.button.setObjectName("StopButton" if state.streaming else "PrimaryButton")
         self.button.style().unpolish(self.button)
         self.button.style().polish(self.button)
         self.button.setToolTip("Stop the reply (Esc)" if state.streaming else "Send (Enter)")
-        self.button.setEnabled(state.streaming or state.can_send)
+        self.button.setEnabled((state.streaming and not stopping) or state.can_send)
         self.clip.setEnabled(state.selection is not None)
         self.strip.show_pending(state.pending, state.attaching)
         self._has_files = bool(state.pending)
         self.edit.setPlaceholderText(
             (STREAMING_PLACEHOLDER if state.streaming else PLACEHOLDER) if state.selection is not None
             else "Add a provider key in Settings › Providers to start chatting.")
+        self._show_edit(state)
         self.queued.setVisible(state.queued is not None)
         if state.queued is not None:
             preview = " ".join(state.queued.split())
             preview = preview if len(preview) <= QUEUE_PREVIEW else preview[:QUEUE_PREVIEW - 1] + "…"
             self.queued_label.setText(f"Queued — sent when the reply ends: “{preview}”")
             self.queued_label.setToolTip(state.queued)
+
+    def begin_edit(self, text: str) -> None:
+        """A message to edit: its text replaces the box's (the edit bar shows while the edit lasts)."""
+        self.edit.set_text(text)
+        self._edit_text = self.edit.toPlainText()
+        self.edit.moveCursor(QTextCursor.MoveOperation.End)
+        self.edit.setFocus()
+
+    def _show_edit(self, state: ChatState) -> None:
+        editing = state.editing is not None
+        cancelled = not editing and not self.edit_bar.isHidden() and not state.streaming  # not sent
+        if cancelled and self._edit_text is not None and self.edit.toPlainText() == self._edit_text:
+            self.edit.clear()  # the old text untouched: nothing of the edit is left to send by mistake
+        if not editing:
+            self._edit_text = None
+        self.edit_bar.setVisible(editing)
 
     def _submit(self) -> None:
         text = self.edit.toPlainText()
@@ -210,3 +235,26 @@ class Composer(QWidget):
         self.edit.set_text(f"{text}\n\n{typed}" if typed.strip() else text)
         self.edit.moveCursor(QTextCursor.MoveOperation.End)
         self.edit.setFocus()
+
+
+class EditBar(QWidget):
+    """Above the composer while a message is being edited: says so, and × (or Esc) cancels the edit."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("EditBar")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)  # its background and accent edge show
+        self.label = QLabel(EDIT_BAR_TEXT, self)
+        self.label.setObjectName("EditBarText")
+        self.label.setToolTip(EDIT_BAR_TIP)
+        self.close_button = QToolButton(self)
+        self.close_button.setText("×")
+        self.close_button.setObjectName("EditBarClose")
+        self.close_button.setToolTip("Cancel the edit (Esc)")
+        self.close_button.setAccessibleName("Cancel the edit")
+        self.close_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(10, 4, 4, 4)
+        row.addWidget(self.label, 1)
+        row.addWidget(self.close_button)
+        self.hide()

@@ -41,12 +41,19 @@ def panel_rows(status: ContextStatus) -> list[tuple[str, str]]:
         share = f" ({100 * status.threshold / window:.0f}% of the window)" if window else ""
         rows.append(("Compacts at", f"{status.threshold:,} tokens{share}"))
     if window:
-        source = SOURCES.get(status.window_source or "", status.window_source or "")
-        guess = " — a guess, set it in Settings › Models" if status.window_is_guess else ""
-        rows.append(("Window", f"{window:,} tokens" + (f", {source}" if source else "") + guess))
+        rows.append(("Window", f"{window:,} tokens"))
     if status.input_limit and (not window or status.input_limit < window):
         rows.append(("Input limit", f"{status.input_limit:,} tokens"))
     return rows
+
+
+def window_note(status: ContextStatus) -> str | None:
+    """Where the window comes from, as a line under the rows (wrapped: the longer sources do not fit in a row)."""
+    if not status.window:
+        return None
+    source = SOURCES.get(status.window_source or "", status.window_source or "")
+    guess = " It is a guess: set the real one in Settings › Models." if status.window_is_guess else ""
+    return (f"The window is {source}." if source else "") + guess or None
 
 
 class ContextPanel(QFrame):
@@ -88,6 +95,9 @@ class ContextPanel(QFrame):
                 number.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 grid.addWidget(number, i, 1)
             self._layout.addWidget(grid_host)
+            note = window_note(status)
+            if note:
+                self._label(note, "Muted")
             for warning in status.warnings:
                 self._label(gui_text(warning), "Warning")
             if status.window_source in UNDOABLE_SOURCES:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent, QShortcut, QTextCursor
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
 from ui.backend import ChatBackend
@@ -125,6 +125,7 @@ class MainWindow(QMainWindow):
         self.composer.send.connect(self._send)
         self.composer.stop.connect(chat.stop)
         self.composer.cancel_queued.connect(chat.cancel_queued)
+        self.composer.cancel_edit.connect(chat.cancel_edit)
         chat.text_returned.connect(self.composer.restore)
         chat.edit_requested.connect(self._edit_in_composer)
         chat.open_requested.connect(sessions.select)
@@ -154,7 +155,7 @@ class MainWindow(QMainWindow):
             "Ctrl+N": self.sessions_vm.new_chat,
             "Ctrl+K": self.sidebar.focus_search,
             "Ctrl+L": self.focus_composer,
-            "Esc": self.chat_vm.stop,
+            "Esc": self._escape,
             "Ctrl+Shift+C": self.copy_last_reply,
             "Ctrl+B": self.toggle_sidebar,
         }
@@ -186,9 +187,14 @@ class MainWindow(QMainWindow):
 
     def _edit_in_composer(self, text: str) -> None:
         """A message to edit: its text replaces the composer's (Send makes it a new branch)."""
-        self.composer.edit.set_text(text)
-        self.composer.edit.moveCursor(QTextCursor.MoveOperation.End)
-        self.composer.edit.setFocus()
+        self.composer.begin_edit(text)
+
+    def _escape(self) -> None:
+        """Esc cancels an edit, else stops the reply."""
+        if self.chat_vm.state.editing is not None:
+            self.chat_vm.cancel_edit()
+        else:
+            self.chat_vm.stop()
 
     def start(self) -> None:
         """Loads everything the window shows (all of it on the worker thread)."""

@@ -156,7 +156,7 @@ def tile_grid(count: int, inner_width: float) -> tuple[int, float, float]:
 
 def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: QFont,
                  stream: StreamingDocument | None) -> RowLayout:
-    text = row.text + (" ▍" if row.streaming else "")
+    text = row.text + (" ▍" if row.streaming and row.text else "")  # nothing yet: the pending reply, "…"
     user = row.kind is RowKind.USER
     if not text.strip():
         text = "" if user and row.attachments else "…" if row.streaming else "(empty reply)"

@@ -1,0 +1,71 @@
+"""The chat screen's queue: a message refused before it is sent (too long), one typed while a turn runs (sent when
+it ends), and what happens to both when the turn ends."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ui.models.chat_rows import ChatRow, RowKind
+from ui.signals import emit
+from ui.state.chat_events import MessageQueued, QueueEmptied, Refused
+from ui.state.chat_state import Queued
+from ui.viewmodels.wording import MAX_MESSAGE_CHARS, too_long_text
+
+if TYPE_CHECKING:
+    from ui.viewmodels.chat import ChatViewModel
+
+
+def after_turn(queued: Queued | None, *, failed: bool, unsent: bool) -> bool:
+    """Whether the queued message is sent when a turn ends (pure): not when the turn failed while part of it was
+    typed (nothing is sent behind an error unseen), nor when the turn's own message was not stored (it goes back to
+    the composer first, the queued one below it). A message queued after the error showed is sent."""
+    return queued is not None and not (failed and queued.unseen) and not unsent
+
+
+class QueueController:
+    """Refuses, queues, withdraws and (at a turn's end) sends or returns the queued message."""
+
+    def __init__(self, vm: ChatViewModel) -> None:
+        self._vm = vm
+
+    def refused_or_queued(self, text: str, turn_number: int) -> bool | None:
+        """True when the text was queued behind the running turn, False when it is refused as too long (it stays in
+        the composer and an error says why), None when it can be sent now."""
+        vm, state = self._vm, self._vm.state
+        if len(text) > MAX_MESSAGE_CHARS:  # refused before the backend sees it, like the command line does
+            message = too_long_text(len(text))
+            if not state.streaming:
+                vm.rows.error_row = ChatRow(RowKind.ERROR, f"too-long-{turn_number}", text=message)
+                vm.sync_rows()
+            vm.dispatch(Refused(message))
+            emit(vm.notice, message)
+            return False
+        busy = state.streaming or state.compacting or state.reading_back
+        if text and busy and not state.loading:
+            vm.dispatch(MessageQueued(text))
+            return True
+        return None
+
+    def cancel(self) -> None:
+        """Withdraws the queued message; its text goes back to the composer."""
+        queued = self._vm.state.queued
+        if queued is not None:
+            self._vm.dispatch(QueueEmptied())
+            emit(self._vm.text_returned, queued)
+
+    def turn_ended(self, *, failed: bool, unsent: str | None) -> None:
+        """A turn (or a compaction) ended. `unsent`: the turn's own message when it was not stored; it goes back to
+        the composer, above the queued one (the order they were typed in). The queued message is sent now when
+        `after_turn` says so, else it goes back too."""
+        vm = self._vm
+        queued = vm.state.composer.queued
+        send = after_turn(queued, failed=failed, unsent=unsent is not None)
+        if not send:
+            self.cancel()
+        if unsent:
+            emit(vm.text_returned, unsent)
+        if not send or queued is None:
+            return
+        vm.dispatch(QueueEmptied())
+        if not vm.send(queued.text):
+            emit(vm.text_returned, queued.text)
