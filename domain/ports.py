@@ -56,13 +56,16 @@ class Clock(Protocol):
     def now(self) -> datetime: ...
 
 
+MATCH_OPEN, MATCH_CLOSE = "\x02", "\x03"  # around each matched word in a search snippet (never in typed text)
+
+
 @dataclass(frozen=True)
 class SessionSearchHit:
     """A session matching a full-text query, with a snippet of the match."""
 
     session_id: SessionId
     title: str
-    snippet: str
+    snippet: str  # each matched word between MATCH_OPEN and MATCH_CLOSE
     message_id: MessageId | None = None  # the matching message; None when the title or summary matched
     archived: bool = False  # the session is archived (off the sessions list, still searchable)
 

@@ -26,7 +26,9 @@ from PySide6.QtGui import (
     QTextTable,
 )
 
-from ui.markdown_math import inline_math_as_code, split_display_math
+from ui.markdown_links import link_bare_urls
+from ui.markdown_math import Placeholder, inline_math_as_code, split_display_math
+from ui.math_images import FormulaMarks, has_math
 from ui.theme import Theme
 
 _FENCE = re.compile(r"^```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)(?:^```[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
@@ -48,10 +50,11 @@ class Segment:
     language: str = ""
 
 
-def split_segments(text: str, *, math: bool = True) -> list[Segment]:
+def split_segments(text: str, *, math: bool = True, placeholder: Placeholder | None = None) -> list[Segment]:
     """Splits text into prose and fenced code blocks; an unterminated fence (still streaming) runs to the end.
 
-    With `math`, display formulas in the prose become code boxes labelled "math" and inline ones code spans.
+    With `math`, display formulas in the prose become code boxes labelled "math" and inline ones code spans (or the
+    mark `placeholder` gives for a formula whose image is ready).
     """
     segments: list[Segment] = []
     position = 0
@@ -61,7 +64,8 @@ def split_segments(text: str, *, math: bool = True) -> list[Segment]:
             segments.append(Segment(chunk))
             return
         for run, formula in split_display_math(chunk):
-            segments.append(Segment(run, code=True, language="math") if formula else Segment(inline_math_as_code(run)))
+            segments.append(Segment(run, code=True, language="math") if formula
+                            else Segment(link_bare_urls(inline_math_as_code(run, placeholder))))
 
     for match in _FENCE.finditer(text):
         if match.start() > position:
@@ -251,18 +255,34 @@ def render_document(
 ) -> tuple[QTextDocument, list[str]]:
     """A document for the text, and the code of each block in order (for the copy buttons).
 
-    With `plain_prose` the text between code fences is shown literally instead of as Markdown.
+    With `plain_prose` the text between code fences is shown literally instead of as Markdown. A formula whose image
+    is rendered shows as that image; one still rendering shows as its source and marks the document `math_pending`.
     """
     doc = new_document(theme, base_font)
     cursor = QTextCursor(doc)
-    segments = [Segment(text, code=True)] if code_only else split_segments(text, math=not plain_prose)
-    previous_prose = False
+    math = None if code_only or plain_prose or not has_math(text) else FormulaMarks(doc, theme.text, base_font, text)
+    if code_only:
+        segments = [Segment(text, code=True)]
+    else:
+        segments = split_segments(text, math=not plain_prose, placeholder=math.mark if math is not None else None)
+    previous_prose = last_image = False
+    codes: list[str] = []
     for i, segment in enumerate(segments):
+        start = cursor.position()
+        last_image = math is not None and segment.language == "math" and math.insert_display(
+            cursor, segment.text, first=i == 0)
+        if last_image:
+            previous_prose = True
+            continue
         insert_segment(cursor, segment, theme, first=i == 0, after_prose=previous_prose, plain=plain_prose)
+        if math is not None and not segment.code:
+            math.place(start)
         previous_prose = not segment.code
-    if segments and segments[-1].code:
+        if segment.code:
+            codes.append(segment.text)
+    if segments and segments[-1].code and not last_image:
         shrink_trailing_block(doc)
-    return doc, [s.text for s in segments if s.code]
+    return doc, codes
 
 
 @lru_cache(maxsize=1)

@@ -8,6 +8,9 @@ Code spans are left alone.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+
+Placeholder = Callable[[str, str], "str | None"]  # (TeX, source as written) -> the text standing for its image
 
 _CODE_SPAN = re.compile(r"(`+)(?:.|\n)*?(?<!`)\1(?!`)")
 _DISPLAY = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|\\\[(.+?)\\\]", re.DOTALL)
@@ -36,16 +39,20 @@ def _outside_code_spans(text: str) -> list[tuple[str, bool]]:
     return pieces
 
 
-def inline_math_as_code(text: str) -> str:
-    """Prose with each inline formula turned into a code span (monospace, source kept)."""
+def inline_math_as_code(text: str, placeholder: Placeholder | None = None) -> str:
+    """Prose with each inline formula turned into a code span (monospace, source kept), or into what `placeholder`
+    returns for it (a mark replaced by the formula's image once the Markdown is laid out)."""
     if "$" not in text and "\\(" not in text:
         return text
+
+    def replace(match: re.Match[str]) -> str:
+        tex = (match.group(1) or match.group(2)).strip()
+        mark = placeholder(tex, match.group(0)) if placeholder is not None else None
+        return mark if mark is not None else code_span(tex)
+
     out = []
     for piece, is_code in _outside_code_spans(text):
-        if is_code:
-            out.append(piece)
-        else:
-            out.append(_INLINE.sub(lambda m: code_span((m.group(1) or m.group(2)).strip()), piece))
+        out.append(piece if is_code else _INLINE.sub(replace, piece))
     return "".join(out)
 
 

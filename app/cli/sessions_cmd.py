@@ -15,6 +15,7 @@ from app.cli.export_cmd import export_session
 from app.cli.session_prompt_cmd import session_prompt
 from app.cli.tables import one_line, table, when
 from domain.models import Message, MessageType, Session
+from domain.ports import MATCH_CLOSE, MATCH_OPEN
 from domain.usecases.export_session import detail_to_dict
 from domain.usecases.show_session import SessionDetail
 
@@ -133,7 +134,7 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
             err.write(f"No sessions match {args.query!r}.\n")
         for hit in hits:  # the message id of the hit (`-` for a title or summary match) opens it: sessions show
             out.write(f"{hit.session_id}  {hit.message_id or '-'}  {one_line(hit.title, 40)}"
-                      f"{' (archived)' if hit.archived else ''}  {one_line(hit.snippet, 100)}\n")
+                      f"{' (archived)' if hit.archived else ''}  {one_line(bracketed(hit.snippet), 100)}\n")
     elif action in ("archive", "unarchive"):
         archived = action == "archive"
         session = (c.archive_session if archived else c.archive_session.undo)(args.id)
@@ -179,3 +180,7 @@ def _reasoning(c: Container, session_id: str, level: str | None) -> str:
     offered = f"; {ctx.model.id} offers {', '.join(levels)}" if ctx.model and levels else ""
     return f"Reasoning for {session_id}: {ctx.settings.reasoning} ({source}{offered})."
 
+
+def bracketed(snippet: str) -> str:
+    """A search snippet for a terminal: each match between brackets."""
+    return snippet.replace(MATCH_OPEN, "[").replace(MATCH_CLOSE, "]")

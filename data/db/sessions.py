@@ -17,12 +17,12 @@ from domain.models import CompactionRecord, Session, SessionId, Usage
 from domain.ports import SessionSearchHit
 
 _MESSAGE_HITS = text(
-    "SELECT m.session_id, snippet(messages_fts, -1, '[', ']', '…', 12), bm25(messages_fts), m.id"
+    "SELECT m.session_id, snippet(messages_fts, -1, char(2), char(3), '…', 12), bm25(messages_fts), m.id"
     " FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid"
     " WHERE messages_fts MATCH :q ORDER BY rank LIMIT :n"
 )
 _MESSAGE_HITS_NEWEST = text(
-    "SELECT m.session_id, snippet(messages_fts, -1, '[', ']', '…', 12), bm25(messages_fts), m.id"
+    "SELECT m.session_id, snippet(messages_fts, -1, char(2), char(3), '…', 12), bm25(messages_fts), m.id"
     " FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid"
     " WHERE messages_fts MATCH :q AND messages_fts.rowid >= :floor ORDER BY rank LIMIT :n"
 )
@@ -32,7 +32,7 @@ _NEWEST_FLOOR = text(
 RANKED_MATCHES = 10_000  # a word in more messages than this is ranked among its newest matches (exact bm25 of all
 # of them takes SQLite a quarter of a second at 180,000 matches)
 _SESSION_HITS = text(
-    "SELECT s.id, snippet(sessions_fts, -1, '[', ']', '…', 12), bm25(sessions_fts), NULL"
+    "SELECT s.id, snippet(sessions_fts, -1, char(2), char(3), '…', 12), bm25(sessions_fts), NULL"
     " FROM sessions_fts JOIN sessions s ON s.rowid = sessions_fts.rowid"
     " WHERE sessions_fts MATCH :q ORDER BY rank LIMIT :n"
 )

@@ -40,7 +40,8 @@ class ForkSessionUseCase:
             fork = self._sessions.create(Session(
                 id=self._new_id(), title=f"{source.title} (fork)", current_agent_id=source.current_agent_id,
                 created_at=now, updated_at=now, current_provider_id=source.current_provider_id,
-                current_model_id=source.current_model_id,
+                current_model_id=source.current_model_id, reasoning=source.reasoning,
+                system_prompt=source.system_prompt,  # the conversation's own settings go with it
             ))
             new_ids: dict[MessageId, MessageId] = {}
             copies = {}

@@ -9,6 +9,7 @@ import pytest
 from data.db.fts import fts_query
 from data.storage import Storage
 from domain.models import CompactionRecord, MessageType
+from domain.ports import MATCH_CLOSE, MATCH_OPEN
 from tests.data.conftest import T0, msg, new_session
 
 
@@ -27,7 +28,7 @@ def filled(storage: Storage) -> Storage:
 def test_search_finds_message_content_with_a_snippet(filled: Storage) -> None:
     [hit] = filled.sessions.search("lisbon")
     assert (hit.session_id, hit.title) == ("s1", "Trip planning")
-    assert "[Lisbon]" in hit.snippet
+    assert f"{MATCH_OPEN}Lisbon{MATCH_CLOSE}" in hit.snippet  # the match marked, not bracketed
 
 
 def test_search_finds_tool_output_titles_and_summaries(filled: Storage) -> None:

@@ -211,6 +211,18 @@ async def test_forking_copies_the_path_and_the_summary_that_holds_on_it() -> Non
         raise AssertionError("an unknown message must be NotFound")
 
 
+async def test_a_fork_keeps_the_conversations_reasoning_level_and_its_own_system_prompt() -> None:
+    from dataclasses import replace
+
+    world = await compacted_world()
+    world.sessions.update(replace(world.sessions.get("s1"), reasoning="high", system_prompt="Answer in French."))
+    fork = ForkSessionUseCase(world.store, world.sessions, world.messages, world.clock, new_id=iter(
+        f"f{i}" for i in range(100)).__next__)
+    forked = fork("s1", "a7")
+    assert world.sessions.get(forked.id).reasoning == "high"
+    assert world.sessions.get(forked.id).system_prompt == "Answer in French."
+
+
 def test_the_chat_pages_read_the_active_path_past_a_long_other_branch() -> None:
     from domain.usecases.load_conversation import LoadConversationQuery
 

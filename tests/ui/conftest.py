@@ -8,9 +8,20 @@ from pathlib import Path
 import pytest
 
 from tests.ui.fake_backend import FakeChatBackend
+from ui.math_images import MathImages, use_math_images
 from ui.worker import AsyncWorker
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "_artifacts"
+
+
+@pytest.fixture(autouse=True)
+def math_cache() -> Iterator[MathImages]:
+    """A formula image cache of the test's own (what one test rendered does not change what the next one shows)."""
+    images = MathImages()
+    previous = use_math_images(images)
+    yield images
+    use_math_images(previous)
+    images.shutdown()
 
 
 @pytest.fixture

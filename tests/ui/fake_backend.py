@@ -30,7 +30,7 @@ from domain.models import (
     Usage,
     WindowSource,
 )
-from domain.ports import SessionSearchHit
+from domain.ports import MATCH_CLOSE, MATCH_OPEN, SessionSearchHit
 from domain.settings import MAX_SYSTEM_PROMPT_CHARS
 from tests.ui.fake_attachments import FakeAttachments
 from tests.ui.fake_paging import FakePaging
@@ -139,8 +139,11 @@ class FakeChatBackend(FakePaging, FakeAttachments, FakeSettings, ChatBackend):
             if session.deleted_at is not None:
                 continue
             for m in messages:
-                if query.lower() in m.content.lower():
-                    hits.append(SessionSearchHit(sid, session.title, m.content[:60], m.id, not session.is_active))
+                at = m.content.lower().find(query.lower())
+                if at >= 0:  # the match marked, as the real search's snippet does
+                    end = at + len(query)
+                    snippet = f"{m.content[:at]}{MATCH_OPEN}{m.content[at:end]}{MATCH_CLOSE}{m.content[end:]}"[:80]
+                    hits.append(SessionSearchHit(sid, session.title, snippet, m.id, not session.is_active))
                     break
             else:
                 if query.lower() in (session.title or "").lower():  # like the real search: titles match too

@@ -82,8 +82,13 @@ def test_a_paste_over_a_million_characters_is_refused_without_calling_the_backen
     QGuiApplication.clipboard().setText(paste)
     window.composer.edit.setFocus()
     qtbot.keyClick(window.composer.edit, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    # more than a message holds: not put in the box, offered as a file instead (tests/ui/test_oversized_paste.py)
+    assert window.composer.edit.toPlainText() == "" and "1,000,008 characters" in window.snackbar.text()
+    QGuiApplication.clipboard().setText(paste[:900_000])
+    qtbot.keyClick(window.composer.edit, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     # wrapped anywhere: Qt's word-boundary wrapping of a line this long froze the window for about 30 s
     assert window.composer.edit.wordWrapMode() is QTextOption.WrapMode.WrapAnywhere
+    window.composer.edit.set_text(paste)  # a text that long in the box all the same is refused when sent, and kept
     qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return)
     assert window.composer.edit.toPlainText() == paste and sent(backend) == []
     error = window.chat_vm.model.rows()[-1]

@@ -27,3 +27,27 @@ def test_known_capabilities_show_as_marks_and_are_named_in_the_tooltip() -> None
     assert x.detail == f"{FEATURE_MARKS['reasoning']}{FEATURE_MARKS['images']}{FEATURE_MARKS['PDFs']}  200K"
     assert x.tooltip.endswith("takes reasoning, images, PDFs") and "images" in x.keywords
     assert items["claude-unknown"].detail == "200K"
+
+
+def test_the_open_model_list_explains_its_marks_below_the_rows(qtbot, worker) -> None:
+    from tests.ui.fake_backend import FakeChatBackend
+    from tests.ui.window_helpers import demo_sessions, open_session, themed_window
+
+    backend = FakeChatBackend(keys={"anthropic": "sk-test", "openai": "sk-test"})
+    backend.models.append(AiModel("o3", "o3", "openai", context_window_size=200_000, capabilities=ModelCapabilities(
+        thinking=ThinkingForm.ALWAYS_ON, vision=True, pdf_input=True)))
+    sid = demo_sessions(backend)
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, sid)
+    picker = window.header.model
+    picker.open_popup()
+    popup = picker.popup
+    qtbot.waitUntil(popup.isVisible)
+    legend = popup.legend
+    assert legend.isVisible()
+    assert legend.text() == f"{FEATURE_MARKS['reasoning']} reasoning   {FEATURE_MARKS['images']} images   " \
+                            f"{FEATURE_MARKS['PDFs']} PDFs"
+    rows = popup.list.geometry()
+    assert legend.geometry().top() >= rows.bottom() and legend.geometry().bottom() <= popup.rect().bottom()
+    assert legend.height() >= legend.fontMetrics().height()  # not squeezed away
+    popup.hide()

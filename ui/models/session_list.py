@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
 from domain.models import Session
-from domain.ports import SessionSearchHit
+from domain.ports import MATCH_CLOSE, MATCH_OPEN, SessionSearchHit
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 SUBTITLE_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -87,7 +87,7 @@ class SessionListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return row.title
         if role == Qt.ItemDataRole.ToolTipRole:
-            return row.subtitle or row.title
+            return (row.subtitle or row.title).replace(MATCH_OPEN, "").replace(MATCH_CLOSE, "")
         if role == ID_ROLE:
             return row.session_id
         if role == SUBTITLE_ROLE:

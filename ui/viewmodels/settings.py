@@ -81,6 +81,11 @@ class SettingsViewModel(SettingsMcpOps, QObject):
         self._set(error=InvalidInput(message).message, message=None)
 
     # --- loading ---------------------------------------------------------------------------------
+    def clear_status(self) -> None:
+        """Forgets the last action's message and error (the dialog opens again: they belong to the last visit)."""
+        if self._state.message is not None or self._state.error is not None:
+            self._set(message=None, error=None)
+
     def load(self) -> None:
         """Loads every section."""
 

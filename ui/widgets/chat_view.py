@@ -18,8 +18,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QWidget
 
+from ui.math_images import math_images
 from ui.models.chat_rows import ChatRow, RowKind
-from ui.models.message_list import ROW_ROLE
+from ui.models.message_list import EXPANDED_ROLE, ROW_ROLE
 from ui.signals import emit
 from ui.theme import Theme
 from ui.viewmodels.chat import ChatViewModel
@@ -51,6 +52,9 @@ class ChatView(QListView):
         self.setModel(vm.model)
         self.setItemDelegate(self.delegate)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        # Qt scrolls a pressed row into view a moment after the press; a tall reply would jump to its top under the
+        # pointer (Copy code, a link). The view scrolls itself (following replies, search hits, dragging a selection).
+        self.setAutoScroll(False)
         self.verticalScrollBar().setSingleStep(24)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
@@ -68,9 +72,10 @@ class ChatView(QListView):
         model = vm.model
         model.rowsInserted.connect(self._rows_inserted)
         model.rowsAboutToBeInserted.connect(self._about_to_insert)
-        model.dataChanged.connect(lambda *_: self._follow())
+        model.dataChanged.connect(self._data_changed)
         model.modelReset.connect(self._new_page)
         self.delegate.action.connect(self._on_action)
+        math_images().ready.connect(self._math_ready)  # formula images arrived: their rows take their heights
         self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl  # replaced in tests
         self.selector = TextSelector(self, self.delegate, model)
         self._unhighlight = QTimer(self)
@@ -91,6 +96,23 @@ class ChatView(QListView):
         """Repaints in new colors."""
         self.delegate.set_theme(theme)
         self.scheduleDelayedItemsLayout()
+
+    def _data_changed(self, top: QModelIndex, bottom: QModelIndex, roles: list[int]) -> None:
+        """A row opened or closed (a tool card, a reasoning section) changes height: the rows below move with it
+        (QListView lays rows out again only when told a size changed, not on a data change)."""
+        if EXPANDED_ROLE in roles:
+            for position in range(top.row(), bottom.row() + 1):
+                emit(self.delegate.sizeHintChanged, self._vm.model.index(position))
+        self._follow()
+
+    def _math_ready(self) -> None:
+        """Formula images arrived: the rows showing their source take the images' heights."""
+        model = self._vm.model
+        for key in self.delegate.math_arrived():
+            position = model.position(key)
+            if position is not None:
+                emit(self.delegate.sizeHintChanged, model.index(position))
+        self.viewport().update()
 
     # --- scrolling ---------------------------------------------------------------------------------
     def _scrolled(self, value: int) -> None:

@@ -15,6 +15,7 @@ from ui.widgets.attachment_strip import AttachmentStrip
 from ui.widgets.icons import paperclip_icon
 
 LONG_RUN = re.compile(r"\S{1000}")  # a "word" this long (minified JSON, base64) is wrapped anywhere
+PASTE_LIMIT = 1_000_000  # the most characters a message holds (the chat refuses more when sent, as the CLI does)
 
 
 def local_files(source: QMimeData) -> list[str]:
@@ -50,6 +51,7 @@ class ComposerEdit(QPlainTextEdit):
     up_on_empty = Signal()  # Up in an empty composer: edit the last message
     files_pasted = Signal(list)  # local file paths pasted or dropped into the box
     image_pasted = Signal(bytes)  # an image on the clipboard, as PNG
+    oversized_paste = Signal(str)  # pasted text longer than a message can hold: offered as a file instead
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -82,6 +84,9 @@ class ComposerEdit(QPlainTextEdit):
                 emit(self.image_pasted, png)
                 return
         if source.hasText():
+            if len(source.text()) > PASTE_LIMIT:  # it could never be sent as a message: not put in the box
+                emit(self.oversized_paste, source.text())
+                return
             self._fit_wrap(source.text())
         super().insertFromMimeData(source)
 

@@ -102,6 +102,7 @@ def draw_document(painter: QPainter, layout: RowLayout, theme: Theme, visible: Q
     clip = visible.translated(-origin)
     painter.save()
     painter.translate(origin)
+    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)  # formula images are drawn at half their size
     draw = doc.documentLayout().draw
     if not scrolled:
         ctx.clip = clip

@@ -69,7 +69,7 @@ class Header(QWidget):
         self.prompt_action = self._add("System prompt…", self.prompt_requested)
         self.reset_action = self._add("Reset context…", self.reset_requested)
         self.menu.addSeparator()
-        self._add("Settings…", self.settings_requested, "Ctrl+,")
+        self._add("Settings…", self.settings_requested)  # Ctrl+, is File › Settings's (one owner, no ambiguity)
         self.menu_button.setMenu(self.menu)
 
         titles = QVBoxLayout()
@@ -126,7 +126,9 @@ class Header(QWidget):
         models = (state.choices, state.selection)
         if models != self._models_shown:
             self._models_shown = models
-            self.model.set_items(model_items(state.choices), state.selection)
+            items = model_items(state.choices)
+            self.model.set_items(items, state.selection)
+            self.model.legend = feature_legend(items)
             current = state.selected_choice
             self.model.setText(f"{current.label} · {current.provider_name}" if current else "Choose a model…")
             self.model.setToolTip(MODEL_TIP if current is None else
@@ -195,6 +197,12 @@ def reasoning_items(levels: Sequence[str]) -> list[PickerItem]:
 
 
 FEATURE_MARKS = {"reasoning": "✦", "images": "◩", "PDFs": "▤"}  # in the picker's detail column; named in the tooltip
+
+
+def feature_legend(items: Sequence[PickerItem]) -> str:
+    """What the capability marks shown in the model list mean ('' when none is shown)."""
+    shown = "".join(i.detail for i in items)
+    return "   ".join(f"{mark} {name}" for name, mark in FEATURE_MARKS.items() if mark in shown)
 
 
 def model_items(choices: Sequence[ModelChoice]) -> list[PickerItem]:

@@ -18,9 +18,11 @@ from ui.widgets.attach_wiring import AttachmentWiring
 from ui.widgets.chat_view import ChatView
 from ui.widgets.composer import Composer
 from ui.widgets.dialogs import CompactDialog, SummaryDialog, TextDialog, confirm_reset
+from ui.widgets.file_menu import FileMenu
 from ui.widgets.first_run import FirstRunPanel
 from ui.widgets.header import Header
 from ui.widgets.import_flow import ImportFlow
+from ui.widgets.paste_flow import OversizedPaste
 from ui.widgets.session_menu import SessionExport, SessionPromptFlow, show_shortcuts
 from ui.widgets.settings_dialog import SettingsDialog
 from ui.widgets.sidebar import WIDTH as SIDEBAR_WIDTH
@@ -101,6 +103,7 @@ class MainWindow(QMainWindow):
         self._sidebar_wanted = True  # in a wide window, whether the user keeps the sidebar open
         self.snackbar = Snackbar(right)
         self.attachments = AttachmentWiring(self, self.chat_vm, self.composer, self.chat_view)
+        self.oversized_paste = OversizedPaste(self.composer, self.chat_vm, self.snackbar.show_message)
         self._wire()
         self._shortcuts()
         self._menus()
@@ -171,6 +174,8 @@ class MainWindow(QMainWindow):
         file_menu.addAction("&Import conversations…", QKeySequence("Ctrl+O"), self.import_flow.start)
         self.session_export = SessionExport(self, self._backend, self.worker, self.snackbar.show_message)
         self.sidebar.export_requested.connect(self.session_export.ask)
+        self.file_menu = FileMenu(file_menu, self.chat_vm, self.session_export, self.open_settings, self.close,
+                                  self.snackbar.show_message)
         self.session_prompt = SessionPromptFlow(self, self._backend, self.worker, self.chat_vm.set_system_prompt,
                                                 self.snackbar.show_message)
         self.header.prompt_requested.connect(self._edit_session_prompt)
@@ -286,6 +291,8 @@ class MainWindow(QMainWindow):
         """Opens the settings dialog (non-modal so the chat keeps streaming)."""
         if self.settings_dialog is None:
             self.settings_dialog = SettingsDialog(self.settings_vm, self)
+        if not self.settings_dialog.isVisible():  # opened again: the last visit's "added" or "saved" is old news
+            self.settings_vm.clear_status()
         self.settings_vm.load()
         if local:
             self.settings_dialog.providers.focus_endpoint()
@@ -354,3 +361,4 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.chat_vm.stop()
         super().closeEvent(event)
+

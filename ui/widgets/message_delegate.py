@@ -42,6 +42,13 @@ class MessageDelegate(QStyledItemDelegate):
         self._cache.clear()
         self._hints.clear()
 
+    def math_arrived(self) -> list[str]:
+        """Formula images arrived: the rows that showed their source are laid out again; returns their keys."""
+        keys = [row.key for row in self._cache.relayout_math()]
+        for key in keys:
+            self._hints.pop(key, None)
+        return keys
+
     def layout_for(self, row: ChatRow, width: float, expanded: bool, font: QFont) -> RowLayout:
         """The (cached) layout of a row."""
         return self._cache.get(row, width, expanded, self._theme, font)

@@ -20,6 +20,7 @@ from PySide6.QtGui import QKeyEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
+    QLabel,
     QLineEdit,
     QListView,
     QPushButton,
@@ -67,6 +68,11 @@ class PickerPopup(QFrame):
         layout.setSpacing(6)
         layout.addWidget(self.search)
         layout.addWidget(self.list, 1)
+        self.legend = QLabel(self)  # what the marks in the detail column mean (the model picker's capabilities)
+        self.legend.setObjectName("Muted")
+        self.legend.setWordWrap(True)
+        self.legend.hide()
+        layout.addWidget(self.legend)
         self.search.textChanged.connect(self._filter)
         self.search.installEventFilter(self)
         self.list.clicked.connect(self._clicked)
@@ -84,9 +90,10 @@ class PickerPopup(QFrame):
         self._filter(text)
         rows = self.model.rowCount()
         row_h = self.list.sizeHintForRow(0) if rows else 24
-        height = min(440, max(1, rows) * row_h + 16 + (self.search.sizeHint().height() + 6
-                                                        if self.search.isVisibleTo(self) else 0))
         width = max(anchor.width(), 340)
+        legend = self.legend.heightForWidth(width - 12) + 6 if self.legend.isVisibleTo(self) else 0
+        height = min(440 + legend, max(1, rows) * row_h + 16 + legend + (
+            self.search.sizeHint().height() + 6 if self.search.isVisibleTo(self) else 0))
         corner = anchor.mapToGlobal(QPoint(0, anchor.height() + 2))
         screen = anchor.screen().availableGeometry() if anchor.screen() is not None else None
         if screen is not None:
@@ -97,6 +104,11 @@ class PickerPopup(QFrame):
             self.search.setFocus()
         else:
             self.setFocus()
+
+    def set_legend(self, text: str) -> None:
+        """A line under the list saying what the detail column's marks mean ('' hides it)."""
+        self.legend.setText(text)
+        self.legend.setVisible(bool(text))
 
     def _filter(self, text: str) -> None:
         self.model.set_filter(text)
@@ -176,6 +188,7 @@ class PickerButton(QPushButton):
         self._items: list[PickerItem] = []
         self._current: object = None
         self.compact_text: str | None = None  # shown instead of an elided text when the full one does not fit
+        self.legend = ""  # shown under the list: what the marks in the detail column mean
         self.popup = PickerPopup(self, placeholder=placeholder)
         self.popup.chosen.connect(self._chosen)
         self.clicked.connect(lambda: self.open_popup())
@@ -197,6 +210,7 @@ class PickerButton(QPushButton):
         """Opens the list (filtered by text)."""
         choices = sum(1 for i in self._items if not i.header)
         self.popup.set_items(self._items, self._current, searchable=choices >= self._searchable_from)
+        self.popup.set_legend(self.legend)
         self.popup.open_below(self, text)
 
     def _chosen(self, data: object) -> None:

@@ -11,6 +11,7 @@ from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument
 
 from ui.markdown import QUOTE_LEVEL, code_frames, code_language, render_document
 from ui.markdown_stream import StreamingDocument
+from ui.math_images import MATH_PENDING
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.theme import Theme
 
@@ -46,6 +47,7 @@ class RowLayout:
     note: str = ""  # "Not answered" under a user message whose turn failed (top-left of the text)
     note_pos: QPointF = field(default_factory=QPointF)
     tiles: list[QRectF] = field(default_factory=list)  # one per attachment of a user message, above its text
+    math_pending: bool = False  # a formula shows as source until its image is rendered (then laid out again)
 
     def hit(self, point: QPointF) -> str | None:
         """The action under a row-local point."""
@@ -186,7 +188,8 @@ def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: 
     x = width - MARGIN - bubble_w if user else MARGIN
     bubble = QRectF(x, top + caption_h, bubble_w, tiles_h + doc_h + 2 * PAD - (GAP if tiles_h and not text else 0))
     layout = RowLayout(height=0.0, bubble=bubble, doc=doc if text else None,
-                       doc_pos=QPointF(x + PAD, bubble.top() + PAD + tiles_h), codes=codes)
+                       doc_pos=QPointF(x + PAD, bubble.top() + PAD + tiles_h), codes=codes,
+                       math_pending=stream is None and bool(doc.property(MATH_PENDING)))
     for i in range(len(row.attachments)):
         tile = QRectF(x + PAD + (i % per_line) * (TILE_W + GAP), bubble.top() + PAD + (i // per_line) * (TILE_H + GAP),
                       TILE_W, TILE_H)
@@ -284,6 +287,7 @@ class LayoutCache:
         self._capacity = capacity
         self._streams: dict[str, StreamingDocument] = {}
         self._font: tuple[QFont, str] | None = None  # the last font asked about and its key (the same one each time)
+        self._math: dict[tuple[object, ...], tuple[ChatRow, float, bool, Theme, QFont]] = {}  # awaiting formulas
 
     def key(self, row: ChatRow, width: float, expanded: bool, theme: Theme, font: QFont) -> tuple[object, ...]:
         """The cache key of a row's layout."""
@@ -303,6 +307,8 @@ class LayoutCache:
         if layout is None:
             layout = compute_layout(row, width, expanded, theme, font, self._stream_for(row, theme, font))
             self._items[key] = layout
+            if layout.math_pending:
+                self._math[key] = (row, width, expanded, theme, QFont(font))
             if len(self._items) > self._capacity:
                 self._items.popitem(last=False)
         else:
@@ -319,7 +325,18 @@ class LayoutCache:
             stream = self._streams[row.key] = StreamingDocument(theme, font)
         return stream
 
+    def relayout_math(self) -> list[ChatRow]:
+        """Lays out again the rows that showed a formula's source while its image rendered; returns those rows."""
+        waiting, self._math = self._math, {}
+        rows = []
+        for key, (row, width, expanded, theme, font) in waiting.items():
+            if self._items.pop(key, None) is not None:
+                self.get(row, width, expanded, theme, font)
+                rows.append(row)
+        return rows
+
     def clear(self) -> None:
         """Drops every layout (theme or font changed)."""
         self._items.clear()
         self._streams.clear()
+        self._math.clear()

@@ -103,7 +103,10 @@ class RowSizer(QObject):
         key = self._cache.key(row, width, expanded, self._theme(), font)
         estimate = self._estimates.pop(key, None)
         self._pending.pop(key, None)
-        if estimate is not None and estimate != painted_height:
+        exact = self._cache.peek(row, width, expanded, self._theme(), font)
+        height = math.ceil(exact.height) if exact is not None else painted_height
+        # the row was painted in the estimate's rectangle: a different exact height must move the rows below
+        if estimate is not None and (estimate != painted_height or height != painted_height):
             QTimer.singleShot(0, lambda i=QPersistentModelIndex(index): self._changed(i))
 
     def pending_count(self) -> int:

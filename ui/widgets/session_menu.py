@@ -31,6 +31,9 @@ SHORTCUTS = (
     ("Ctrl+Shift+C", "Copy the last reply"),
     ("Ctrl+B", "Show or hide the sidebar"),
     ("Ctrl+O", "Import conversations (ChatGPT, Claude, Palimpsest JSON)"),
+    ("Ctrl+E / Ctrl+Shift+E", "Export the conversation as Markdown / JSON"),
+    ("Ctrl+,", "Settings"),
+    ("Ctrl+Q", "Quit"),
     ("F1", "This list"),
 )
 

@@ -80,6 +80,7 @@ class McpSection(QWidget):
         layout.addWidget(title)
         layout.addWidget(explanation)
         layout.addWidget(self.tree, 1)
+        layout.addSpacing(2)
         layout.addLayout(actions)
         layout.addLayout(adding)
         layout.addWidget(self.values)

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from domain.settings import ToolSettings
 from ui.viewmodels.settings import SettingsState, SettingsViewModel
@@ -30,11 +39,20 @@ CONFIRMATION = (
 
 class ToolsPage(QWidget):
     """The MCP servers (McpSection) above the allowed hosts; Save hands the hosts' text to the view model, which
-    reports a bad entry as the error."""
+    reports a bad entry as the error. The page scrolls when it is taller than the dialog, so no control is ever
+    squeezed over another (wrapped explanations and added variable rows make it tall)."""
 
     def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._vm = vm
+        self.area = QScrollArea(self)
+        self.area.setWidgetResizable(True)
+        self.area.setFrameShape(QFrame.Shape.NoFrame)
+        self.area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        body = QWidget(self.area)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.area)
         self._shown: ToolSettings | None = None
         self.mcp = McpSection(vm, self)
         title = QLabel("Allowed hosts on your machine or network", self)
@@ -54,7 +72,7 @@ class ToolsPage(QWidget):
         buttons = QHBoxLayout()
         buttons.addWidget(self.hosts, 1)
         buttons.addWidget(self.save, 0, Qt.AlignmentFlag.AlignTop)
-        layout = QVBoxLayout(self)
+        layout = QVBoxLayout(body)
         layout.addWidget(self.mcp, 1)
         layout.addSpacing(8)
         layout.addWidget(title)
@@ -62,6 +80,7 @@ class ToolsPage(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(hint)
         layout.addWidget(confirmation)
+        self.area.setWidget(body)
 
     def show_state(self, state: SettingsState) -> None:
         """Shows the stored hosts when they change (so what is being typed is not overwritten)."""
