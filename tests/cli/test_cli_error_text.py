@@ -7,6 +7,7 @@ import io
 
 from app.cli.chat_printer import TextChatPrinter
 from app.cli.error_text import cli_text
+from app.cli.jsonl import event_record
 from domain.errors import AuthenticationFailed, NetworkError, NoProviderConfigured, ProviderTimeout
 from domain.events import ChatError, Notice, TextDelta
 
@@ -41,3 +42,10 @@ def test_a_window_set_on_a_guess_names_its_undo_command() -> None:
 def test_a_deadline_names_the_option_that_sets_it() -> None:
     assert "--idle-timeout SECONDS" in cli_text(ProviderTimeout("idle", 300))
     assert "Settings › Compaction" not in ProviderTimeout("idle", 300).message  # the domain names no interface
+
+
+def test_a_jsonl_error_event_carries_a_network_failures_reason_and_url() -> None:
+    refused = NetworkError(reason="refused", url="http://127.0.0.1:9/v1/chat/completions")
+    record = event_record(ChatError(refused.kind, refused.message, retryable=True, error=refused))
+    assert record["reason"] == "refused" and record["url"] == "http://127.0.0.1:9/v1/chat/completions"
+    assert "reason" not in event_record(ChatError("timeout", "slow"))
