@@ -198,7 +198,7 @@ class Container:
         )
         self.compact_now = CompactNowUseCase(self.contexts, self.auto_compact)
         self.reset_context = ResetContextUseCase(self.sessions, self.messages, self.clock)
-        self.edit_summary = EditSummaryUseCase(self.sessions, self.clock)
+        self.edit_summary = EditSummaryUseCase(self.sessions, self.clock, store=self.store)
         self.context_status = GetContextStatusUseCase(self.contexts, self.planner)
         self.generate_title = GenerateTitleUseCase(self.sessions, self.adapters)
         self.discover_model = DiscoverModelUseCase(self.models, self.adapters)  # one per process: asks once

@@ -67,6 +67,11 @@ class SessionSearchHit:
     archived: bool = False  # the session is archived (off the sessions list, still searchable)
 
 
+SESSION_FIELDS = frozenset({  # what SessionRepository.update_fields may write, one field at a time
+    "title", "is_active", "reasoning", "system_prompt", "compacted_summary", "updated_at",
+})
+
+
 class SessionRepository(Protocol):
     """Sessions; soft-deleted ones stay until purged."""
 
@@ -76,6 +81,11 @@ class SessionRepository(Protocol):
         """Newest (by updated_at) first."""
         ...
     def update(self, session: Session) -> Session: ...
+    def update_fields(self, session_id: SessionId, **fields: Any) -> Session:
+        """Writes only the named fields (SESSION_FIELDS; others InvalidInput) in one statement and returns the
+        session as stored: a concurrent change to any other field (a compaction, a rename) is kept. `updated_at`
+        never moves backwards; NotFound for an unknown session."""
+        ...
     def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
         """Adds one response's usage to the session's running totals, atomically."""
         ...
