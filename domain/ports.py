@@ -114,6 +114,38 @@ class SessionRepository(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class TurnLease:
+    """A conversation's turn being written: by whom (a token of its own per turn, and words for people) and until
+    when, unless renewed; `host` and `pid` name the process holding it."""
+
+    session_id: SessionId
+    owner: str
+    holder: str
+    acquired_at: datetime
+    expires_at: datetime
+    host: str = ""
+    pid: int = 0
+
+
+class TurnLeases(Protocol):
+    """One turn at a time per conversation, across processes: a lease per conversation whose turn is running."""
+
+    def take(self, lease: TurnLease, now: datetime) -> TurnLease | None:
+        """Takes the conversation's lease in one transaction when no one holds it, or its holder's expired before
+        `now` or its process is gone (a dead owner); else returns the lease in the way. NotFound for no session."""
+        ...
+    def renew(self, session_id: SessionId, owner: str, until: datetime) -> bool:
+        """Extends the owner's lease; False when it is no longer the owner's (taken over)."""
+        ...
+    def release(self, session_id: SessionId, owner: str) -> None:
+        """Ends the owner's lease (nothing when it is not the owner's)."""
+        ...
+    def holder(self, session_id: SessionId, now: datetime) -> TurnLease | None:
+        """The live lease on the conversation, if any (expired ones and those of dead processes do not count)."""
+        ...
+
+
 class MessageRepository(Protocol):
     """Messages of sessions, in order; the store never forgets one."""
 
