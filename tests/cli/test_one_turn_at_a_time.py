@@ -19,6 +19,7 @@ import pytest
 from tests.cli.harness import ROOT, Cli, CliResult
 from tests.fakeservers.anthropic_server import FakeAnthropicServer
 from tests.fakeservers.brain import Answer, NormalizedRequest, Reply
+from tests.fakeservers.server import FakeProviderServer
 
 KEY = "sk-ant-one-turn-test-8c2f"
 MODEL = "claude-one-turn-32k"
@@ -43,7 +44,7 @@ class EchoBrain:
 
 
 @pytest.fixture()
-def world(tmp_path: Path) -> Iterator[tuple[Cli, EchoBrain, FakeAnthropicServer]]:
+def world(tmp_path: Path) -> Iterator[tuple[Cli, EchoBrain, FakeProviderServer]]:
     (tmp_path / "keychain").mkdir()
     brain = EchoBrain()
     with FakeAnthropicServer(brain, api_key=KEY) as server:
@@ -100,7 +101,7 @@ def _finish(proc: subprocess.Popen[str]) -> CliResult:
 
 
 def test_four_processes_on_one_conversation_take_turns_and_every_reply_is_under_its_question(
-    world: tuple[Cli, EchoBrain, FakeAnthropicServer],
+    world: tuple[Cli, EchoBrain, FakeProviderServer],
 ) -> None:
     cli, brain, _ = world
     session = _first(cli, "q0")
@@ -127,7 +128,7 @@ def test_four_processes_on_one_conversation_take_turns_and_every_reply_is_under_
 
 
 def test_a_second_sender_is_refused_with_a_clear_error_and_nothing_of_it_is_stored(
-    world: tuple[Cli, EchoBrain, FakeAnthropicServer],
+    world: tuple[Cli, EchoBrain, FakeProviderServer],
 ) -> None:
     cli, _, _ = world
     session = _first(cli, "q0")
@@ -142,7 +143,7 @@ def test_a_second_sender_is_refused_with_a_clear_error_and_nothing_of_it_is_stor
 
 
 def test_a_checkout_during_a_stream_is_refused_and_the_tree_stays_whole(
-    world: tuple[Cli, EchoBrain, FakeAnthropicServer],
+    world: tuple[Cli, EchoBrain, FakeProviderServer],
 ) -> None:
     cli, brain, _ = world
     run = lambda *a: cli.run(*a, subprocess_run=False)  # noqa: E731
@@ -173,7 +174,7 @@ def test_a_checkout_during_a_stream_is_refused_and_the_tree_stays_whole(
     assert [m.text for m in last.messages] == ["q0", "re: q0", "q1", "re: q1", "q2"]
 
 
-def test_the_lease_of_a_killed_owner_is_taken_over(world: tuple[Cli, EchoBrain, FakeAnthropicServer]) -> None:
+def test_the_lease_of_a_killed_owner_is_taken_over(world: tuple[Cli, EchoBrain, FakeProviderServer]) -> None:
     cli, _, _ = world
     session = _first(cli, "q0")
     doomed = _popen(cli, "chat", "-s", session, "slow question of a process that dies")
