@@ -116,8 +116,9 @@ class SessionRepository(Protocol):
 
 @dataclass(frozen=True)
 class TurnLease:
-    """A conversation's turn being written: by whom (a token of its own per turn, and words for people) and until
-    when, unless renewed; `host` and `pid` name the process holding it."""
+    """A conversation's turn being written, or waiting in line to be (`waiting`): by whom (a token of its own per
+    turn, and words for people), since when (its place in the line) and until when, unless renewed; `host` and `pid`
+    name the process."""
 
     session_id: SessionId
     owner: str
@@ -126,20 +127,24 @@ class TurnLease:
     expires_at: datetime
     host: str = ""
     pid: int = 0
+    waiting: bool = False
 
 
 class TurnLeases(Protocol):
-    """One turn at a time per conversation, across processes: a lease per conversation whose turn is running."""
+    """One turn at a time per conversation, across processes, first come first served: a lease per conversation
+    whose turn is running, and a line of the turns waiting for it. Expired ones and those of processes known to be
+    gone (a dead owner) do not count and are taken over."""
 
-    def take(self, lease: TurnLease, now: datetime) -> TurnLease | None:
-        """Takes the conversation's lease in one transaction when no one holds it, or its holder's expired before
-        `now` or its process is gone (a dead owner); else returns the lease in the way. NotFound for no session."""
+    def take(self, lease: TurnLease, now: datetime, *, queue: bool = False) -> TurnLease | None:
+        """In one transaction: the conversation's lease for `lease.owner` (until lease.expires_at) when no one holds
+        it and no one waits in line before this owner; else the lease or waiter in the way, and with `queue` this
+        owner's place in the line is kept (taken on its first call, its expiry renewed). NotFound for no session."""
         ...
     def renew(self, session_id: SessionId, owner: str, until: datetime) -> bool:
         """Extends the owner's lease; False when it is no longer the owner's (taken over)."""
         ...
     def release(self, session_id: SessionId, owner: str) -> None:
-        """Ends the owner's lease (nothing when it is not the owner's)."""
+        """Ends the owner's lease or its place in the line (nothing when it has neither)."""
         ...
     def holder(self, session_id: SessionId, now: datetime) -> TurnLease | None:
         """The live lease on the conversation, if any (expired ones and those of dead processes do not count)."""

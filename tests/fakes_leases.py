@@ -1,4 +1,5 @@
-"""A hand-written TurnLeases: leases in a dict, with the store's rules (expiry, a gone owner, owner-only renewal)."""
+"""A hand-written TurnLeases: leases and places in line in a dict, with the store's rules (first come first served,
+expiry, a gone owner, owner-only renewal)."""
 
 from __future__ import annotations
 
@@ -11,40 +12,54 @@ from domain.ports import TurnLease
 
 
 class FakeTurnLeases:
-    """Leases by session id; `gone` holds the (host, pid) of processes known to have died; `known` the sessions
-    (None: every id is a session)."""
+    """Rows by (session id, owner); `gone` holds the (host, pid) of processes known to have died; `known` the
+    sessions (None: every id is a session)."""
 
     def __init__(self, known: set[str] | None = None) -> None:
-        self.leases: dict[SessionId, TurnLease] = {}
+        self.rows: dict[tuple[SessionId, str], TurnLease] = {}
         self.gone: set[tuple[str, int]] = set()
         self.known = known
-        self.taken: list[str] = []  # owners, in the order they took a lease
 
-    def take(self, lease: TurnLease, now: datetime) -> TurnLease | None:
+    @property
+    def leases(self) -> dict[SessionId, TurnLease]:
+        """The held leases by session (waiters left out)."""
+        return {sid: lease for (sid, _), lease in self.rows.items() if not lease.waiting}
+
+    def take(self, lease: TurnLease, now: datetime, *, queue: bool = False) -> TurnLease | None:
         if self.known is not None and lease.session_id not in self.known:
             raise NotFound("session", lease.session_id)
-        held = self.leases.get(lease.session_id)
-        if held is not None and held.owner != lease.owner and self._live(held, now):
-            return held
-        self.leases[lease.session_id] = lease
-        self.taken.append(lease.owner)
+        sid = lease.session_id
+        for key, row in list(self.rows.items()):
+            if key[0] == sid and row.owner != lease.owner and not self._live(row, now):
+                del self.rows[key]
+        mine = self.rows.get((sid, lease.owner))
+        others = [r for (s, o), r in self.rows.items() if s == sid and o != lease.owner]
+        held = next((r for r in others if not r.waiting), None)
+        place = (mine.acquired_at, mine.owner) if mine is not None else None
+        ahead = sorted((r for r in others if place is None or (r.acquired_at, r.owner) < place),
+                       key=lambda r: (r.acquired_at, r.owner))
+        blocker = held or (ahead[0] if ahead else None)
+        if blocker is not None:
+            if queue:
+                since = mine.acquired_at if mine is not None else lease.acquired_at
+                self.rows[(sid, lease.owner)] = replace(lease, acquired_at=since, waiting=True)
+            return blocker
+        self.rows[(sid, lease.owner)] = replace(lease, waiting=False)
         return None
 
     def renew(self, session_id: SessionId, owner: str, until: datetime) -> bool:
-        held = self.leases.get(session_id)
-        if held is None or held.owner != owner:
+        held = self.rows.get((session_id, owner))
+        if held is None or held.waiting:
             return False
-        self.leases[session_id] = replace(held, expires_at=until)
+        self.rows[(session_id, owner)] = replace(held, expires_at=until)
         return True
 
     def release(self, session_id: SessionId, owner: str) -> None:
-        held = self.leases.get(session_id)
-        if held is not None and held.owner == owner:
-            del self.leases[session_id]
+        self.rows.pop((session_id, owner), None)
 
     def holder(self, session_id: SessionId, now: datetime) -> TurnLease | None:
-        held = self.leases.get(session_id)
-        return held if held is not None and self._live(held, now) else None
+        return next((r for (s, _), r in self.rows.items() if s == session_id and not r.waiting and self._live(r, now)),
+                    None)
 
     def _live(self, lease: TurnLease, now: datetime) -> bool:
         return lease.expires_at > now and (lease.host, lease.pid) not in self.gone

@@ -1,5 +1,6 @@
-"""TurnLeases over SQLite: a lease row per conversation whose turn is being written, taken in one write transaction
-(BEGIN IMMEDIATE serializes the takers of every process), taken over once expired or its process is gone."""
+"""TurnLeases over SQLite: a lease row per conversation whose turn is being written and one per turn waiting in line
+for it, each taken in one write transaction (BEGIN IMMEDIATE serializes the takers of every process); the rows of
+expired owners and of processes gone from this machine are dropped when met."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sys
 from collections.abc import Callable
 from datetime import datetime
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, select, update
 
 from data.db.engine import Database
 from data.db.rows import SessionRow, TurnLeaseRow
@@ -41,24 +42,35 @@ class SqlTurnLeases:
         self._db = db
         self._gone = gone
 
-    def take(self, lease: TurnLease, now: datetime) -> TurnLease | None:
+    def take(self, lease: TurnLease, now: datetime, *, queue: bool = False) -> TurnLease | None:
         with self._db.write() as s:
             if s.get(SessionRow, lease.session_id) is None:
                 raise NotFound("session", lease.session_id)
-            row = s.get(TurnLeaseRow, lease.session_id)
-            if row is not None and row.owner != lease.owner and self._live(row, now):
-                return _lease(row)
-            if row is None:
-                row = TurnLeaseRow(session_id=lease.session_id)
-                s.add(row)
-            row.owner, row.holder, row.host, row.pid = lease.owner, lease.holder, lease.host, lease.pid
-            row.acquired_at, row.expires_at = lease.acquired_at, lease.expires_at
-            return None
+            rows = s.scalars(select(TurnLeaseRow).where(TurnLeaseRow.session_id == lease.session_id)).all()
+            live = []
+            for row in rows:
+                if row.owner == lease.owner or self._live(row, now):
+                    live.append(row)
+                else:
+                    s.delete(row)  # a dead owner's lease or place in the line
+            mine = next((r for r in live if r.owner == lease.owner), None)
+            blocker = _in_the_way(mine, [r for r in live if r.owner != lease.owner])
+            if blocker is not None and not queue:
+                return _lease(blocker)
+            if mine is None:
+                mine = TurnLeaseRow(session_id=lease.session_id, owner=lease.owner, acquired_at=lease.acquired_at)
+                s.add(mine)
+            mine.holder, mine.host, mine.pid, mine.expires_at = lease.holder, lease.host, lease.pid, lease.expires_at
+            mine.holding = blocker is None
+            if blocker is None:
+                mine.acquired_at = lease.acquired_at
+            return _lease(blocker) if blocker is not None else None
 
     def renew(self, session_id: SessionId, owner: str, until: datetime) -> bool:
         with self._db.write() as s:
             done = s.execute(update(TurnLeaseRow).where(TurnLeaseRow.session_id == session_id,
-                                                        TurnLeaseRow.owner == owner).values(expires_at=until))
+                                                        TurnLeaseRow.owner == owner, TurnLeaseRow.holding.is_(True))
+                             .values(expires_at=until))
             return bool(done.rowcount)  # type: ignore[attr-defined]
 
     def release(self, session_id: SessionId, owner: str) -> None:
@@ -67,13 +79,25 @@ class SqlTurnLeases:
 
     def holder(self, session_id: SessionId, now: datetime) -> TurnLease | None:
         with self._db.read() as s:
-            row = s.get(TurnLeaseRow, session_id)
-            return _lease(row) if row is not None and self._live(row, now) else None
+            rows = s.scalars(select(TurnLeaseRow).where(TurnLeaseRow.session_id == session_id,
+                                                        TurnLeaseRow.holding.is_(True))).all()
+            return next((_lease(r) for r in rows if self._live(r, now)), None)
 
     def _live(self, row: TurnLeaseRow, now: datetime) -> bool:
         return row.expires_at > now and not self._gone(row.host, row.pid)
 
 
+def _in_the_way(mine: TurnLeaseRow | None, others: list[TurnLeaseRow]) -> TurnLeaseRow | None:
+    """The live lease held by another, else the first waiter in line before `mine` (any, when not in line)."""
+    held = next((r for r in others if r.holding), None)
+    if held is not None:
+        return held
+    place = (mine.acquired_at, mine.owner) if mine is not None else None
+    ahead = sorted((r for r in others if place is None or (r.acquired_at, r.owner) < place),
+                   key=lambda r: (r.acquired_at, r.owner))
+    return ahead[0] if ahead else None
+
+
 def _lease(row: TurnLeaseRow) -> TurnLease:
     return TurnLease(session_id=row.session_id, owner=row.owner, holder=row.holder, acquired_at=row.acquired_at,
-                     expires_at=row.expires_at, host=row.host, pid=row.pid)
+                     expires_at=row.expires_at, host=row.host, pid=row.pid, waiting=not row.holding)

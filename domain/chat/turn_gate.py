@@ -24,7 +24,8 @@ def busy_message(lease: TurnLease, *, action: str = "") -> str:
     """Words for the turn in the way: what to do (`action`), else send again or queue (chat --wait)."""
     then = f"{action} when it is done." if action else "Send again when it is done, or queue behind it (chat --wait)."
     since = f"{lease.acquired_at:%H:%M:%S} UTC"
-    return f"Another turn is running in this conversation ({lease.holder}, since {since}). {then}"
+    doing = "waiting to run" if lease.waiting else "running"
+    return f"Another turn is {doing} in this conversation ({lease.holder}, since {since}). {then}"
 
 
 def waiting_message(lease: TurnLease) -> str:
@@ -78,22 +79,32 @@ class TurnGate:
         """When a lease taken or renewed now expires."""
         return self._clock.now() + timedelta(seconds=self.lease_seconds)
 
-    def take(self, session_id: SessionId) -> HeldTurn | TurnLease:
-        """The turn (held: release it when done), or the lease in the way. NotFound for an unknown session."""
+    def new_owner(self) -> str:
+        """A token naming one turn (its lease, its place in the line)."""
+        return self._new_owner()
+
+    def take(self, session_id: SessionId, *, owner: str | None = None, queue: bool = False) -> HeldTurn | TurnLease:
+        """The turn (held: release it when done), or the lease or earlier waiter in the way; with `queue`, `owner`
+        keeps its place in the line (first come first served). NotFound for an unknown session."""
         now = self._clock.now()
-        owner = self._new_owner()
+        owner = owner or self._new_owner()
         lease = TurnLease(session_id, owner, self._holder, now, now + timedelta(seconds=self.lease_seconds),
                           self._host, self._pid)
-        blocker = self.leases.take(lease, now)
+        blocker = self.leases.take(lease, now, queue=queue)
         return HeldTurn(self, session_id, owner) if blocker is None else blocker
 
-    async def wait(self, session_id: SessionId) -> HeldTurn:
-        """Polls until the turn is free (its holder finished, or died and its lease lapsed), then holds it."""
-        while True:
-            got = self.take(session_id)
-            if isinstance(got, HeldTurn):
-                return got
-            await asyncio.sleep(self.poll_seconds)
+    async def wait(self, session_id: SessionId, owner: str) -> HeldTurn:
+        """Polls, keeping `owner`'s place in the line, until its turn comes (the turns before it finished, or died
+        and their leases lapsed), then holds it; leaves the line when cancelled."""
+        try:
+            while True:
+                got = self.take(session_id, owner=owner, queue=True)
+                if isinstance(got, HeldTurn):
+                    return got
+                await asyncio.sleep(self.poll_seconds)
+        except BaseException:
+            self.leases.release(session_id, owner)
+            raise
 
     @contextmanager
     def exclusive(self, session_id: SessionId, action: str) -> Iterator[None]:

@@ -101,8 +101,9 @@ class SendMessageUseCase:
                 async for event in events:
                     yield event
             return
+        owner = self._gate.new_owner()
         try:
-            got = self._gate.take(session_id)
+            got = self._gate.take(session_id, owner=owner, queue=wait)
         except PalimpsestError as err:
             yield chat_error(err)
             return
@@ -110,13 +111,20 @@ class SendMessageUseCase:
             if not wait:
                 yield chat_error(ConversationBusy(busy_message(got)))
                 return
-            yield Notice(waiting_message(got))
+            try:
+                yield Notice(waiting_message(got))
+            except BaseException:  # closed while told to wait: leave the line
+                self._gate.leases.release(session_id, owner)
+                raise
             started = asyncio.get_running_loop().time()
-            got = await self._gate.wait(session_id)
-            waited = asyncio.get_running_loop().time() - started
-            yield Notice(f"The other turn is done (waited {waited:.1f} s); sending yours now.")
+            got = await self._gate.wait(session_id, owner)
+            waited: float | None = asyncio.get_running_loop().time() - started
+        else:
+            waited = None
         got.keep_renewed()
         try:
+            if waited is not None:
+                yield Notice(f"The other turn is done (waited {waited:.1f} s); sending yours now.")
             async with aclosing(turn) as events:
                 async for event in events:
                     yield event

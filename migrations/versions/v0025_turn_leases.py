@@ -1,5 +1,6 @@
 """One turn at a time per conversation: a lease row while a turn is written (its owner, the process holding it
-and when it expires unless renewed), taken over once expired or its process is gone.
+and when it expires unless renewed) and one per turn waiting in line for it (`holding` false, in the order of
+`acquired_at`), taken over once expired or its process is gone.
 
 Revision ID: 0025
 Revises: 0024
@@ -20,7 +21,8 @@ def upgrade() -> None:
     op.create_table(
         "turn_leases",
         sa.Column("session_id", sa.String(), sa.ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True),
-        sa.Column("owner", sa.String(), nullable=False),
+        sa.Column("owner", sa.String(), primary_key=True),
+        sa.Column("holding", sa.Boolean(), nullable=False),
         sa.Column("holder", sa.String(), nullable=False),
         sa.Column("host", sa.String(), nullable=False),
         sa.Column("pid", sa.Integer(), nullable=False),

@@ -24,18 +24,20 @@ def test_0025_adds_the_turn_leases_and_downgrades_keeping_every_session_and_mess
     migrations.upgrade(_url(path), "0025")
     with closing(sqlite3.connect(path)) as db:
         columns = {r[1]: (r[2], r[3], r[5]) for r in db.execute("PRAGMA table_info(turn_leases)")}
-        assert columns == {"session_id": ("VARCHAR", 1, 1), "owner": ("VARCHAR", 1, 0), "holder": ("VARCHAR", 1, 0),
-                           "host": ("VARCHAR", 1, 0), "pid": ("INTEGER", 1, 0), "acquired_at": ("INTEGER", 1, 0),
-                           "expires_at": ("INTEGER", 1, 0)}
+        assert columns == {"session_id": ("VARCHAR", 1, 1), "owner": ("VARCHAR", 1, 2), "holding": ("BOOLEAN", 1, 0),
+                           "holder": ("VARCHAR", 1, 0), "host": ("VARCHAR", 1, 0), "pid": ("INTEGER", 1, 0),
+                           "acquired_at": ("INTEGER", 1, 0), "expires_at": ("INTEGER", 1, 0)}
         db.execute("PRAGMA foreign_keys = ON")
-        db.execute("INSERT INTO turn_leases VALUES ('s1', 'o1', 'process 1 on h', 'h', 1, 1, 2)")
-        db.execute("INSERT INTO turn_leases VALUES ('s2', 'o2', 'process 2 on h', 'h', 2, 1, 2)")
+        db.execute("INSERT INTO turn_leases VALUES ('s1', 'o1', 1, 'process 1 on h', 'h', 1, 1, 2)")
+        db.execute("INSERT INTO turn_leases VALUES ('s1', 'o3', 0, 'process 3 on h', 'h', 3, 1, 2)")  # in line
+        db.execute("INSERT INTO turn_leases VALUES ('s2', 'o2', 1, 'process 2 on h', 'h', 2, 1, 2)")
         db.execute("DELETE FROM messages WHERE session_id = 's2'")
         db.execute("DELETE FROM sessions WHERE id = 's2'")
         db.commit()
-        assert db.execute("SELECT session_id FROM turn_leases").fetchall() == [("s1",)]  # went with its session
+        assert db.execute("SELECT session_id, owner FROM turn_leases ORDER BY owner").fetchall() == [
+            ("s1", "o1"), ("s1", "o3")]  # s2's went with its session
         try:
-            db.execute("INSERT INTO turn_leases VALUES ('ghost', 'o3', 'p', 'h', 3, 1, 2)")
+            db.execute("INSERT INTO turn_leases VALUES ('ghost', 'o4', 1, 'p', 'h', 4, 1, 2)")
         except sqlite3.IntegrityError:
             pass
         else:

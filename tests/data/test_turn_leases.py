@@ -1,5 +1,6 @@
-"""SqlTurnLeases on a real SQLite file: one holder per conversation, across connections; taken over once expired or
-once its process (on this machine) is gone; renewed and released only by its owner."""
+"""SqlTurnLeases on a real SQLite file: one holder per conversation, across connections, the waiting ones served in
+the order they came; taken over once expired or once its process (on this machine) is gone; renewed and released
+only by its owner."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from domain.ports import TurnLease
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
-def lease(owner: str, *, host: str = "elsewhere", pid: int = 7, seconds: int = 30, at: datetime = T0) -> TurnLease:
+def lease(owner: str, *, host: str = "elsewhere", pid: int = 7, seconds: int = 30, at: datetime = T0
+          ) -> TurnLease:
     return TurnLease("s1", owner, f"process {pid} on {host}", at, at + timedelta(seconds=seconds), host, pid)
 
 
@@ -78,3 +80,29 @@ def test_a_lease_on_no_session_is_not_found_and_goes_with_its_session(two: tuple
     assert a.turn_leases.take(lease("A"), T0) is None
     a.sessions.purge("s1")
     assert a.turn_leases.holder("s1", T0) is None
+
+
+def test_waiting_turns_are_served_first_come_first_served(two: tuple[Storage, Storage]) -> None:
+    a, b = two
+    assert a.turn_leases.take(lease("A"), T0) is None
+    t1, t2, t3 = (T0 + timedelta(seconds=s) for s in (1, 2, 3))
+    assert b.turn_leases.take(lease("B", at=t1), t1, queue=True).owner == "A"  # type: ignore[union-attr]
+    assert a.turn_leases.take(lease("C", at=t2), t2, queue=True).owner == "A"  # type: ignore[union-attr]
+    a.turn_leases.release("s1", "A")
+    newcomer = a.turn_leases.take(lease("D", at=t3), t3)  # free, but B and C came first
+    assert newcomer is not None and (newcomer.owner, newcomer.waiting) == ("B", True)
+    assert a.turn_leases.take(lease("C", at=t3), t3, queue=True).owner == "B"  # type: ignore[union-attr]
+    assert b.turn_leases.take(lease("B", at=t3), t3, queue=True) is None  # its turn
+    assert b.turn_leases.holder("s1", t3).owner == "B"  # type: ignore[union-attr]
+    assert not b.turn_leases.renew("s1", "C", t3 + timedelta(seconds=30))  # a place in line is not a lease
+    b.turn_leases.release("s1", "B")
+    assert a.turn_leases.take(lease("C", at=t3), t3, queue=True) is None
+
+
+def test_a_dead_waiters_place_in_line_is_dropped(two: tuple[Storage, Storage]) -> None:
+    a, b = two
+    assert a.turn_leases.take(lease("A"), T0) is None
+    assert b.turn_leases.take(lease("B", seconds=5), T0, queue=True) is not None  # then it stops polling: gone
+    a.turn_leases.release("s1", "A")
+    later = T0 + timedelta(seconds=6)
+    assert a.turn_leases.take(lease("C", at=later), later) is None

@@ -115,3 +115,36 @@ def test_a_checkout_while_a_turn_runs_is_refused() -> None:
     with gate.exclusive("s1", "Switch branches"):
         assert "s1" in leases.leases
     assert leases.leases == {}
+
+
+async def test_waiting_senders_go_in_the_order_they_came_and_one_that_gives_up_leaves_the_line() -> None:
+    leases = FakeTurnLeases()
+    world = make_world(leases=leases)
+    held = _other(world, leases).take("s1")
+    assert not isinstance(held, TurnLease)
+    world.adapter().scripts.extend([reply("First answer"), reply("Second answer")])
+    told: dict[str, asyncio.Event] = {name: asyncio.Event() for name in ("first", "second", "quitter")}
+
+    async def send(name: str) -> list[object]:
+        events = []
+        async for event in world.send("s1", f"{name} question", wait=True):
+            events.append(event)
+            if isinstance(event, Notice) and event.message.startswith("Waiting"):
+                told[name].set()
+        return events
+
+    first = asyncio.create_task(send("first"))
+    await asyncio.wait_for(told["first"].wait(), 5)
+    world.clock.advance(1)
+    quitter = world.send("s1", "quitter question", wait=True)
+    assert isinstance(await anext(quitter), Notice)  # in line behind the first
+    world.clock.advance(1)
+    second = asyncio.create_task(send("second"))
+    await asyncio.wait_for(told["second"].wait(), 5)
+    await quitter.aclose()  # gives up while waiting: its place in line goes
+    assert len(leases.rows) == 3  # the holder and two waiters
+    held.release()
+    await asyncio.wait_for(asyncio.gather(first, second), 10)
+    assert [m.content for m in world.stored()] == ["first question", "First answer", "second question",
+                                                   "Second answer"]
+    assert leases.rows == {}
