@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncGenerator, Iterator
+from contextlib import aclosing, contextmanager
 from datetime import datetime, timedelta
 
 from domain.chat.records import IdFactory, new_uuid
-from domain.errors import ConversationBusy
+from domain.chat.turn import chat_error
+from domain.errors import ConversationBusy, PalimpsestError
+from domain.events import ChatEvent, Notice
 from domain.models import SessionId
 from domain.ports import Clock, TurnLease, TurnLeases
 
@@ -117,3 +119,39 @@ class TurnGate:
             yield
         finally:
             self.leases.release(session_id, got.owner)
+
+
+async def one_at_a_time(
+    gate: TurnGate, session_id: SessionId, turn: AsyncGenerator[ChatEvent, None], *, wait: bool
+) -> AsyncGenerator[ChatEvent, None]:
+    """Runs `turn` holding the conversation, the lease renewed until it ends. While another turn runs in it (or
+    waits in line before this one) the turn is refused (ConversationBusy, nothing of it stored) or, with `wait`,
+    queued with a Notice, and another Notice with the seconds waited when it goes."""
+    owner = gate.new_owner()
+    try:
+        got = gate.take(session_id, owner=owner, queue=wait)
+    except PalimpsestError as err:
+        yield chat_error(err)
+        return
+    waited = None
+    if not isinstance(got, HeldTurn):
+        if not wait:
+            yield chat_error(ConversationBusy(busy_message(got)))
+            return
+        try:
+            yield Notice(waiting_message(got))
+        except BaseException:  # closed while told to wait: leave the line
+            gate.leases.release(session_id, owner)
+            raise
+        started = asyncio.get_running_loop().time()
+        got = await gate.wait(session_id, owner)
+        waited = asyncio.get_running_loop().time() - started
+    got.keep_renewed()
+    try:
+        if waited is not None:
+            yield Notice(f"The other turn is done (waited {waited:.1f} s); sending yours now.")
+        async with aclosing(turn) as events:
+            async for event in events:
+                yield event
+    finally:
+        got.release()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from contextlib import aclosing
 from dataclasses import replace
@@ -18,14 +17,14 @@ from domain.chat.server_window import apply_server_window
 from domain.chat.stream import add_usage
 from domain.chat.tool_runner import NOT_RUN_OUTPUT, ToolRunner
 from domain.chat.turn import TurnProgress, chat_error
-from domain.chat.turn_gate import HeldTurn, TurnGate, busy_message, waiting_message
+from domain.chat.turn_gate import TurnGate, one_at_a_time
 from domain.chat.turn_store import StoredRound, TurnStore
 from domain.chat.upkeep import ContextUpkeep
 from domain.context.context_loader import SessionContextLoader
 from domain.context.estimator import calibration_key
 from domain.context.session_context import SessionContext
 from domain.context.truncator import ToolResultTruncator
-from domain.errors import ConversationBusy, InvalidInput, NotFound, PalimpsestError
+from domain.errors import InvalidInput, NotFound, PalimpsestError
 from domain.events import (
     ChatEvent,
     Notice,
@@ -96,40 +95,10 @@ class SendMessageUseCase:
         (and another, with the seconds waited, when it goes)."""
         turn = self._turn(session_id, text, provider_id=provider_id, model_id=model_id, agent_id=agent_id,
                           retry=retry, edit=edit, regenerate=regenerate, attachments=attachments)
-        if self._gate is None:
-            async with aclosing(turn) as events:
-                async for event in events:
-                    yield event
-            return
-        owner = self._gate.new_owner()
-        try:
-            got = self._gate.take(session_id, owner=owner, queue=wait)
-        except PalimpsestError as err:
-            yield chat_error(err)
-            return
-        if not isinstance(got, HeldTurn):
-            if not wait:
-                yield chat_error(ConversationBusy(busy_message(got)))
-                return
-            try:
-                yield Notice(waiting_message(got))
-            except BaseException:  # closed while told to wait: leave the line
-                self._gate.leases.release(session_id, owner)
-                raise
-            started = asyncio.get_running_loop().time()
-            got = await self._gate.wait(session_id, owner)
-            waited: float | None = asyncio.get_running_loop().time() - started
-        else:
-            waited = None
-        got.keep_renewed()
-        try:
-            if waited is not None:
-                yield Notice(f"The other turn is done (waited {waited:.1f} s); sending yours now.")
-            async with aclosing(turn) as events:
-                async for event in events:
-                    yield event
-        finally:
-            got.release()
+        gated = turn if self._gate is None else one_at_a_time(self._gate, session_id, turn, wait=wait)
+        async with aclosing(gated) as events:
+            async for event in events:
+                yield event
 
     async def _turn(
         self,
