@@ -51,7 +51,12 @@ class HeldTurn:
     async def _renew(self) -> None:
         while True:
             await asyncio.sleep(self._gate.renew_seconds)
-            if not self._gate.leases.renew(self.session_id, self.owner, self._gate.expiry()):
+            try:
+                renewed = self._gate.leases.renew(self.session_id, self.owner, self._gate.expiry())
+            except Exception:  # a busy store: tried again at the next beat (the lease has 30 s of slack)
+                log.warning("could not renew the turn lease on session %s", self.session_id, exc_info=True)
+                continue
+            if not renewed:
                 self.lost = True
                 log.warning("the turn lease on session %s was taken over", self.session_id)
                 return
