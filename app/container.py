@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -11,6 +12,7 @@ from typing import Any
 from app.adapter_cache import LazyAdapterFactory
 from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
+from data.db.turn_leases import HOST
 from data.keys import KeyringApiKeyStorage
 from data.mcp.secrets import KeyringMcpSecrets
 from data.providers.media_forms import AttachmentForms
@@ -22,6 +24,7 @@ from data.tools.executor import TOOL_NAMES
 from domain.chat.paths import BranchSwitcher
 from domain.chat.provider_numbers import ProviderNumbers
 from domain.chat.request import RequestPlanner
+from domain.chat.turn_gate import TurnGate
 from domain.chat.turn_store import TurnStore
 from domain.chat.upkeep import ContextUpkeep
 from domain.context.builder import CompactAwareMessageBuilder
@@ -154,6 +157,8 @@ class Container:
         if isinstance(adapters, LazyAdapterFactory) and adapters.probes is None:
             adapters.probes = storage.server_probes
         self.attachments = AttachmentIntake(storage.attachment_files)
+        self.turn_gate = TurnGate(storage.turn_leases, self.clock, f"process {os.getpid()} on {HOST}", host=HOST,
+                                  pid=os.getpid())  # one turn at a time per conversation, across processes
         # a command's flags (`chat --reasoning high`): applied by the context loader over the app's, the agent's and
         # the session's own settings, never stored
         self._command_overrides = dict(context_overrides or {})
@@ -198,7 +203,7 @@ class Container:
         )
         self.compact_now = CompactNowUseCase(self.contexts, self.auto_compact)
         self.reset_context = ResetContextUseCase(self.sessions, self.messages, self.clock)
-        self.edit_summary = EditSummaryUseCase(self.sessions, self.clock)
+        self.edit_summary = EditSummaryUseCase(self.sessions, self.clock, store=self.store)
         self.context_status = GetContextStatusUseCase(self.contexts, self.planner)
         self.generate_title = GenerateTitleUseCase(self.sessions, self.adapters)
         self.discover_model = DiscoverModelUseCase(self.models, self.adapters)  # one per process: asks once
@@ -209,6 +214,7 @@ class Container:
             upkeep=ContextUpkeep(self.planner, self.auto_compact, memory_flush), title=self.generate_title,
             clock=self.clock, discover=self.discover_model, forms=AttachmentForms(self.media),
             numbers=ProviderNumbers(self.storage.attachment_counts, self.storage.cut_evidence, self.models),
+            gate=self.turn_gate,
         )
 
     def _build_management(self) -> None:
@@ -229,9 +235,10 @@ class Container:
         self.pin_message = PinMessageUseCase(self.messages)
         switcher = BranchSwitcher(self.store, self.sessions, self.messages)
         self.list_branches = ListBranchesQuery(self.sessions, self.messages)
-        self.checkout_branch = CheckoutBranchUseCase(switcher, self.sessions, self.messages)
+        self.checkout_branch = CheckoutBranchUseCase(switcher, self.sessions, self.messages, gate=self.turn_gate)
         self.open_at_message = OpenAtMessageQuery(self.sessions, self.messages, self.conversation, self.checkout_branch)
-        self.delete_branch = DeleteBranchUseCase(self.store, switcher, self.sessions, self.messages)
+        self.delete_branch = DeleteBranchUseCase(self.store, switcher, self.sessions, self.messages,
+                                                 gate=self.turn_gate)
         self.fork_session = ForkSessionUseCase(self.store, self.sessions, self.messages, self.clock)
         self.import_conversations = ImportConversationsUseCase(self.store, self.sessions, self.messages, self.agents)
         self.session_attachments = SessionAttachmentsQuery(self.messages)

@@ -26,6 +26,7 @@ from data.db.seed import seed
 from data.db.server_probes import SqlServerProbes
 from data.db.sessions import SqlSessionRepository
 from data.db.settings import SqlCalibrationStore, SqlSettingsRepository
+from data.db.turn_leases import SqlTurnLeases
 from data.paths import data_dir
 from data.registry import Registry, load_registry
 from domain.errors import DatabaseUnreadable, StorageError
@@ -57,6 +58,7 @@ class Storage:
         self.attachment_counts = SqlAttachmentCounts(db)
         self.cut_evidence = SqlCutEvidence(db)
         self.mcp_servers = SqlMcpServerRepository(db)
+        self.turn_leases = SqlTurnLeases(db)  # one turn at a time per conversation, across processes
         self.server_probes = SqlServerProbes(db)  # what OpenAI-compatible servers answered to window probes
 
     @classmethod

@@ -274,3 +274,9 @@ class AttachmentUnsupported(InvalidInput):
     sent or stored, and the user can choose another model or remove the file."""
 
     kind = "attachment_unsupported"
+
+
+class ConversationBusy(PalimpsestError):
+    """Another turn is being written in the conversation (in this process or another): one turn at a time."""
+
+    kind = "conversation_busy"

@@ -70,6 +70,11 @@ class SessionSearchHit:
     archived: bool = False  # the session is archived (off the sessions list, still searchable)
 
 
+SESSION_FIELDS = frozenset({  # what SessionRepository.update_fields may write, one field at a time
+    "title", "is_active", "reasoning", "system_prompt", "compacted_summary", "updated_at",
+})
+
+
 class SessionRepository(Protocol):
     """Sessions; soft-deleted ones stay until purged."""
 
@@ -79,6 +84,11 @@ class SessionRepository(Protocol):
         """Newest (by updated_at) first."""
         ...
     def update(self, session: Session) -> Session: ...
+    def update_fields(self, session_id: SessionId, **fields: Any) -> Session:
+        """Writes only the named fields (SESSION_FIELDS; others InvalidInput) in one statement and returns the
+        session as stored: a concurrent change to any other field (a compaction, a rename) is kept. `updated_at`
+        never moves backwards; NotFound for an unknown session."""
+        ...
     def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
         """Adds one response's usage to the session's running totals, atomically."""
         ...
@@ -104,6 +114,43 @@ class SessionRepository(Protocol):
     def purge(self, session_id: SessionId) -> None: ...
     def search(self, query: str, limit: int = 50) -> Sequence[SessionSearchHit]:
         """Full-text search over message contents, tool outputs, titles and summaries."""
+        ...
+
+
+@dataclass(frozen=True)
+class TurnLease:
+    """A conversation's turn being written, or waiting in line to be (`waiting`): by whom (a token of its own per
+    turn, and words for people), since when (its place in the line) and until when, unless renewed; `host` and `pid`
+    name the process."""
+
+    session_id: SessionId
+    owner: str
+    holder: str
+    acquired_at: datetime
+    expires_at: datetime
+    host: str = ""
+    pid: int = 0
+    waiting: bool = False
+
+
+class TurnLeases(Protocol):
+    """One turn at a time per conversation, across processes, first come first served: a lease per conversation
+    whose turn is running, and a line of the turns waiting for it. Expired ones and those of processes known to be
+    gone (a dead owner) do not count and are taken over."""
+
+    def take(self, lease: TurnLease, now: datetime, *, queue: bool = False) -> TurnLease | None:
+        """In one transaction: the conversation's lease for `lease.owner` (until lease.expires_at) when no one holds
+        it and no one waits in line before this owner; else the lease or waiter in the way, and with `queue` this
+        owner's place in the line is kept (taken on its first call, its expiry renewed). NotFound for no session."""
+        ...
+    def renew(self, session_id: SessionId, owner: str, until: datetime) -> bool:
+        """Extends the owner's lease; False when it is no longer the owner's (taken over)."""
+        ...
+    def release(self, session_id: SessionId, owner: str) -> None:
+        """Ends the owner's lease or its place in the line (nothing when it has neither)."""
+        ...
+    def holder(self, session_id: SessionId, now: datetime) -> TurnLease | None:
+        """The live lease on the conversation, if any (expired ones and those of dead processes do not count)."""
         ...
 
 

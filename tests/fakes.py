@@ -7,6 +7,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from domain.errors import InvalidInput, NotFound
 from domain.models import (
@@ -20,7 +21,7 @@ from domain.models import (
     TreeNode,
     Usage,
 )
-from domain.ports import SessionSearchHit
+from domain.ports import SESSION_FIELDS, SessionSearchHit
 from tests.fakes_config import (  # re-exported: every test imports its fakes from tests.fakes
     FakeAgentRepository,
     FakeApiKeyStorage,
@@ -99,6 +100,16 @@ class FakeSessionRepository:
         updated = replace(old, **{name: getattr(session, name) for name in CALLER_FIELDS})
         self.sessions[session.id] = replace(updated, updated_at=max(old.updated_at, session.updated_at))
         return self._view(self.sessions[session.id])
+
+    def update_fields(self, session_id: SessionId, **fields: Any) -> Session:
+        unknown = set(fields) - SESSION_FIELDS
+        if unknown:
+            raise InvalidInput(f"Session fields {sorted(unknown)} cannot be updated one by one.")
+        old = self._require(session_id)
+        if "updated_at" in fields:
+            fields["updated_at"] = max(old.updated_at, fields["updated_at"])
+        self.sessions[session_id] = replace(old, **fields)
+        return self._view(self.sessions[session_id])
 
     def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
         if min(usage.input_tokens, usage.output_tokens, usage.cache_read_tokens) < 0:

@@ -240,11 +240,14 @@ def make_world(
     handlers: dict[str, ToolHandler] | None = None,
     session: Any = None,
     every_turn: tuple[str, ...] = (),
+    leases: Any = None,
 ) -> TurnWorld:
     """Two providers: anthropic (claude-big, default; claude-haiku) and openai (gpt-small, a small window);
-    `every_turn`: the provider ids whose API takes every turn's reasoning back (tests.fake_thinking_rules)."""
+    `every_turn`: the provider ids whose API takes every turn's reasoning back (tests.fake_thinking_rules);
+    `leases`: a TurnLeases the turn holds the conversation through (a TurnGate polling every 10 ms)."""
     from domain.chat.provider_numbers import ProviderNumbers
     from domain.chat.request import RequestPlanner
+    from domain.chat.turn_gate import TurnGate
     from domain.chat.turn_store import TurnStore
     from domain.chat.upkeep import ContextUpkeep
     from domain.context.builder import CompactAwareMessageBuilder
@@ -325,6 +328,7 @@ def make_world(
         models=models, upkeep=ContextUpkeep(planner, auto_compact, flush), title=title, clock=clock,
         new_id=lambda: f"id{next(ids)}", discover=DiscoverModelUseCase(models, by_provider),
         numbers=ProviderNumbers(counts, evidence, models),
+        gate=None if leases is None else TurnGate(leases, clock, "the test process", poll_seconds=0.01),
     )
     return TurnWorld(sessions, messages, agents, providers, models, keys, adapters, tools, memories, settings_repo,
                      calibration, estimator, pruner, summarizer, clock, send, store, contexts, planner, auto_compact,

@@ -108,7 +108,7 @@ async def _send(c: Container, args: argparse.Namespace, session_id: str, text: s
         async for event in c.send_message(
             session_id, text, provider_id=provider_id, model_id=args.model, agent_id=agent_id, retry=args.retry,
             edit=getattr(args, "edit", None),
-            attachments=files,
+            attachments=files, wait=getattr(args, "wait", False),
         ):
             printer.event(event)
             if isinstance(event, ChatError | ToolRoundLimitReached):

@@ -62,6 +62,9 @@ def build_parser() -> CliParser:
     chat.add_argument("--edit", metavar="MSG_ID",
                       help="send MESSAGE as a new version of your message MSG_ID (with -s); the old one stays as "
                       "another branch")
+    chat.add_argument("--wait", action="store_true",
+                      help="when another turn is running in the conversation (-s), queue behind it instead of "
+                      "refusing (one turn at a time per conversation)")
     chat.add_argument("-a", "--attach", action="append", default=[], metavar="PATH",
                       help="attach a file: an image (PNG, JPEG, GIF, WebP, BMP, TIFF), a PDF, or a text or code "
                            "file; repeatable")

@@ -98,27 +98,28 @@ class ConversationBridge:
                    attachments: Sequence[Attachment] = ()) -> AsyncIterator[ChatEvent]:
         async for event in self._c.send_message(
             session_id, text, provider_id=selection.provider_id, model_id=selection.model_id,
-            attachments=attachments,
+            attachments=attachments, wait=True,
         ):
             yield event
 
     async def retry(self, session_id: SessionId, selection: Selection) -> AsyncIterator[ChatEvent]:
         async for event in self._c.send_message(
-            session_id, "", provider_id=selection.provider_id, model_id=selection.model_id, retry=True
+            session_id, "", provider_id=selection.provider_id, model_id=selection.model_id, retry=True, wait=True
         ):
             yield event
 
     async def edit(self, session_id: SessionId, message_id: MessageId, text: str, selection: Selection
                    ) -> AsyncIterator[ChatEvent]:
         async for event in self._c.send_message(
-            session_id, text, provider_id=selection.provider_id, model_id=selection.model_id, edit=message_id
+            session_id, text, provider_id=selection.provider_id, model_id=selection.model_id, edit=message_id, wait=True
         ):
             yield event
 
     async def regenerate(self, session_id: SessionId, message_id: MessageId, selection: Selection
                          ) -> AsyncIterator[ChatEvent]:
         async for event in self._c.send_message(
-            session_id, "", provider_id=selection.provider_id, model_id=selection.model_id, regenerate=message_id
+            session_id, "", provider_id=selection.provider_id, model_id=selection.model_id, regenerate=message_id,
+            wait=True,
         ):
             yield event
 

@@ -289,3 +289,18 @@ class ServerProbeRow(Base):
     request: Mapped[str] = mapped_column(String, primary_key=True)
     answer: Mapped[str | None] = mapped_column(Text)
     probed_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+
+
+class TurnLeaseRow(Base):
+    """The lease of a conversation whose turn is being written (`holding`), or a turn's place in the line for it
+    (one turn at a time per conversation, across processes, first come first served)."""
+
+    __tablename__ = "turn_leases"
+    session_id: Mapped[str] = mapped_column(String, ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String, primary_key=True)
+    holding: Mapped[bool] = mapped_column(Boolean, nullable=False)
+    holder: Mapped[str] = mapped_column(String, nullable=False)
+    host: Mapped[str] = mapped_column(String, nullable=False)
+    pid: Mapped[int] = mapped_column(Integer, nullable=False)
+    acquired_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+    expires_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)

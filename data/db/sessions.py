@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import cast
+from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, select, text, update
+from sqlalchemy import Table, bindparam, case, literal, select, text, update
 
 from data.db.engine import Database, keyed_select
 from data.db.fts import fts_query
@@ -14,7 +14,7 @@ from data.db.mappers import compaction_to_domain, session_onto_row, session_to_d
 from data.db.rows import AgentRow, CompactionRow, MessageAttachmentRow, MessageRow, SessionRow
 from domain.errors import InvalidInput, NotFound
 from domain.models import CompactionRecord, Session, SessionId, Usage
-from domain.ports import SessionSearchHit
+from domain.ports import SESSION_FIELDS, SessionSearchHit
 
 _MESSAGE_HITS = text(
     "SELECT m.session_id, snippet(messages_fts, -1, char(2), char(3), '…', 12), bm25(messages_fts), m.id"
@@ -94,6 +94,23 @@ class SqlSessionRepository:
             session_onto_row(session, row)
             s.flush()
             return session_to_domain(row)
+
+    def update_fields(self, session_id: SessionId, **fields: Any) -> Session:
+        unknown = set(fields) - SESSION_FIELDS
+        if unknown:
+            raise InvalidInput(f"Session fields {sorted(unknown)} cannot be updated one by one.")
+        values: dict[str, Any] = dict(fields)
+        if "updated_at" in values:  # a stale clock never moves it backwards
+            column = _SESSIONS.c.updated_at
+            at = literal(values["updated_at"], column.type)
+            values["updated_at"] = case((column > at, column), else_=at)
+        with self._db.write() as s:
+            statement = update(_SESSIONS).where(_SESSIONS.c.id == session_id).returning(*_SESSIONS.c)
+            row = s.execute(statement.values(**values) if values else select(*_SESSIONS.c).where(
+                _SESSIONS.c.id == session_id)).first()
+            if row is None:
+                raise NotFound("session", session_id)
+            return session_to_domain(row)  # type: ignore[arg-type]
 
     def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
         if min(usage.input_tokens, usage.output_tokens, usage.cache_read_tokens) < 0:

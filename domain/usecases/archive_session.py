@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from domain.lookup import require_session
 from domain.models import Session, SessionId
 from domain.ports import SessionRepository
@@ -27,4 +25,4 @@ class ArchiveSessionUseCase:
         session = require_session(self._sessions, session_id.strip())
         if session.is_active == active:
             return session
-        return self._sessions.update(replace(session, is_active=active))
+        return self._sessions.update_fields(session.id, is_active=active)

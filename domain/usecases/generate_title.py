@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from domain.errors import ProviderError
 from domain.lookup import require_session
 from domain.models import ModelId, ProviderId, SessionId
@@ -54,6 +52,5 @@ class GenerateTitleUseCase:
         title = clean_title(raw)
         if title is None:
             return None
-        current = self._sessions.get(session_id) or session
-        self._sessions.update(replace(current, title=title))
+        self._sessions.update_fields(session.id, title=title)
         return title

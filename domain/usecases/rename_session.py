@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from domain.errors import InvalidInput
 from domain.lookup import require_session
 from domain.models import Session, SessionId
@@ -27,4 +25,4 @@ class RenameSessionUseCase:
         if len(text) > MAX_TITLE_CHARS:
             raise InvalidInput(f"A title may have at most {MAX_TITLE_CHARS} characters.")
         session = require_session(self._sessions, session_id)
-        return self._sessions.update(replace(session, title=text, updated_at=self._clock.now()))
+        return self._sessions.update_fields(session.id, title=text, updated_at=self._clock.now())

@@ -17,6 +17,7 @@ from domain.chat.server_window import apply_server_window
 from domain.chat.stream import add_usage
 from domain.chat.tool_runner import NOT_RUN_OUTPUT, ToolRunner
 from domain.chat.turn import TurnProgress, chat_error
+from domain.chat.turn_gate import TurnGate, one_at_a_time
 from domain.chat.turn_store import StoredRound, TurnStore
 from domain.chat.upkeep import ContextUpkeep
 from domain.context.context_loader import SessionContextLoader
@@ -61,16 +62,19 @@ class SendMessageUseCase:
         discover: DiscoverModelUseCase | None = None,
         numbers: ProviderNumbers | None = None,
         forms: AttachmentForms | None = None,
+        gate: TurnGate | None = None,
     ) -> None:
         """`discover`: looks a model only guesses describe up in its provider's list before its first request.
         `numbers`: the provider's own counts of attachments, and a window guessed only on evidence. `forms`: says
-        which attachments the provider is sent converted (a notice each)."""
+        which attachments the provider is sent converted (a notice each). `gate`: one turn at a time per
+        conversation, across processes (a lease in the store)."""
         self._contexts, self._turns, self._adapters, self._tools = contexts, turns, adapters, tools
         self._discover, self._forms = discover, forms
         self._upkeep, self._title, self._clock, self._new_id = upkeep, title, clock, new_id
         self._sender = RoundSender(upkeep.planner, models, upkeep.auto_compact)
         self._models = models
         self._numbers = numbers
+        self._gate = gate
 
     async def __call__(
         self,
@@ -84,7 +88,31 @@ class SendMessageUseCase:
         edit: MessageId | None = None,
         regenerate: MessageId | None = None,
         attachments: Sequence[Attachment] = (),
+        wait: bool = False,
     ) -> AsyncIterator[ChatEvent]:
+        """Runs the turn (see _turn) holding the conversation: one turn at a time, across processes. While another
+        turn runs in it the message is refused (ConversationBusy) or, with `wait`, queued behind it with a Notice
+        (and another, with the seconds waited, when it goes)."""
+        turn = self._turn(session_id, text, provider_id=provider_id, model_id=model_id, agent_id=agent_id,
+                          retry=retry, edit=edit, regenerate=regenerate, attachments=attachments)
+        gated = turn if self._gate is None else one_at_a_time(self._gate, session_id, turn, wait=wait)
+        async with aclosing(gated) as events:
+            async for event in events:
+                yield event
+
+    async def _turn(
+        self,
+        session_id: SessionId,
+        text: str,
+        *,
+        provider_id: ProviderId | None,
+        model_id: ModelId | None,
+        agent_id: AgentId | None,
+        retry: bool,
+        edit: MessageId | None,
+        regenerate: MessageId | None,
+        attachments: Sequence[Attachment],
+    ) -> AsyncGenerator[ChatEvent, None]:
         """Runs the turn; known failures end it with ChatError, cancellation keeps the partial reply and re-raises.
 
         With `retry=True` (regenerate) the last user message on the active path is answered again and `text` is

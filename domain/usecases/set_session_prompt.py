@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from domain.errors import InvalidInput
 from domain.lookup import require_session
 from domain.models import Session, SessionId
@@ -29,4 +27,4 @@ class SetSessionPromptUseCase:
         value = text or None
         if session.system_prompt == value:
             return session
-        return self._sessions.update(replace(session, system_prompt=value, updated_at=self._clock.now()))
+        return self._sessions.update_fields(session.id, system_prompt=value, updated_at=self._clock.now())

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from domain.errors import InvalidInput
 from domain.lookup import require_session
 from domain.models import Session, SessionId
@@ -25,4 +23,4 @@ class SetSessionReasoningUseCase:
         session = require_session(self._sessions, session_id)
         if session.reasoning == level:
             return session
-        return self._sessions.update(replace(session, reasoning=level, updated_at=self._clock.now()))
+        return self._sessions.update_fields(session.id, reasoning=level, updated_at=self._clock.now())

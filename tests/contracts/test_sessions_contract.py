@@ -266,3 +266,32 @@ def test_reset_context_drops_summary_and_boundary_and_logs_the_reset_without_cou
     assert len(store.sessions.compactions("s1")) == 2
     with pytest.raises(NotFound):
         store.sessions.reset_context("ghost", None)
+
+
+def test_update_fields_writes_only_the_named_fields_and_keeps_a_compaction_made_since_the_read(store: Store) -> None:
+    stale = new_session(store, title="Old", reasoning="low", system_prompt="Be brief.")
+    store.sessions.apply_compaction("s1", summary="Fresh summary", boundary=5, record=_record())
+    renamed = store.sessions.update_fields(stale.id, title="New", updated_at=T0 + timedelta(hours=1))
+    assert (renamed.title, renamed.updated_at) == ("New", T0 + timedelta(hours=1))
+    assert (renamed.compacted_summary, renamed.compact_boundary, renamed.compaction_count) == ("Fresh summary", 5, 1)
+    assert (renamed.reasoning, renamed.system_prompt, renamed.is_active) == ("low", "Be brief.", True)
+    assert store.sessions.get("s1") == renamed
+    archived = store.sessions.update_fields("s1", is_active=False, reasoning=None, system_prompt=None)
+    assert (archived.is_active, archived.reasoning, archived.system_prompt) == (False, None, None)
+    assert archived.title == "New"
+    assert archived.updated_at == T0 + timedelta(hours=1)
+
+
+def test_update_fields_never_moves_updated_at_backwards(store: Store) -> None:
+    new_session(store, minutes=60)
+    kept = store.sessions.update_fields("s1", title="Renamed", updated_at=T0)
+    assert (kept.title, kept.updated_at) == ("Renamed", T0 + timedelta(minutes=60))
+
+
+def test_update_fields_refuses_a_field_the_store_owns_and_an_unknown_session(store: Store) -> None:
+    new_session(store)
+    for owned in ("message_count", "compaction_count", "compact_boundary", "total_input_tokens", "bogus"):
+        with pytest.raises(InvalidInput):
+            store.sessions.update_fields("s1", **{owned: 1})
+    with pytest.raises(NotFound):
+        store.sessions.update_fields("ghost", title="Nobody")
