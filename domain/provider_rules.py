@@ -49,6 +49,11 @@ class ProviderRules(Protocol):
         """Whether the provider counts a PDF page's extracted text on top of its image (else the page rule is all)."""
         ...
 
+    def context_length_hint(self, trained: int | None) -> str:
+        """How to raise the context a local server loads a model with, in each server's own terms (up to the
+        length it was trained for, when known)."""
+        ...
+
     def summary_families(self) -> Sequence[tuple[str, str]]:
         """(a model family's id pattern, what its cheaper sibling's id contains): who may write a summary instead
         of the session's own model (regular expressions, case-insensitive)."""

@@ -112,6 +112,13 @@ class ProviderRulesTable:
         """Anthropic and OpenAI send each page's extracted text beside its image; Gemini's page rule covers both."""
         return family(provider_type) != GEMINI
 
+    def context_length_hint(self, trained: int | None) -> str:
+        """Ollama's, LM Studio's and llama.cpp's settings for the context a model is loaded with."""
+        upto = f"N up to {trained:,}, as memory allows" if trained else "N as memory allows"
+        return (f"in Ollama, `PARAMETER num_ctx N` in a Modelfile (`ollama create`) or OLLAMA_CONTEXT_LENGTH=N when "
+                f"starting the server ({upto}); in LM Studio, the model's context length when loading it; in "
+                "llama.cpp, --ctx-size.")
+
     def summary_families(self) -> tuple[tuple[str, str], ...]:
         """The three vendors' families and their cheaper siblings."""
         return SUMMARY_FAMILIES

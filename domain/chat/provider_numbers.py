@@ -50,8 +50,8 @@ def cut_warning(model: AiModel, guessed: GuessedWindow) -> str:
     return (f"{model.id} read only about {guessed.tokens:,} tokens of requests of about {guessed.estimate:,}, twice "
             "in a row: the server seems to cut the conversation without saying so. Palimpsest now treats "
             f"{guessed.tokens:,} tokens as this model's window (guessed from the server's reported usage) and "
-            "compacts to fit. If the server takes more (Ollama: num_ctx or OLLAMA_CONTEXT_LENGTH), raise it there, "
-            "then go back to the automatic window.")
+            "compacts to fit. If the server can take more, raise the context it loads the model with, then go back "
+            "to the automatic window.")
 
 
 class ProviderNumbers:

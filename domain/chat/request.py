@@ -206,7 +206,8 @@ class RequestPlanner:
             input_limit=model.input_limit if model else None,
             window_source=model.window_source.value if model and model.context_window_size else None,
             threshold=threshold,
-            warnings=_warnings(ctx, measured.used, capacity) + _tool_warnings(ctx, measured.breakdown.tools, capacity),
+            warnings=(_warnings(ctx, measured.used, capacity, self.estimator)
+                      + _tool_warnings(ctx, measured.breakdown.tools, capacity)),
         )
 
 
@@ -219,7 +220,9 @@ def _tool_warnings(ctx: SessionContext, tools: int, capacity: int | None) -> tup
             "turn MCP servers off for this conversation to free it.",)
 
 
-def _warnings(ctx: SessionContext, used: int, capacity: int | None) -> tuple[str, ...]:
+def _warnings(
+    ctx: SessionContext, used: int, capacity: int | None, estimator: TokenEstimator
+) -> tuple[str, ...]:
     model, out = ctx.model, []
     if model is None:
         out.append("No model is chosen for this conversation yet.")
@@ -231,7 +234,9 @@ def _warnings(ctx: SessionContext, used: int, capacity: int | None) -> tuple[str
         )
     if (model is not None and model.window_source is WindowSource.SERVER and model.trained_window
             and model.context_window_size and model.context_window_size < model.trained_window):
-        out.append(short_window_warning(model.id, model.context_window_size, model.trained_window))
+        rules = estimator.rules
+        hint = rules.context_length_hint(model.trained_window) if rules is not None else ""
+        out.append(short_window_warning(model.id, model.context_window_size, model.trained_window, hint))
     if capacity and used > capacity:
         out.append(f"The conversation ({used:,} tokens) is larger than what {model.id if model else 'the model'} "
                    f"takes ({capacity:,}); the next message compacts it first.")

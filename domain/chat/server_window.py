@@ -5,19 +5,19 @@ from __future__ import annotations
 from domain.context.session_context import SessionContext
 from domain.models import ModelId, ServerWindow, WindowSource
 from domain.ports import ModelApiAdapter, ModelRepository
+from domain.provider_rules import ProviderRules
 
 
-def short_window_warning(model_id: ModelId, loaded: int, trained: int) -> str:
-    """What to tell the user when a server runs a model with less context than it was trained for."""
+def short_window_warning(model_id: ModelId, loaded: int, trained: int, hint: str = "") -> str:
+    """What to tell the user when a server runs a model with less context than it was trained for; `hint`: how to
+    raise it, in the servers' own terms (ProviderRules.context_length_hint)."""
     return (f"The server runs {model_id} with a {loaded:,}-token context, less than the {trained:,} tokens it was "
             f"trained for, and cuts anything longer silently; Palimpsest manages this conversation against "
-            f"{loaded:,} tokens. To raise it: in Ollama, `PARAMETER num_ctx N` in a Modelfile (`ollama create`) or "
-            f"OLLAMA_CONTEXT_LENGTH=N when starting the server (N up to {trained:,}, as memory allows); in LM Studio, "
-            "the model's context length when loading it; in llama.cpp, --ctx-size.")
+            f"{loaded:,} tokens." + (f" To raise it: {hint}" if hint else ""))
 
 
 async def apply_server_window(
-    adapter: ModelApiAdapter, models: ModelRepository, ctx: SessionContext
+    adapter: ModelApiAdapter, models: ModelRepository, ctx: SessionContext, rules: ProviderRules | None = None
 ) -> tuple[SessionContext, str | None]:
     """The context with the model's window as the server runs it or lists it (recorded, unless the user set one),
     and the warning to show when the server runs the model with less context than it was trained for."""
@@ -39,5 +39,6 @@ async def apply_server_window(
         models.record_limit(model.provider_id, model.id, window.input_limit, input_only=True)
         ctx = ctx.with_model(models.resolve(model.provider_id, model.id))
     if window.short and not model.user_window and window.trained is not None:
-        return ctx, short_window_warning(model.id, window.loaded, window.trained)
+        hint = rules.context_length_hint(window.trained) if rules is not None else ""
+        return ctx, short_window_warning(model.id, window.loaded, window.trained, hint)
     return ctx, None

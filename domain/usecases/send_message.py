@@ -224,7 +224,7 @@ class SendMessageUseCase:
         proactive_trigger = "model_switch" if switched else "overflow"
         provider = ctx.provider
         adapter = self._adapters.for_provider(provider)
-        ctx, short = await apply_server_window(adapter, self._models, ctx)
+        ctx, short = await apply_server_window(adapter, self._models, ctx, self._upkeep.planner.estimator.rules)
         if short is not None:
             yield Notice(short, warning=True)
         if self._numbers is not None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
 
+from data.providers.rules import PROVIDER_RULES
 from domain.chat.server_window import short_window_warning
 from domain.events import ContextBreakdown, ContextStatus
 from domain.models import AiModel, Provider, ProviderApi, ProviderType, WindowSource
@@ -15,7 +16,7 @@ from tests.ui.window_helpers import demo_sessions, open_session, settle, themed_
 from ui.widgets.context_gauge import gauge_text, gauge_tooltip
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-WARNING = short_window_warning("llama3.1:8b", 4_096, 131_072)
+WARNING = short_window_warning("llama3.1:8b", 4_096, 131_072, PROVIDER_RULES.context_length_hint(131_072))
 STATUS = ContextStatus(3_010, 4_096, ContextBreakdown(600, 0, 1_900, 0, 510), provider_id="ollama",
                        model_id="llama3.1:8b", window_source="server", threshold=3_481, warnings=(WARNING,))
 
