@@ -85,6 +85,10 @@ def _attachments(c: Container, args: argparse.Namespace) -> tuple[Attachment, ..
     if refs and not args.session_id:
         raise InvalidInput("--reattach sends an attachment of an earlier message again: give the session with -s ID.")
     found = [c.session_attachments.find(args.session_id, ref) for ref in refs]
+    for attachment in found:
+        if not c.media.files.exists(attachment.sha256):
+            raise InvalidInput(f"The file of {attachment.name} is missing from the data folder "
+                               f"({c.media.files.path(attachment.sha256)}); attach it again with -a PATH.")
     taken: list[Attachment] = []
     try:
         for path in paths:

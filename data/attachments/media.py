@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import io
+import logging
 from collections import OrderedDict
 
 from data.attachments.files import AttachmentFiles
@@ -15,6 +16,8 @@ from domain.errors import StorageError
 from domain.provider_rules import MediaLimits
 
 CACHED_IMAGES = 48
+MISSING_NOTE = "not sent: its file is missing from the data folder"
+log = logging.getLogger(__name__)
 
 
 class MediaSource:
@@ -25,6 +28,18 @@ class MediaSource:
         self.files = files
         self._scaled: OrderedDict[tuple[str, int, int, str], tuple[bytes, str]] = OrderedDict()
         self._animated: dict[str, bool] = {}
+        self._reported: set[str] = set()
+
+    def present(self, attachment: Attachment) -> bool:
+        """Whether the attachment's file is in the store; the first time one is found missing, one notice says
+        that requests carry a placeholder in its place."""
+        if self.files.exists(attachment.sha256):
+            return True
+        if attachment.sha256 not in self._reported:
+            self._reported.add(attachment.sha256)
+            log.warning("The attachment %s is missing from the data folder (%s); a placeholder is sent in its place.",
+                        attachment.name, self.files.path(attachment.sha256))
+        return False
 
     def data(self, attachment: Attachment) -> bytes:
         """The original bytes; StorageError (saying which attachment) when the file is gone."""
