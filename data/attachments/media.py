@@ -9,6 +9,7 @@ import logging
 from collections import OrderedDict
 
 from data.attachments.files import AttachmentFiles
+from data.attachments.quiet import quiet_decoders
 from data.providers.media_forms import Conversion, conversion
 from data.providers.rules import scaled_to_fit
 from domain.attachment import Attachment
@@ -60,7 +61,7 @@ class MediaSource:
         if known is None:
             from PIL import Image
 
-            with Image.open(io.BytesIO(self.data(attachment))) as image:
+            with quiet_decoders(), Image.open(io.BytesIO(self.data(attachment))) as image:
                 known = bool(getattr(image, "is_animated", False))
             self._animated[attachment.sha256] = known
         return known
@@ -103,9 +104,14 @@ def downscale(data: bytes, max_edge: int, max_bytes: int, png: bool = False) -> 
     encoded; as PNG when `png` or when it is one, else as JPEG."""
     from PIL import Image
 
-    with Image.open(io.BytesIO(data)) as image:
+    with quiet_decoders(), Image.open(io.BytesIO(data)) as image:
         keep_png = png or image.format == "PNG"
-        frame = image.convert("RGBA" if keep_png else "RGB")
+        if image.format == "JPEG":  # decoded reduced (1/2 to 1/8) when it is far larger than the target
+            image.draft("RGB", scaled_to_fit(image.width, image.height, max_edge))
+        source = image if image.mode in ("RGB", "RGBA", "L") else image.convert("RGBA" if keep_png else "RGB")
+        factor = max(1, max(source.width, source.height) // (2 * max_edge))  # shrunk once to near the target
+        frame = source.reduce(factor) if factor > 1 else source.copy()
+    frame = frame.convert("RGBA" if keep_png else "RGB")
     edge = max_edge
     while True:
         size = scaled_to_fit(frame.width, frame.height, edge)
