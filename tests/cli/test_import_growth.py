@@ -92,3 +92,13 @@ def test_duplicate_claude_message_uuids_are_called_duplicates_not_a_cycle(tmp_pa
     assert done.code != 0 and "cycle" not in done.err
     assert "conversations[0].chat_messages[3].uuid" in done.err and "'h1'" in done.err
     assert "an earlier message has too" in done.err
+
+
+def test_the_code_in_an_imported_tool_call_is_found_by_search(tmp_path: Path) -> None:
+    export = claude_export()
+    export[0]["chat_messages"][1]["content"][2]["input"] = {"code": "def frobnicate_ledger(rows): return rows"}
+    cli = _cli(tmp_path)
+    done = cli.run("import", "claude", str(_write(tmp_path / "c.json", export)), subprocess_run=False)
+    assert done.code == 0, done.err
+    found = cli.run("sessions", "search", "frobnicate_ledger", subprocess_run=False)
+    assert "claude-conv-report" in found.out, found.out + found.err
