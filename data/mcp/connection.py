@@ -49,6 +49,8 @@ class Connection:
             await asyncio.wait_for(asyncio.shield(ready), timeout)
         except BaseException:
             await self.stop()
+            if ready.done() and not ready.cancelled():
+                ready.exception()  # the cancelled start's own error: retrieved, the caller's is the one raised
             raise
 
     async def list_tools(self) -> list[McpToolSpec]:
