@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import zipfile
 from pathlib import Path
 
@@ -63,19 +61,25 @@ def write_bomb(path: Path, size: int = GIB) -> int:
     return path.stat().st_size
 
 
+_MEASURE = """
+import json, os, subprocess, sys, time
+started = time.perf_counter()
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+output = process.stdout.read()
+_pid, status, usage = os.wait4(process.pid, 0)
+print(json.dumps([usage.ru_maxrss // 1024, time.perf_counter() - started, os.waitstatus_to_exitcode(status),
+                  (output.strip().splitlines() or [""])[-1]]))
+"""
+
+
 def peak_import(home: Path, kind: str, path: Path) -> tuple[int, float, int, str]:
-    """(peak RSS in MB, seconds, exit status, last line of output) of `palimpsest import KIND PATH`."""
-    env = cli_env(home, None)
-    started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "app", "import", kind, str(path)], env=env, cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert process.stdout is not None
-    output = process.stdout.read()
-    _pid, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    seconds = time.perf_counter() - started
-    last = (output.strip().splitlines() or [""])[-1]
-    return usage.ru_maxrss // 1024, seconds, process.returncode, last
+    """(peak RSS in MB, seconds, exit status, last line of output) of `palimpsest import KIND PATH`. It is started
+    by a small Python process of its own: Linux counts a child's peak from the process that spawned it, so a large
+    parent (a test run) would be counted in."""
+    done = subprocess.run([sys.executable, "-c", _MEASURE, sys.executable, "-m", "app", "import", kind, str(path)],
+                          env=cli_env(home, None), cwd=ROOT, capture_output=True, text=True, check=True)
+    rss, seconds, code, last = json.loads(done.stdout)
+    return int(rss), float(seconds), int(code), str(last)
 
 
 def memory_rows(megabytes: int = 200) -> list[Row]:
