@@ -2,8 +2,9 @@
 
 Measures in one run (medians of several repetitions): `palimpsest sessions show` of the big session, opening sessions
 cold in the desktop app (a new process per open), full-text search from the CLI and the desktop app, the longest
-GUI-thread pause while opening the big session and while searching, and CLI start-up. Prints a Markdown table of
-each result against its target and writes it to bench/results/load.md.
+GUI-thread pause while opening the big session and while searching, CLI start-up, and the peak memory (RSS) of
+importing a 200 MB export and a 1 GiB zip bomb (bench/load_memory.py; both generated at run time, never kept).
+Prints a Markdown table of each result against its target and writes it to bench/results/load.md.
 
 The store is built once (about a minute) and cached in --cache (default: <tmp>/palimpsest-load-bench); every run
 measures on a fresh copy of it. Run: .venv/bin/python -m bench.load
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.load_cli import ROOT, cli_env, in_process_ms, median, wall_ms
+from bench.load_memory import memory_rows
 from bench.load_store import BIG, MESSAGES, SESSIONS, LoadStore, cached_store, working_copy
 
 RESULTS = ROOT / "bench" / "results" / "load.md"
@@ -113,6 +115,8 @@ def measure(store: LoadStore, pycache: Path, runs: int) -> list[Row]:
                      _verdict(median(times), 250)))
     cold = wall_ms(["keys", "status"], cli_env(store.home, None), 7)
     rows.append(("  `keys status` without any bytecode cache (every module compiled at start)", _ms(cold), "—", ""))
+    # (f) memory: peak RSS of importing a 200 MB export and a 1 GiB zip bomb (generated now, removed after)
+    rows += memory_rows(200)
     return rows
 
 

@@ -96,7 +96,8 @@ class SessionPrompt:
 
 @dataclass(frozen=True)
 class ImportProgress:
-    """How far an import is: conversations stored so far of all; at the end, what it stored."""
+    """How far an import is: conversations stored so far of all (total 0: not known, a large export is read as it
+    is stored); at the end, what it stored."""
 
     done: int
     total: int
@@ -104,3 +105,4 @@ class ImportProgress:
     imported: int = 0
     skipped: int = 0
     messages: int = 0
+    updated: int = 0  # conversations imported before that gained new messages

@@ -85,6 +85,10 @@ def _attachments(c: Container, args: argparse.Namespace) -> tuple[Attachment, ..
     if refs and not args.session_id:
         raise InvalidInput("--reattach sends an attachment of an earlier message again: give the session with -s ID.")
     found = [c.session_attachments.find(args.session_id, ref) for ref in refs]
+    for attachment in found:
+        if not c.media.files.exists(attachment.sha256):
+            raise InvalidInput(f"The file of {attachment.name} is missing from the data folder "
+                               f"({c.media.files.path(attachment.sha256)}); attach it again with -a PATH.")
     taken: list[Attachment] = []
     try:
         for path in paths:
@@ -97,9 +101,16 @@ def _attachments(c: Container, args: argparse.Namespace) -> tuple[Attachment, ..
 
 async def _send(c: Container, args: argparse.Namespace, session_id: str, text: str, provider_id: str | None,
                 agent_id: str | None, out: TextIO, err: TextIO, files: tuple[Attachment, ...] = ()) -> int:
-    if not args.session_id:
+    announced = bool(args.session_id)  # a new session is named once it holds a message (a refused one is removed)
+
+    def announce(event: object) -> None:
+        nonlocal announced
+        if announced or (isinstance(event, ChatError) and c.messages.count(session_id) == 0):
+            return
+        announced = True
         err.write(f"session: {session_id}\n")
         err.flush()
+
     printer: ChatPrinter = (JsonlChatPrinter(out) if args.jsonl
                             else TextChatPrinter(out, err, show_thinking=getattr(args, "show_thinking", False)))
     printer.session(session_id)
@@ -110,6 +121,7 @@ async def _send(c: Container, args: argparse.Namespace, session_id: str, text: s
             edit=getattr(args, "edit", None),
             attachments=files, wait=getattr(args, "wait", False),
         ):
+            announce(event)
             printer.event(event)
             if isinstance(event, ChatError | ToolRoundLimitReached):
                 failed = True

@@ -23,6 +23,12 @@ def attachments_folder(output: Path) -> Path:
 def export_session(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Writes the export (to -o FILE or standard output) with its attachments; 0 on success."""
     files = c.export_session.attachments(args.id)
+    missing = [a for a in files if not c.media.files.exists(a.sha256)]
+    if missing:  # named in the export, not included: the rest is exported
+        files = [a for a in files if a not in missing]
+        names = ", ".join(a.name for a in missing[:5]) + (" …" if len(missing) > 5 else "")
+        err.write(f"{len(missing)} attachment file(s) are missing from the data folder and are only named in the "
+                  f"export: {names}.\n")
     output = Path(args.output) if args.output else None
     embed = bool(getattr(args, "embed_attachments", False))
     if embed and args.format != "json":

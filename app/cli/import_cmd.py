@@ -3,62 +3,79 @@
 from __future__ import annotations
 
 import argparse
-import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from domain.errors import InvalidInput
-from domain.importers.chatgpt import read_chatgpt
-from domain.importers.claude import read_claude
+from data.importing.export_file import STREAM_FROM, export_stream, read_text, stream_conversations
+from domain.importers import chatgpt, claude, palimpsest
 from domain.importers.model import ImportedConversation
-from domain.importers.palimpsest import read_palimpsest
+from domain.usecases.import_conversations import ImportResult
 
 if TYPE_CHECKING:
     from app.container import Container
 
 READERS: dict[str, Callable[[str], list[ImportedConversation]]] = {
-    "chatgpt": read_chatgpt, "claude": read_claude, "palimpsest": read_palimpsest}
+    "chatgpt": chatgpt.read_chatgpt, "claude": claude.read_claude, "palimpsest": palimpsest.read_palimpsest}
+_ONE = {"chatgpt": chatgpt.conversation, "claude": claude.conversation, "palimpsest": palimpsest.conversation}
 PROGRESS_EVERY = 0.05  # a progress line each 5% of the conversations
+STREAMED_PROGRESS_EVERY = 500  # a large export's count is not known ahead: a line each 500 conversations
 
 
 def read_export(path: Path) -> str:
-    """The export's JSON text: the file itself, or conversations.json inside the export's .zip."""
-    try:
-        if zipfile.is_zipfile(path):
-            with zipfile.ZipFile(path) as archive:
-                name = next((n for n in archive.namelist() if n.rsplit("/", 1)[-1] == "conversations.json"), None)
-                if name is None:
-                    raise InvalidInput(f"{path} is a .zip without a conversations.json in it.")
-                data = archive.read(name)
+    """The export's JSON text (a small one): the file itself, or conversations.json inside the export's .zip."""
+    with export_stream(path) as (stream, _size):
+        return read_text(stream, path.name)
+
+
+@contextmanager
+def open_conversations(kind: str, path: Path) -> Iterator[Iterable[ImportedConversation]]:
+    """The export's conversations: a list for a small export (read whole), an iterator read as it is stored for
+    one over STREAM_FROM bytes (memory stays bounded)."""
+    with export_stream(path) as (stream, size):
+        if size <= STREAM_FROM:
+            yield READERS[kind](read_text(stream, path.name))
         else:
-            data = path.read_bytes()
-    except OSError as err:
-        raise InvalidInput(f"Cannot read {path}: {err.strerror or err}.") from err
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise InvalidInput(f"Cannot import: {path} is not UTF-8 text (byte {err.start}). Nothing was imported."
-                           ) from None
+            yield stream_conversations(stream, _ONE[kind], single_allowed=kind == "palimpsest",
+                                       items="sessions" if kind == "palimpsest" else "conversations")
 
 
-def import_file(c: Container, kind: str, path: Path, err: TextIO) -> tuple[int, int, int]:
-    """Reads and stores one export; returns (sessions imported, skipped as already there, messages)."""
-    conversations = READERS[kind](read_export(path))
-    step = max(1, int(len(conversations) * PROGRESS_EVERY))
+def import_file(c: Container, kind: str, path: Path, err: TextIO) -> ImportResult:
+    """Reads and stores one export."""
+    with open_conversations(kind, path) as conversations:
+        known = len(conversations) if isinstance(conversations, list) else None
+        step = max(1, int(known * PROGRESS_EVERY)) if known is not None else STREAMED_PROGRESS_EVERY
 
-    def progress(done: int, total: int) -> None:
-        if done == total or done % step == 0:
-            err.write(f"Importing: {done}/{total} conversations\n")
+        def progress(done: int, total: int | None) -> None:
+            if total is not None and (done == total or done % step == 0):
+                err.write(f"Importing: {done}/{total} conversations\n")
+            elif total is None and done % step == 0:
+                err.write(f"Importing: {done} conversations so far\n")
+            else:
+                return
             err.flush()
 
-    result = c.import_conversations(conversations, progress)
-    return len(result.imported), len(result.skipped), result.messages
+        return c.import_conversations(conversations, progress)
+
+
+def summary(result: ImportResult) -> str:
+    """The line an import ends with: what was added, what gained messages, what was there already."""
+    imported = len(result.imported)
+    text = f"Imported {imported} conversation{'s' if imported != 1 else ''} ({result.messages} messages)"
+    if result.updated:
+        text += f"; {len(result.updated)} imported before gained new messages"
+    if result.skipped:
+        text += f"; {len(result.skipped)} already imported before, skipped"
+    text += "."
+    if result.repeated:
+        names = ", ".join(result.repeated[:3]) + (" …" if len(result.repeated) > 3 else "")
+        text += (f"\n{len(result.repeated)} id{'s' if len(result.repeated) != 1 else ''} appeared more than once in "
+                 f"the file ({names}): each was stored as one session holding the messages of every copy.")
+    return text
 
 
 async def run_import(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Imports the file; nothing is stored when it is malformed (the error says where)."""
-    imported, skipped, messages = import_file(c, args.action, Path(args.file), err)
-    note = f"; {skipped} already imported before, skipped" if skipped else ""
-    out.write(f"Imported {imported} conversation{'s' if imported != 1 else ''} ({messages} messages){note}.\n")
+    out.write(summary(import_file(c, args.action, Path(args.file), err)) + "\n")
     return 0

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
-from app.cli.import_cmd import READERS, read_export
+from app.cli.import_cmd import open_conversations
 from app.container import Container
 from domain.errors import InvalidInput
 from domain.models import Session, SessionId
@@ -48,14 +48,15 @@ class SessionsBridge:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[ImportProgress] = asyncio.Queue()
 
-        def report(done: int, total: int) -> None:
-            loop.call_soon_threadsafe(queue.put_nowait, ImportProgress(done, total))
+        def report(done: int, total: int | None) -> None:
+            loop.call_soon_threadsafe(queue.put_nowait, ImportProgress(done, total or 0))
 
         def work() -> ImportProgress:  # in a thread: the worker's loop keeps answering while a big file imports
-            conversations = READERS[kind](read_export(Path(path)))
-            result = self._c.import_conversations(conversations, report)
-            total = len(conversations)
-            return ImportProgress(total, total, True, len(result.imported), len(result.skipped), result.messages)
+            with open_conversations(kind, Path(path)) as conversations:
+                result = self._c.import_conversations(conversations, report)
+            total = len(result.imported) + len(result.skipped) + len(result.updated)
+            return ImportProgress(total, total, True, len(result.imported), len(result.skipped), result.messages,
+                                  len(result.updated))
 
         task = loop.run_in_executor(None, work)
         while True:

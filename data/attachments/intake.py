@@ -5,9 +5,12 @@ from __future__ import annotations
 import io
 import logging
 import mimetypes
+import os
+import stat
 from pathlib import Path
 
 from data.attachments.files import AttachmentFiles
+from data.attachments.quiet import quiet_decoders
 from domain.attachment import PDF_TYPE, Attachment, AttachmentKind, human_size
 from domain.errors import InvalidInput
 
@@ -59,25 +62,33 @@ class AttachmentIntake:
         self.files = files
 
     def from_path(self, path: Path) -> Attachment:
-        """The file at `path` checked and stored; AttachmentRejected (a plain sentence) when it cannot be."""
+        """The file at `path` checked and stored; AttachmentRejected (a plain sentence) when it cannot be. Only a
+        regular file is opened (a pipe or a device would block or never end), and at most MAX_BYTES are read."""
         name = path.name
         try:
-            if path.is_dir():
-                raise AttachmentRejected(f"{path} is a folder; attach files one by one.")
-            size = path.stat().st_size
+            info = path.stat()
         except FileNotFoundError:
             raise AttachmentRejected(f"{path} does not exist (was it moved or deleted?).") from None
         except OSError as exc:
             raise AttachmentRejected(f"{path} cannot be read ({exc.strerror or exc}).") from None
-        if size > MAX_BYTES:
+        if stat.S_ISDIR(info.st_mode):
+            raise AttachmentRejected(f"{path} is a folder; attach files one by one.")
+        if not stat.S_ISREG(info.st_mode):
+            raise AttachmentRejected(_not_regular(path))
+        if info.st_size > MAX_BYTES:
             raise AttachmentRejected(
-                f"{name} is {human_size(size)}; an attachment can be at most {human_size(MAX_BYTES)}.")
+                f"{name} is {human_size(info.st_size)}; an attachment can be at most {human_size(MAX_BYTES)}.")
         try:
-            data = path.read_bytes()
+            data = _read_regular(path)
         except FileNotFoundError:
             raise AttachmentRejected(f"{path} does not exist (was it moved or deleted?).") from None
         except OSError as exc:
             raise AttachmentRejected(f"{path} cannot be read ({exc.strerror or exc}).") from None
+        if data is None:
+            raise AttachmentRejected(_not_regular(path))
+        if len(data) > MAX_BYTES:
+            raise AttachmentRejected(f"{name} grew past {human_size(MAX_BYTES)} while it was read; an attachment "
+                                     f"can be at most {human_size(MAX_BYTES)}.")
         return self.from_bytes(name, data)
 
     def from_bytes(self, name: str, data: bytes) -> Attachment:
@@ -95,6 +106,10 @@ class AttachmentIntake:
         return self._text(name, data)
 
     def _image(self, name: str, data: bytes, media_type: str) -> Attachment:
+        with quiet_decoders():
+            return self._checked_image(name, data, media_type)
+
+    def _checked_image(self, name: str, data: bytes, media_type: str) -> Attachment:
         from PIL import Image
 
         try:
@@ -105,6 +120,8 @@ class AttachmentIntake:
                 if width * height > MAX_PIXELS:
                     raise AttachmentRejected(f"{name} is {width}×{height} pixels; at most {MAX_PIXELS:,} pixels "
                                              "can be attached.")
+                if image.format == "JPEG":  # decoded at an eighth of its size: enough to prove it decodes
+                    image.draft(image.mode, (max(1, width // 8), max(1, height // 8)))
                 image.load()
         except AttachmentRejected:
             raise
@@ -115,6 +132,10 @@ class AttachmentIntake:
         return Attachment(digest, name, media_type, AttachmentKind.IMAGE, len(data), width=width, height=height)
 
     def _pdf(self, name: str, data: bytes) -> Attachment:
+        with quiet_decoders():
+            return self._checked_pdf(name, data)
+
+    def _checked_pdf(self, name: str, data: bytes) -> Attachment:
         from pypdf import PdfReader
 
         try:
@@ -181,3 +202,20 @@ def extract_text(reader: object, name: str, limit: int = MAX_TEXT_CHARS) -> str:
             if size >= limit:
                 break
     return "\n\n".join(parts)[:limit]
+
+
+def _not_regular(path: Path) -> str:
+    """The refusal of a pipe, a device or a socket."""
+    return f"{path} is not a regular file (a pipe, a device or a socket); only saved files can be attached."
+
+
+def _read_regular(path: Path) -> bytes | None:
+    """At most MAX_BYTES + 1 bytes of `path`, opened without blocking and checked a regular file once open (it may
+    have been swapped for a pipe since it was looked at); None when it is not one."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as source:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return source.read(MAX_BYTES + 1)

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import base64
 import io
+import logging
 from collections import OrderedDict
 
 from data.attachments.files import AttachmentFiles
+from data.attachments.quiet import quiet_decoders
 from data.providers.media_forms import Conversion, conversion
 from data.providers.rules import scaled_to_fit
 from domain.attachment import Attachment
@@ -15,6 +17,8 @@ from domain.errors import StorageError
 from domain.provider_rules import MediaLimits
 
 CACHED_IMAGES = 48
+MISSING_NOTE = "not sent: its file is missing from the data folder"
+log = logging.getLogger(__name__)
 
 
 class MediaSource:
@@ -25,6 +29,18 @@ class MediaSource:
         self.files = files
         self._scaled: OrderedDict[tuple[str, int, int, str], tuple[bytes, str]] = OrderedDict()
         self._animated: dict[str, bool] = {}
+        self._reported: set[str] = set()
+
+    def present(self, attachment: Attachment) -> bool:
+        """Whether the attachment's file is in the store; the first time one is found missing, one notice says
+        that requests carry a placeholder in its place."""
+        if self.files.exists(attachment.sha256):
+            return True
+        if attachment.sha256 not in self._reported:
+            self._reported.add(attachment.sha256)
+            log.warning("The attachment %s is missing from the data folder (%s); a placeholder is sent in its place.",
+                        attachment.name, self.files.path(attachment.sha256))
+        return False
 
     def data(self, attachment: Attachment) -> bytes:
         """The original bytes; StorageError (saying which attachment) when the file is gone."""
@@ -45,7 +61,7 @@ class MediaSource:
         if known is None:
             from PIL import Image
 
-            with Image.open(io.BytesIO(self.data(attachment))) as image:
+            with quiet_decoders(), Image.open(io.BytesIO(self.data(attachment))) as image:
                 known = bool(getattr(image, "is_animated", False))
             self._animated[attachment.sha256] = known
         return known
@@ -88,9 +104,14 @@ def downscale(data: bytes, max_edge: int, max_bytes: int, png: bool = False) -> 
     encoded; as PNG when `png` or when it is one, else as JPEG."""
     from PIL import Image
 
-    with Image.open(io.BytesIO(data)) as image:
+    with quiet_decoders(), Image.open(io.BytesIO(data)) as image:
         keep_png = png or image.format == "PNG"
-        frame = image.convert("RGBA" if keep_png else "RGB")
+        if image.format == "JPEG":  # decoded reduced (1/2 to 1/8) when it is far larger than the target
+            image.draft("RGB", scaled_to_fit(image.width, image.height, max_edge))
+        source = image if image.mode in ("RGB", "RGBA", "L") else image.convert("RGBA" if keep_png else "RGB")
+        factor = max(1, max(source.width, source.height) // (2 * max_edge))  # shrunk once to near the target
+        frame = source.reduce(factor) if factor > 1 else source.copy()
+    frame = frame.convert("RGBA" if keep_png else "RGB")
     edge = max_edge
     while True:
         size = scaled_to_fit(frame.width, frame.height, edge)

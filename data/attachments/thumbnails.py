@@ -7,6 +7,8 @@ import re
 import tempfile
 from pathlib import Path
 
+from data.attachments.quiet import quiet_decoders
+
 THUMBNAIL_EDGE = 160
 _UNSAFE = re.compile(r"[^\w.\- ()]+")
 
@@ -16,7 +18,8 @@ def thumbnail_png(data: bytes, edge: int = THUMBNAIL_EDGE) -> bytes | None:
     from PIL import Image
 
     try:
-        with Image.open(io.BytesIO(data)) as image:
+        with quiet_decoders(), Image.open(io.BytesIO(data)) as image:
+            image.draft("RGB", (edge, edge))  # a JPEG is decoded reduced
             image.thumbnail((edge, edge))
             out = io.BytesIO()
             image.convert("RGBA").save(out, format="PNG")

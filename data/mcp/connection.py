@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from contextlib import AsyncExitStack
@@ -15,6 +16,8 @@ from mcp.client.session import IncomingMessage
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from data.mcp import process_group
+from data.mcp.process_group import LOG_MAX_BYTES, CappedLog, end_groups, recording
 from domain.mcp import McpServer, McpServerSecrets, McpToolSpec, McpTransport
 
 log = logging.getLogger(__name__)
@@ -35,6 +38,7 @@ class Connection:
         self.session: ClientSession | None = None
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._pids: list[int] = []  # the stdio server's pid: its process group is ended when the connection closes
         self.closed = False
 
     async def start(self, timeout: float) -> None:
@@ -45,6 +49,8 @@ class Connection:
             await asyncio.wait_for(asyncio.shield(ready), timeout)
         except BaseException:
             await self.stop()
+            if ready.done() and not ready.cancelled():
+                ready.exception()  # the cancelled start's own error: retrieved, the caller's is the one raised
             raise
 
     async def list_tools(self) -> list[McpToolSpec]:
@@ -69,16 +75,23 @@ class Connection:
         await asyncio.wait_for(self._live().send_ping(), timeout)
 
     async def stop(self) -> None:
-        """Closes the session and stops the server process (the SDK terminates it, then kills it)."""
+        """Closes the session and stops the server process (the SDK closes its input, then ends its tree), then ends
+        whatever is left of its process group (a child a tool spawned); a start that never completed is cancelled
+        and waited for, so its process is ended before the loop stops."""
         self._stop.set()
         task = self._task
         if task is not None and not task.done():
+            if self.session is None:  # still starting (a server that hangs on start): nothing to close gracefully
+                task.cancel()
             try:
                 await asyncio.wait_for(asyncio.shield(task), 10)
             except TimeoutError:
                 task.cancel()
-            except Exception:
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(task, 10)
+            except BaseException:
                 pass
+        end_groups(self._pids)
         self.closed = True
 
     def _live(self) -> ClientSession:
@@ -90,11 +103,14 @@ class Connection:
         try:
             async with AsyncExitStack() as stack:
                 if self.server.transport is McpTransport.STDIO:
-                    self._log_path.parent.mkdir(parents=True, exist_ok=True)
-                    errlog = stack.enter_context(self._log_path.open("a", encoding="utf-8", errors="replace"))
+                    errlog = CappedLog(self._log_path, LOG_MAX_BYTES)
+                    stack.callback(errlog.close_writer)
                     params = StdioServerParameters(command=self.server.command or "", args=list(self.server.args),
                                                    env=dict(self._secrets.env) or None)
-                    read, write = await stack.enter_async_context(stdio_client(params, errlog=errlog))
+                    process_group.install()
+                    with recording() as self._pids:
+                        read, write = await stack.enter_async_context(stdio_client(params, errlog=errlog.writer))
+                    errlog.close_writer()  # the server holds its own copy
                 else:
                     client = await stack.enter_async_context(
                         create_mcp_http_client(headers=dict(self._secrets.headers) or None))
@@ -115,6 +131,7 @@ class Connection:
         finally:
             self.session = None
             self.closed = True
+            end_groups(self._pids)
 
     async def _on_message(self, message: IncomingMessage) -> None:
         if isinstance(message, types.ToolListChangedNotification) and self._on_tools_changed is not None:

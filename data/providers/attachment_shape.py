@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from data.attachments.media import MediaSource
+from data.attachments.media import MISSING_NOTE, MediaSource
 from data.providers.conversation import attachment_heading, attachment_text
 from data.providers.rules import ANTHROPIC, GEMINI, LIMITS, OPENAI
-from domain.attachment import PDF_TYPE, Attachment, AttachmentKind
+from domain.attachment import PDF_TYPE, Attachment, AttachmentKind, placeholder
 from domain.errors import StorageError
 
 
@@ -23,6 +24,8 @@ def _media(media: MediaSource | None, attachment: Attachment) -> MediaSource:
 def _as_text(attachment: Attachment, media: MediaSource | None) -> str | None:
     if attachment.omitted:  # a placeholder needs no file
         return attachment_text(attachment, str, str)
+    if media is not None and not media.present(attachment):  # deleted from the data folder: the rest still goes
+        return placeholder(replace(attachment, omitted=True, note=MISSING_NOTE))
     if attachment.kind is AttachmentKind.TEXT or attachment.as_text:
         source = _media(media, attachment)
         return attachment_text(attachment, source.text, source.pdf_text)

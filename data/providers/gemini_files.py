@@ -84,6 +84,8 @@ class GeminiUploads:
         wanted = {a.sha256: a for a in every if a.sha256 in chosen}
         if not wanted or self._media is None:
             return {}
+        media = self._media
+        wanted = {sha: a for sha, a in wanted.items() if media.present(a)}  # a deleted file goes as its placeholder
         known = self._load()
         out: dict[str, tuple[str, str]] = {}
         for sha, attachment in wanted.items():

@@ -17,10 +17,11 @@ def read_chatgpt(text: str) -> list[ImportedConversation]:
     """Every conversation of the export; MalformedExport (with where) for anything it cannot read."""
     data = load_json(text)
     expect(data, list, "the top level", "a list of conversations")
-    return [_conversation(item, f"conversations[{i}]") for i, item in enumerate(data)]
+    return [conversation(item, f"conversations[{i}]") for i, item in enumerate(data)]
 
 
-def _conversation(item: Any, where: str) -> ImportedConversation:
+def conversation(item: Any, where: str) -> ImportedConversation:
+    """One conversation of the export (its decoded JSON at `where`); MalformedExport for what it cannot read."""
     expect(item, dict, where, "a conversation object")
     source_id = item.get("conversation_id") or item.get("id")
     expect(source_id, str, f"{where}.id", "the conversation's id")

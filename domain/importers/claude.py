@@ -17,10 +17,11 @@ def read_claude(text: str) -> list[ImportedConversation]:
     """Every conversation of the export; MalformedExport (with where) for anything it cannot read."""
     data = load_json(text)
     expect(data, list, "the top level", "a list of conversations")
-    return [_conversation(item, f"conversations[{i}]") for i, item in enumerate(data)]
+    return [conversation(item, f"conversations[{i}]") for i, item in enumerate(data)]
 
 
-def _conversation(item: Any, where: str) -> ImportedConversation:
+def conversation(item: Any, where: str) -> ImportedConversation:
+    """One conversation of the export (its decoded JSON at `where`); MalformedExport for what it cannot read."""
     expect(item, dict, where, "a conversation object")
     source_id = expect(item.get("uuid"), str, f"{where}.uuid", "the conversation's uuid")
     chat = expect(item.get("chat_messages", []), list, f"{where}.chat_messages", "a list of messages")
@@ -33,6 +34,8 @@ def _conversation(item: Any, where: str) -> ImportedConversation:
         at = f"{where}.chat_messages[{i}]"
         expect(raw, dict, at, "a message object")
         uuid = expect(raw.get("uuid"), str, f"{at}.uuid", "the message's uuid")
+        if uuid in tails:
+            raise MalformedExport(f"{at}.uuid", f"a message uuid that an earlier message has too ({uuid!r})")
         parent = raw.get("parent_message_uuid", previous)
         built = _pieces(raw, at, session_id, uuid, created)
         pieces.append((parent if isinstance(parent, str) else None, built))

@@ -43,7 +43,8 @@ class ImportedConversation:
     system_prompt: str | None = None  # the session's own system prompt (Palimpsest's own export)
 
 
-Progress = Callable[[int, int], None]  # (done, total)
+Progress = Callable[[int, int | None], None]  # (done, total: None when the export is read as it is stored)
+MAX_NESTING = 500  # the deepest JSON an export may nest (the exports nest about 10 levels)
 
 
 def load_json(text: str) -> Any:
@@ -52,6 +53,28 @@ def load_json(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as err:
         raise MalformedExport(f"line {err.lineno}, column {err.colno}", f"invalid JSON ({err.msg})") from None
+    except RecursionError:
+        raise too_deep("the file") from None
+
+
+def too_deep(where: str) -> MalformedExport:
+    """The refusal of JSON nested deeper than an export can be."""
+    return MalformedExport(where, f"JSON nested deeper than {MAX_NESTING} levels (an export nests about 10)")
+
+
+def depth_checked(value: Any, where: str) -> Any:
+    """`value` when its lists and objects nest at most MAX_NESTING deep, else MalformedExport (walked without
+    recursion, so any depth is measured)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise too_deep(where)
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values() if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node if isinstance(v, dict | list))
+    return value
 
 
 def when(value: Any, where: str, default: datetime | None = None) -> datetime:
@@ -90,9 +113,14 @@ def ordered(
     messages: Sequence[Message], where: str, key: Callable[[Message], Any] | None = None
 ) -> tuple[Message, ...]:
     """The messages with every parent before its children, otherwise in `key` order (by time by default); a
-    parent that is not among them makes the message a root. MalformedExport when parents form a cycle."""
+    parent that is not among them makes the message a root. MalformedExport when two share an id or parents form a
+    cycle."""
     sort_key = key or _time_key
     ids = {m.id for m in messages}
+    if len(ids) != len(messages):
+        seen: set[str] = set()
+        twice = next(m.id for m in messages if m.id in seen or seen.add(m.id))  # type: ignore[func-returns-value]
+        raise MalformedExport(where, f"two messages with the same id ({twice!r})")
     children: dict[str | None, list[Message]] = {}
     for m in messages:
         children.setdefault(m.parent_id if m.parent_id in ids else None, []).append(m)

@@ -17,11 +17,12 @@ def read_palimpsest(text: str) -> list[ImportedConversation]:
     """Every session of the export; MalformedExport (with where) for anything it cannot read."""
     data = load_json(text)
     items = data if isinstance(data, list) else [data]
-    return [_session(item, f"sessions[{i}]" if isinstance(data, list) else "the session")
+    return [conversation(item, f"sessions[{i}]" if isinstance(data, list) else "the session")
             for i, item in enumerate(items)]
 
 
-def _session(item: Any, where: str) -> ImportedConversation:
+def conversation(item: Any, where: str) -> ImportedConversation:
+    """One conversation of the export (its decoded JSON at `where`); MalformedExport for what it cannot read."""
     expect(item, dict, where, "a session object")
     session_id = expect(item.get("id"), str, f"{where}.id", "the session's id")
     raw_messages = expect(item.get("messages"), list, f"{where}.messages", "a list of messages")

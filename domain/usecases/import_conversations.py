@@ -1,8 +1,9 @@
-"""Import: conversations read from an export stored as sessions, all of them or none, each one once."""
+"""Import: conversations read from an export stored as sessions, all of them or none; a conversation imported
+before gains the messages it did not have (an export made again after the conversation grew)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from domain.chat.paths import BranchSwitcher
@@ -14,36 +15,56 @@ from domain.ports import AgentRepository, MessageRepository, SessionRepository, 
 
 @dataclass(frozen=True)
 class ImportResult:
-    """What an import stored: new sessions, those already there (skipped), and the messages written."""
+    """What an import stored: new sessions, those already there with nothing new (skipped), those already there that
+    gained messages (updated), ids that appeared more than once in the file (repeated), and the messages written."""
 
     imported: tuple[str, ...]
     skipped: tuple[str, ...]
     messages: int
+    updated: tuple[str, ...] = ()
+    repeated: tuple[str, ...] = ()
 
 
 class ImportConversationsUseCase:
     """Stores imported conversations in one transaction: a failure stores nothing. A conversation whose session
-    id is already there (imported before) is skipped, so importing the same file twice does not duplicate."""
+    id is already there gains only the messages it did not have, so importing the same file twice duplicates
+    nothing and importing a newer export adds what is new. Conversations are taken one at a time (an iterable: a
+    large export is read as it is stored)."""
 
     def __init__(self, store: UnitOfWork, sessions: SessionRepository, messages: MessageRepository,
                  agents: AgentRepository) -> None:
         self._store, self._sessions, self._messages, self._agents = store, sessions, messages, agents
         self._switcher = BranchSwitcher(store, sessions, messages)
 
-    def __call__(self, conversations: Sequence[ImportedConversation], progress: Progress | None = None
+    def __call__(self, conversations: Iterable[ImportedConversation], progress: Progress | None = None
                  ) -> ImportResult:
         """Every conversation stored (its branches, the path it had open, its checkpoints) or none."""
-        imported, skipped, written = [], [], 0
+        imported: list[str] = []
+        skipped: list[str] = []
+        updated: list[str] = []
+        repeated: list[str] = []
+        seen: set[str] = set()
+        written = 0
+        total = len(conversations) if isinstance(conversations, list | tuple) else None
         with self._store.atomic():
             for done, conversation in enumerate(conversations, start=1):
-                if self._sessions.get(conversation.session_id) is not None:
-                    skipped.append(conversation.session_id)
-                else:
+                sid = conversation.session_id
+                if sid in seen and sid not in repeated:
+                    repeated.append(sid)
+                seen.add(sid)
+                if self._sessions.get(sid) is None:
                     written += self._one(conversation)
-                    imported.append(conversation.session_id)
+                    imported.append(sid)
+                else:
+                    added = self._more(conversation)
+                    written += added
+                    if added and sid not in updated and sid not in imported:
+                        updated.append(sid)
+                    elif not added and sid not in (*imported, *updated, *skipped):
+                        skipped.append(sid)
                 if progress is not None:
-                    progress(done, len(conversations))
-        return ImportResult(tuple(imported), tuple(skipped), written)
+                    progress(done, total)
+        return ImportResult(tuple(imported), tuple(skipped), written, tuple(updated), tuple(repeated))
 
     def _one(self, c: ImportedConversation) -> int:
         agent = c.agent_id if c.agent_id and self._agents.get(c.agent_id) is not None else None
@@ -65,3 +86,16 @@ class ImportConversationsUseCase:
         if any(c.totals):
             self._sessions.add_usage(c.session_id, Usage(c.totals[0], c.totals[1], c.totals[2]))
         return len(c.messages)
+
+    def _more(self, c: ImportedConversation) -> int:
+        """The messages of `c` the stored session does not have, added under their parents (parents come first);
+        when there are any, the session's path moves to the leaf the source had open. Returns how many."""
+        known = {node.id for node in self._messages.tree(c.session_id)}
+        new = [m for m in c.messages if m.id not in known]
+        for message in new:
+            parent = message.parent_id if message.parent_id in known else None
+            self._messages.add(replace(message, active=False, seq=0, parent_id=parent))
+            known.add(message.id)
+        if new and c.leaf_id in known:
+            self._switcher.switch(c.session_id, c.leaf_id)
+        return len(new)

@@ -54,12 +54,15 @@ class ImportFlow(QObject):
         if dialog is not None:
             dialog.setMaximum(step.total)
             dialog.setValue(step.done)
-            dialog.setLabelText(f"Imported {step.done:,} of {step.total:,} conversations…")
+            dialog.setLabelText(f"Imported {step.done:,} of {step.total:,} conversations…" if step.total
+                                else f"Imported {step.done:,} conversations…")
         if step.finished:
             self._close()
+            updated = f"; {step.updated:,} imported before gained new messages" if step.updated else ""
             skipped = f"; {step.skipped:,} were imported before" if step.skipped else ""
-            emit(self.finished, f"Imported {step.imported:,} conversations ({step.messages:,} messages){skipped}.")
-            if step.imported:
+            emit(self.finished,
+                 f"Imported {step.imported:,} conversations ({step.messages:,} messages){updated}{skipped}.")
+            if step.imported or step.updated:
                 emit(self.imported)
 
     def _failed(self, error: Exception) -> None:
