@@ -126,6 +126,8 @@ async def _send(c: Container, args: argparse.Namespace, session_id: str, text: s
             if isinstance(event, ChatError | ToolRoundLimitReached):
                 failed = True
     except (KeyboardInterrupt, asyncio.CancelledError):
+        if not announced and c.messages.count(session_id) > 0:  # stopped before the first event: the message is kept
+            announce(None)
         printer.interrupted()
         raise
     return 1 if failed else 0
