@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from data.attachments.media import MediaSource
 from domain.models import Provider
-from domain.ports import ModelApiAdapter
+from domain.provider_ports import ModelApiAdapter
 
 if TYPE_CHECKING:  # the SDKs are imported only when a provider is used (start-up of the CLI)
     from data.providers.base import SdkAdapter

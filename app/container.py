@@ -33,7 +33,8 @@ from domain.context.estimator import TokenEstimator
 from domain.context.pruner import ToolResultPruner
 from domain.mcp import McpConnector, McpSecretStore, McpServer, McpToolSpec
 from domain.mcp_tools import ToolsWithMcp
-from domain.ports import ApiKeyStorage, ModelApiAdapterFactory, ToolOutcome
+from domain.ports import ApiKeyStorage
+from domain.provider_ports import ModelApiAdapterFactory, ToolOutcome
 from domain.services.adapters import ProviderAdapters
 from domain.services.summarizer import AdapterSummarizer
 from domain.settings import ContextSettings

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from domain.errors import InvalidInput
 from domain.models import ToolDefinition
-from domain.ports import ToolOutcome
+from domain.provider_ports import ToolOutcome
 
 SEPARATOR = "__"
 DEFAULT_TIMEOUT_S = 120.0

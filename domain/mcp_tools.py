@@ -17,7 +17,7 @@ from domain.mcp import (
     tool_definitions,
 )
 from domain.models import ToolDefinition
-from domain.ports import ToolContext, ToolExecutor, ToolOutcome
+from domain.provider_ports import ToolContext, ToolExecutor, ToolOutcome
 from domain.tool_approval import ApprovalDecision, ApprovalRequest, DenyAllApprover, ToolApprover, ask
 
 SHOWN_ARGUMENT_CHARS = 20_000

@@ -12,7 +12,7 @@ from typing import Any
 from data.providers.rules import PROVIDER_RULES
 from domain.events import StreamDone, StreamEvent, TextDelta, ToolCallRequested, UsageReported
 from domain.models import AiModel, Message, ModelCapabilities, ModelId, Provider, ServerWindow, ToolDefinition, Usage
-from domain.ports import ToolContext, ToolOutcome
+from domain.provider_ports import ToolContext, ToolOutcome
 from domain.settings import Deadlines
 
 

@@ -15,7 +15,7 @@ from mcp.shared.exceptions import MCPError
 from data.mcp.connection import Connection
 from data.mcp.results import outcome_of
 from domain.mcp import McpSecretStore, McpServer, McpServerError, McpToolSpec
-from domain.ports import ToolOutcome
+from domain.provider_ports import ToolOutcome
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

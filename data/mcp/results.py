@@ -9,7 +9,7 @@ from typing import Any
 
 import mcp_types as types
 
-from domain.ports import ToolOutcome
+from domain.provider_ports import ToolOutcome
 
 
 def outcome_of(result: types.CallToolResult) -> ToolOutcome:

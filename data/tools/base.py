@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from domain.models import ToolDefinition
-from domain.ports import ToolContext, ToolOutcome
+from domain.provider_ports import ToolContext, ToolOutcome
 
 
 class ToolArgumentError(ValueError):

@@ -14,7 +14,8 @@ from data.tools.save_memory import SaveMemoryTool
 from data.tools.search_memory import SearchMemoryTool
 from domain.errors import PalimpsestError
 from domain.models import ToolDefinition
-from domain.ports import Clock, MemoryRepository, MessageRepository, ToolContext, ToolOutcome
+from domain.ports import Clock, MemoryRepository, MessageRepository
+from domain.provider_ports import ToolContext, ToolOutcome
 from domain.tool_approval import ToolApprover
 
 log = logging.getLogger(__name__)

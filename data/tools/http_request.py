@@ -20,7 +20,7 @@ from data.tools.http_body import decode_text, describe_binary, is_binary
 from data.tools.http_fetch import SAFE_METHODS, Fetched, HttpCall, PinnedFetcher, host_of, port_of
 from data.tools.net_guard import AllowedHosts, NetGuard, Resolver, TargetError, system_resolver
 from domain.models import ToolDefinition
-from domain.ports import ToolContext, ToolOutcome
+from domain.provider_ports import ToolContext, ToolOutcome
 from domain.tool_approval import ApprovalRequest, DenyAllApprover, ToolApprover
 
 DEFAULT_TIMEOUT_S = 20.0

@@ -7,7 +7,8 @@ from typing import Any
 
 from data.tools.base import ToolArgumentError, optional_int, require_str
 from domain.models import MessageType, ToolDefinition
-from domain.ports import MessageRepository, ToolContext, ToolOutcome
+from domain.ports import MessageRepository
+from domain.provider_ports import ToolContext, ToolOutcome
 
 DEFAULT_LENGTH = 10_000
 MAX_LENGTH = 20_000

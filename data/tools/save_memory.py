@@ -8,7 +8,8 @@ from typing import Any
 
 from data.tools.base import ToolArgumentError, require_str
 from domain.models import Memory, ToolDefinition
-from domain.ports import Clock, MemoryRepository, ToolContext, ToolOutcome
+from domain.ports import Clock, MemoryRepository
+from domain.provider_ports import ToolContext, ToolOutcome
 
 MAX_MEMORY_CHARS = 4_000
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from data.tools.base import optional_int, require_str
 from domain.models import ToolDefinition
-from domain.ports import MemoryRepository, ToolContext, ToolOutcome
+from domain.ports import MemoryRepository
+from domain.provider_ports import ToolContext, ToolOutcome
 
 DEFINITION = ToolDefinition(
     name="search_memory",

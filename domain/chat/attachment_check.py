@@ -8,7 +8,7 @@ from domain.attachment import Attachment, AttachmentKind
 from domain.capabilities import reads_pdfs
 from domain.context.session_context import SessionContext
 from domain.errors import AttachmentUnsupported
-from domain.ports import AttachmentForms
+from domain.provider_ports import AttachmentForms
 from domain.provider_rules import ProviderRules, limit_problem
 
 

@@ -11,7 +11,8 @@ from domain.chat.request import PlannedRequest, RequestPlanner
 from domain.context.estimator import calibration_key
 from domain.context.session_context import SessionContext
 from domain.models import AiModel, WindowSource
-from domain.ports import ModelApiAdapter, ModelRepository
+from domain.ports import ModelRepository
+from domain.provider_ports import ModelApiAdapter
 from domain.provider_rules import AttachmentCounts, CutEvidence, CutSign
 
 MAX_COUNTS_PER_TURN = 8  # attachments counted before one request (the rest keep their rule's price until later turns)

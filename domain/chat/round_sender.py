@@ -13,7 +13,8 @@ from domain.context.session_context import SessionContext
 from domain.errors import ContextOverflow, ReasoningRejected
 from domain.events import CompactCompleted, CompactStarted, Notice, TextDelta, ThinkingDelta, Waiting
 from domain.models import AiModel
-from domain.ports import ModelApiAdapter, ModelRepository
+from domain.ports import ModelRepository
+from domain.provider_ports import ModelApiAdapter
 from domain.settings import ContextSettings
 
 RoundEvent = TextDelta | ThinkingDelta | Waiting | CompactStarted | CompactCompleted | Notice

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from domain.context.session_context import SessionContext
 from domain.models import ModelId, ServerWindow, WindowSource
-from domain.ports import ModelApiAdapter, ModelRepository
+from domain.ports import ModelRepository
+from domain.provider_ports import ModelApiAdapter
 from domain.provider_rules import ProviderRules
 
 

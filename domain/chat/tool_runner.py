@@ -9,7 +9,8 @@ from domain.chat.records import MessageFactory
 from domain.context.truncator import ToolResultTruncator
 from domain.events import Notice, ToolCallRequested, ToolCallStarted, ToolResultStored
 from domain.models import Message
-from domain.ports import MessageRepository, ToolContext, ToolExecutor, ToolOutcome
+from domain.ports import MessageRepository
+from domain.provider_ports import ToolContext, ToolExecutor, ToolOutcome
 
 log = logging.getLogger(__name__)
 

@@ -21,9 +21,9 @@ from domain.ports import (
     ProviderRepository,
     SessionRepository,
     SettingsRepository,
-    ToolExecutor,
     UnitOfWork,
 )
+from domain.provider_ports import ToolExecutor
 from domain.provider_rules import AttachmentCounts
 from domain.settings import ContextSettings
 

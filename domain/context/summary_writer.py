@@ -10,7 +10,7 @@ from domain.context.prompts import SUMMARIZER_SYSTEM, checkpoint_prompt, prompt_
 from domain.context.transcript import chunk_blocks
 from domain.errors import ContextOverflow, PalimpsestError
 from domain.models import ModelId, ProviderId
-from domain.ports import Summarizer
+from domain.provider_ports import Summarizer
 
 MIN_CHUNK_CHARS = 2_000
 MAX_OVERFLOW_SPLITS = 4

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from domain.errors import NotFound
 from domain.models import Provider, ProviderId
-from domain.ports import ApiKeyStorage, ModelApiAdapter, ModelApiAdapterFactory, ProviderRepository
+from domain.ports import ApiKeyStorage, ProviderRepository
+from domain.provider_ports import ModelApiAdapter, ModelApiAdapterFactory
 
 
 class ProviderAdapters:

@@ -12,7 +12,8 @@ from domain.context.session_context import SessionContext
 from domain.context.summary_writer import SummaryFailed, SummaryTarget, SummaryWriter
 from domain.context.transcript import render_blocks
 from domain.models import AiModel, CompactionRecord, ModelId, ProviderId, Session, SessionId
-from domain.ports import Clock, ModelRepository, SessionRepository, Summarizer, UnitOfWork
+from domain.ports import Clock, ModelRepository, SessionRepository, UnitOfWork
+from domain.provider_ports import Summarizer
 
 
 class AutoCompactUseCase:

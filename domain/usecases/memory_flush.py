@@ -12,7 +12,8 @@ from domain.context.session_context import SessionContext
 from domain.errors import ProviderError
 from domain.events import ToolCallRequested
 from domain.models import Message, MessageType, SessionId
-from domain.ports import Clock, SessionRepository, ToolContext, ToolExecutor, UnitOfWork
+from domain.ports import Clock, SessionRepository, UnitOfWork
+from domain.provider_ports import ToolContext, ToolExecutor
 from domain.services.adapters import ProviderAdapters
 
 log = logging.getLogger(__name__)

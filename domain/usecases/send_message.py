@@ -35,7 +35,8 @@ from domain.events import (
     ToolRoundLimitReached,
 )
 from domain.models import AgentId, Message, MessageId, MessageType, ModelId, ProviderId, SessionId, Usage
-from domain.ports import AttachmentForms, Clock, ModelRepository, ToolContext, ToolExecutor
+from domain.ports import Clock, ModelRepository
+from domain.provider_ports import AttachmentForms, ToolContext, ToolExecutor
 from domain.services.adapters import ProviderAdapters
 from domain.usecases.discover_model import DiscoverModelUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.container import Container
-from domain.ports import ToolContext
+from domain.provider_ports import ToolContext
 from domain.settings import ToolSettings
 from domain.tool_approval import ApprovalRequest
 from domain.usecases.save_tool_settings import SaveToolSettingsUseCase

@@ -28,7 +28,10 @@ def _take_in_a_process(path: Path, store: Path) -> str:
     return done.stdout.strip()
 
 
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.skipif(
+    not hasattr(os, "mkfifo"),
+    reason="this platform has no named pipes (os.mkfifo is POSIX-only), so there is no FIFO to refuse",
+)
 def test_a_fifo_is_refused_without_being_opened(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
@@ -36,7 +39,10 @@ def test_a_fifo_is_refused_without_being_opened(tmp_path: Path) -> None:
     assert said == f"{fifo} is not a regular file (a pipe, a device or a socket); only saved files can be attached."
 
 
-@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+@pytest.mark.skipif(
+    not Path("/dev/zero").exists(),
+    reason="this platform has no /dev/zero (an endless device exists only on POSIX systems)",
+)
 def test_an_endless_device_is_refused_without_being_read(tmp_path: Path) -> None:
     said = _take_in_a_process(Path("/dev/zero"), tmp_path / "store")
     assert said.startswith("/dev/zero is not a regular file")

@@ -18,7 +18,7 @@ from domain.events import (
     ToolRoundLimitReached,
 )
 from domain.models import MessageType, ToolStatus
-from domain.ports import ToolOutcome
+from domain.provider_ports import ToolOutcome
 from domain.settings import ContextSettings
 from tests.fakes_turn import make_world, reply, tool_round
 

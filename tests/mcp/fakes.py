@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.mcp import McpServer, McpServerError, McpToolSpec
-from domain.ports import ToolOutcome
+from domain.provider_ports import ToolOutcome
 from domain.tool_approval import ApprovalDecision, ApprovalRequest
 
 

@@ -6,7 +6,7 @@ from collections import deque
 
 from domain.mcp import McpServer, McpToolSpec, McpTransport, ToolPermission
 from domain.mcp_tools import ToolsWithMcp
-from domain.ports import ToolContext, ToolOutcome
+from domain.provider_ports import ToolContext, ToolOutcome
 from domain.tool_approval import AllowAllApprover, ApprovalDecision
 from tests.fakes_turn import FakeToolExecutor
 from tests.mcp.fakes import DecidingApprover, FakeConnector, MemoryMcpServers

@@ -10,7 +10,7 @@ from data.providers.factory import SdkAdapterFactory
 from data.providers.retry import RetryPolicy
 from domain.events import StreamEvent
 from domain.models import Message, MessageType, Provider, ProviderType, ToolDefinition, ToolStatus
-from domain.ports import ModelApiAdapter
+from domain.provider_ports import ModelApiAdapter
 
 KEY = "sk-test-SECRET-4242-key"
 WEATHER = ToolDefinition(

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from domain.events import ReasoningDone, StreamEvent, TextDelta, ThinkingDelta, ToolCallRequested
 from domain.models import Message, MessageType, ModelCapabilities, ReasoningBlock, ToolDefinition
-from domain.ports import ModelApiAdapter
+from domain.provider_ports import ModelApiAdapter
 from tests.providers.helpers import WEATHER, History, collect
 
 

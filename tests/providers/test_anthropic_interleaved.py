@@ -13,7 +13,7 @@ import pytest
 
 from domain.events import ReasoningDone, StreamEvent, TextDelta, ToolCallRequested
 from domain.models import ProviderType
-from domain.ports import ModelApiAdapter
+from domain.provider_ports import ModelApiAdapter
 from tests.fakeservers import FakeAnthropicServer, Reply, ScriptedBrain, ToolCall
 from tests.fakeservers.anthropic_rules import model_info, sign
 from tests.providers.helpers import KEY, WEATHER, History, adapter_for, collect

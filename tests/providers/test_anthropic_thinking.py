@@ -10,7 +10,7 @@ import pytest
 
 from domain.events import ReasoningDone, StreamEvent, ThinkingDelta, UsageReported
 from domain.models import CapabilitySource, ProviderType, ReasoningKind, ThinkingForm
-from domain.ports import ModelApiAdapter
+from domain.provider_ports import ModelApiAdapter
 from tests.fakeservers import FakeAnthropicServer, Reply, ScriptedBrain
 from tests.fakeservers.anthropic_rules import model_info, sign
 from tests.providers.helpers import KEY, WEATHER, History, adapter_for, collect

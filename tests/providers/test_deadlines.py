@@ -16,7 +16,7 @@ from domain.chat.deadlines import within_deadlines
 from domain.errors import NetworkError, ProviderTimeout
 from domain.events import ReplyProgress, StreamDone, StreamEvent, TextDelta, Waiting
 from domain.models import Provider, ProviderType
-from domain.ports import ModelApiAdapter
+from domain.provider_ports import ModelApiAdapter
 from domain.settings import Deadlines
 from tests.fakeservers import ErrorReply, FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, ScriptedBrain
 from tests.providers.helpers import KEY, History, RecordingSleep

@@ -6,7 +6,7 @@ import json
 
 from data.tools import BuiltinTools
 from data.tools.executor import TOOL_NAMES
-from domain.ports import ToolContext
+from domain.provider_ports import ToolContext
 from tests.tools.fakes import FakeMemories, FakeMessages, FixedClock
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from data.tools.html_text import html_to_text
 from data.tools.http_request import HttpRequestTool
-from domain.ports import ToolContext
+from domain.provider_ports import ToolContext
 from tests.tools.http_server import RecordingServer, Route
 
 

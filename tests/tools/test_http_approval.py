@@ -8,7 +8,7 @@ import pytest
 
 from data.tools import BuiltinTools
 from data.tools.http_request import HttpRequestTool
-from domain.ports import ToolContext
+from domain.provider_ports import ToolContext
 from tests.tools.fakes import FakeMemories, FakeMessages, FixedClock, RecordingApprover
 from tests.tools.http_server import RecordingServer, Route
 

@@ -12,7 +12,7 @@ import pytest
 from data.tools.base import ToolArgumentError
 from data.tools.http_request import HttpRequestTool
 from data.tools.net_guard import Resolver, system_resolver
-from domain.ports import ToolContext
+from domain.provider_ports import ToolContext
 from domain.tool_approval import AllowAllApprover
 from tests.tools.fakes import FakeResolver, RecordingApprover
 from tests.tools.http_server import RecordingServer, Route

@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from data.tools import BuiltinTools
-from domain.ports import ToolContext
+from domain.provider_ports import ToolContext
 from domain.tool_approval import AllowAllApprover
 from tests.tools.fakes import FakeMemories, FakeMessages, FixedClock
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from data.tools.http_request import HttpRequestTool
-from domain.ports import ToolContext
+from domain.provider_ports import ToolContext
 from tests.tools.fakes import FakeResolver
 from tests.tools.http_server import RecordingServer, Route
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from data.tools import BuiltinTools
-from domain.ports import ToolContext
+from domain.provider_ports import ToolContext
 from tests.tools.fakes import FakeMemories, FakeMessages, FixedClock
 
 CTX = ToolContext(session_id="s1", agent_id="agent-a")

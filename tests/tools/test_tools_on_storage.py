@@ -12,7 +12,7 @@ from data.storage import Storage
 from data.tools import BuiltinTools
 from domain.context.truncator import ToolResultTruncator
 from domain.models import Message, MessageType, Session
-from domain.ports import ToolContext
+from domain.provider_ports import ToolContext
 from tests.tools.fakes import FixedClock
 
 

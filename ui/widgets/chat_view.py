@@ -9,7 +9,6 @@ from PySide6.QtGui import (
     QContextMenuEvent,
     QDesktopServices,
     QFocusEvent,
-    QGuiApplication,
     QKeyEvent,
     QKeySequence,
     QMouseEvent,
@@ -25,6 +24,7 @@ from ui.signals import emit
 from ui.theme import Theme
 from ui.viewmodels.chat import ChatViewModel
 from ui.viewmodels.chat_state import ChatState, Sending
+from ui.widgets.chat_actions import run_row_action
 from ui.widgets.chat_keyboard import ChatKeyboard
 from ui.widgets.doc_painter import box_at
 from ui.widgets.jump_latest import JumpToLatest
@@ -91,6 +91,11 @@ class ChatView(QListView):
         self.jump = JumpToLatest(vm, self)  # a window around a search hit, or new messages below a view scrolled up
         self._sending = False
         vm.state_changed.connect(self._turn_began)
+
+    @property
+    def vm(self) -> ChatViewModel:
+        """The chat view model this view shows and acts through."""
+        return self._vm
 
     def set_theme(self, theme: Theme) -> None:
         """Repaints in new colors."""
@@ -363,44 +368,4 @@ class ChatView(QListView):
 
     # --- actions -----------------------------------------------------------------------------------
     def _on_action(self, action: str, row: ChatRow) -> None:
-        vm = self._vm
-        if action == "toggle":
-            vm.model.toggle_expanded(row.key)
-        elif action == "copy":
-            self._copy(row.text, "Message copied.")
-        elif action.startswith("copy-code"):
-            code = self.delegate.code_of(
-                row, action, float(self.viewport().width()), vm.model.is_expanded(row.key), self.font()
-            )
-            if code is not None:
-                self._copy(code, "Code copied.")
-        elif action == "pin" and row.message_id:
-            vm.set_pinned(row.message_id, not row.pinned)
-        elif action == "full-output" and row.message_id:
-            vm.open_full_output(row.message_id, row.tool_name or "tool")
-        elif action == "retry":
-            vm.retry()
-        elif action == "open-settings" and row.fix_page:
-            emit(self.settings_requested, row.fix_page)
-        elif action in ("branch-prev", "branch-next"):
-            target = row.branch_prev if action == "branch-prev" else row.branch_next
-            if target:
-                vm.switch_branch(target)
-        elif action == "edit" and row.message_id:
-            vm.start_edit(row.message_id, row.text)
-        elif action == "regenerate" and row.message_id:
-            vm.regenerate(row.message_id)
-        elif action == "load-older":
-            vm.load_older()
-        elif action == "show-originals":
-            vm.set_show_originals(not vm.state.show_originals)
-        elif action in ("read-summary", "edit-summary"):
-            emit(self.summary_requested, action == "edit-summary")
-        elif action.startswith("open-attachment:") and row.attachments:
-            vm.open_attachment(row.attachments[int(action.split(":", 1)[1])])
-        elif action == "reattach" and row.attachments:
-            vm.reattach(row.attachments)
-
-    def _copy(self, text: str, sentence: str) -> None:
-        QGuiApplication.clipboard().setText(text)
-        emit(self.copied, sentence)
+        run_row_action(self, action, row)

@@ -1,0 +1,60 @@
+"""What a click (or Enter on the keyboard's action line) on one of a chat row's actions does: a view-model verb, a
+copy to the clipboard, or one of the chat view's signals."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QGuiApplication
+
+from ui.models.chat_rows import ChatRow
+from ui.signals import emit
+
+if TYPE_CHECKING:
+    from ui.widgets.chat_view import ChatView
+
+
+def run_row_action(view: ChatView, action: str, row: ChatRow) -> None:
+    """Runs `action` of `row` in `view`."""
+    vm = view.vm
+    if action == "toggle":
+        vm.model.toggle_expanded(row.key)
+    elif action == "copy":
+        _copy(view, row.text, "Message copied.")
+    elif action.startswith("copy-code"):
+        code = view.delegate.code_of(
+            row, action, float(view.viewport().width()), vm.model.is_expanded(row.key), view.font()
+        )
+        if code is not None:
+            _copy(view, code, "Code copied.")
+    elif action == "pin" and row.message_id:
+        vm.set_pinned(row.message_id, not row.pinned)
+    elif action == "full-output" and row.message_id:
+        vm.open_full_output(row.message_id, row.tool_name or "tool")
+    elif action == "retry":
+        vm.retry()
+    elif action == "open-settings" and row.fix_page:
+        emit(view.settings_requested, row.fix_page)
+    elif action in ("branch-prev", "branch-next"):
+        target = row.branch_prev if action == "branch-prev" else row.branch_next
+        if target:
+            vm.switch_branch(target)
+    elif action == "edit" and row.message_id:
+        vm.start_edit(row.message_id, row.text)
+    elif action == "regenerate" and row.message_id:
+        vm.regenerate(row.message_id)
+    elif action == "load-older":
+        vm.load_older()
+    elif action == "show-originals":
+        vm.set_show_originals(not vm.state.show_originals)
+    elif action in ("read-summary", "edit-summary"):
+        emit(view.summary_requested, action == "edit-summary")
+    elif action.startswith("open-attachment:") and row.attachments:
+        vm.open_attachment(row.attachments[int(action.split(":", 1)[1])])
+    elif action == "reattach" and row.attachments:
+        vm.reattach(row.attachments)
+
+
+def _copy(view: ChatView, text: str, sentence: str) -> None:
+    QGuiApplication.clipboard().setText(text)
+    emit(view.copied, sentence)
