@@ -67,9 +67,11 @@ class ProviderNumbers:
         rules = planner.estimator.rules
         if rules is None or ctx.provider is None or ctx.model is None:
             return ctx
-        if not any(m.attachments for m in ctx.messages) and not any(m.attachments for m in ctx.pinned):
-            return ctx
         key = rules.count_key(ctx.provider.type, ctx.model.id)
+        uncounted = any(a.kind is not AttachmentKind.TEXT and (a.sha256, key) not in ctx.attachment_counts
+                        for m in (*ctx.messages, *ctx.pinned) for a in m.attachments)
+        if not uncounted:  # nothing left to count: the request is not planned a second time for it
+            return ctx
         _, sent = planner.sent(ctx)
         todo = {a.sha256: a for m in sent for a in m.attachments
                 if not (a.omitted or a.as_text or a.exact or a.kind is AttachmentKind.TEXT)
