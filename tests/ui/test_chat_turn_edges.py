@@ -11,8 +11,8 @@ from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_chat_viewmodel import make_vm, opened
 from tests.ui.window_helpers import settle
 from ui.models.chat_rows import ChatRow, RowKind
+from ui.state.chat_state import ChatState
 from ui.viewmodels.chat import ChatViewModel
-from ui.viewmodels.chat_state import ChatState
 
 
 def texts(vm: ChatViewModel) -> list[str]:

@@ -20,8 +20,8 @@ from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.window_helpers import settle
 from ui.backend import Selection
 from ui.models.chat_rows import RowKind
+from ui.state.chat_state import ModelChoice
 from ui.viewmodels.chat import ChatViewModel
-from ui.viewmodels.chat_state import ModelChoice
 from ui.worker import AsyncWorker
 
 CLAUDE = Selection("anthropic", "claude-sonnet-4-5-20250929")

@@ -10,7 +10,7 @@ from domain.settings import ContextSettings
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_chat_viewmodel import make_vm, opened
 from tests.ui.window_helpers import open_session, themed_window
-from ui.viewmodels.chat_state import ChatState
+from ui.state.chat_state import ChatState
 from ui.worker import AsyncWorker
 
 

@@ -12,7 +12,7 @@ from domain.models import Agent, AiModel, ThinkingForm
 from ui.backend import AppBackend, ProviderInfo, Selection, StartupInfo
 from ui.error_text import describe
 from ui.signals import emit
-from ui.viewmodels.chat_state import ModelChoice
+from ui.state.chat_state import ModelChoice
 from ui.worker import AsyncWorker
 
 

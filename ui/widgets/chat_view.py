@@ -21,9 +21,9 @@ from ui.math_images import math_images
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.models.message_list import EXPANDED_ROLE, ROW_ROLE
 from ui.signals import emit
+from ui.state.chat_state import ChatState, Sending
 from ui.theme import Theme
 from ui.viewmodels.chat import ChatViewModel
-from ui.viewmodels.chat_state import ChatState, Sending
 from ui.widgets.chat_actions import run_row_action
 from ui.widgets.chat_keyboard import ChatKeyboard
 from ui.widgets.doc_painter import box_at

@@ -10,7 +10,7 @@ from PySide6.QtGui import QImage, QKeyEvent, QTextCursor, QTextOption
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from ui.signals import emit
-from ui.viewmodels.chat_state import ChatState, Stopping
+from ui.state.chat_state import ChatState, Stopping
 from ui.widgets.attachment_strip import AttachmentStrip
 from ui.widgets.icons import paperclip_icon
 

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QHBoxLayout, QMenu, QToolButton, QVBoxLayout, QWid
 from ui.backend import Selection
 from ui.models.picker_items import PickerItem, window_label
 from ui.signals import emit
+from ui.state.chat_state import ChatState, ModelChoice
 from ui.theme import Theme
-from ui.viewmodels.chat_state import ChatState, ModelChoice
 from ui.widgets.context_gauge import ContextGauge
 from ui.widgets.elided_label import ElidedLabel
 from ui.widgets.picker import PickerButton

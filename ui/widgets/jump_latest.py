@@ -6,8 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QAbstractScrollArea, QPushButton
 
+from ui.state.chat_state import ChatState, Sending
 from ui.viewmodels.chat import ChatViewModel
-from ui.viewmodels.chat_state import ChatState, Sending
 
 MARGIN = 16  # from the list's bottom and right edges (besides its scroll bar)
 AT_BOTTOM_PX = 40  # this close to the end the view counts as showing the newest message

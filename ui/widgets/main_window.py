@@ -8,10 +8,10 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QStackedWidget, 
 
 from ui.backend import ChatBackend
 from ui.markdown import warm_up
+from ui.state.chat_state import ChatState
 from ui.theme import Theme
 from ui.viewmodels.app import AppState, AppViewModel
 from ui.viewmodels.chat import ChatViewModel
-from ui.viewmodels.chat_state import ChatState
 from ui.viewmodels.sessions import SessionsState, SessionsViewModel
 from ui.viewmodels.settings import SettingsViewModel
 from ui.widgets.attach_wiring import AttachmentWiring
