@@ -27,6 +27,7 @@ from data.db.server_probes import SqlServerProbes
 from data.db.sessions import SqlSessionRepository
 from data.db.settings import SqlCalibrationStore, SqlSettingsRepository
 from data.db.turn_leases import SqlTurnLeases
+from data.documents.store import SqlDocumentStore
 from data.paths import data_dir
 from data.registry import Registry, load_registry
 from domain.errors import DatabaseUnreadable, StorageError
@@ -60,6 +61,7 @@ class Storage:
         self.mcp_servers = SqlMcpServerRepository(db)
         self.turn_leases = SqlTurnLeases(db)  # one turn at a time per conversation, across processes
         self.server_probes = SqlServerProbes(db)  # what OpenAI-compatible servers answered to window probes
+        self.documents = SqlDocumentStore(db)  # large attachments and knowledge folders, read on demand
 
     @classmethod
     def open(cls, home: Path | None = None) -> Storage:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from domain.attachment import Attachment, AttachmentKind
 from domain.capabilities import reads_pdfs
 from domain.context.session_context import SessionContext
+from domain.documents import is_document
 from domain.errors import AttachmentUnsupported
 from domain.provider_ports import AttachmentForms
 from domain.provider_rules import ProviderRules, limit_problem
@@ -43,6 +44,10 @@ def check_attachments(
                            "images or layout). Choose a model that reads PDFs to send the file itself.")
             continue
         problem = limit_problem(attachment, rules.media_limits(ctx.provider.type), ctx.provider.name) if rules else None
+        if problem is not None and is_document(attachment):  # read on demand: the request carries its card
+            notices.append(f"{attachment.name} is larger than {ctx.provider.name} takes whole: the model is given its "
+                           "card and reads it page by page.")
+            continue
         if problem is not None:
             raise AttachmentUnsupported(problem + " Nothing was sent.")
     return notices

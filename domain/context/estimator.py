@@ -95,7 +95,7 @@ def request_size(raw: int, messages: Sequence[Message]) -> RequestSize:
     exact = ruled = 0
     for message in messages:
         for attachment in message.attachments:
-            if attachment.omitted or attachment.as_text or attachment.kind is AttachmentKind.TEXT:
+            if attachment.omitted or attachment.as_text or attachment.card or attachment.kind is AttachmentKind.TEXT:
                 continue
             if attachment.exact:
                 exact += attachment.tokens

@@ -215,7 +215,8 @@ class SendMessageUseCase:
             raise InvalidInput("No model could be chosen for this conversation.")
         stored, session, switched = self._turns.begin(ctx.session, user, ctx.agent, provider, model)
         ctx = ctx.with_session(session)
-        return (ctx.with_messages([stored]) if stored is not None else ctx), switched
+        ctx = self._contexts.with_document_tools(ctx.with_messages([stored])) if stored is not None else ctx
+        return ctx, switched
 
     async def _run(
         self, turn: TurnProgress, ctx: SessionContext, text: str, first_exchange: bool, switched: bool
