@@ -3,7 +3,7 @@ section), over the documents attached in the conversation and its agent's knowle
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from data.tools.base import ToolArgumentError, optional_int, require_str
@@ -106,37 +106,35 @@ class ReadDocumentTool:
             passages = self._index.read(context.session_id, context.agent_id, name, section=section)
             if not passages:
                 raise ToolArgumentError(f"{info.name} has no section {section!r}; search it with {SEARCH_TOOL}.")
-            return ToolOutcome(_bounded(f"[{info.name} § {section.strip()}]", passages))
+            return ToolOutcome(_bounded(f"[{info.name} § {section.strip()}]", passages)[0])
         if info.pages:
             passages = self._index.read(context.session_id, context.agent_id, name, pages=(1, 1))
             return ToolOutcome(_pages_text(info.name, passages, 1, 1, info.pages))
         raise ToolArgumentError("Give pages (a PDF) or section (a text file) to read.")
 
 
-def _pages_text(name: str, passages: list[Passage] | Any, first: int, last: int, total: int | None) -> str:
+def _pages_text(name: str, passages: Sequence[Passage], first: int, last: int, total: int | None) -> str:
     of = f" of {total}" if total else ""
     span = f"page {first}" if first == last else f"pages {first}-{last}"
-    header = f"[{name} {span}{of}; cite as [{name} p. N]]"
-    text = _bounded(header, passages)
-    shown = max((p.page or 0 for p in passages), default=last)
-    if total and last < total:
-        text += f"\n[next: pages=\"{last + 1}-{min(total, last + 5)}\"]"
-    elif shown < last:
-        text += "\n[end of the document's text]"
+    text, cut_at = _bounded(f"[{name} {span}{of}; cite as [{name} p. N]]", passages)
     if not passages:
         text += "\n(no text on these pages)"
+    resume = cut_at.page if cut_at is not None and cut_at.page else last + 1
+    if total and resume <= total:
+        text += f"\n[next: pages=\"{resume}-{min(total, resume + 4)}\"]"
     return text
 
 
-def _bounded(header: str, passages: list[Passage] | Any) -> str:
-    """The passages under the header, each headed by its citation, cut at MAX_READ_CHARS."""
+def _bounded(header: str, passages: Sequence[Passage]) -> tuple[str, Passage | None]:
+    """The passages under the header, each headed by its citation, cut at MAX_READ_CHARS; and the passage where
+    it was cut (None when all fit)."""
     out, size = [header], len(header)
     for passage in passages:
         block = f"{passage.where}\n{passage.text}"
         if size + len(block) > MAX_READ_CHARS:
             out.append(f"{block[:max(0, MAX_READ_CHARS - size)]}\n[cut at {MAX_READ_CHARS:,} characters; read fewer "
                        "pages at a time]")
-            break
+            return "\n".join(out), passage
         out.append(block)
         size += len(block) + 1
-    return "\n".join(out)
+    return "\n".join(out), None
