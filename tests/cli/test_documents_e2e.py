@@ -48,8 +48,11 @@ class ReaderBrain:
         self.requests: list[NormalizedRequest] = []
         self.searched: list[str] = []
         self.read: list[str] = []
+        self.offered: list[tuple[str, tuple[str, ...]]] = []  # every request's last user text and its tools
 
     def respond(self, request: NormalizedRequest) -> Answer:
+        with self._lock:
+            self.offered.append((request.last_user_text, request.tool_names))
         if "search_documents" not in request.tool_names:  # a title or a summary request
             return Reply.of_text("Manual questions")
         with self._lock:
@@ -68,7 +71,7 @@ class ReaderBrain:
         with self._lock:
             self.read.append(last.text)
         page = PAGE_HIT.search(last.text)
-        sentence = next((s.strip() + "." for s in last.text.split(".") if "The " in s and " is" in s
+        sentence = next((s.strip() + "." for s in last.text.split(".") if ("The " in s and " is" in s)
                          or "expires" in s), "nothing found.")
         return Reply.of_text(f"{sentence.split('. ')[-1]} [manual.pdf p. {page.group(1) if page else '?'}]")
 

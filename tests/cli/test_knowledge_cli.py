@@ -39,5 +39,10 @@ def test_a_knowledge_folder_is_indexed_searched_by_chat_cited_by_page_and_remove
         assert removed.code == 0 and "Removed" in removed.out
         assert "No knowledge folders" in cli.run("knowledge", "list", subprocess_run=False).out
         unknown = cli.run("knowledge", "remove", "General assistant", str(kb), subprocess_run=False)
+        plain = cli.run("chat", "-p", "anthropic", "-m", MODEL, "Hello there", subprocess_run=False)
+    (hello,) = [tools for text, tools in brain.offered if text == "Hello there"]
+    assert plain.code == 0 and "http_request" in hello
+    assert "search_documents" not in hello  # no knowledge folder, no document: nothing to read, not offered
+    assert "search_documents" in brain.offered[0][1]
     assert unknown.code != 0 and "is not one of General assistant's knowledge folders" in unknown.err
     assert brain.searched and "[manual.pdf p. 412]" in brain.searched[0].splitlines()[1]

@@ -5,21 +5,20 @@ from __future__ import annotations
 
 import io
 import os
-from datetime import UTC, datetime
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from data.db.agents import DEFAULT_AGENT_ID
 from data.documents.cards import AttachmentDocuments
 from data.documents.extract import NoTextInDocument, extract, extract_text
 from data.documents.knowledge import KnowledgeIndexer
 from data.storage import Storage
 from domain.documents import CARD_MAX_CHARS
-from domain.models import Message, MessageType
+from domain.models import Message, MessageType, Session
 from tests.attachment_samples import pdf
-from data.db.agents import DEFAULT_AGENT_ID
-from domain.models import Session
 
 AGENT = DEFAULT_AGENT_ID
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

@@ -16,7 +16,8 @@ CTX = ToolContext("s1", "agent")
 
 
 class FakeDocumentIndex:
-    """One 100-page manual (page n says "page n text", pages 40-44 are long) and one Markdown note; records each search."""
+    """One 100-page manual (page n says "page n text", pages 40-44 are long) and one Markdown note; records each
+    search."""
 
     def __init__(self) -> None:
         self.pages = {n: ("x" * 5_000 if 40 <= n <= 44 else f"page {n} text") for n in range(1, 101)}
