@@ -132,6 +132,16 @@ class SqlDocumentStore:
                 return
             self._insert(s, sha256, name, size, extracted, None, None, None, None)
 
+    def forget_attachments(self, digests: set[str]) -> None:
+        """Removes the index of attachments whose files are gone (no message refers to them any more)."""
+        if not digests:
+            return
+        with self._db.write() as s:
+            for digest in digests:
+                ids = [r[0] for r in s.execute(text("SELECT id FROM documents WHERE agent_id IS NULL AND sha256 = :h"),
+                                               {"h": digest})]
+                _delete(s, ids)
+
     # ---- knowledge folders
 
     def folders(self, agent_id: AgentId | None = None) -> list[tuple[str, str]]:

@@ -9,6 +9,8 @@ import re
 import threading
 from pathlib import Path
 
+import pytest
+
 from app.container import Container
 from domain.events import ChatError, TextDelta
 from tests.attachment_samples import pdf
@@ -85,8 +87,9 @@ def _last_turn(request: NormalizedRequest) -> tuple[str, list[ToolResultPart]]:
     return "", []
 
 
-def test_an_800_page_pdf_is_read_on_demand_by_a_32k_model_and_its_citations_resolve(tmp_path: Path,
-                                                                                     monkeypatch) -> None:
+def test_an_800_page_pdf_is_read_on_demand_by_a_32k_model_and_its_citations_resolve(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     texts = page_texts()
     brain = ReaderBrain()
     with FakeAnthropicServer(brain, api_key=KEY, context_windows={MODEL: WINDOW}) as server:
@@ -99,7 +102,8 @@ def test_an_800_page_pdf_is_read_on_demand_by_a_32k_model_and_its_citations_reso
             assert manual.pages == PAGES
 
             async def ask(question: str, files: tuple = ()) -> tuple[str, list[object]]:
-                events, reply = [], []
+                events: list[object] = []
+                reply: list[str] = []
                 async for event in c.send_message(session.id, question, provider_id="anthropic", model_id=MODEL,
                                                   attachments=files):
                     events.append(event)

@@ -145,3 +145,15 @@ def test_a_scanned_pdf_in_a_knowledge_folder_is_skipped_with_the_reason(storage:
     report = KnowledgeIndexer(storage.documents).add(AGENT, kb, lines.append)
     assert report.skipped == 1 and report.added == 0
     assert any("OCR is not built in" in line for line in lines)
+
+
+def test_an_attachments_index_goes_with_its_file(storage: Storage) -> None:
+    from data.attachments.intake import AttachmentIntake
+
+    texts = [f"Page {n}. " + "Hoses and valves. " * 20 for n in range(1, 30)]
+    manual = AttachmentIntake(storage.attachment_files).from_bytes("manual.pdf", pdf(texts))
+    AttachmentDocuments(storage.documents, storage.attachment_files).ensure(manual)
+    assert storage.documents.attachment(manual.sha256) is not None
+    storage.release_unreferenced({manual.sha256})  # taken in, never sent: no message refers to it
+    assert not storage.attachment_files.exists(manual.sha256)
+    assert storage.documents.attachment(manual.sha256) is None
