@@ -16,8 +16,7 @@ READ_TOOL = "read_document"
 DOCUMENT_TOOLS = (SEARCH_TOOL, READ_TOOL)
 CARD_MIN_CHARS = 20_000  # a smaller document always goes whole (as before): no card, no tools for it
 DOCUMENT_SHARE = 0.5  # a document priced above this share of the model's input capacity goes as its card
-CARD_MAX_CHARS = 3_000  # the card's text at most (name, size, pages, outline, first page, how to read on)
-CARD_TOKENS = CARD_MAX_CHARS // 3 + 40  # what a card is priced at: an upper bound, whatever its real text
+CARD_MAX_CHARS = 3_200  # the card's text at most (name, size, pages, outline, first page, how to read on)
 CITATION = re.compile(r"\[([^\[\]\n]{1,200}?\.[A-Za-z0-9]{1,8}) p\. (\d{1,6})\]")
 
 

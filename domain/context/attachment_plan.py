@@ -9,8 +9,8 @@ from dataclasses import dataclass, field, replace
 
 from domain.attachment import Attachment, AttachmentKind, placeholder
 from domain.capabilities import reads_pdfs
-from domain.context.estimator import MESSAGE_OVERHEAD, TokenEstimator
-from domain.documents import CARD_TOKENS, goes_as_card, is_document
+from domain.context.estimator import CARD_TOKENS, MESSAGE_OVERHEAD, TokenEstimator
+from domain.documents import goes_as_card, is_document
 from domain.models import Message, MessageType, ModelCapabilities, ModelId, ProviderType
 from domain.provider_rules import limit_problem
 

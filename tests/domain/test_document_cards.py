@@ -8,8 +8,7 @@ from dataclasses import replace
 from data.providers.rules import PROVIDER_RULES
 from domain.attachment import Attachment, AttachmentKind
 from domain.context.attachment_plan import AttachmentTarget, plan_attachments
-from domain.context.estimator import MESSAGE_OVERHEAD, TokenEstimator
-from domain.documents import CARD_TOKENS
+from domain.context.estimator import CARD_TOKENS, MESSAGE_OVERHEAD, TokenEstimator
 from domain.events import ChatError
 from domain.models import Message, MessageType, ModelCapabilities, ProviderType
 from tests.fakes_turn import make_world, reply
