@@ -35,7 +35,7 @@ W_DENSE = 0.7
 SAFETY = 1.06
 
 MESSAGE_OVERHEAD = 4
-CARD_TOKENS = math.ceil(CARD_MAX_CHARS / 3)  # a document's card (domain.documents), priced at its longest: 3 chars a token
+CARD_TOKENS = math.ceil(CARD_MAX_CHARS / 3)  # a document card (domain.documents) at its longest, 3 chars a token
 TOOL_OVERHEAD = 8
 REQUEST_OVERHEAD = 3
 CALIBRATION_SMOOTHING = 0.3
