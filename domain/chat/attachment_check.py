@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from domain.attachment import Attachment, AttachmentKind
 from domain.capabilities import reads_pdfs
@@ -15,11 +15,11 @@ from domain.provider_rules import ProviderRules, limit_problem
 
 def check_attachments(
     ctx: SessionContext, attachments: Sequence[Attachment], rules: ProviderRules | None,
-    forms: AttachmentForms | None = None,
+    forms: AttachmentForms | None = None, cards: Collection[str] = (),
 ) -> list[str]:
     """Raises AttachmentUnsupported when the context's model cannot take one of the files (no image input, a PDF
     too large or too long for the provider); returns notices for what goes in another form (a PDF as its text, an
-    image converted to a type the provider takes: `forms`)."""
+    image converted to a type the provider takes: `forms`, a document as its card: `cards`, their names)."""
     if not attachments or ctx.provider is None or ctx.model is None:
         return []
     model, caps = ctx.model, ctx.model.capabilities
@@ -31,6 +31,10 @@ def check_attachments(
         )
     notices = list(forms.notices(attachments, ctx.provider.type, ctx.provider.name)) if forms is not None else []
     for attachment in attachments:
+        if attachment.name in cards and is_document(attachment):  # read on demand: the request carries its card
+            notices.append(f"{attachment.name} is too large to send whole to {model.id}: the model is given its card "
+                           "(outline and first page) and reads it on demand (search_documents, read_document).")
+            continue
         if attachment.kind is not AttachmentKind.PDF:
             continue
         if not reads_pdfs(caps):
@@ -44,10 +48,6 @@ def check_attachments(
                            "images or layout). Choose a model that reads PDFs to send the file itself.")
             continue
         problem = limit_problem(attachment, rules.media_limits(ctx.provider.type), ctx.provider.name) if rules else None
-        if problem is not None and is_document(attachment):  # read on demand: the request carries its card
-            notices.append(f"{attachment.name} is larger than {ctx.provider.name} takes whole: the model is given its "
-                           "card and reads it page by page.")
-            continue
         if problem is not None:
             raise AttachmentUnsupported(problem + " Nothing was sent.")
     return notices

@@ -115,6 +115,17 @@ def oversized_message(
     )
 
 
+def carded_names(planner: RequestPlanner, ctx: SessionContext, attachments: Sequence[Attachment]) -> set[str]:
+    """The names of the new attachments that go as their cards (too large for the model, or for the provider)."""
+    if ctx.provider is None or ctx.model is None or not attachments:
+        return set()
+    estimator, caps, capacity = planner.estimator, ctx.model.capabilities, input_capacity(ctx.model)
+    target = attachment_target(ctx)
+    return {a.name for a in attachments
+            if carded(_priced(estimator, ctx, as_sent(a, caps)), capacity,
+                      over_limits(as_sent(a, caps), target, estimator)).card}
+
+
 def _priced(estimator: TokenEstimator, ctx: SessionContext, attachment: Attachment) -> Attachment:
     assert ctx.provider is not None and ctx.model is not None
     tokens = estimator.attachment_tokens(attachment, ctx.provider.type, ctx.model.id, ctx.attachment_counts)

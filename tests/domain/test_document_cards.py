@@ -9,7 +9,7 @@ from data.providers.rules import PROVIDER_RULES
 from domain.attachment import Attachment, AttachmentKind
 from domain.context.attachment_plan import AttachmentTarget, plan_attachments
 from domain.context.estimator import CARD_TOKENS, MESSAGE_OVERHEAD, TokenEstimator
-from domain.events import ChatError
+from domain.events import ChatError, Notice
 from domain.models import Message, MessageType, ModelCapabilities, ProviderType
 from tests.fakes_turn import make_world, reply
 
@@ -52,6 +52,17 @@ async def test_a_too_large_document_is_sent_as_its_card_and_a_too_large_scan_is_
     assert not [e for e in events if isinstance(e, ChatError)]
     sent = world.adapter().requests[-1].messages[-1].attachments[0]
     assert sent.card and sent.tokens == CARD_TOKENS + MESSAGE_OVERHEAD
+    (notice,) = [e.message for e in events if isinstance(e, Notice)]
+    assert notice.startswith("manual.pdf is too large to send whole to claude-big: the model is given its card")
     events = [e async for e in world.send("s1", "and this scan?", attachments=(SCAN,))]
     assert isinstance(events[0], ChatError) and "OCR is not built in" in events[0].message
     assert "too large for claude-big" in events[0].message
+
+
+async def test_a_document_as_text_for_a_model_that_reads_no_pdfs_is_said_to_go_as_its_card_not_its_text() -> None:
+    world = make_world(window=32_000)  # claude-big: not known to read PDFs here, so a PDF would go as its text
+    world.adapter().scripts.append(reply("I see its card."))
+    events = [e async for e in world.send("s1", "what is in it?", attachments=(MANUAL,))]
+    notices = [e.message for e in events if isinstance(e, Notice)]
+    assert len(notices) == 1 and "is given its card" in notices[0] and "text extracted" not in notices[0]
+    assert world.adapter().requests[-1].messages[-1].attachments[0].card
