@@ -1,6 +1,6 @@
-"""An 800-page PDF attached to a 32K-window model through the real container, SDK adapter and fake Anthropic server:
-it is not refused, the request carries its card, the model's searches and reads return the planted pages, no request
-overflows, and every page the answers cite holds the fact."""
+"""An 800-page PDF attached to a 32K-window model through the real container, SDK adapter and fake server (Anthropic,
+OpenAI Chat Completions, Gemini): it is not refused, the request carries its card, the model's searches and reads
+return the planted pages, no request overflows, and every page the answers cite holds the fact."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from app.container import Container
 from domain.events import ChatError, TextDelta
 from tests.attachment_samples import pdf
 from tests.fakes import FakeApiKeyStorage
-from tests.fakeservers import FakeAnthropicServer
+from tests.fakeservers import fake_provider_servers
 from tests.fakeservers.brain import Answer, NormalizedRequest, Reply, TextPart, ToolCall, ToolResultPart
 
 KEY = "sk-ant-documents-800"
@@ -87,24 +87,27 @@ def _last_turn(request: NormalizedRequest) -> tuple[str, list[ToolResultPart]]:
     return "", []
 
 
+@pytest.mark.parametrize("provider", ["anthropic", "openai", "gemini"])
 def test_an_800_page_pdf_is_read_on_demand_by_a_32k_model_and_its_citations_resolve(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, provider: str
 ) -> None:
     texts = page_texts()
     brain = ReaderBrain()
-    with FakeAnthropicServer(brain, api_key=KEY, context_windows={MODEL: WINDOW}) as server:
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
-        c = Container.build(tmp_path / "home", keys=FakeApiKeyStorage({"anthropic": KEY}))
+    with fake_provider_servers(brain, api_key=KEY, context_windows={MODEL: WINDOW}) as fakes:
+        server = getattr(fakes, provider)
+        for name, value in fakes.env(KEY).items():
+            monkeypatch.setenv(name, value)
+        c = Container.build(tmp_path / "home", keys=FakeApiKeyStorage({provider: KEY}))
         try:
-            c.add_model("anthropic", MODEL, WINDOW)
-            session = c.create_session(provider_id="anthropic", model_id=MODEL)
+            c.add_model(provider, MODEL, WINDOW)
+            session = c.create_session(provider_id=provider, model_id=MODEL)
             manual = c.attachments.from_bytes("manual.pdf", pdf(texts))
             assert manual.pages == PAGES
 
             async def ask(question: str, files: tuple = ()) -> tuple[str, list[object]]:
                 events: list[object] = []
                 reply: list[str] = []
-                async for event in c.send_message(session.id, question, provider_id="anthropic", model_id=MODEL,
+                async for event in c.send_message(session.id, question, provider_id=provider, model_id=MODEL,
                                                   attachments=files):
                     events.append(event)
                     if isinstance(event, TextDelta):
