@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -25,14 +25,18 @@ class KnowledgeBackend(Protocol):
         """The agent's folders, by path."""
         raise NotImplementedError
 
-    async def add_knowledge_folder(self, agent_id: AgentId, path: str) -> str:
-        """Adds a folder and indexes it; returns the one-line report (InvalidInput when it is not a folder)."""
+    async def add_knowledge_folder(self, agent_id: AgentId, path: str,
+                                   progress: Callable[[str], None] | None = None) -> str:
+        """Adds a folder and indexes it, saying how far it got on `progress` (from another thread); returns the
+        one-line report (InvalidInput when it is not a folder)."""
         raise NotImplementedError
 
     async def remove_knowledge_folder(self, agent_id: AgentId, path: str) -> None:
         """Forgets a folder and its index."""
         raise NotImplementedError
 
-    async def reindex_knowledge(self, agent_id: AgentId) -> Sequence[str]:
-        """Indexes the agent's folders again (only what changed); one report line per folder."""
+    async def reindex_knowledge(self, agent_id: AgentId,
+                                progress: Callable[[str], None] | None = None) -> Sequence[str]:
+        """Indexes the agent's folders again (only what changed), saying how far it got on `progress`; one report
+        line per folder."""
         raise NotImplementedError

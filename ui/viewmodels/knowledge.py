@@ -30,11 +30,13 @@ class KnowledgeViewModel(QObject):
     """Knowledge verbs; each runs on the worker and updates KnowledgeState."""
 
     state_changed = Signal(object)  # KnowledgeState
+    progressed = Signal(str)  # a progress line from the indexing thread (delivered on the GUI thread)
 
     def __init__(self, backend: KnowledgeBackend, worker: AsyncWorker) -> None:
         super().__init__()
         self._backend, self._worker = backend, worker
         self._state = KnowledgeState()
+        self.progressed.connect(self._progress)
 
     @property
     def state(self) -> KnowledgeState:
@@ -53,7 +55,7 @@ class KnowledgeViewModel(QObject):
         """Adds a folder to the agent's knowledge and indexes it (the status says how many files)."""
         agent = self._state.agent_id
         if agent is not None and path.strip():
-            self._run(lambda: self._backend.add_knowledge_folder(agent, path.strip()), self._reload)
+            self._run(lambda: self._backend.add_knowledge_folder(agent, path.strip(), self._say), self._reload)
 
     def remove_folder(self, path: str) -> None:
         """Forgets a folder and its index."""
@@ -66,7 +68,16 @@ class KnowledgeViewModel(QObject):
         """Indexes the agent's folders again; only changed files are read."""
         agent = self._state.agent_id
         if agent is not None:
-            self._run(lambda: self._backend.reindex_knowledge(agent), lambda lines: self._reload("\n".join(lines)))
+            self._run(lambda: self._backend.reindex_knowledge(agent, self._say),
+                      lambda lines: self._reload("\n".join(lines)))
+
+    def _say(self, line: str) -> None:
+        """Called from the indexing thread: the line goes to the GUI thread as a signal."""
+        emit(self.progressed, line)
+
+    def _progress(self, line: str) -> None:
+        if self._state.indexing:
+            self._set(message=line)
 
     def _reload(self, message: str | None) -> None:
         agent = self._state.agent_id
