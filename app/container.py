@@ -13,6 +13,8 @@ from app.adapter_cache import LazyAdapterFactory
 from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
 from data.db.turn_leases import HOST
+from data.documents.cards import AttachmentDocuments
+from data.documents.knowledge import KnowledgeIndexer
 from data.keys import KeyringApiKeyStorage
 from data.mcp.secrets import KeyringMcpSecrets
 from data.providers.media_forms import AttachmentForms
@@ -158,6 +160,9 @@ class Container:
         if isinstance(adapters, LazyAdapterFactory) and adapters.probes is None:
             adapters.probes = storage.server_probes
         self.attachments = AttachmentIntake(storage.attachment_files)
+        self.documents = storage.documents  # documents read on demand (issue 30): cards, tools, knowledge folders
+        self.media.documents = AttachmentDocuments(storage.documents, storage.attachment_files)
+        self.knowledge = KnowledgeIndexer(storage.documents)
         self.turn_gate = TurnGate(storage.turn_leases, self.clock, f"process {os.getpid()} on {HOST}", host=HOST,
                                   pid=os.getpid())  # one turn at a time per conversation, across processes
         # a command's flags (`chat --reasoning high`): applied by the context loader over the app's, the agent's and
@@ -177,6 +182,7 @@ class Container:
         builtin = BuiltinTools(  # no approver: requests other than GET/HEAD are refused
             self.memories, self.messages, self.clock,
             http_allowed_hosts=lambda: settings.tool_settings().allowed_hosts, approver=approver,
+            documents=self.documents,
         )
         self.tools = ToolsWithMcp(builtin, self.mcp_servers, self.mcp, approver)  # no approver: "ask" refuses
         self.estimator = TokenEstimator(self.storage.calibration, PROVIDER_RULES)
@@ -188,7 +194,7 @@ class Container:
             store=self.store, sessions=self.sessions, messages=self.messages, agents=self.agents,
             providers=self.providers, models=self.models, memories=self.memories, settings=self.settings,
             tools=self.tools, command_overrides=self._command_overrides, extra_tools=self.tools,
-            attachment_counts=self.storage.attachment_counts,
+            attachment_counts=self.storage.attachment_counts, documents=self.documents,
         )
 
     def _mcp_tools_changed(self, name: str, tools: list[McpToolSpec]) -> None:

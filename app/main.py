@@ -56,6 +56,10 @@ def _command(name: str) -> Command:
         from app.cli.mcp_cmd import run_mcp
 
         return run_mcp
+    if name == "knowledge":
+        from app.cli.knowledge_cmd import run_knowledge
+
+        return run_knowledge
     if name == "import":
         from app.cli.import_cmd import run_import
 

@@ -27,6 +27,7 @@ from data.db.server_probes import SqlServerProbes
 from data.db.sessions import SqlSessionRepository
 from data.db.settings import SqlCalibrationStore, SqlSettingsRepository
 from data.db.turn_leases import SqlTurnLeases
+from data.documents.store import SqlDocumentStore
 from data.paths import data_dir
 from data.registry import Registry, load_registry
 from domain.errors import DatabaseUnreadable, StorageError
@@ -47,7 +48,8 @@ class Storage:
         self._db = db
         self.unit_of_work = db  # Database.atomic(): the UnitOfWork port
         self.attachment_files = AttachmentFiles(path.parent / ATTACHMENTS_DIR)
-        self.sessions = SqlSessionRepository(db, on_released=self.attachment_files.delete)
+        self.documents = SqlDocumentStore(db)  # large attachments and knowledge folders, read on demand
+        self.sessions = SqlSessionRepository(db, on_released=self._released)
         self.messages = SqlMessageRepository(db)
         self.providers = SqlProviderRepository(db)
         self.models = SqlModelRepository(db, registry)
@@ -87,7 +89,12 @@ class Storage:
     def release_unreferenced(self, digests: set[str]) -> None:
         """Deletes the attachment files among `digests` that no message refers to (taken in for a message that was
         then refused before it was stored)."""
-        self.attachment_files.delete(unreferenced(self._db, digests))
+        self._released(unreferenced(self._db, digests))
+
+    def _released(self, digests: set[str]) -> None:
+        """Deletes the files no message refers to any more, and their documents' index."""
+        self.attachment_files.delete(digests)
+        self.documents.forget_attachments(digests)
 
     def sweep_unreferenced(self, min_age_s: float = 86_400.0) -> None:
         """Deletes attachment files no message refers to that were stored over `min_age_s` ago: files attached in

@@ -23,7 +23,7 @@ PDF_TYPE = "application/pdf"
 class Attachment:
     """One file attached to a user message, stored once by its content's sha256 (the bytes live in the attachment
     store, never in the message). For a PDF, width and height are its first page's size in points. `tokens`,
-    `exact`, `omitted` and `as_text` describe one request only: the request planner
+    `exact`, `omitted`, `as_text` and `card` describe one request only: the request planner
     sets them on a copy (stored attachments keep the defaults)."""
 
     sha256: str
@@ -40,6 +40,7 @@ class Attachment:
     omitted: bool = False  # this request sends a one-line placeholder instead
     as_text: bool = False  # this request sends a PDF's extracted text (the model reads no PDFs)
     note: str | None = None  # why it is omitted when that is not its age (e.g. the model takes no images)
+    card: bool = False  # this request sends the document's card (domain.documents) instead of it: too large
 
     @property
     def label(self) -> str:

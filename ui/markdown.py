@@ -26,7 +26,7 @@ from PySide6.QtGui import (
     QTextTable,
 )
 
-from ui.markdown_links import link_bare_urls
+from ui.markdown_links import link_bare_urls, link_citations
 from ui.markdown_math import Placeholder, inline_math_as_code, split_display_math
 from ui.math_images import FormulaMarks, has_math
 from ui.theme import Theme
@@ -65,7 +65,7 @@ def split_segments(text: str, *, math: bool = True, placeholder: Placeholder | N
             return
         for run, formula in split_display_math(chunk):
             segments.append(Segment(run, code=True, language="math") if formula
-                            else Segment(link_bare_urls(inline_math_as_code(run, placeholder))))
+                            else Segment(link_bare_urls(link_citations(inline_math_as_code(run, placeholder)))))
 
     for match in _FENCE.finditer(text):
         if match.start() > position:

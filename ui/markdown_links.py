@@ -8,6 +8,9 @@ links (`[text](url)`, `<url>`) and HTML tags are left alone.
 from __future__ import annotations
 
 import re
+from urllib.parse import quote, unquote
+
+from domain.documents import CITATION
 
 _PROTECTED = re.compile(
     r"(`+)(?:.|\n)*?(?<!`)\1(?!`)"  # a code span
@@ -18,6 +21,7 @@ _BARE = re.compile(r"(?<![\w/@.:])(?:https?://|www\.)[^\s<>`]+", re.IGNORECASE)
 _TRAILING = "?!.,:;*_~'\""
 _ENTITY = re.compile(r"&[A-Za-z0-9]+;$")
 _MD_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>])")
+CITE_SCHEME = "cite"
 
 
 def trim_url(url: str) -> str:
@@ -58,3 +62,31 @@ def link_bare_urls(text: str) -> str:
         position = match.end()
     out.append(_BARE.sub(_link, text[position:]))
     return "".join(out)
+
+
+def _cite(match: re.Match[str]) -> str:
+    name, page = match.group(1), match.group(2)
+    return f"[\\[{match.group(0)[1:-1]}\\]]({CITE_SCHEME}:{quote(name)}#page={page})"  # shown with its brackets
+
+
+def link_citations(text: str) -> str:
+    """Prose with each page citation `[manual.pdf p. 412]` written as a link to that page (`cite:manual.pdf#page=412`);
+    code spans and written links are left alone."""
+    if " p. " not in text:
+        return text
+    out: list[str] = []
+    position = 0
+    for match in _PROTECTED.finditer(text):
+        out.append(CITATION.sub(_cite, text[position:match.start()]))
+        out.append(match.group(0))
+        position = match.end()
+    out.append(CITATION.sub(_cite, text[position:]))
+    return "".join(out)
+
+
+def citation_target(href: str) -> tuple[str, int] | None:
+    """(document name, page) of a citation link, or None for any other link."""
+    if not href.startswith(f"{CITE_SCHEME}:") or "#page=" not in href:
+        return None
+    name, _, page = href[len(CITE_SCHEME) + 1:].partition("#page=")
+    return (unquote(name), int(page)) if page.isdigit() and name else None

@@ -5,12 +5,14 @@ from __future__ import annotations
 from app.container import Container
 from app.gui.bridge_attachments import AttachmentsBridge
 from app.gui.bridge_chat import AppBridge, ConversationBridge
+from app.gui.bridge_knowledge import KnowledgeBridge
 from app.gui.bridge_sessions import SessionsBridge
 from app.gui.bridge_settings import SettingsBridge
 from ui.backend import ChatBackend
 
 
-class ContainerBackend(AppBridge, ConversationBridge, AttachmentsBridge, SessionsBridge, SettingsBridge, ChatBackend):
+class ContainerBackend(AppBridge, ConversationBridge, AttachmentsBridge, SessionsBridge, SettingsBridge,
+                       KnowledgeBridge, ChatBackend):
     """Implements every screen's interface with the same use cases the CLI uses."""
 
     def __init__(self, container: Container) -> None:

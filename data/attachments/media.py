@@ -7,6 +7,7 @@ import base64
 import io
 import logging
 from collections import OrderedDict
+from typing import Protocol
 
 from data.attachments.files import AttachmentFiles
 from data.attachments.quiet import quiet_decoders
@@ -17,6 +18,14 @@ from domain.errors import StorageError
 from domain.provider_rules import MediaLimits
 
 CACHED_IMAGES = 48
+
+
+class CardSource(Protocol):
+    """Writes a document's card (data.documents.cards.AttachmentDocuments)."""
+
+    def card(self, attachment: Attachment) -> str: ...
+
+
 MISSING_NOTE = "not sent: its file is missing from the data folder"
 log = logging.getLogger(__name__)
 
@@ -30,6 +39,13 @@ class MediaSource:
         self._scaled: OrderedDict[tuple[str, int, int, str], tuple[bytes, str]] = OrderedDict()
         self._animated: dict[str, bool] = {}
         self._reported: set[str] = set()
+        self.documents: CardSource | None = None  # writes the cards of documents too large to send whole
+
+    def card(self, attachment: Attachment) -> str:
+        """The card a request carries in place of a document too large for its budget (domain.documents)."""
+        if self.documents is None:
+            return f"[Document {attachment.label}: too large to send whole, and no document index is open]"
+        return self.documents.card(attachment)
 
     def present(self, attachment: Attachment) -> bool:
         """Whether the attachment's file is in the store; the first time one is found missing, one notice says

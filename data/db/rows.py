@@ -304,3 +304,53 @@ class TurnLeaseRow(Base):
     pid: Mapped[int] = mapped_column(Integer, nullable=False)
     acquired_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
     expires_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+
+
+class DocumentRow(Base):
+    """A document read on demand (migration 0029): an attachment by its sha256 (agent_id NULL), or a knowledge
+    file of an agent's folder by its path."""
+
+    __tablename__ = "documents"
+    __table_args__ = (
+        ForeignKeyConstraint(["agent_id"], ["agents.id"], ondelete="CASCADE"),
+        Index("ix_documents_attachment", "sha256", unique=True, sqlite_where=text("agent_id IS NULL")),
+        Index("ix_documents_knowledge", "agent_id", "path", unique=True, sqlite_where=text("agent_id IS NOT NULL")),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sha256: Mapped[str] = mapped_column(String, nullable=False)
+    name: Mapped[str] = mapped_column(String, nullable=False)
+    kind: Mapped[str] = mapped_column(String, nullable=False)
+    size: Mapped[int] = mapped_column(Integer, nullable=False)
+    pages: Mapped[int | None] = mapped_column(Integer)
+    outline: Mapped[str] = mapped_column(Text, nullable=False, server_default="[]")
+    agent_id: Mapped[str | None] = mapped_column(String)
+    folder: Mapped[str | None] = mapped_column(String)
+    path: Mapped[str | None] = mapped_column(String)
+    mtime: Mapped[float | None] = mapped_column(Float)
+    indexed_at: Mapped[str] = mapped_column(String, nullable=False)
+
+
+class DocumentPassageRow(Base):
+    """A passage of a document: a PDF page (or part of one), a text section or line range; FTS5-indexed."""
+
+    __tablename__ = "document_passages"
+    __table_args__ = (
+        ForeignKeyConstraint(["document_id"], ["documents.id"], ondelete="CASCADE"),
+        Index("ix_document_passages_document", "document_id", "ordinal"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    document_id: Mapped[int] = mapped_column(Integer, nullable=False)
+    ordinal: Mapped[int] = mapped_column(Integer, nullable=False)
+    page: Mapped[int | None] = mapped_column(Integer)
+    section: Mapped[str | None] = mapped_column(String)
+    text: Mapped[str] = mapped_column(Text, nullable=False)
+
+
+class KnowledgeFolderRow(Base):
+    """A folder of an agent's knowledge."""
+
+    __tablename__ = "knowledge_folders"
+    __table_args__ = (ForeignKeyConstraint(["agent_id"], ["agents.id"], ondelete="CASCADE"),)
+    agent_id: Mapped[str] = mapped_column(String, primary_key=True)
+    path: Mapped[str] = mapped_column(String, primary_key=True)
+    added_at: Mapped[str] = mapped_column(String, nullable=False)

@@ -26,6 +26,8 @@ def _as_text(attachment: Attachment, media: MediaSource | None) -> str | None:
         return attachment_text(attachment, str, str)
     if media is not None and not media.present(attachment):  # deleted from the data folder: the rest still goes
         return placeholder(replace(attachment, omitted=True, note=MISSING_NOTE))
+    if attachment.card:  # too large for its budget: the document's card, read on with the document tools
+        return _media(media, attachment).card(attachment)
     if attachment.kind is AttachmentKind.TEXT or attachment.as_text:
         source = _media(media, attachment)
         return attachment_text(attachment, source.text, source.pdf_text)

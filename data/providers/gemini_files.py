@@ -42,7 +42,7 @@ INLINE_BUDGET = 14 * 1024 * 1024  # inline bytes a request may carry (20 MB in a
 
 def sent_natively(attachment: Attachment) -> bool:
     """Whether a request carries the attachment's bytes (not its placeholder line or its text)."""
-    return not (attachment.omitted or attachment.as_text or attachment.kind is AttachmentKind.TEXT)
+    return not (attachment.omitted or attachment.as_text or attachment.card or attachment.kind is AttachmentKind.TEXT)
 
 
 def upload_plan(attachments: Sequence[Attachment], budget: int = INLINE_BUDGET) -> set[str]:

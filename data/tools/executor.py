@@ -8,10 +8,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from data.tools.base import BuiltinTool, ToolArgumentError
+from data.tools.documents import ReadDocumentTool, SearchDocumentsTool
 from data.tools.http_request import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_S, AllowedHostsSource, HttpRequestTool
 from data.tools.read_tool_result import ReadToolResultTool
 from data.tools.save_memory import SaveMemoryTool
 from data.tools.search_memory import SearchMemoryTool
+from domain.documents import DOCUMENT_TOOLS, DocumentIndex
 from domain.errors import PalimpsestError
 from domain.models import ToolDefinition
 from domain.ports import Clock, MemoryRepository, MessageRepository
@@ -37,7 +39,10 @@ class BuiltinTools:
         http_allowed_hosts: AllowedHostsSource = (),
         approver: ToolApprover | None = None,
         new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
+        documents: DocumentIndex | None = None,
     ) -> None:
+        """`documents`: the index search_documents and read_document read; those two are offered only where a
+        conversation has a document too large to send whole or its agent has knowledge (named explicitly)."""
         tools: list[BuiltinTool] = [
             HttpRequestTool(
                 timeout=http_timeout, max_bytes=http_max_bytes, allowed_hosts=http_allowed_hosts, approver=approver
@@ -46,12 +51,14 @@ class BuiltinTools:
             SearchMemoryTool(memories),
             ReadToolResultTool(messages),
         ]
+        if documents is not None:
+            tools += [SearchDocumentsTool(documents), ReadDocumentTool(documents)]
         self._tools: dict[str, BuiltinTool] = {t.definition.name: t for t in tools}
 
     def definitions(self, enabled: Sequence[str] | None = None) -> Sequence[ToolDefinition]:
         """All tools when `enabled` is None, else those named (unknown names ignored), in a stable order."""
         if enabled is None:
-            return [t.definition for t in self._tools.values()]
+            return [t.definition for name, t in self._tools.items() if name not in DOCUMENT_TOOLS]
         wanted = set(enabled)
         return [t.definition for name, t in self._tools.items() if name in wanted]
 

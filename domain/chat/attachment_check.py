@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from domain.attachment import Attachment, AttachmentKind
 from domain.capabilities import reads_pdfs
 from domain.context.session_context import SessionContext
+from domain.documents import is_document
 from domain.errors import AttachmentUnsupported
 from domain.provider_ports import AttachmentForms
 from domain.provider_rules import ProviderRules, limit_problem
@@ -14,11 +15,11 @@ from domain.provider_rules import ProviderRules, limit_problem
 
 def check_attachments(
     ctx: SessionContext, attachments: Sequence[Attachment], rules: ProviderRules | None,
-    forms: AttachmentForms | None = None,
+    forms: AttachmentForms | None = None, cards: Collection[str] = (),
 ) -> list[str]:
     """Raises AttachmentUnsupported when the context's model cannot take one of the files (no image input, a PDF
     too large or too long for the provider); returns notices for what goes in another form (a PDF as its text, an
-    image converted to a type the provider takes: `forms`)."""
+    image converted to a type the provider takes: `forms`, a document as its card: `cards`, their names)."""
     if not attachments or ctx.provider is None or ctx.model is None:
         return []
     model, caps = ctx.model, ctx.model.capabilities
@@ -30,6 +31,10 @@ def check_attachments(
         )
     notices = list(forms.notices(attachments, ctx.provider.type, ctx.provider.name)) if forms is not None else []
     for attachment in attachments:
+        if attachment.name in cards and is_document(attachment):  # read on demand: the request carries its card
+            notices.append(f"{attachment.name} is too large to send whole to {model.id}: the model is given its card "
+                           "(outline and first page) and reads it on demand (search_documents, read_document).")
+            continue
         if attachment.kind is not AttachmentKind.PDF:
             continue
         if not reads_pdfs(caps):

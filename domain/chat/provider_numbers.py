@@ -74,7 +74,7 @@ class ProviderNumbers:
             return ctx
         _, sent = planner.sent(ctx)
         todo = {a.sha256: a for m in sent for a in m.attachments
-                if not (a.omitted or a.as_text or a.exact or a.kind is AttachmentKind.TEXT)
+                if not (a.omitted or a.as_text or a.card or a.exact or a.kind is AttachmentKind.TEXT)
                 and (a.sha256, key) not in ctx.attachment_counts}
         found: dict[tuple[str, str], int] = {}
         for attachment in list(todo.values())[:MAX_COUNTS_PER_TURN]:

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from domain.attachment import Attachment
+from domain.attachment import Attachment, AttachmentKind
 from domain.chat.server_window import short_window_warning
-from domain.context.attachment_plan import AttachmentTarget, as_sent, placeholders_only, plan_attachments
+from domain.context.attachment_plan import (
+    AttachmentTarget,
+    as_sent,
+    carded,
+    over_limits,
+    placeholders_only,
+    plan_attachments,
+)
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.estimator import RequestSize, TokenEstimator, calibration_key, request_size
 from domain.context.meter import measure_context
@@ -76,8 +83,10 @@ def oversized_message(
         return None
     estimator, key = planner.estimator, model_key(ctx)
     caps = ctx.model.capabilities
-    media = sum(estimator.attachment_tokens(as_sent(a, caps), ctx.provider.type, ctx.model.id, ctx.attachment_counts)
-                for a in attachments) if ctx.provider else 0
+    target = attachment_target(ctx) if ctx.provider else None
+    media = sum(carded(_priced(estimator, ctx, as_sent(a, caps)), capacity,
+                       over_limits(as_sent(a, caps), target, estimator)).tokens
+                for a in attachments) if target else 0
     text_tokens = estimator.estimate_text(text)
     tokens = estimator.calibrated(RequestSize(text_tokens + media, 0, media), key)  # files by their own ratio
     fixed = estimator.estimate_request(ctx.system_prompt, [], ctx.tools, key)
@@ -85,6 +94,14 @@ def oversized_message(
     if tokens <= room:
         return None
     fits_chars = max(0, int(len(text) * room / tokens)) if tokens else 0
+    scanned = [a.name for a in attachments if a.kind is AttachmentKind.PDF and not a.text_chars]
+    if media and scanned:
+        return (
+            f"This message and its attachments are too large for {ctx.model.id}: about {tokens:,} tokens, and at "
+            f"most about {max(room, 0):,} tokens fit in one message with its {capacity:,}-token window. "
+            f"{', '.join(scanned)} has no text to read page by page (a scanned document? OCR is not built in), so it "
+            "can only go whole. Run it through OCR first, attach fewer pages, or choose a model with a larger window."
+        )
     if media:
         return (
             f"This message and its attachments are too large for {ctx.model.id}: about {tokens:,} tokens, and at "
@@ -96,6 +113,23 @@ def oversized_message(
         f"most about {max(room, 0):,} tokens (roughly {fits_chars:,} characters) fit in one message with its "
         f"{capacity:,}-token window. Shorten it, split it, or choose a model with a larger window."
     )
+
+
+def carded_names(planner: RequestPlanner, ctx: SessionContext, attachments: Sequence[Attachment]) -> set[str]:
+    """The names of the new attachments that go as their cards (too large for the model, or for the provider)."""
+    if ctx.provider is None or ctx.model is None or not attachments:
+        return set()
+    estimator, caps, capacity = planner.estimator, ctx.model.capabilities, input_capacity(ctx.model)
+    target = attachment_target(ctx)
+    return {a.name for a in attachments
+            if carded(_priced(estimator, ctx, as_sent(a, caps)), capacity,
+                      over_limits(as_sent(a, caps), target, estimator)).card}
+
+
+def _priced(estimator: TokenEstimator, ctx: SessionContext, attachment: Attachment) -> Attachment:
+    assert ctx.provider is not None and ctx.model is not None
+    tokens = estimator.attachment_tokens(attachment, ctx.provider.type, ctx.model.id, ctx.attachment_counts)
+    return replace(attachment, tokens=tokens)
 
 
 def with_attachments(ctx: SessionContext, messages: list[Message], estimator: TokenEstimator) -> list[Message]:
@@ -113,7 +147,7 @@ def attachment_target(ctx: SessionContext) -> AttachmentTarget:
     assert ctx.provider is not None
     model = ctx.model
     return AttachmentTarget(ctx.provider.type, model.id if model else None, model.capabilities if model else None,
-                            ctx.attachment_counts)
+                            ctx.attachment_counts, input_capacity(model))
 
 
 def model_key(ctx: SessionContext) -> str | None:

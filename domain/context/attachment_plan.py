@@ -9,8 +9,10 @@ from dataclasses import dataclass, field, replace
 
 from domain.attachment import Attachment, AttachmentKind, placeholder
 from domain.capabilities import reads_pdfs
-from domain.context.estimator import MESSAGE_OVERHEAD, TokenEstimator
+from domain.context.estimator import CARD_TOKENS, MESSAGE_OVERHEAD, TokenEstimator
+from domain.documents import goes_as_card, is_document
 from domain.models import Message, MessageType, ModelCapabilities, ModelId, ProviderType
+from domain.provider_rules import limit_problem
 
 # The line before which attachments are replaced moves in steps of this share of the protected window, so the
 # request prefix (and the provider's prompt cache) changes once per step rather than at every turn.
@@ -26,6 +28,7 @@ class AttachmentTarget:
     model_id: ModelId | None = None
     capabilities: ModelCapabilities | None = None
     counts: Mapping[tuple[str, str], int] = field(default_factory=dict)
+    capacity: int | None = None  # the model's input capacity: a document priced above its share goes as its card
 
     @property
     def model_name(self) -> str:
@@ -78,7 +81,8 @@ def _gated(message: Message, target: AttachmentTarget, estimator: TokenEstimator
                 attachments.append(_omitted(replace(attachment, note=note), estimator))
                 continue
             attachment = as_sent(attachment, capabilities)
-        attachments.append(priced(attachment, target, estimator))
+        attachments.append(carded(priced(attachment, target, estimator), target.capacity,
+                                  over_limits(attachment, target, estimator)))
     return replace(message, attachments=tuple(attachments))
 
 
@@ -100,10 +104,24 @@ def priced(attachment: Attachment, target: AttachmentTarget, estimator: TokenEst
                    exact=False)
 
 
+def over_limits(attachment: Attachment, target: AttachmentTarget, estimator: TokenEstimator) -> bool:
+    """Whether the provider takes no PDF this large or this long (its media limits)."""
+    rules = estimator.rules
+    return rules is not None and limit_problem(attachment, rules.media_limits(target.provider_type), "") is not None
+
+
+def carded(attachment: Attachment, capacity: int | None, over_limit: bool = False) -> Attachment:
+    """The priced attachment as its card when it is a document too large for its share of the capacity, or one the
+    provider takes no file of that size or length (`over_limit`)."""
+    if not (goes_as_card(attachment, attachment.tokens, capacity) or (over_limit and is_document(attachment))):
+        return attachment
+    return replace(attachment, card=True, as_text=False, exact=False, tokens=CARD_TOKENS + MESSAGE_OVERHEAD)
+
+
 def _omitted(attachment: Attachment, estimator: TokenEstimator) -> Attachment:
     if attachment.omitted:
         return attachment
-    marked = replace(attachment, omitted=True, as_text=False, exact=False)
+    marked = replace(attachment, omitted=True, as_text=False, exact=False, card=False)
     return replace(marked, tokens=estimator.estimate_text(placeholder(marked)) + MESSAGE_OVERHEAD)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from domain.context.memory_section import with_memory
 from domain.context.session_context import SessionContext
 from domain.context.target import resolve_target
+from domain.documents import DOCUMENT_TOOLS, DocumentIndex, is_document
 from domain.errors import InvalidInput, NotFound
 from domain.lookup import require_agent, require_session
 from domain.mcp import ExtraToolSource
@@ -57,17 +58,20 @@ class SessionContextLoader:
         command_overrides: Mapping[str, Any] | None = None,
         extra_tools: ExtraToolSource | None = None,
         attachment_counts: AttachmentCounts | None = None,
+        documents: DocumentIndex | None = None,
     ) -> None:
         """`command_overrides`: context settings one command sets for itself (`palimpsest chat --reasoning high`);
         they win over the agent's and the session's own choice. `extra_tools`: the MCP servers' tools, offered
         beside the built-in ones unless the agent or the session turned the server off. `attachment_counts`: the
-        providers' own counts of the attachments loaded."""
+        providers' own counts of the attachments loaded. `documents`: the document index; search_documents and
+        read_document are offered where a large document is attached or the agent has knowledge."""
         self._command = dict(command_overrides or {})
         self._sessions, self._messages, self._agents = sessions, messages, agents
         self._providers, self._models, self._memories = providers, models, memories
         self._settings, self._tools, self._store = settings, tools, store
         self._extra = extra_tools
         self._counts = attachment_counts
+        self._documents = documents
 
     def load(
         self,
@@ -106,7 +110,18 @@ class SessionContextLoader:
         pinned = tuple(self._messages.pinned(session.id)) if boundary is not None else ()
         digests = {a.sha256 for m in messages + pinned for a in m.attachments}
         counts = self._counts.for_attachments(digests) if digests and self._counts is not None else {}
-        return SessionContext(session, agent, settings, system, tools, provider, model, messages, pinned, counts)
+        ctx = SessionContext(session, agent, settings, system, tools, provider, model, messages, pinned, counts)
+        return self.with_document_tools(ctx)
+
+    def with_document_tools(self, ctx: SessionContext) -> SessionContext:
+        """The context with the document tools offered when it has a large document or its agent has knowledge
+        (called again once the new message, perhaps with the first such document, is in the context)."""
+        if self._documents is None or any(t.name in DOCUMENT_TOOLS for t in ctx.tools):
+            return ctx
+        attached = any(is_document(a) for m in (*ctx.messages, *ctx.pinned) for a in m.attachments)
+        if not attached and not self._documents.has_knowledge(ctx.agent.id):
+            return ctx
+        return replace(ctx, tools=ctx.tools + tuple(self._tools.definitions(DOCUMENT_TOOLS)))
 
     def model(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
         """A model as the registry and the store know it now (after a limit was learned)."""

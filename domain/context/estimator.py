@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.attachment import Attachment, AttachmentKind
+from domain.documents import CARD_MAX_CHARS
 from domain.models import Message, ModelId, ProviderType, ToolDefinition
 from domain.ports import CalibrationStore
 from domain.provider_rules import ProviderRules
@@ -34,6 +35,7 @@ W_DENSE = 0.7
 SAFETY = 1.06
 
 MESSAGE_OVERHEAD = 4
+CARD_TOKENS = math.ceil(CARD_MAX_CHARS / 3)  # a document card (domain.documents) at its longest, 3 chars a token
 TOOL_OVERHEAD = 8
 REQUEST_OVERHEAD = 3
 CALIBRATION_SMOOTHING = 0.3
@@ -95,7 +97,7 @@ def request_size(raw: int, messages: Sequence[Message]) -> RequestSize:
     exact = ruled = 0
     for message in messages:
         for attachment in message.attachments:
-            if attachment.omitted or attachment.as_text or attachment.kind is AttachmentKind.TEXT:
+            if attachment.omitted or attachment.as_text or attachment.card or attachment.kind is AttachmentKind.TEXT:
                 continue
             if attachment.exact:
                 exact += attachment.tokens

@@ -11,7 +11,7 @@ from domain.chat.attachment_check import check_attachments
 from domain.chat.draft import ReplyDraft
 from domain.chat.provider_numbers import ProviderNumbers, cut_sign, cut_warning
 from domain.chat.records import IdFactory, MessageFactory, new_uuid
-from domain.chat.request import oversized_message
+from domain.chat.request import carded_names, oversized_message
 from domain.chat.round_sender import RoundAttempt, RoundSender
 from domain.chat.server_window import apply_server_window
 from domain.chat.stream import add_usage
@@ -142,7 +142,8 @@ class SendMessageUseCase:
             yield chat_error(InvalidInput("The message is empty; type something to send."))
             return
         try:
-            notices = check_attachments(ctx, files, self._upkeep.planner.estimator.rules, self._forms)
+            notices = check_attachments(ctx, files, self._upkeep.planner.estimator.rules, self._forms,
+                                        carded_names(self._upkeep.planner, ctx, files))
         except PalimpsestError as err:  # refused before anything is stored or sent: the text stays with the user
             yield chat_error(err)
             return
@@ -215,7 +216,8 @@ class SendMessageUseCase:
             raise InvalidInput("No model could be chosen for this conversation.")
         stored, session, switched = self._turns.begin(ctx.session, user, ctx.agent, provider, model)
         ctx = ctx.with_session(session)
-        return (ctx.with_messages([stored]) if stored is not None else ctx), switched
+        ctx = self._contexts.with_document_tools(ctx.with_messages([stored])) if stored is not None else ctx
+        return ctx, switched
 
     async def _run(
         self, turn: TurnProgress, ctx: SessionContext, text: str, first_exchange: bool, switched: bool

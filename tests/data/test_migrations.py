@@ -13,7 +13,7 @@ from sqlalchemy import create_engine
 import migrations
 from data.db.rows import Base
 
-FTS_PREFIXES = ("messages_fts", "sessions_fts", "memories_fts")
+FTS_PREFIXES = ("messages_fts", "sessions_fts", "memories_fts", "document_passages_fts")
 
 
 def _url(path: Path) -> str:
@@ -131,10 +131,10 @@ def test_blank_database_downgrades_to_0001_and_upgrades_again(tmp_path: Path) ->
 
 
 def test_every_revision_is_known_and_head_is_the_last_one() -> None:
-    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 27)}
-    # in order of application: ... 0014, 0019, 0015, 0017, 0016, 0018, 0020, 0021, 0022, 0023, 0024, 0025, 0026
-    # (branches written in parallel, chained at merge)
-    assert migrations.head_revision() == "0026"
+    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 27)} | {"0029"}
+    # in order of application: ... 0014, 0019, 0015, 0017, 0016, 0018, 0020, 0021, 0022, 0023, 0024, 0025, 0026,
+    # 0029 (branches written in parallel, chained at merge)
+    assert migrations.head_revision() == "0029"
 
 
 def test_0012_keeps_every_message_on_the_path_and_the_search_triggers_working(tmp_path: Path) -> None:
@@ -147,7 +147,8 @@ def test_0012_keeps_every_message_on_the_path_and_the_search_triggers_working(tm
     migrations.upgrade(_url(path))
     with sqlite3.connect(path) as conn:
         now = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
-        added = {name for name in now if name.startswith("config_revision_") or name == "messages_rev"}  # 0021, 0022
+        added = {name for name in now if name.startswith(("config_revision_", "document_passages_fts_"))
+                 or name == "messages_rev"}  # 0021, 0022, 0029
         assert now - added == triggers
         columns = {r[1]: r for r in conn.execute("PRAGMA table_info(messages)")}
     # NOT NULL DEFAULT 1: rows written before stay on the path

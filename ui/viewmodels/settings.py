@@ -59,6 +59,16 @@ class SettingsViewModel(SettingsMcpOps, QObject):
         """The current state."""
         return self._state
 
+    @property
+    def backend(self) -> SettingsBackend:
+        """The backend the verbs run against (the Knowledge page uses it too)."""
+        return self._backend
+
+    @property
+    def worker(self) -> AsyncWorker:
+        """The worker the verbs run on."""
+        return self._worker
+
     def _set(self, **changes: Any) -> None:
         self._state = replace(self._state, **changes)
         emit(self.state_changed, self._state)

@@ -28,11 +28,33 @@ class AttachmentWiring(QObject):
         composer.remove_attachment.connect(vm.remove_pending)
         composer.edit.files_pasted.connect(vm.attach_paths)
         composer.edit.image_pasted.connect(vm.attach_image)
-        vm.file_ready.connect(lambda path: view.open_url(QUrl.fromLocalFile(path)))
+        self._cited_page: int | None = None  # the page a citation asked for, until its file is ready
+        vm.file_ready.connect(self.open_file)  # at the cited page when a page citation asked for it
+        view.open_citation = self.open_citation  # type: ignore[attr-defined]  # a click on `[name.pdf p. N]`
         vm.thumbnails_changed.connect(view.viewport().update)
         view.delegate.thumbnail = self.thumbnail
         window.setAcceptDrops(True)
         window.installEventFilter(self)
+
+    def open_citation(self, name: str, page: int) -> bool:
+        """Opens the document a page citation names (the newest attachment of that name shown) at that page; False
+        when no such attachment is shown."""
+        rows = self._vm.model.rows()
+        found = next((a for row in reversed(rows) for a in row.attachments if a.name.lower() == name.lower()), None)
+        if found is None:
+            return False
+        self._cited_page = page
+        self._vm.open_attachment(found)
+        return True
+
+    def open_file(self, path: str) -> None:
+        """Opens a stored copy in the system's viewer; one a page citation asked for at its page (`#page=N`, which
+        browsers and most PDF viewers follow)."""
+        url = QUrl.fromLocalFile(path)
+        page, self._cited_page = self._cited_page, None
+        if page is not None:
+            url.setFragment(f"page={page}")
+        self._view.open_url(url)
 
     def choose_files(self) -> None:
         """The paperclip: a file dialog; the chosen files are taken in."""

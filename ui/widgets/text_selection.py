@@ -8,6 +8,7 @@ from PySide6.QtCore import QModelIndex, QObject, QPoint, QPointF, QRectF, QSizeF
 from PySide6.QtGui import QGuiApplication, QMouseEvent, QTextCursor
 from PySide6.QtWidgets import QListView, QMenu, QToolTip
 
+from ui.markdown_links import citation_target
 from ui.models.chat_rows import ChatRow
 from ui.models.message_list import MessageListModel
 from ui.widgets.doc_painter import TextRange, box_at, clamp_offset, doc_point, scrollbar_rect
@@ -254,7 +255,12 @@ class TextSelector(QObject):
 
     # --- links and the menu ----------------------------------------------------------------------------
     def open_link(self, href: str) -> bool:
-        """Opens an http(s) link with the view's opener; anything else is refused (False)."""
+        """Opens an http(s) link with the view's opener, a page citation with its `open_citation`; anything else is
+        refused (False)."""
+        cited = citation_target(href)  # a page citation: the document opens at that page
+        if cited is not None:
+            open_page = getattr(self._view, "open_citation", None)
+            return bool(open_page(*cited)) if open_page is not None else False
         opener = getattr(self._view, "open_url", None)
         if not is_web_link(href) or opener is None:
             return False

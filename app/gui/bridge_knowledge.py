@@ -1,0 +1,35 @@
+"""The Knowledge page's backend over the Container's knowledge indexer (indexing runs on a thread of its own, so the
+worker's loop, and a streaming reply, never wait for it)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from app.container import Container
+from domain.models import AgentId
+from ui.knowledge_backend import KnowledgeFolder
+
+
+class KnowledgeBridge:
+    """Knowledge folders of agents."""
+
+    _c: Container
+
+    async def knowledge_folders(self, agent_id: AgentId) -> Sequence[KnowledgeFolder]:
+        documents = self._c.documents
+        return [KnowledgeFolder(path, *documents.counts(agent_id, path)) for _, path in documents.folders(agent_id)]
+
+    async def add_knowledge_folder(self, agent_id: AgentId, path: str,
+                                   progress: Callable[[str], None] | None = None) -> str:
+        report = await asyncio.to_thread(self._c.knowledge.add, agent_id, Path(path), progress)
+        return report.line
+
+    async def remove_knowledge_folder(self, agent_id: AgentId, path: str) -> None:
+        await asyncio.to_thread(self._c.knowledge.remove, agent_id, path)
+
+    async def reindex_knowledge(self, agent_id: AgentId,
+                                progress: Callable[[str], None] | None = None) -> Sequence[str]:
+        reports = await asyncio.to_thread(self._c.knowledge.reindex, agent_id, progress)
+        return [r.line for r in reports]

@@ -1,0 +1,159 @@
+"""Documents read on demand, on a real database: extraction per page (with the outline) or per section, the FTS5
+index scoped to a conversation and its agent, cards, and knowledge folders indexed again only when changed."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from data.db.agents import DEFAULT_AGENT_ID
+from data.documents.cards import AttachmentDocuments
+from data.documents.extract import NoTextInDocument, extract, extract_text
+from data.documents.knowledge import KnowledgeIndexer
+from data.storage import Storage
+from domain.documents import CARD_MAX_CHARS
+from domain.models import Message, MessageType, Session
+from tests.attachment_samples import pdf
+
+AGENT = DEFAULT_AGENT_ID
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture()
+def storage(tmp_path: Path) -> Iterator[Storage]:
+    store = Storage.open(tmp_path / "home")
+    yield store
+    store.close()
+
+
+def _with_outline(texts: list[str]) -> bytes:
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf(texts))))
+    part = writer.add_outline_item(title="Part one", page_number=0)
+    writer.add_outline_item(title="Pumps", page_number=2, parent=part)
+    writer.add_outline_item(title="Warranty", page_number=4)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _blank_pdf(pages: int) -> bytes:
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for _ in range(pages):
+        writer.add_blank_page(612, 792)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def test_a_pdf_is_extracted_page_by_page_with_its_outline() -> None:
+    found = extract("m.pdf", _with_outline([f"Page {n} text" for n in range(1, 6)]))
+    assert found.kind == "pdf" and found.pages == 5
+    assert [(page, body) for page, _, body in found.passages] == [(n, f"Page {n} text") for n in range(1, 6)]
+    assert found.outline == [(1, "Part one", 1), (2, "Pumps", 3), (1, "Warranty", 5)]
+
+
+def test_a_scanned_pdf_says_that_ocr_is_not_built_in() -> None:
+    with pytest.raises(NoTextInDocument, match="OCR is not built in"):
+        extract("scan.pdf", _blank_pdf(3))
+
+
+def test_markdown_goes_by_section_and_other_text_by_line_ranges() -> None:
+    md = extract_text("notes.md", "intro line\n# Setup\nInstall.\n```\n# not a heading\n```\n## Valves\nTorque 42.\n")
+    assert [section for _, section, _ in md.passages] == ["start", "Setup", "Valves"]
+    assert "# not a heading" in md.passages[1][2] and md.outline == [(1, "Setup", None), (2, "Valves", None)]
+    code = extract_text("big.py", "\n".join(f"x{n} = {n}" for n in range(130)))
+    assert [section for _, section, _ in code.passages] == ["lines 1-60", "lines 61-120", "lines 121-130"]
+
+
+def test_a_large_attachment_is_indexed_once_and_searched_only_from_its_conversation(storage: Storage) -> None:
+    texts = [f"Page {n}. Filler about hoses." + (" The valve torque is 42 Nm." if n == 30 else "")
+             for n in range(1, 41)]
+    from data.attachments.intake import AttachmentIntake
+
+    manual = AttachmentIntake(storage.attachment_files).from_bytes("manual.pdf", _with_outline(texts))
+    session = _session(storage)
+    storage.messages.add(Message("m1", session, MessageType.USER, "read this", T0, attachments=(manual,)))
+    cards = AttachmentDocuments(storage.documents, storage.attachment_files)
+    card = cards.card(manual)
+    assert len(card) <= CARD_MAX_CHARS and "manual.pdf" in card and "40 pages" in card
+    assert "- Part one (p. 1)" in card and "  - Pumps (p. 3)" in card and "Page 1. Filler" in card
+    assert "search_documents" in card and "[manual.pdf p. N]" in card
+    hits = storage.documents.search("valve torque", session, AGENT)
+    assert hits[0].where == "[manual.pdf p. 30]"
+    assert storage.documents.search("valve torque", "another-session", AGENT) == []  # not attached there
+    cards.card(manual)  # a second card reads the index: nothing is indexed twice
+    assert len(storage.documents.read(session, AGENT, "MANUAL.PDF", pages=(1, 40))) == 40
+
+
+def _session(storage: Storage) -> str:
+    storage.sessions.create(Session("s1", "Docs", AGENT, T0, T0))
+    return "s1"
+
+
+def _write(path: Path, text: str, mtime: float | None = None) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    if mtime is not None:
+        os.utime(path, (mtime, mtime))
+
+
+def test_a_knowledge_folder_is_indexed_again_only_where_a_file_changed_and_forgets_deleted_files(
+    storage: Storage, tmp_path: Path
+) -> None:
+    kb = tmp_path / "kb"
+    _write(kb / "a.md", "# Pumps\nThe bilge pump is BP-7731.\n", 1_000_000)
+    _write(kb / "sub" / "b.txt", "nothing here about pumps\n", 1_000_000)
+    _write(kb / "c.md", "# Hull\nPaint it blue.\n", 1_000_000)
+    _write(kb / ".hidden.md", "# Secret\n", 1_000_000)
+    _write(kb / "image.png", "not text", 1_000_000)
+    lines: list[str] = []
+    indexer = KnowledgeIndexer(storage.documents)
+    report = indexer.add(AGENT, kb, lines.append)
+    assert (report.added, report.updated, report.unchanged, report.removed) == (3, 0, 0, 0)
+    assert lines[-1].endswith("3 added, 0 updated, 0 unchanged, 0 removed")
+    assert storage.documents.has_knowledge(AGENT)
+    assert storage.documents.search("bilge pump", "any-session", AGENT)[0].where == "[a.md § Pumps]"
+    _write(kb / "c.md", "# Hull\nPaint it blue.\n", 2_000_000)  # touched, same content: its hash decides
+    _write(kb / "a.md", "# Pumps\nThe bilge pump is BP-9000 now.\n", 1_000_000)  # changed (size differs)
+    (kb / "sub" / "b.txt").unlink()
+    (report,) = indexer.reindex(AGENT)
+    assert (report.added, report.updated, report.unchanged, report.removed) == (0, 1, 1, 1)
+    assert storage.documents.known_files(AGENT, str(kb.resolve()))[str((kb / "c.md").resolve())].mtime == 2_000_000
+    assert "BP-9000" in storage.documents.search("bilge", "s", AGENT)[0].text
+    assert storage.documents.search("nothing here", "s", AGENT) == []  # the deleted file left the index
+    (report,) = indexer.reindex(AGENT)
+    assert (report.added, report.updated, report.unchanged, report.removed) == (0, 0, 2, 0)
+    assert storage.documents.counts(AGENT, str(kb.resolve())) == (2, 2)
+    assert indexer.remove(AGENT, str(kb))
+    assert not storage.documents.has_knowledge(AGENT) and storage.documents.search("bilge", "s", AGENT) == []
+
+
+def test_a_scanned_pdf_in_a_knowledge_folder_is_skipped_with_the_reason(storage: Storage, tmp_path: Path) -> None:
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "scan.pdf").write_bytes(_blank_pdf(2))
+    lines: list[str] = []
+    report = KnowledgeIndexer(storage.documents).add(AGENT, kb, lines.append)
+    assert report.skipped == 1 and report.added == 0
+    assert any("OCR is not built in" in line for line in lines)
+
+
+def test_an_attachments_index_goes_with_its_file(storage: Storage) -> None:
+    from data.attachments.intake import AttachmentIntake
+
+    texts = [f"Page {n}. " + "Hoses and valves. " * 20 for n in range(1, 30)]
+    manual = AttachmentIntake(storage.attachment_files).from_bytes("manual.pdf", pdf(texts))
+    AttachmentDocuments(storage.documents, storage.attachment_files).ensure(manual)
+    assert storage.documents.attachment(manual.sha256) is not None
+    storage.release_unreferenced({manual.sha256})  # taken in, never sent: no message refers to it
+    assert not storage.attachment_files.exists(manual.sha256)
+    assert storage.documents.attachment(manual.sha256) is None

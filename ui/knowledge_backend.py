@@ -1,0 +1,42 @@
+"""What the settings dialog's Knowledge page needs: an agent's knowledge folders, adding, removing, re-indexing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from domain.models import AgentId
+
+
+@dataclass(frozen=True)
+class KnowledgeFolder:
+    """A folder of an agent's knowledge with what is indexed of it."""
+
+    path: str
+    files: int
+    passages: int
+
+
+class KnowledgeBackend(Protocol):
+    """Knowledge folders; every call runs on the worker (indexing reads files, never on the GUI thread)."""
+
+    async def knowledge_folders(self, agent_id: AgentId) -> Sequence[KnowledgeFolder]:
+        """The agent's folders, by path."""
+        raise NotImplementedError
+
+    async def add_knowledge_folder(self, agent_id: AgentId, path: str,
+                                   progress: Callable[[str], None] | None = None) -> str:
+        """Adds a folder and indexes it, saying how far it got on `progress` (from another thread); returns the
+        one-line report (InvalidInput when it is not a folder)."""
+        raise NotImplementedError
+
+    async def remove_knowledge_folder(self, agent_id: AgentId, path: str) -> None:
+        """Forgets a folder and its index."""
+        raise NotImplementedError
+
+    async def reindex_knowledge(self, agent_id: AgentId,
+                                progress: Callable[[str], None] | None = None) -> Sequence[str]:
+        """Indexes the agent's folders again (only what changed), saying how far it got on `progress`; one report
+        line per folder."""
+        raise NotImplementedError
