@@ -1,5 +1,6 @@
-"""The files of an export's .zip (ChatGPT's uploads, stored beside conversations.json under their file id) taken in
-as real attachments of the messages that had them; a file the archive lacks keeps its placeholder line."""
+"""The files an export's messages had taken in as real attachments: embedded in the export (data: URLs) or in its
+.zip (ChatGPT's uploads, stored beside conversations.json under their file id); a file that is in neither keeps its
+placeholder line."""
 
 from __future__ import annotations
 
@@ -28,33 +29,43 @@ def member_for(ref: FileRef, members: dict[str, zipfile.ZipInfo]) -> zipfile.Zip
     return members.get(ref.name) if ref.name else None
 
 
-def attach_archive_files(conversations: Iterable[ImportedConversation], path: Path, intake: AttachmentIntake
+def attach_archive_files(conversations: Iterable[ImportedConversation], path: Path | None, intake: AttachmentIntake
                          ) -> list[ImportedConversation]:
     """Every conversation with the files its messages had taken in from the archive at `path`."""
     return list(iter_attached(conversations, path, intake))
 
 
-def iter_attached(conversations: Iterable[ImportedConversation], path: Path, intake: AttachmentIntake
+def iter_attached(conversations: Iterable[ImportedConversation], path: Path | None, intake: AttachmentIntake
                   ) -> Iterator[ImportedConversation]:
     """The conversations one at a time, each with its files taken in (a large export stays streamed)."""
-    members = archive_members(path)
-    if not members:
-        yield from conversations
-        return
-    with zipfile.ZipFile(path) as archive:
+    members = archive_members(path) if path is not None else {}
+    archive = zipfile.ZipFile(path) if members and path is not None else None
+    try:
         for conversation in conversations:
             yield _attached(conversation, archive, members, intake) if conversation.files else conversation
+    finally:
+        if archive is not None:
+            archive.close()
 
 
-def _attached(c: ImportedConversation, archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo],
+def _bytes(ref: FileRef, archive: zipfile.ZipFile | None, members: dict[str, zipfile.ZipInfo]) -> bytes | None:
+    if ref.data is not None:
+        return ref.data if len(ref.data) <= MAX_BYTES else None
+    member = member_for(ref, members) if archive is not None else None
+    if member is None or member.file_size > MAX_BYTES or archive is None:
+        return None
+    return archive.read(member)
+
+
+def _attached(c: ImportedConversation, archive: zipfile.ZipFile | None, members: dict[str, zipfile.ZipInfo],
               intake: AttachmentIntake) -> ImportedConversation:
     by_id = {m.id: m for m in c.messages}
     for ref in c.files:
-        message, member = by_id.get(ref.message_id), member_for(ref, members)
-        if message is None or member is None or member.file_size > MAX_BYTES:
+        message, data = by_id.get(ref.message_id), _bytes(ref, archive, members)
+        if message is None or data is None:
             continue
         try:
-            attachment = intake.from_bytes(ref.name or member.filename.rsplit("/", 1)[-1], archive.read(member))
+            attachment = intake.from_bytes(ref.name, data)
         except AttachmentRejected:
             continue  # a file no request could carry keeps its placeholder line
         text = "\n".join(line for line in message.content.split("\n") if line not in ref.lines)

@@ -54,6 +54,7 @@ class FileRef:
     file_id: str
     name: str
     lines: tuple[str, ...]
+    data: bytes | None = None  # the file itself when the export embeds it (a data: URL), else looked up by file_id
 
 
 Progress = Callable[[int, int | None], None]  # (done, total: None when the export is read as it is stored)
