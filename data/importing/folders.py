@@ -54,7 +54,10 @@ def read_lmstudio(path: Path) -> list[ImportedConversation]:
 
 
 def jan_threads(path: Path) -> list[Path]:
-    """The thread folders at `path`: one thread's folder, a `threads` folder, or Jan's data folder."""
+    """The thread folders at `path`: one thread's folder (or its thread.json), a `threads` folder, or Jan's data
+    folder."""
+    if path.is_file() and path.name == "thread.json":
+        return [path.parent]
     if (path / "thread.json").is_file():
         return [path]
     root = path / "threads" if (path / "threads").is_dir() else path

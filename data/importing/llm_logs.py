@@ -11,7 +11,6 @@ from contextlib import closing, contextmanager
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from domain.attachment import Attachment
 from domain.errors import InvalidInput
@@ -213,7 +212,7 @@ def _old_one(db: sqlite3.Connection, tables: set[str], columns: set[str], cid: s
         at: datetime = when(row["datetime_utc"], f"responses[{row['id']!r}]")
         base = Message(id=f"{sid}/{row['id']}", session_id=sid, type=MessageType.USER, created_at=at, active=False)
         for n, result in enumerate(_rows(db, tables, "tool_results", row["id"])):
-            failed = bool(result["exception"]) if "exception" in result.keys() else False
+            failed = bool(result["exception"]) if "exception" in set(result.keys()) else False
             messages.append(replace(base, id=f"{base.id}/result-{n}", type=MessageType.TOOL_RESULT,
                                     tool_call_id=result["tool_call_id"], tool_name=result["name"],
                                     tool_output=str(result["exception"] if failed else result["output"] or ""),

@@ -55,5 +55,5 @@ def test_a_backup_from_before_content_parts_reads_plain_content() -> None:
     assert session is not None and session.title == "Travel Guide (Example)"
     assert session.system_prompt is not None and session.system_prompt.startswith("I want you to act as a travel")
     path = store.messages.snapshot(sid)
-    assert [m.content for m in path][0] == "Give me a 7-day travel itinerary for Japan"
+    assert path[0].content == "Give me a 7-day travel itinerary for Japan"
     assert path[1].content.startswith("Sure, here's a 7-day itinerary") and path[1].model_id is None

@@ -34,7 +34,7 @@ def test_a_flat_export_keeps_edited_questions_and_regenerated_replies_as_branche
     branches = Tree(store.messages.tree(sid)).branches()
     assert sorted((b.length, b.active) for b in branches) == [(2, False), (2, False), (2, True)]
     path = store.messages.snapshot(sid)
-    assert [m.content for m in path][0] == "tell me a long long story"
+    assert path[0].content == "tell me a long long story"
     unfinished = next(m for m in conversations[0].messages if m.id.endswith("303e4c2c-f03e-4e0a-8551-c96ec73be5fe"))
     assert unfinished.type is MessageType.AI_RESPONSE and unfinished.incomplete
 

@@ -31,7 +31,8 @@ def test_every_llm_conversation_is_imported_with_its_system_prompt_tools_and_fol
                              "Which llm version am I running?", "What is in this picture?"}
     france = store.messages.snapshot(by_title["What is the capital of France?"].session_id)
     assert [(m.type, m.content) for m in france] == [
-        (MessageType.USER, "What is the capital of France?"), (MessageType.AI_RESPONSE, "Paris is the capital of France."),
+        (MessageType.USER, "What is the capital of France?"),
+        (MessageType.AI_RESPONSE, "Paris is the capital of France."),
         (MessageType.USER, "And of Germany?"), (MessageType.AI_RESPONSE, "Berlin is the capital of Germany.")]
     assert france[1].model_id == "fakegpt" and france[1].input_tokens == 13
     assert by_title["Name a prime number"].system_prompt == "You are terse."

@@ -43,7 +43,7 @@ def test_lm_studio_keeps_versions_as_branches_thinking_tool_rounds_and_the_promp
     branches = Tree(store.messages.tree(sid)).branches()
     assert sorted((b.length, b.active) for b in branches) == [(2, False), (6, True)]
     old = store.messages.snapshot("lmstudio-1712000000000")
-    assert [m.content for m in old][0] == "One about rain."
+    assert old[0].content == "One about rain."
     old_session = store.sessions.get("lmstudio-1712000000000")
     assert old_session is not None and old_session.system_prompt == "You write haiku."
 
