@@ -231,10 +231,11 @@ def _old_one(db: sqlite3.Connection, tables: set[str], columns: set[str], cid: s
                                     tool_call_id=call["tool_call_id"] or f"call_{row['id']}_{n}",
                                     tool_name=call["name"], tool_input=call["arguments"] or "{}"))
     linked = [replace(m, parent_id=messages[i - 1].id if i else None) for i, m in enumerate(messages)]
-    created = linked[0].created_at if linked else when(None, "responses")
+    times = [m.created_at for m in linked if m.created_at is not None]
+    created = times[0] if times else when(None, "responses")
     return ImportedConversation(
-        session_id=sid, title=name or (rows[0]["prompt"] or "llm conversation")[:80], created_at=created or when(
-            None, "responses"), updated_at=linked[-1].created_at or created, messages=ordered(linked, "responses"),
+        session_id=sid, title=name or (rows[0]["prompt"] or "llm conversation")[:80], created_at=created,
+        updated_at=times[-1] if times else created, messages=ordered(linked, "responses"),
         leaf_id=linked[-1].id if linked else None, system_prompt=system)
 
 

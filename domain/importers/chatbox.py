@@ -9,7 +9,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from domain.importers.markup import Reply, ToolRound, epoch, reply_messages
+from domain.importers.markup import Reply, ToolRound, dict_of, epoch, list_of, reply_messages, text_of
 from domain.importers.model import ImportedConversation, MalformedExport, expect, load_json, ordered
 from domain.models import Message, MessageType
 
@@ -37,12 +37,12 @@ def read_chatbox(text: str) -> list[ImportedConversation]:
 
 def conversations(sid: str, session: dict[str, Any], where: str) -> list[ImportedConversation]:
     """A session as conversations: its current thread (with its forks) and each earlier thread."""
-    name = session.get("name") if isinstance(session.get("name"), str) and session["name"].strip() else "Chatbox chat"
-    out = [_one(PREFIX + sid, name, session.get("messages") or [], session.get("messageForksHash"), where)]
-    for k, thread in enumerate(session.get("threads") or []):
+    name = text_of(session, "name").strip() or "Chatbox chat"
+    out = [_one(PREFIX + sid, name, list_of(session, "messages"), session.get("messageForksHash"), where)]
+    for k, thread in enumerate(list_of(session, "threads")):
         if isinstance(thread, dict):
             label = thread.get("name") or f"thread {k + 1}"
-            out.append(_one(f"{PREFIX}{sid}-{thread.get('id') or k}", f"{name} ({label})", thread.get("messages") or [],
+            out.append(_one(f"{PREFIX}{sid}-{thread.get('id') or k}", f"{name} ({label})", list_of(thread, "messages"),
                             session.get("messageForksHash"), f"{where}.threads[{k}]"))
     return out
 
@@ -99,15 +99,15 @@ def _text(message: dict[str, Any]) -> str:
     parts = message.get("contentParts")
     if isinstance(parts, list) and parts:
         return "\n".join(str(p.get("text") or "") for p in parts if isinstance(p, dict) and p.get("type") == "text")
-    return message.get("content") if isinstance(message.get("content"), str) else ""
+    return text_of(message, "content")
 
 
 def _pieces(message: dict[str, Any], base: Message) -> list[Message]:
-    parts = message.get("contentParts") if isinstance(message.get("contentParts"), list) else []
+    parts = list_of(message, "contentParts")
     if not parts and isinstance(message.get("content"), str):  # before content parts (Chatbox < 1.9.x)
         parts = [{"type": "text", "text": message["content"]}]
         parts += [{"type": "image", "storageKey": p.get("storageKey") or p.get("url")}
-                  for p in message.get("pictures") or [] if isinstance(p, dict)]
+                  for p in list_of(message, "pictures") if isinstance(p, dict)]
     reply = Reply()
     if isinstance(message.get("reasoningContent"), str):
         reply.thinking.append(message["reasoningContent"])
@@ -128,16 +128,16 @@ def _pieces(message: dict[str, Any], base: Message) -> list[Message]:
                 json.dumps(part.get("args") or {}, ensure_ascii=False),
                 None if part.get("state") == "call" else result if isinstance(result, str) else json.dumps(
                     result, ensure_ascii=False), failed=part.get("state") == "error"))
-    notes = [f"[attachment: {f.get('name') or 'file'} (not in the backup)]" for f in message.get("files") or []
+    notes = [f"[attachment: {f.get('name') or 'file'} (not in the backup)]" for f in list_of(message, "files")
              if isinstance(f, dict)]
     notes += [f"[link: {link.get('title') or ''} {link.get('url') or ''}]".replace("[link:  ", "[link: ")
-              for link in message.get("links") or [] if isinstance(link, dict)]
+              for link in list_of(message, "links") if isinstance(link, dict)]
     if message.get("role") == "user":
         return [replace(base, content="\n".join(t for t in [*reply.text, *notes] if t))]
     if message.get("error") and not any(t.strip() for t in reply.text):
         return [replace(base, type=MessageType.ERROR, content=str(message["error"]))]
-    usage = message.get("usage") if isinstance(message.get("usage"), dict) else {}
-    model = message.get("model") if isinstance(message.get("model"), str) and message["model"] != "unknown" else None
+    usage = dict_of(message, "usage")
+    model = text_of(message, "model") if text_of(message, "model") not in ("", "unknown") else None
     built = reply_messages(base, reply, model)
     built[-1] = replace(built[-1], input_tokens=usage.get("inputTokens"), output_tokens=usage.get("outputTokens"))
     return built

@@ -147,7 +147,7 @@ def _message(message: dict[str, Any], content: dict[str, Any], at: str, session_
         name = author.get("name") if isinstance(author.get("name"), str) else "tool"
         return Message(type=MessageType.TOOL_RESULT, tool_name=name, tool_output=text,
                        tool_status=ToolStatus.SUCCESS, **common)
-    by = {"model_id": model, "provider_id": "openai" if model else None}
+    by: dict[str, Any] = {"model_id": model, "provider_id": "openai" if model else None}
     if role == "assistant" and recipient != "all":
         code = code_input(content)
         return Message(type=MessageType.TOOL_CALL, tool_name=str(recipient), tool_call_id=f"call_{node_id}",

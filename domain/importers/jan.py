@@ -9,7 +9,16 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from domain.importers.markup import Reply, ToolRound, data_url, epoch, reply_messages, split_markup
+from domain.importers.markup import (
+    ToolRound,
+    data_url,
+    dict_of,
+    epoch,
+    list_of,
+    reply_messages,
+    split_markup,
+    text_of,
+)
 from domain.importers.model import FileRef, ImportedConversation, expect, ordered
 from domain.models import Message, MessageType
 
@@ -51,19 +60,26 @@ def _text(part: dict[str, Any]) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _result(response: Any) -> str | None:
+    """A tool call's response as text (None: it never returned)."""
+    if response is None or isinstance(response, str):
+        return response
+    if isinstance(response, dict):
+        return "\n".join(_text(p) for p in list_of(response, "content") if isinstance(p, dict))
+    return json.dumps(response, ensure_ascii=False)
+
+
 def _pieces(raw: dict[str, Any], base: Message, model: Any, files: list[FileRef]) -> list[Message]:
-    parts = raw.get("content") if isinstance(raw.get("content"), list) else [
-        {"type": "text", "text": raw.get("content") or ""}]
+    parts = list_of(raw, "content") or [{"type": "text", "text": text_of(raw, "content")}]
     texts = [_text(p) for p in parts if isinstance(p, dict) and p.get("type") == "text"]
     role = raw.get("role")
     if role == "user":
         lines = []
         for n, p in enumerate(parts):
             if isinstance(p, dict) and p.get("type") == "image_url":
-                url = (p.get("image_url") or {}).get("url") if isinstance(p.get("image_url"), dict) else None
                 line = f"[image {n + 1} (not in the thread folder)]"
                 lines.append(line)
-                embedded = data_url(url)
+                embedded = data_url(dict_of(p, "image_url").get("url"))
                 if embedded is not None:
                     files.append(FileRef(base.id, f"{base.id}#{n}", f"image-{n + 1}.{embedded[0].rsplit('/', 1)[-1]}",
                                          (line,), embedded[1]))
@@ -71,22 +87,16 @@ def _pieces(raw: dict[str, Any], base: Message, model: Any, files: list[FileRef]
     if role not in ("assistant", None):
         return []
     reply = split_markup("\n".join(texts))
-    metadata = raw.get("metadata") if isinstance(raw.get("metadata"), dict) else {}
-    for n, call in enumerate(metadata.get("tool_calls") or []):
+    metadata = dict_of(raw, "metadata")
+    for n, call in enumerate(list_of(metadata, "tool_calls")):
         if not isinstance(call, dict):
             continue
-        tool = call.get("tool") if isinstance(call.get("tool"), dict) else call
-        function = tool.get("function") if isinstance(tool.get("function"), dict) else {}
-        response = call.get("response")
-        result = None if response is None else response if isinstance(response, str) else "\n".join(
-            _text(p) for p in (response.get("content") or []) if isinstance(p, dict)) if isinstance(
-            response, dict) else json.dumps(response, ensure_ascii=False)
+        tool = dict_of(call, "tool") or call
+        function = dict_of(tool, "function")
         args = function.get("arguments")
         reply.rounds.append(ToolRound(str(tool.get("id") or f"call_{n}"), str(function.get("name") or "tool"),
                                       args if isinstance(args, str) else json.dumps(args or {}, ensure_ascii=False),
-                                      result))
-    used = metadata.get("model") or (metadata.get("assistant") or {}).get("model") if isinstance(
-        metadata.get("assistant"), dict) else metadata.get("model")
+                                      _result(call.get("response"))))
+    used = metadata.get("model") or dict_of(metadata, "assistant").get("model")
     name = used.get("id") if isinstance(used, dict) else used if isinstance(used, str) else model
-    return reply_messages(base, Reply(reply.text, reply.thinking, reply.rounds), name if isinstance(name, str)
-                          else None)
+    return reply_messages(base, reply, name if isinstance(name, str) else None)

@@ -9,7 +9,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from domain.importers.markup import Reply, ToolRound, epoch, reply_messages, stable_id
+from domain.importers.markup import Reply, ToolRound, epoch, list_of, reply_messages, stable_id, text_of
 from domain.importers.model import ImportedConversation, expect, load_json, ordered
 from domain.models import Message, MessageType
 
@@ -80,11 +80,11 @@ def _pieces(message: dict[str, Any], base: Message, options: dict[str, Any]) -> 
     by_user = message.get("isCreatedByUser")
     if by_user is None:
         by_user = str(message.get("sender") or "").lower() == "user"
-    text = message.get("text") if isinstance(message.get("text"), str) else ""
-    parts = message.get("content") if isinstance(message.get("content"), list) else []
+    text = text_of(message, "text")
+    parts = list_of(message, "content")
     if by_user:
         notes = [f"[attachment: {f.get('filename') or f.get('file_id') or 'file'} (not in the export)]"
-                 for f in message.get("files") or [] if isinstance(f, dict)]
+                 for f in list_of(message, "files") if isinstance(f, dict)]
         return [replace(base, content="\n".join(t for t in [text or _part_texts(parts), *notes] if t))]
     if message.get("error") is True:
         return [replace(base, type=MessageType.ERROR, content=text or _part_texts(parts))]

@@ -9,7 +9,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from domain.importers.markup import Reply, ToolRound, epoch, reply_messages, split_markup
+from domain.importers.markup import Reply, ToolRound, dict_of, epoch, list_of, reply_messages, split_markup, text_of
 from domain.importers.model import ImportedConversation, expect, ordered
 from domain.models import Message, MessageType
 
@@ -53,13 +53,12 @@ def _tool_results(entries: list[Any]) -> dict[str, str]:
     """Tool results by call id, from the `tool` messages that carry them (each goes under its call)."""
     out: dict[str, str] = {}
     for entry in entries:
-        for version in entry.get("versions") or [entry] if isinstance(entry, dict) else []:
+        for version in list_of(entry, "versions") or [entry]:
             if not isinstance(version, dict) or version.get("role") != "tool":
                 continue
-            parts = version.get("content") if isinstance(version.get("content"), list) else []
-            for step in version.get("steps") or []:
-                if isinstance(step, dict) and isinstance(step.get("content"), list):
-                    parts = [*parts, *step["content"]]
+            parts = list_of(version, "content")
+            for step in list_of(version, "steps"):
+                parts = [*parts, *list_of(step, "content")]
             for p in parts:
                 if isinstance(p, dict) and p.get("type") == "toolCallResult" and p.get("toolCallId"):
                     out[str(p["toolCallId"])] = str(p.get("content") or "")
@@ -68,8 +67,7 @@ def _tool_results(entries: list[Any]) -> dict[str, str]:
 
 def _prompt(data: dict[str, Any], entries: list[Any]) -> str | None:
     prompt = data.get("systemPrompt")
-    config = data.get("perChatPredictionConfig") if isinstance(data.get("perChatPredictionConfig"), dict) else {}
-    for f in config.get("fields") or []:
+    for f in list_of(dict_of(data, "perChatPredictionConfig"), "fields"):
         if isinstance(f, dict) and f.get("key") == "llm.prediction.systemPrompt" and isinstance(f.get("value"), str):
             prompt = prompt or f["value"]
     for entry in entries:  # the older files: a system message first
@@ -97,21 +95,19 @@ def _pieces(version: dict[str, Any], base: Message, results: dict[str, str]) -> 
         texts, files = _parts_text(version.get("content"))
         return [replace(base, content="\n".join(t for t in [*texts, *files] if t))]
     reply = Reply()
-    model = (version.get("senderInfo") or {}).get("senderName") if isinstance(version.get("senderInfo"), dict) \
-        else None
+    model = dict_of(version, "senderInfo").get("senderName")
     tokens: tuple[int | None, int | None] = (None, None)
     calls: dict[str, ToolRound] = {}
-    steps = version.get("steps") if isinstance(version.get("steps"), list) else [{"content": version.get("content")}]
+    steps = list_of(version, "steps") or [{"content": version.get("content")}]
     for step in steps:
         if not isinstance(step, dict) or step.get("type") not in (None, "contentBlock"):
             continue
-        thinking = isinstance(step.get("style"), dict) and step["style"].get("type") == "thinking"
-        for part in step.get("content") if isinstance(step.get("content"), list) else [
-                {"type": "text", "text": step.get("content") or ""}]:
+        thinking = dict_of(step, "style").get("type") == "thinking"
+        for part in list_of(step, "content") or [{"type": "text", "text": text_of(step, "content")}]:
             _part(part, reply, calls, thinking)
-        info = step.get("genInfo") if isinstance(step.get("genInfo"), dict) else {}
+        info = dict_of(step, "genInfo")
         model = info.get("identifier") or info.get("indexedModelIdentifier") or model
-        stats = info.get("stats") if isinstance(info.get("stats"), dict) else {}
+        stats = dict_of(info, "stats")
         if stats:
             tokens = (stats.get("promptTokensCount"), stats.get("predictedTokensCount"))
     for call_id, call in calls.items():

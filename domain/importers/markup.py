@@ -24,6 +24,24 @@ _SUMMARY = re.compile(r"<summary>.*?</summary>", re.S)
 _DATA_URL = re.compile(r"data:(?P<type>[\w/+.-]+)?(?:;[\w=.-]+)*;base64,(?P<data>.*)", re.S)
 
 
+def text_of(item: dict[str, Any], key: str, default: str = "") -> str:
+    """`item[key]` when it is a string, else `default`."""
+    value = item.get(key)
+    return value if isinstance(value, str) else default
+
+
+def dict_of(item: Any, key: str) -> dict[str, Any]:
+    """`item[key]` when it is an object, else an empty one (also when `item` is not an object)."""
+    value = item.get(key) if isinstance(item, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def list_of(item: Any, key: str) -> list[Any]:
+    """`item[key]` when it is a list, else an empty one."""
+    value = item.get(key) if isinstance(item, dict) else None
+    return value if isinstance(value, list) else []
+
+
 def epoch(value: Any, where: str, default: datetime | None = None) -> datetime:
     """A time from epoch seconds, epoch milliseconds (a number past the year 33658 in seconds) or an ISO date."""
     if isinstance(value, int | float) and not isinstance(value, bool) and value > 1e12:
@@ -61,7 +79,11 @@ def split_markup(text: str, reply: Reply | None = None) -> Reply:
     """A reply's text with `<think>` blocks and Open WebUI's `<details>` blocks taken out: reasoning becomes thinking,
     tool calls become rounds, anything else keeps its inner text."""
     out = reply or Reply()
-    rest = _THINK.sub(lambda m: out.thinking.append(m.group(1).strip()) or "", text)
+    def think(m: re.Match[str]) -> str:
+        out.thinking.append(m.group(1).strip())
+        return ""
+
+    rest = _THINK.sub(think, text)
 
     def detail(m: re.Match[str]) -> str:
         attrs = {k: html.unescape(v) for k, v in _ATTR.findall(m.group("attrs"))}

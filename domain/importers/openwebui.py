@@ -8,7 +8,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from domain.importers.markup import Reply, ToolRound, data_url, epoch, reply_messages, split_markup, stable_id
+from domain.importers.markup import (
+    Reply,
+    ToolRound,
+    data_url,
+    epoch,
+    reply_messages,
+    split_markup,
+    stable_id,
+    text_of,
+)
 from domain.importers.model import FileRef, ImportedConversation, expect, load_json, ordered
 from domain.models import Message, MessageType
 
@@ -65,7 +74,7 @@ def conversation(item: Any, where: str) -> ImportedConversation:
 
 def _pieces(message: dict[str, Any], base: Message, at: str, files: list[FileRef]) -> list[Message]:
     role = message.get("role")
-    text = message.get("content") if isinstance(message.get("content"), str) else ""
+    text = text_of(message, "content")
     if role == "user":
         return [replace(base, content=_with_files(text, message.get("files"), base.id, files))]
     if role == "system":
@@ -73,8 +82,7 @@ def _pieces(message: dict[str, Any], base: Message, at: str, files: list[FileRef
                         thinking_content=f"[Open WebUI system message, not sent]\n{text}")] if text.strip() else []
     output = message.get("output")
     reply = _from_output(output) if isinstance(output, list) and output else split_markup(text)
-    model = message.get("model") if isinstance(message.get("model"), str) else None
-    return reply_messages(base, reply, model)
+    return reply_messages(base, reply, text_of(message, "model") or None)
 
 
 def _from_output(items: list[Any]) -> Reply:

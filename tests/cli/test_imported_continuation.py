@@ -5,6 +5,7 @@ questions in a row (they go as one user turn)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,6 @@ def test_continuing_an_imported_conversation_sends_exactly_the_visible_conversat
         ("user", "Thanks! And the gulls?\n\nSorry, I meant: how many gulls?"),
         ("assistant", "I count 4 gulls on the pier."), ("user", "How many masts?")]
     roles = [m.role for m in turn.messages]
-    assert all(a != b or a == "tool" for a, b in zip(roles, roles[1:], strict=False)), roles
+    assert all(a != b or a == "tool" for a, b in pairwise(roles)), roles
     text = turn.serialized()
     assert not [word for word in NEVER_SENT if word in text]
