@@ -31,12 +31,16 @@ def read_chatgpt(text: str) -> list[ImportedConversation]:
     """Every conversation of the export; MalformedExport (with where) for anything it cannot read."""
     data = load_json(text)
     expect(data, list, "the top level", "a list of conversations")
-    return [conversation(item, f"conversations[{i}]") for i, item in enumerate(data)]
+    found = (conversation(item, f"conversations[{i}]") for i, item in enumerate(data))
+    return [c for c in found if c is not None]
 
 
-def conversation(item: Any, where: str) -> ImportedConversation:
-    """One conversation of the export (its decoded JSON at `where`); MalformedExport for what it cannot read."""
+def conversation(item: Any, where: str) -> ImportedConversation | None:
+    """One conversation of the export (its decoded JSON at `where`); None for an entry without a `mapping` (exports
+    hold such entries for folders and projects); MalformedExport for what it cannot read."""
     expect(item, dict, where, "a conversation object")
+    if "mapping" not in item:
+        return None
     source_id = item.get("conversation_id") or item.get("id")
     expect(source_id, str, f"{where}.id", "the conversation's id")
     mapping = expect(item.get("mapping"), dict, f"{where}.mapping", "an object of message nodes")

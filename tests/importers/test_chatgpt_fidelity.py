@@ -100,3 +100,16 @@ def test_files_in_the_zip_become_attachments_and_missing_ones_stay_placeholders(
     assert "file-Harbour01" not in question.content
     assert "crew-notes.pdf" in question.content and "not in the export" in question.content
     assert "How many boats are in this harbour photo?" in question.content
+
+
+def test_librechats_modern_export_sample_skips_the_entry_without_a_mapping_and_keeps_the_instructions() -> None:
+    text = (FIXTURE.parent / "chatgpt-modern-export.json").read_text(encoding="utf-8")
+    store = fake_store()
+    result = _import(store, read_chatgpt(text))
+    first = "chatgpt-6b0f0d9c-0000-4000-8000-000000000001"
+    assert result.imported == (first, "chatgpt-6b0f0d9c-0000-4000-8000-000000000003")
+    session = store.sessions.get(first)
+    assert session is not None and session.system_prompt == "The user is an SRE.\n\nAnswer concisely."
+    assert [m.content for m in store.messages.snapshot(first)] == [
+        "How do I roll back the deploy?", "Run `helm rollback staging`.", "And if that fails?",
+        "Restore from the last known-good chart."]
