@@ -207,7 +207,8 @@ def _old_one(db: sqlite3.Connection, tables: set[str], columns: set[str], cid: s
              name: str | None, files: _Files) -> ImportedConversation:
     sid = PREFIX + cid
     messages: list[Message] = []
-    system = next((r["system"] for r in rows if r["system"]), None)
+    system = next(("\n".join([*_fragments(db, tables, "system_fragments", r["id"]), r["system"] or ""]).strip("\n")
+                   for r in rows if r["system"] or _fragments(db, tables, "system_fragments", r["id"])), None)
     for row in rows:
         at: datetime = when(row["datetime_utc"], f"responses[{row['id']!r}]")
         base = Message(id=f"{sid}/{row['id']}", session_id=sid, type=MessageType.USER, created_at=at, active=False)
@@ -218,8 +219,9 @@ def _old_one(db: sqlite3.Connection, tables: set[str], columns: set[str], cid: s
                                     tool_output=str(result["exception"] if failed else result["output"] or ""),
                                     tool_status=ToolStatus.ERROR if failed else ToolStatus.SUCCESS))
         pairs = [files.get(a["attachment_id"]) for a in _rows(db, tables, "prompt_attachments", row["id"])]
-        if row["prompt"] or pairs:
-            messages.append(_with_files(replace(base, id=f"{base.id}/prompt", content=row["prompt"] or ""), pairs))
+        prompt = "\n".join([*_fragments(db, tables, "prompt_fragments", row["id"]), row["prompt"] or ""]).strip("\n")
+        if prompt or pairs:
+            messages.append(_with_files(replace(base, id=f"{base.id}/prompt", content=prompt), pairs))
         model = row["resolved_model"] if "resolved_model" in columns and row["resolved_model"] else row["model"]
         messages.append(replace(
             base, id=f"{base.id}/reply", type=MessageType.AI_RESPONSE, content=row["response"] or "", model_id=model,
@@ -237,6 +239,15 @@ def _old_one(db: sqlite3.Connection, tables: set[str], columns: set[str], cid: s
         session_id=sid, title=name or (rows[0]["prompt"] or "llm conversation")[:80], created_at=created,
         updated_at=times[-1] if times else created, messages=ordered(linked, "responses"),
         leaf_id=linked[-1].id if linked else None, system_prompt=system)
+
+
+def _fragments(db: sqlite3.Connection, tables: set[str], table: str, response_id: str) -> list[str]:
+    """The fragments (`-f` files and URLs) a response's prompt or system prompt was sent with, in order: llm sent
+    them ahead of the typed text."""
+    if table not in tables or "fragments" not in tables:
+        return []
+    return [r[0] for r in db.execute(f'SELECT f.content FROM {table} p JOIN fragments f ON f.id = p.fragment_id '
+                                     f'WHERE p.response_id = ? ORDER BY p."order"', (response_id,))]
 
 
 def _rows(db: sqlite3.Connection, tables: set[str], table: str, response_id: str) -> list[sqlite3.Row]:

@@ -23,8 +23,8 @@ CASES = [
     ("lmstudio", "lmstudio", "LM Studio conversations", 2),
     ("lmstudio/conversations/Qwen/1712000000000.conversation.json", "lmstudio", "LM Studio conversations", 1),
     ("jan", "jan", "Jan threads", 2),
-    ("llm/logs-0.36.db", "llm", "an llm logs database", 4),
-    ("llm/logs-0.27.1.db", "llm", "an llm logs database", 4),
+    ("llm/logs-0.36.db", "llm", "an llm logs database", 6),
+    ("llm/logs-0.27.1.db", "llm", "an llm logs database", 6),
 ]
 
 

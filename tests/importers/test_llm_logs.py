@@ -25,10 +25,14 @@ def test_every_llm_conversation_is_imported_with_its_system_prompt_tools_and_fol
     conversations = read_llm(FIXTURES / db, intake.from_bytes, intake.from_path)
     store = fake_store()
     result = _import(store, conversations)
-    assert len(result.imported) == 4
+    assert len(result.imported) == 6
     by_title = {c.title: c for c in conversations}
     assert set(by_title) == {"What is the capital of France?", "Name a prime number",
-                             "Which llm version am I running?", "What is in this picture?"}
+                             "Which llm version am I running?", "What is in this picture?",
+                             "Ports: 80, 443, 8080 What does …", "What is the answer to everythin…"}  # llm's names
+    fragment = store.messages.snapshot(by_title["Ports: 80, 443, 8080 What does …"].session_id)
+    assert [m.content for m in fragment] == ["Ports: 80, 443, 8080\n\nWhat does this file list?",
+                                             "It lists three ports."]
     france = store.messages.snapshot(by_title["What is the capital of France?"].session_id)
     assert [(m.type, m.content) for m in france] == [
         (MessageType.USER, "What is the capital of France?"),
