@@ -12,6 +12,7 @@ import pytest
 
 from tests.cli.harness import Cli
 from tests.fakeservers.brain import NormalizedRequest, Reply, ScriptedBrain, TextPart, ToolCallPart, ToolResultPart
+from tests.fakeservers.responses_server import FakeResponsesServer
 from tests.fakeservers.trio import fake_provider_servers
 
 KEY = "sk-continue-imported-4d1e"
@@ -43,18 +44,30 @@ def _visible(request: NormalizedRequest) -> list[tuple[str, str]]:
     return merged
 
 
-@pytest.mark.parametrize("provider", ["anthropic", "openai", "gemini"])
+def _continued(cli: Cli, provider: str) -> None:
+    imported = cli.run("import", "chatgpt", str(FIXTURE), subprocess_run=False)
+    assert imported.code == 0, imported.err
+    done = cli.run("chat", "-s", SID, "-p", provider, "How many masts?", subprocess_run=False)
+    assert done.code == 0, done.err
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai", "gemini", "openai-responses"])
 def test_continuing_an_imported_conversation_sends_exactly_the_visible_conversation(tmp_path: Path,
                                                                                     provider: str) -> None:
     brain = ScriptedBrain(default=Reply.of_text("Two masts."))
-    with fake_provider_servers(brain, api_key=KEY) as fakes:
-        cli = Cli(tmp_path / "home", tmp_path / "keys.json", fakes.env(KEY))
-        imported = cli.run("import", "chatgpt", str(FIXTURE), subprocess_run=False)
-        assert imported.code == 0, imported.err
-        done = cli.run("chat", "-s", SID, "-p", provider, "How many masts?", subprocess_run=False)
-        assert done.code == 0, done.err
-        fake = {"anthropic": fakes.anthropic, "openai": fakes.openai, "gemini": fakes.gemini}[provider]
-        turn = next(r for r in fake.requests if r.stream and r.last_user_text.endswith("How many masts?"))
+    if provider == "openai-responses":
+        with FakeResponsesServer(brain, api_key=KEY) as responses:
+            cli = Cli(tmp_path / "home", tmp_path / "keys.json",
+                      {"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": responses.base_url})
+            assert cli.run("providers", "set", "openai", "--api", "responses", subprocess_run=False).code == 0
+            _continued(cli, "openai")
+            requests = list(responses.requests)
+    else:
+        with fake_provider_servers(brain, api_key=KEY) as fakes:
+            _continued(Cli(tmp_path / "home", tmp_path / "keys.json", fakes.env(KEY)), provider)
+            requests = list({"anthropic": fakes.anthropic, "openai": fakes.openai, "gemini": fakes.gemini}[
+                provider].requests)
+    turn = next(r for r in requests if r.stream and r.last_user_text.endswith("How many masts?"))
     assert "I live in Kiel and sail on weekends." in turn.system and "Use metric units." in turn.system
     sent = _visible(turn)
     question = sent[0]
