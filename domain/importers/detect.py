@@ -9,11 +9,11 @@ NAMES = {
     "openwebui": "an Open WebUI export", "librechat": "a LibreChat export", "chatbox": "a Chatbox backup",
     "lmstudio": "LM Studio conversations", "jan": "Jan threads", "llm": "an llm logs database",
 }
-_SNIFF = (  # (kind, keys that all appear in the first part of a large file)
-    ("chatgpt", ('"mapping"', '"current_node"')), ("claude", ('"chat_messages"',)),
-    ("openwebui", ('"history"', '"currentId"')), ("librechat", ('"conversationId"', '"parentMessageId"')),
-    ("librechat", ('"messagesTree"',)), ("chatbox", ('"chat-sessions',)), ("chatbox", ('"__exported_items"',)),
-    ("lmstudio", ('"currentlySelected"',)), ("palimpsest", ('"seq"', '"compactions"')),
+_SNIFF = (  # (kind, keys that all appear early in a file of that kind: in its first conversation's first messages)
+    ("chatgpt", ('"mapping"', '"children"')), ("claude", ('"chat_messages"',)),
+    ("openwebui", ('"childrenIds"', '"parentId"')), ("librechat", ('"messagesTree"',)),
+    ("librechat", ('"conversationId"', '"parentMessageId"')), ("chatbox", ('"session:',)),
+    ("chatbox", ('"chat-sessions',)), ("lmstudio", ('"currentlySelected"',)), ("palimpsest", ('"seq"', '"type"')),
 )
 
 
