@@ -68,3 +68,17 @@ def test_a_chatgpt_zip_imports_its_images_as_attachments(tmp_path: Path) -> None
     shown = cli.run("sessions", "show", "chatgpt-6790c2a1-3f4e-8000-9d2b-1a2b3c4d5e6f", subprocess_run=False)
     assert shown.code == 0, shown.err
     assert "harbour.png" in shown.out and "crew-notes.pdf" in shown.out
+
+
+@pytest.mark.parametrize(("path", "kind", "count"), [("openwebui/openwebui-export.json", "openwebui", 3),
+                                                     ("chatgpt/chatgpt-modern-export.json", "chatgpt", 2)])
+def test_a_large_export_is_streamed_with_the_same_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         path: str, kind: str, count: int) -> None:
+    from data.importing import sources
+    from domain.importers.detect import NAMES
+
+    monkeypatch.setattr(sources, "STREAM_FROM", 0)
+    done = _cli(tmp_path).run("import", "auto", str(FIXTURES / path), subprocess_run=False)
+    assert done.code == 0, done.err
+    assert done.out.splitlines() == [f"Found {NAMES[kind]} ({kind}).", done.out.splitlines()[1]]
+    assert done.out.splitlines()[1].startswith(f"Imported {count} conversations")
