@@ -84,8 +84,9 @@ class SessionsBackend(Protocol):
         raise NotImplementedError
 
     def import_file(self, kind: str, path: str) -> AsyncIterator[ImportProgress]:
-        """Imports an export ("chatgpt", "claude", "palimpsest"): progress, then a finished one; all or nothing
-        (InvalidInput saying where a malformed file is wrong)."""
+        """Imports an export of `kind` ("auto" tells it from the file, and the finished step names what it found;
+        else one of data.importing.sources.KINDS): progress, then a finished one; all or nothing (InvalidInput saying
+        where a malformed file is wrong)."""
         raise NotImplementedError
 
 

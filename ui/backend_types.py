@@ -106,3 +106,4 @@ class ImportProgress:
     skipped: int = 0
     messages: int = 0
     updated: int = 0  # conversations imported before that gained new messages
+    found: str = ""  # the kind of export an automatic import found ("an Open WebUI export"), else empty

@@ -1,49 +1,39 @@
-"""`palimpsest import chatgpt|claude|palimpsest FILE`: conversations from an export, all of them or none."""
+"""`palimpsest import KIND PATH`: conversations from another client's export (or Palimpsest's own), all of them or
+none; `import auto PATH` tells the kind itself and says which it found."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from data.importing.export_file import STREAM_FROM, export_stream, read_text, stream_conversations
-from domain.importers import chatgpt, claude, palimpsest
+from data.attachments.intake import AttachmentIntake
+from data.importing.sources import detect, open_source
+from domain.importers.detect import NAMES
 from domain.importers.model import ImportedConversation
 from domain.usecases.import_conversations import ImportResult
 
 if TYPE_CHECKING:
     from app.container import Container
 
-READERS: dict[str, Callable[[str], list[ImportedConversation]]] = {
-    "chatgpt": chatgpt.read_chatgpt, "claude": claude.read_claude, "palimpsest": palimpsest.read_palimpsest}
-_ONE = {"chatgpt": chatgpt.conversation, "claude": claude.conversation, "palimpsest": palimpsest.conversation}
 PROGRESS_EVERY = 0.05  # a progress line each 5% of the conversations
 STREAMED_PROGRESS_EVERY = 500  # a large export's count is not known ahead: a line each 500 conversations
 
 
-def read_export(path: Path) -> str:
-    """The export's JSON text (a small one): the file itself, or conversations.json inside the export's .zip."""
-    with export_stream(path) as (stream, _size):
-        return read_text(stream, path.name)
-
-
 @contextmanager
-def open_conversations(kind: str, path: Path) -> Iterator[Iterable[ImportedConversation]]:
-    """The export's conversations: a list for a small export (read whole), an iterator read as it is stored for
-    one over STREAM_FROM bytes (memory stays bounded)."""
-    with export_stream(path) as (stream, size):
-        if size <= STREAM_FROM:
-            yield READERS[kind](read_text(stream, path.name))
-        else:
-            yield stream_conversations(stream, _ONE[kind], single_allowed=kind == "palimpsest",
-                                       items="sessions" if kind == "palimpsest" else "conversations")
+def open_conversations(kind: str, path: Path, intake: AttachmentIntake | None = None
+                       ) -> Iterator[Iterable[ImportedConversation]]:
+    """The source's conversations: a list for a small export (read whole), an iterator read as it is stored for a
+    large one (memory stays bounded); with `intake`, the files their messages had become attachments."""
+    with open_source(kind, path, intake) as conversations:
+        yield conversations
 
 
 def import_file(c: Container, kind: str, path: Path, err: TextIO) -> ImportResult:
     """Reads and stores one export."""
-    with open_conversations(kind, path) as conversations:
+    with open_conversations(kind, path, c.attachments) as conversations:
         known = len(conversations) if isinstance(conversations, list) else None
         step = max(1, int(known * PROGRESS_EVERY)) if known is not None else STREAMED_PROGRESS_EVERY
 
@@ -77,5 +67,10 @@ def summary(result: ImportResult) -> str:
 
 async def run_import(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Imports the file; nothing is stored when it is malformed (the error says where)."""
-    out.write(summary(import_file(c, args.action, Path(args.file), err)) + "\n")
+    kind, path = args.action, Path(args.file)
+    if kind == "auto":
+        kind = detect(path)
+        out.write(f"Found {NAMES[kind]} ({kind}).\n")
+        out.flush()
+    out.write(summary(import_file(c, kind, path, err)) + "\n")
     return 0

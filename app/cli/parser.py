@@ -79,12 +79,20 @@ def build_parser() -> CliParser:
     _add_keys(commands)
     _add_agents(commands)
     _add_tools(commands)
-    imports = _group(commands, "import", "import conversations from ChatGPT, Claude or a Palimpsest JSON export")
-    for kind, help_text in (("chatgpt", "ChatGPT's conversations.json (or the export's .zip)"),
-                            ("claude", "Claude's conversations.json (or the export's .zip)"),
-                            ("palimpsest", "a `sessions export --format json` file (one session or a list)")):
+    imports = _group(commands, "import", "import conversations from another app's export (or Palimpsest's own)")
+    for kind, metavar, help_text in (
+            ("auto", "PATH", "tell the kind of a file or folder itself (says which it found), then import it"),
+            ("chatgpt", "FILE", "ChatGPT's conversations.json (or the export's .zip, whose files become attachments)"),
+            ("claude", "FILE", "Claude's conversations.json (or the export's .zip)"),
+            ("palimpsest", "FILE", "a `sessions export --format json` file (one session or a list)"),
+            ("llm", "PATH", "simonw's llm logs database (logs.db)"),
+            ("openwebui", "FILE", "Open WebUI's chat export (.json)"),
+            ("librechat", "FILE", "a LibreChat conversation export (.json)"),
+            ("chatbox", "FILE", "a Chatbox backup (chatbox-exported-data-*.json)"),
+            ("lmstudio", "PATH", "LM Studio's conversations folder (or one *.conversation.json)"),
+            ("jan", "PATH", "Jan's data folder, its threads folder, or one thread's folder")):
         source = imports.add_parser(kind, help=help_text)
-        source.add_argument("file", metavar="FILE")
+        source.add_argument("file", metavar=metavar)
     from app.cli.mcp_parser import add_mcp_parser
 
     add_mcp_parser(commands, _group)

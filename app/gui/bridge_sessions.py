@@ -8,7 +8,9 @@ from pathlib import Path
 
 from app.cli.import_cmd import open_conversations
 from app.container import Container
+from data.importing.sources import detect
 from domain.errors import InvalidInput
+from domain.importers.detect import NAMES
 from domain.models import Session, SessionId
 from domain.ports import SessionSearchHit
 from ui.backend import ImportProgress
@@ -52,11 +54,12 @@ class SessionsBridge:
             loop.call_soon_threadsafe(queue.put_nowait, ImportProgress(done, total or 0))
 
         def work() -> ImportProgress:  # in a thread: the worker's loop keeps answering while a big file imports
-            with open_conversations(kind, Path(path)) as conversations:
+            found = detect(Path(path)) if kind == "auto" else kind
+            with open_conversations(found, Path(path), self._c.attachments) as conversations:
                 result = self._c.import_conversations(conversations, report)
             total = len(result.imported) + len(result.skipped) + len(result.updated)
             return ImportProgress(total, total, True, len(result.imported), len(result.skipped), result.messages,
-                                  len(result.updated))
+                                  len(result.updated), NAMES[found] if kind == "auto" else "")
 
         task = loop.run_in_executor(None, work)
         while True:

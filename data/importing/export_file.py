@@ -22,7 +22,7 @@ STREAM_FROM = 32_000_000  # exports larger than this (uncompressed) are streamed
 _CHUNK = 1 << 16
 _WHITESPACE = b" \t\r\n"
 
-OneReader = Callable[[Any, str], ImportedConversation]  # (a conversation's decoded JSON, where) -> conversation
+OneReader = Callable[[Any, str], ImportedConversation | None]  # (decoded JSON, where) -> conversation (None: skip)
 
 
 class ExportTooLarge(InvalidInput):
@@ -132,7 +132,9 @@ def stream_conversations(stream: CappedStream, one: OneReader, single_allowed: b
     try:
         for i, value in enumerate(_values(ijson.basic_parse(stream, use_float=True), listed, items)):
             where = f"{items}[{i}]" if listed else "the session"
-            yield one(depth_checked(value, where), where)
+            conversation = one(depth_checked(value, where), where)
+            if conversation is not None:
+                yield conversation
     except ijson.JSONError as err:
         problem = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise MalformedExport(f"about byte {stream.count:,}", f"invalid JSON ({problem})") from None

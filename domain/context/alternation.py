@@ -1,4 +1,5 @@
-"""Normalizes a message list so every provider accepts it: whole tool rounds, strict user/assistant alternation."""
+"""Normalizes a message list so every provider accepts it: whole tool rounds, user/assistant alternation (questions in a
+row stay as they are: each provider's shape merges them into one user turn, nothing is invented between them)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from domain.models import Message, MessageType
 SYNTHETIC_PREFIX = "synthetic:"
 LEADING_USER_TEXT = "[The earlier conversation is summarized above. Continue from there.]"
 GAP_USER_TEXT = "[continue]"
-GAP_ASSISTANT_TEXT = "[no reply was recorded for the message above]"
 
 _ASSISTANT = (MessageType.AI_RESPONSE, MessageType.TOOL_CALL)
 
@@ -40,10 +40,12 @@ def role_of(message: Message) -> str:
 
 
 def normalize(messages: Sequence[Message]) -> list[Message]:
-    """Drops errors, orphan tool calls/results and empty replies; inserts placeholders where roles would repeat.
+    """Drops errors, orphan tool calls/results and empty replies; inserts a placeholder user message where assistant
+    groups would follow each other or the list would start with one.
 
     The result starts with a user message; every assistant group (optional reply, then tool calls) follows a user
-    message or tool results; every tool call is directly followed by its result. Stored text is never changed."""
+    message or tool results; every tool call is directly followed by its result; user messages in a row (or after
+    tool results) are kept as they are, to be merged into one user turn. Stored text is never changed."""
     items = [m for m in messages if m.type is not MessageType.ERROR]
     out: list[Message] = []
     last: str | None = None  # "user" | "assistant" | "tool"
@@ -51,8 +53,6 @@ def normalize(messages: Sequence[Message]) -> list[Message]:
     while i < n:
         m = items[i]
         if m.type is MessageType.USER:
-            if last in ("user", "tool"):
-                out.append(_synthetic(m, MessageType.AI_RESPONSE, GAP_ASSISTANT_TEXT, "gap-assistant"))
             out.append(m)
             last = "user"
             i += 1

@@ -40,7 +40,21 @@ class ImportedConversation:
     model_id: str | None = None
     totals: tuple[int, int, int] = (0, 0, 0)
     reasoning: str | None = None  # the session's reasoning level (Palimpsest's own export)
-    system_prompt: str | None = None  # the session's own system prompt (Palimpsest's own export)
+    system_prompt: str | None = None  # the session's own system prompt (Palimpsest's own export, ChatGPT's
+    # custom instructions)
+    files: tuple[FileRef, ...] = ()  # files the source's messages had, looked for in the export's archive
+
+
+@dataclass(frozen=True)
+class FileRef:
+    """A file a user message had in the source: found in the export's archive it becomes an attachment of the
+    message and its placeholder `lines` leave the text; not found, the lines stay."""
+
+    message_id: str
+    file_id: str
+    name: str
+    lines: tuple[str, ...]
+    data: bytes | None = None  # the file itself when the export embeds it (a data: URL), else looked up by file_id
 
 
 Progress = Callable[[int, int | None], None]  # (done, total: None when the export is read as it is stored)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import import_cmd
+from data.importing import sources
 from tests.cli.harness import Cli
 from tests.importers.samples import T, _msg, _node, _text, chatgpt_export, claude_export
 
@@ -42,7 +42,7 @@ def _grown() -> list[dict]:  # type: ignore[type-arg]
 @pytest.fixture(params=["whole", "streamed"])
 def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     if request.param == "streamed":
-        monkeypatch.setattr(import_cmd, "STREAM_FROM", 0)
+        monkeypatch.setattr(sources, "STREAM_FROM", 0)
     return str(request.param)
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from tests.cli.harness import ROOT, Cli, CliResult
 from tests.fakeservers.anthropic_server import FakeAnthropicServer
-from tests.fakeservers.brain import Answer, NormalizedRequest, Reply
+from tests.fakeservers.brain import Answer, NormalizedRequest, Reply, TextPart
 from tests.fakeservers.server import FakeProviderServer
 
 KEY = "sk-ant-one-turn-test-8c2f"
@@ -39,7 +39,9 @@ class EchoBrain:
             self.seen.append(request)
         if not request.stream:
             return Reply.of_text("A title")
-        question = request.last_user_text
+        # the newest question: a question left unanswered (its process was killed) goes in the same user turn
+        question = next((p.text for m in reversed(request.messages) if m.role == "user"
+                         for p in reversed(m.parts) if isinstance(p, TextPart) and p.text), "")
         return Reply.of_text(f"re: {question}" + (" ..." * 300 if "slow" in question else ""), chunk=8)
 
 

@@ -36,8 +36,8 @@ def test_chatgpt_branches_code_images_attachments_and_tool_messages_are_all_kept
     assert "[image: file-service://file-IMG123]" in question and "photo of the harbour" in question
     assert "harbour.jpg (file id file-IMG123, image/jpeg" in question
     call, output = path[3], path[4]
-    code = "```python\nprint(len(boats))\n```"
-    assert (call.tool_name, json.loads(call.tool_input or "")) == ("python", {"input": code})
+    assert (call.tool_name, json.loads(call.tool_input or "")) == (
+        "python", {"code": "print(len(boats))", "language": "python"})
     assert output.tool_output == "7" and output.tool_call_id == call.tool_call_id and output.parent_id == call.id
     assert path[-1].content == "There are 7 boats." and path[-1].model_id == "gpt-4o"
     branches = Tree(store.messages.tree("chatgpt-conv-harbour")).branches()

@@ -71,7 +71,8 @@ _ROW_FIELDS = tuple(f.name for f in fields(ChatRow))
 
 
 def format_arguments(arguments: Mapping[str, Any] | str | None) -> str:
-    """Tool arguments as pretty JSON (or the raw text when it is not JSON)."""
+    """Tool arguments as pretty JSON (or the raw text when it is not JSON); code to run (`{"code", "language"}`, as a
+    code interpreter's call is stored) as a fenced code block in its language."""
     if arguments is None:
         return ""
     value: Any = arguments
@@ -80,6 +81,8 @@ def format_arguments(arguments: Mapping[str, Any] | str | None) -> str:
             value = json.loads(arguments)
         except ValueError:
             return arguments
+    if isinstance(value, dict) and isinstance(value.get("code"), str) and set(value) <= {"code", "language"}:
+        return f"```{value.get('language') or ''}\n{value['code']}\n```"
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 

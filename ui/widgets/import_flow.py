@@ -10,9 +10,17 @@ from ui.error_text import describe
 from ui.signals import emit
 from ui.worker import AsyncWorker
 
-KINDS = {"ChatGPT export (conversations.json or .zip)": "chatgpt",
+KINDS = {"Detect it (any export below, chosen as a file)": "auto",
+         "ChatGPT export (conversations.json or .zip)": "chatgpt",
          "Claude export (conversations.json or .zip)": "claude",
-         "Palimpsest JSON export": "palimpsest"}
+         "Palimpsest JSON export": "palimpsest",
+         "Open WebUI chat export (.json)": "openwebui",
+         "LibreChat conversation export (.json)": "librechat",
+         "Chatbox backup (.json)": "chatbox",
+         "llm logs database (logs.db)": "llm",
+         "LM Studio conversations folder": "lmstudio",
+         "Jan data or threads folder": "jan"}
+FOLDER_KINDS = frozenset({"lmstudio", "jan"})
 
 
 class ImportFlow(QObject):
@@ -32,8 +40,11 @@ class ImportFlow(QObject):
                                          list(KINDS), 0, False)
         if not ok:
             return
-        path, _ = QFileDialog.getOpenFileName(self._window, "Import conversations", "",
-                                              "Exports (*.json *.zip);;All files (*)")
+        if KINDS[label] in FOLDER_KINDS:
+            path = QFileDialog.getExistingDirectory(self._window, "Import conversations")
+        else:
+            path, _ = QFileDialog.getOpenFileName(self._window, "Import conversations", "",
+                                                  "Exports (*.json *.zip *.db);;All files (*)")
         if path:
             self.run(KINDS[label], path)
 
@@ -60,8 +71,9 @@ class ImportFlow(QObject):
             self._close()
             updated = f"; {step.updated:,} imported before gained new messages" if step.updated else ""
             skipped = f"; {step.skipped:,} were imported before" if step.skipped else ""
-            emit(self.finished,
-                 f"Imported {step.imported:,} conversations ({step.messages:,} messages){updated}{skipped}.")
+            found = f"Found {step.found}. " if step.found else ""
+            emit(self.finished, f"{found}Imported {step.imported:,} conversations ({step.messages:,} messages)"
+                                f"{updated}{skipped}.")
             if step.imported or step.updated:
                 emit(self.imported)
 

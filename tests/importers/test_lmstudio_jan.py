@@ -1,0 +1,74 @@
+"""LM Studio's conversation files and Jan's thread folders, read from the folders those apps keep."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from data.attachments.files import AttachmentFiles
+from data.attachments.intake import AttachmentIntake
+from data.importing.archive_files import attach_archive_files
+from data.importing.folders import read_jan, read_lmstudio
+from domain.chat.tree import Tree
+from domain.errors import InvalidInput
+from domain.models import MessageType
+from tests.contracts.conftest import fake_store
+from tests.importers.test_readers import _import
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_lm_studio_keeps_versions_as_branches_thinking_tool_rounds_and_the_prompt() -> None:
+    store = fake_store()
+    result = _import(store, read_lmstudio(FIXTURES / "lmstudio"))
+    assert set(result.imported) == {"lmstudio-1736789912980", "lmstudio-1712000000000"}
+    sid = "lmstudio-1736789912980"
+    session = store.sessions.get(sid)
+    assert session is not None and session.title == "Rust lifetimes"
+    assert session.system_prompt == "You are a patient Rust tutor."
+    path = store.messages.snapshot(sid)
+    assert [m.type for m in path] == [MessageType.USER, MessageType.AI_RESPONSE, MessageType.USER,
+                                      MessageType.TOOL_CALL, MessageType.TOOL_RESULT, MessageType.AI_RESPONSE]
+    question, answer = path[0], path[1]
+    assert question.content == "Why does this not compile?\n[attachment: main.rs (not in the conversation file)]"
+    assert answer.content.startswith("`s` is dropped at the end of the inner block")
+    assert answer.thinking_content == "The reference to `s` escapes the block where `s` is dropped."
+    assert (answer.model_id, answer.input_tokens, answer.output_tokens) == ("deepseek-r1-distill-qwen-7b", 180, 96)
+    call, output, reply = path[3:]
+    assert (call.tool_name, json.loads(call.tool_input or ""), output.tool_output) == (
+        "get_time", {"timezone": "Asia/Tokyo"}, '{"time": "21:04"}')
+    assert output.tool_call_id == call.tool_call_id and reply.content == "It is 21:04 in Tokyo."
+    branches = Tree(store.messages.tree(sid)).branches()
+    assert sorted((b.length, b.active) for b in branches) == [(2, False), (6, True)]
+    old = store.messages.snapshot("lmstudio-1712000000000")
+    assert old[0].content == "One about rain."
+    old_session = store.sessions.get("lmstudio-1712000000000")
+    assert old_session is not None and old_session.system_prompt == "You write haiku."
+
+
+def test_jan_threads_keep_instructions_thinking_tool_calls_and_embedded_images(tmp_path: Path) -> None:
+    conversations = attach_archive_files(read_jan(FIXTURES / "jan"), None,
+                                         AttachmentIntake(AttachmentFiles(tmp_path / "files")))
+    store = fake_store()
+    result = _import(store, conversations)
+    assert result.imported == ("jan-jan_1717400000", "jan-jan_1717500000")
+    leaf = store.messages.snapshot("jan-jan_1717400000")
+    assert leaf[0].content == "Why is this leaf green?" and [a.width for a in leaf[0].attachments] == [16]
+    assert leaf[1].content == "Chlorophyll." and leaf[1].model_id == "llama3.2-3b-instruct"
+    assert leaf[1].thinking_content == "Leaves look green because chlorophyll reflects green light."
+    session = store.sessions.get("jan-jan_1717400000")
+    assert session is not None and session.system_prompt == "You are a botanist."
+    weather = store.messages.snapshot("jan-jan_1717500000")
+    assert [m.type for m in weather] == [MessageType.USER, MessageType.TOOL_CALL, MessageType.TOOL_RESULT,
+                                         MessageType.AI_RESPONSE]
+    assert (weather[1].tool_name, weather[2].tool_output, weather[3].content) == ("get_weather", "sunny, 24C",
+                                                                                  "It is sunny, 24°C.")
+
+
+def test_a_folder_without_threads_or_conversations_is_refused_with_a_sentence(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInput, match="no Jan threads"):
+        read_jan(tmp_path)
+    with pytest.raises(InvalidInput, match="no LM Studio"):
+        read_lmstudio(tmp_path)
