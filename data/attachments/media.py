@@ -12,12 +12,12 @@ from data.attachments.files import AttachmentFiles
 from data.attachments.quiet import quiet_decoders
 from data.providers.media_forms import Conversion, conversion
 from data.providers.rules import scaled_to_fit
-from domain.attachment import Attachment
+from domain.attachment import MISSING_NOTE, Attachment
 from domain.errors import StorageError
 from domain.provider_rules import MediaLimits
 
 CACHED_IMAGES = 48
-MISSING_NOTE = "not sent: its file is missing from the data folder"
+__all__ = ["MISSING_NOTE", "MediaSource", "downscale"]
 log = logging.getLogger(__name__)
 
 
@@ -36,11 +36,18 @@ class MediaSource:
         that requests carry a placeholder in its place."""
         if self.files.exists(attachment.sha256):
             return True
-        if attachment.sha256 not in self._reported:
-            self._reported.add(attachment.sha256)
-            log.warning("The attachment %s is missing from the data folder (%s); a placeholder is sent in its place.",
-                        attachment.name, self.files.path(attachment.sha256))
+        notice = self.missing_notice(attachment)
+        if notice is not None:
+            log.warning("%s", notice)
         return False
+
+    def missing_notice(self, attachment: Attachment) -> str | None:
+        """The one notice (per process) that a missing attachment goes as a placeholder; None once it was given."""
+        if attachment.sha256 in self._reported:
+            return None
+        self._reported.add(attachment.sha256)
+        return (f"The attachment {attachment.name} is missing from the data folder "
+                f"({self.files.path(attachment.sha256)}); a placeholder is sent in its place.")
 
     def data(self, attachment: Attachment) -> bytes:
         """The original bytes; StorageError (saying which attachment) when the file is gone."""

@@ -6,13 +6,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from domain.attachment import missing
 from domain.context.memory_section import with_memory
 from domain.context.session_context import SessionContext
 from domain.context.target import resolve_target
 from domain.errors import InvalidInput, NotFound
 from domain.lookup import require_agent, require_session
 from domain.mcp import ExtraToolSource
-from domain.models import Agent, AgentId, AiModel, ModelId, Provider, ProviderId, Session, SessionId
+from domain.models import Agent, AgentId, AiModel, Message, ModelId, Provider, ProviderId, Session, SessionId
 from domain.ports import (
     AgentRepository,
     MemoryRepository,
@@ -24,7 +25,7 @@ from domain.ports import (
     UnitOfWork,
 )
 from domain.provider_ports import ToolExecutor
-from domain.provider_rules import AttachmentCounts
+from domain.provider_rules import AttachmentCounts, AttachmentPresence
 from domain.settings import ContextSettings
 
 
@@ -57,17 +58,20 @@ class SessionContextLoader:
         command_overrides: Mapping[str, Any] | None = None,
         extra_tools: ExtraToolSource | None = None,
         attachment_counts: AttachmentCounts | None = None,
+        attachment_files: AttachmentPresence | None = None,
     ) -> None:
         """`command_overrides`: context settings one command sets for itself (`palimpsest chat --reasoning high`);
         they win over the agent's and the session's own choice. `extra_tools`: the MCP servers' tools, offered
         beside the built-in ones unless the agent or the session turned the server off. `attachment_counts`: the
-        providers' own counts of the attachments loaded."""
+        providers' own counts of the attachments loaded. `attachment_files`: an attachment whose file is gone is
+        loaded as its placeholder (what is sent, and what is priced)."""
         self._command = dict(command_overrides or {})
         self._sessions, self._messages, self._agents = sessions, messages, agents
         self._providers, self._models, self._memories = providers, models, memories
         self._settings, self._tools, self._store = settings, tools, store
         self._extra = extra_tools
         self._counts = attachment_counts
+        self._files = attachment_files
 
     def load(
         self,
@@ -105,6 +109,9 @@ class SessionContextLoader:
         messages = tuple(self._messages.since(session.id, boundary or 0))
         pinned = tuple(self._messages.pinned(session.id)) if boundary is not None else ()
         digests = {a.sha256 for m in messages + pinned for a in m.attachments}
+        gone = {d for d in digests if not self._files.exists(d)} if digests and self._files is not None else set()
+        if gone:
+            messages, pinned = _placeholders(messages, gone), _placeholders(pinned, gone)
         counts = self._counts.for_attachments(digests) if digests and self._counts is not None else {}
         return SessionContext(session, agent, settings, system, tools, provider, model, messages, pinned, counts)
 
@@ -136,3 +143,9 @@ class SessionContextLoader:
     def _fallback_agent(self, session: Session) -> Agent:
         current = self._agents.get(session.current_agent_id) if session.current_agent_id else None
         return current or self._agents.default()
+
+
+def _placeholders(messages: tuple[Message, ...], gone: set[str]) -> tuple[Message, ...]:
+    """The messages with each attachment whose file is `gone` as its placeholder."""
+    return tuple(replace(m, attachments=tuple(missing(a) if a.sha256 in gone else a for a in m.attachments))
+                 if any(a.sha256 in gone for a in m.attachments) else m for m in messages)
