@@ -9,6 +9,7 @@ import logging
 from collections import OrderedDict
 
 from data.attachments.files import AttachmentFiles
+from data.attachments.png_bands import banded, reduced
 from data.attachments.quiet import quiet_decoders
 from data.providers.media_forms import Conversion, conversion
 from data.providers.rules import scaled_to_fit
@@ -113,11 +114,15 @@ def downscale(data: bytes, max_edge: int, max_bytes: int, png: bool = False) -> 
 
     with quiet_decoders(), Image.open(io.BytesIO(data)) as image:
         keep_png = png or image.format == "PNG"
-        if image.format == "JPEG":  # decoded reduced (1/2 to 1/8) when it is far larger than the target
-            image.draft("RGB", scaled_to_fit(image.width, image.height, max_edge))
-        source = image if image.mode in ("RGB", "RGBA", "L") else image.convert("RGBA" if keep_png else "RGB")
-        factor = max(1, max(source.width, source.height) // (2 * max_edge))  # shrunk once to near the target
-        frame = source.reduce(factor) if factor > 1 else source.copy()
+        layout = banded(data) if image.format == "PNG" else None
+        if layout is not None:  # a large PNG: decoded and shrunk a band of rows at a time
+            frame = reduced(data, layout, max(1, max(image.width, image.height) // (2 * max_edge)))
+        else:
+            if image.format == "JPEG":  # decoded reduced (1/2 to 1/8) when it is far larger than the target
+                image.draft("RGB", scaled_to_fit(image.width, image.height, max_edge))
+            source = image if image.mode in ("RGB", "RGBA", "L") else image.convert("RGBA" if keep_png else "RGB")
+            factor = max(1, max(source.width, source.height) // (2 * max_edge))  # shrunk once to near the target
+            frame = source.reduce(factor) if factor > 1 else source.copy()
     frame = frame.convert("RGBA" if keep_png else "RGB")
     edge = max_edge
     while True:
