@@ -195,6 +195,7 @@ class Container:
             providers=self.providers, models=self.models, memories=self.memories, settings=self.settings,
             tools=self.tools, command_overrides=self._command_overrides, extra_tools=self.tools,
             attachment_counts=self.storage.attachment_counts, documents=self.documents,
+            attachment_files=self.storage.attachment_files,
         )
 
     def _mcp_tools_changed(self, name: str, tools: list[McpToolSpec]) -> None:
@@ -208,8 +209,8 @@ class Container:
             store=self.store, sessions=self.sessions, models=self.models,
             summarizer=AdapterSummarizer(self.adapters), planner=self.planner, clock=self.clock,
         )
-        self.compact_now = CompactNowUseCase(self.contexts, self.auto_compact)
-        self.reset_context = ResetContextUseCase(self.sessions, self.messages, self.clock)
+        self.compact_now = CompactNowUseCase(self.contexts, self.auto_compact, gate=self.turn_gate)
+        self.reset_context = ResetContextUseCase(self.sessions, self.messages, self.clock, gate=self.turn_gate)
         self.edit_summary = EditSummaryUseCase(self.sessions, self.clock, store=self.store)
         self.context_status = GetContextStatusUseCase(self.contexts, self.planner)
         self.generate_title = GenerateTitleUseCase(self.sessions, self.adapters)
@@ -246,8 +247,10 @@ class Container:
         self.open_at_message = OpenAtMessageQuery(self.sessions, self.messages, self.conversation, self.checkout_branch)
         self.delete_branch = DeleteBranchUseCase(self.store, switcher, self.sessions, self.messages,
                                                  gate=self.turn_gate)
-        self.fork_session = ForkSessionUseCase(self.store, self.sessions, self.messages, self.clock)
-        self.import_conversations = ImportConversationsUseCase(self.store, self.sessions, self.messages, self.agents)
+        self.fork_session = ForkSessionUseCase(self.store, self.sessions, self.messages, self.clock,
+                                               gate=self.turn_gate)
+        self.import_conversations = ImportConversationsUseCase(self.store, self.sessions, self.messages, self.agents,
+                                                               gate=self.turn_gate)
         self.session_attachments = SessionAttachmentsQuery(self.messages)
         self.list_providers = ListProvidersUseCase(self.providers, self.keys)
         self.set_provider_base_url = SetProviderBaseUrlUseCase(self.providers)

@@ -2,8 +2,10 @@
 
 Measures in one run (medians of several repetitions): `palimpsest sessions show` of the big session, opening sessions
 cold in the desktop app (a new process per open), full-text search from the CLI and the desktop app, the longest
-GUI-thread pause while opening the big session and while searching, CLI start-up, and the peak memory (RSS) of
-importing a 200 MB export and a 1 GiB zip bomb (bench/load_memory.py; both generated at run time, never kept).
+GUI-thread pause while opening the big session and while searching, CLI start-up, the peak memory (RSS) of
+importing a 200 MB export and a 1 GiB zip bomb (bench/load_memory.py; both generated at run time, never kept), and
+4 processes × 50 turns on one conversation through the turn lease (bench/load_turns.py: lost and misplaced replies,
+wait times).
 Prints a Markdown table of each result against its target and writes it to bench/results/load.md.
 
 The store is built once (about a minute) and cached in --cache (default: <tmp>/palimpsest-load-bench); every run
@@ -29,6 +31,7 @@ from typing import Any
 from bench.load_cli import ROOT, cli_env, in_process_ms, median, wall_ms
 from bench.load_memory import memory_rows
 from bench.load_store import BIG, MESSAGES, SESSIONS, LoadStore, cached_store, working_copy
+from bench.load_turns import turn_rows
 
 RESULTS = ROOT / "bench" / "results" / "load.md"
 Row = tuple[str, str, str, str]  # what, result, target, met
@@ -117,6 +120,8 @@ def measure(store: LoadStore, pycache: Path, runs: int) -> list[Row]:
     rows.append(("  `keys status` without any bytecode cache (every module compiled at start)", _ms(cold), "—", ""))
     # (f) memory: peak RSS of importing a 200 MB export and a 1 GiB zip bomb (generated now, removed after)
     rows += memory_rows(200)
+    # (g) one conversation, four writers: 4 processes × 50 turns queued through the turn lease
+    rows += turn_rows(4, 50)
     return rows
 
 

@@ -169,6 +169,27 @@ def render(result: dict[str, Any], chunk_pause: float) -> str:
     ]) + "\n"
 
 
+def turn_rows(processes: int = 4, turns: int = 50, chunk_pause: float = 0.02) -> list[tuple[str, str, str, str]]:
+    """The contention run as rows of bench.load's table (what, result, target, met)."""
+    r = run(processes, turns, chunk_pause)
+    n = processes * turns
+    zero = lambda value: "met" if value == 0 else "**not met**"  # noqa: E731
+    head = f"{processes} processes × {turns} turns on one conversation (`--wait`)"
+    return [
+        (f"{head}: questions / replies stored", f"{r['questions_stored']:,} / {r['replies']:,}", f"{n:,} / {n:,}",
+         "met" if r["questions_stored"] == r["replies"] == n else "**not met**"),
+        ("  lost (a question missing, or without its reply)", str(r["lost"]), "0", zero(r["lost"])),
+        ("  misplaced replies (parent not its own question)", str(r["misplaced"]), "0", zero(r["misplaced"])),
+        ("  requests with a filler, or not a clean alternation", f"{r['fillers']} / {r['broken_requests']}", "0 / 0",
+         zero(r["fillers"] + r["broken_requests"])),
+        ("  errors reported to a sender", str(r["errors"]), "0", zero(r["errors"])),
+        (f"  wait for another turn ({r['turns_waited']} of {n} waited): median / p90 / max",
+         f"{r['wait_median_s']:.2f} / {r['wait_p90_s']:.2f} / {r['wait_max_s']:.2f} s", "—", ""),
+        ("  a turn, waiting included (median); wall time of the run",
+         f"{r['turn_median_s']:.2f} s; {r['wall_s']:.0f} s", "—", ""),
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Runs the contention run (or, with --worker, one of its processes)."""
     parser = argparse.ArgumentParser(prog="python -m bench.load_turns", description=__doc__.splitlines()[0])

@@ -3,7 +3,7 @@ one a request leaves out."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 
@@ -51,6 +51,14 @@ class Attachment:
         elif self.kind is AttachmentKind.PDF and self.pages:
             extra = f", {self.pages} page{'s' if self.pages != 1 else ''}"
         return f"{self.name} ({self.kind.value}, {human_size(self.size)}{extra})"
+
+
+MISSING_NOTE = "not sent: its file is missing from the data folder"
+
+
+def missing(attachment: Attachment) -> Attachment:
+    """The attachment as a request carries it when its file is gone from the data folder: its placeholder."""
+    return replace(attachment, omitted=True, as_text=False, exact=False, note=MISSING_NOTE)
 
 
 def placeholder(attachment: Attachment) -> str:

@@ -33,6 +33,11 @@ class AttachmentForms(Protocol):
         """One sentence for the user per attachment the provider gets converted; none when all go as they are."""
         ...
 
+    def missing(self, attachments: Sequence[Attachment]) -> list[str]:
+        """One sentence per attachment whose file is gone from the data folder (it goes as its placeholder), the
+        first time this process meets it."""
+        ...
+
 
 class ModelApiAdapter(Protocol):
     """One provider's API, spoken through its official SDK; no SDK type crosses this line."""

@@ -60,6 +60,14 @@ class ProviderRules(Protocol):
         ...
 
 
+class AttachmentPresence(Protocol):
+    """Whether an attachment's file is in the data folder (a person may have deleted it)."""
+
+    def exists(self, sha256: str) -> bool:
+        """Whether the file with this digest is stored."""
+        ...
+
+
 class AttachmentCounts(Protocol):
     """The input tokens providers counted for attachments, by (sha256, count key); a count never changes."""
 

@@ -130,6 +130,8 @@ def _add_sessions(commands: argparse._SubParsersAction) -> None:
     compact = sessions.add_parser("compact", help="summarize the older part of a session now")
     compact.add_argument("id", metavar="ID")
     compact.add_argument("--instructions", metavar="TEXT", help="what the summary should focus on")
+    compact.add_argument("--wait", action="store_true",
+                         help="while a turn runs in the conversation, wait for it instead of refusing")
     reset = sessions.add_parser("reset-context", help="drop the summary; every original message is sent again")
     reset.add_argument("id", metavar="ID")
     for name, help_text in (("archive", "take a session off the list (it stays readable and searchable)"),

@@ -141,7 +141,8 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
         out.write(f"{'Archived' if archived else 'Unarchived'} session {session.id} ({one_line(session.title, 40)})"
                   f"{'; see it with: palimpsest sessions list --archived' if archived else ''}.\n")
     elif action == "compact":
-        result = await c.compact_now(args.id, instructions=args.instructions)
+        result = await c.compact_now(args.id, instructions=args.instructions, wait=args.wait,
+                                     on_wait=lambda why: print(why, file=err, flush=True))
         if result.did_compact:
             out.write(f"Compacted: {result.tokens_before} → {result.tokens_after} tokens "
                       f"(summary {result.summary_tokens} tokens).\n")

@@ -10,6 +10,7 @@ import stat
 from pathlib import Path
 
 from data.attachments.files import AttachmentFiles
+from data.attachments.png_bands import banded, bands
 from data.attachments.quiet import quiet_decoders
 from domain.attachment import PDF_TYPE, Attachment, AttachmentKind, human_size
 from domain.errors import InvalidInput
@@ -122,7 +123,12 @@ class AttachmentIntake:
                                              "can be attached.")
                 if image.format == "JPEG":  # decoded at an eighth of its size: enough to prove it decodes
                     image.draft(image.mode, (max(1, width // 8), max(1, height // 8)))
-                image.load()
+                layout = banded(data) if image.format == "PNG" else None
+                if layout is not None:  # every row decoded, a band at a time (never the whole image at once)
+                    for _band in bands(data, layout):
+                        pass
+                else:
+                    image.load()
         except AttachmentRejected:
             raise
         except Exception as exc:  # Pillow raises many kinds for a broken file

@@ -10,14 +10,16 @@ from collections import OrderedDict
 from typing import Protocol
 
 from data.attachments.files import AttachmentFiles
+from data.attachments.png_bands import banded, reduced
 from data.attachments.quiet import quiet_decoders
 from data.providers.media_forms import Conversion, conversion
 from data.providers.rules import scaled_to_fit
-from domain.attachment import Attachment
+from domain.attachment import MISSING_NOTE, Attachment
 from domain.errors import StorageError
 from domain.provider_rules import MediaLimits
 
 CACHED_IMAGES = 48
+__all__ = ["MISSING_NOTE", "MediaSource", "downscale"]
 
 
 class CardSource(Protocol):
@@ -26,7 +28,6 @@ class CardSource(Protocol):
     def card(self, attachment: Attachment) -> str: ...
 
 
-MISSING_NOTE = "not sent: its file is missing from the data folder"
 log = logging.getLogger(__name__)
 
 
@@ -52,11 +53,18 @@ class MediaSource:
         that requests carry a placeholder in its place."""
         if self.files.exists(attachment.sha256):
             return True
-        if attachment.sha256 not in self._reported:
-            self._reported.add(attachment.sha256)
-            log.warning("The attachment %s is missing from the data folder (%s); a placeholder is sent in its place.",
-                        attachment.name, self.files.path(attachment.sha256))
+        notice = self.missing_notice(attachment)
+        if notice is not None:
+            log.warning("%s", notice)
         return False
+
+    def missing_notice(self, attachment: Attachment) -> str | None:
+        """The one notice (per process) that a missing attachment goes as a placeholder; None once it was given."""
+        if attachment.sha256 in self._reported:
+            return None
+        self._reported.add(attachment.sha256)
+        return (f"The attachment {attachment.name} is missing from the data folder "
+                f"({self.files.path(attachment.sha256)}); a placeholder is sent in its place.")
 
     def data(self, attachment: Attachment) -> bytes:
         """The original bytes; StorageError (saying which attachment) when the file is gone."""
@@ -122,11 +130,15 @@ def downscale(data: bytes, max_edge: int, max_bytes: int, png: bool = False) -> 
 
     with quiet_decoders(), Image.open(io.BytesIO(data)) as image:
         keep_png = png or image.format == "PNG"
-        if image.format == "JPEG":  # decoded reduced (1/2 to 1/8) when it is far larger than the target
-            image.draft("RGB", scaled_to_fit(image.width, image.height, max_edge))
-        source = image if image.mode in ("RGB", "RGBA", "L") else image.convert("RGBA" if keep_png else "RGB")
-        factor = max(1, max(source.width, source.height) // (2 * max_edge))  # shrunk once to near the target
-        frame = source.reduce(factor) if factor > 1 else source.copy()
+        layout = banded(data) if image.format == "PNG" else None
+        if layout is not None:  # a large PNG: decoded and shrunk a band of rows at a time
+            frame = reduced(data, layout, max(1, max(image.width, image.height) // (2 * max_edge)))
+        else:
+            if image.format == "JPEG":  # decoded reduced (1/2 to 1/8) when it is far larger than the target
+                image.draft("RGB", scaled_to_fit(image.width, image.height, max_edge))
+            source = image if image.mode in ("RGB", "RGBA", "L") else image.convert("RGBA" if keep_png else "RGB")
+            factor = max(1, max(source.width, source.height) // (2 * max_edge))  # shrunk once to near the target
+            frame = source.reduce(factor) if factor > 1 else source.copy()
     frame = frame.convert("RGBA" if keep_png else "RGB")
     edge = max_edge
     while True:

@@ -7,6 +7,7 @@ import re
 import tempfile
 from pathlib import Path
 
+from data.attachments.png_bands import banded, reduced
 from data.attachments.quiet import quiet_decoders
 
 THUMBNAIL_EDGE = 160
@@ -19,10 +20,12 @@ def thumbnail_png(data: bytes, edge: int = THUMBNAIL_EDGE) -> bytes | None:
 
     try:
         with quiet_decoders(), Image.open(io.BytesIO(data)) as image:
-            image.draft("RGB", (edge, edge))  # a JPEG is decoded reduced
-            image.thumbnail((edge, edge))
+            layout = banded(data) if image.format == "PNG" else None
+            shown = reduced(data, layout, max(1, max(image.size) // (2 * edge))) if layout is not None else image
+            shown.draft("RGB", (edge, edge))  # a JPEG is decoded reduced; a large PNG was, a band at a time
+            shown.thumbnail((edge, edge))
             out = io.BytesIO()
-            image.convert("RGBA").save(out, format="PNG")
+            shown.convert("RGBA").save(out, format="PNG")
             return out.getvalue()
     except Exception:  # a thumbnail is decoration: a broken one is simply not shown
         return None

@@ -2,8 +2,10 @@
 Object on Windows) but only kills the group when the server does not exit by itself, so a child a tool spawned
 outlived a server that ended cleanly, and a server that hung on start outlived a cancelled start. The pid of each
 server the SDK spawns is recorded (for the connection that started it) and its whole group is ended when the
-connection closes. Its stderr goes through a pipe into a log file capped at LOG_MAX_BYTES and rotated (NAME.log.1
-holds the output before)."""
+connection closes. The pid comes from wrapping the SDK's private `stdio._create_platform_compatible_process`: its
+public `stdio_client` (mcp 2.3) yields only the read and write streams and nothing public names the process (hence
+the pin mcp<3; install() fails loudly should the function go). Its stderr goes through a pipe into a log file capped
+at LOG_MAX_BYTES and rotated (NAME.log.1 holds the output before)."""
 
 from __future__ import annotations
 

@@ -74,6 +74,10 @@ class AttachmentForms:
     def __init__(self, media: MediaSource) -> None:
         self._media = media
 
+    def missing(self, attachments: Sequence[Attachment]) -> list[str]:
+        """One sentence per attachment whose file is gone, the first time this process meets it."""
+        return [text for a in attachments if (text := self._media.missing_notice(a)) is not None]
+
     def notices(self, attachments: Sequence[Attachment], provider_type: ProviderType, provider_name: str) -> list[str]:
         """One sentence per image the provider is sent in another form than the stored one."""
         family_name = forms_family(provider_type)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from domain.attachment import Attachment, AttachmentKind
+from domain.attachment import MISSING_NOTE, Attachment, AttachmentKind
 from domain.capabilities import reads_pdfs
 from domain.context.session_context import SessionContext
 from domain.documents import is_document
@@ -51,3 +51,10 @@ def check_attachments(
         if problem is not None:
             raise AttachmentUnsupported(problem + " Nothing was sent.")
     return notices
+
+
+def missing_files(ctx: SessionContext, forms: AttachmentForms | None) -> list[str]:
+    """Notices for the attachments of the conversation whose files are gone (each goes as its placeholder), the
+    first time this process meets each."""
+    gone = [a for m in ctx.pinned + ctx.messages for a in m.attachments if a.omitted and a.note == MISSING_NOTE]
+    return forms.missing(gone) if gone and forms is not None else []

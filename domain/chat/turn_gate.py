@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncGenerator, Iterator
-from contextlib import aclosing, contextmanager
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
+from contextlib import aclosing, asynccontextmanager, contextmanager
 from datetime import datetime, timedelta
 
 from domain.chat.records import IdFactory, new_uuid
@@ -30,10 +30,10 @@ def busy_message(lease: TurnLease, *, action: str = "") -> str:
     return f"Another turn is {doing} in this conversation ({lease.holder}, since {since}). {then}"
 
 
-def waiting_message(lease: TurnLease) -> str:
-    """The notice of a sender that queues behind another turn."""
+def waiting_message(lease: TurnLease, *, then: str = "yours is sent right after it") -> str:
+    """The notice of a sender (or of another change, `then` saying when it runs) that queues behind a turn."""
     return (f"Waiting for another turn in this conversation to finish ({lease.holder}, since "
-            f"{lease.acquired_at:%H:%M:%S} UTC); yours is sent right after it.")
+            f"{lease.acquired_at:%H:%M:%S} UTC); {then}.")
 
 
 class HeldTurn:
@@ -124,6 +124,30 @@ class TurnGate:
             yield
         finally:
             self.leases.release(session_id, got.owner)
+
+    @asynccontextmanager
+    async def held(self, session_id: SessionId, action: str, *, wait: bool = False,
+                   on_wait: Callable[[str], None] | None = None) -> AsyncIterator[None]:
+        """Holds the conversation, the lease renewed, for a longer change made outside a turn (a compaction): while
+        a turn runs in it, ConversationBusy naming `action`, or with `wait` in line behind it (`on_wait` is told
+        why first)."""
+        owner = self.new_owner()
+        got = self.take(session_id, owner=owner, queue=wait)
+        if not isinstance(got, HeldTurn):
+            if not wait:
+                raise ConversationBusy(busy_message(got, action=action))
+            try:
+                if on_wait is not None:
+                    on_wait(waiting_message(got, then="yours starts right after it"))
+            except BaseException:
+                self.leases.release(session_id, owner)
+                raise
+            got = await self.wait(session_id, owner)
+        got.keep_renewed()
+        try:
+            yield
+        finally:
+            got.release()
 
 
 async def one_at_a_time(

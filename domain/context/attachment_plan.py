@@ -71,6 +71,9 @@ def _gated(message: Message, target: AttachmentTarget, estimator: TokenEstimator
     capabilities, model_name = target.capabilities, target.model_name
     attachments = []
     for attachment in message.attachments:
+        if attachment.omitted:  # its file is gone: the placeholder is what goes, and what is priced
+            attachments.append(_omitted(attachment, estimator))
+            continue
         if attachment.kind is AttachmentKind.IMAGE and capabilities is not None and capabilities.vision is False:
             attachments.append(_omitted(replace(attachment, note=f"not sent: {model_name} takes no images"),
                                         estimator))
@@ -119,7 +122,7 @@ def carded(attachment: Attachment, capacity: int | None, over_limit: bool = Fals
 
 
 def _omitted(attachment: Attachment, estimator: TokenEstimator) -> Attachment:
-    if attachment.omitted:
+    if attachment.omitted and attachment.tokens:
         return attachment
     marked = replace(attachment, omitted=True, as_text=False, exact=False, card=False)
     return replace(marked, tokens=estimator.estimate_text(placeholder(marked)) + MESSAGE_OVERHEAD)

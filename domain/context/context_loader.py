@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from domain.attachment import missing
 from domain.context.memory_section import with_memory
 from domain.context.session_context import SessionContext
 from domain.context.target import resolve_target
@@ -13,7 +14,7 @@ from domain.documents import DOCUMENT_TOOLS, DocumentIndex, is_document
 from domain.errors import InvalidInput, NotFound
 from domain.lookup import require_agent, require_session
 from domain.mcp import ExtraToolSource
-from domain.models import Agent, AgentId, AiModel, ModelId, Provider, ProviderId, Session, SessionId
+from domain.models import Agent, AgentId, AiModel, Message, ModelId, Provider, ProviderId, Session, SessionId
 from domain.ports import (
     AgentRepository,
     MemoryRepository,
@@ -25,7 +26,7 @@ from domain.ports import (
     UnitOfWork,
 )
 from domain.provider_ports import ToolExecutor
-from domain.provider_rules import AttachmentCounts
+from domain.provider_rules import AttachmentCounts, AttachmentPresence
 from domain.settings import ContextSettings
 
 
@@ -59,12 +60,15 @@ class SessionContextLoader:
         extra_tools: ExtraToolSource | None = None,
         attachment_counts: AttachmentCounts | None = None,
         documents: DocumentIndex | None = None,
+        attachment_files: AttachmentPresence | None = None,
     ) -> None:
         """`command_overrides`: context settings one command sets for itself (`palimpsest chat --reasoning high`);
         they win over the agent's and the session's own choice. `extra_tools`: the MCP servers' tools, offered
         beside the built-in ones unless the agent or the session turned the server off. `attachment_counts`: the
         providers' own counts of the attachments loaded. `documents`: the document index; search_documents and
-        read_document are offered where a large document is attached or the agent has knowledge."""
+        read_document are offered where a large document is attached or the agent has knowledge.
+        `attachment_files`: an attachment whose file is gone is loaded as its placeholder (what is sent, and
+        what is priced)."""
         self._command = dict(command_overrides or {})
         self._sessions, self._messages, self._agents = sessions, messages, agents
         self._providers, self._models, self._memories = providers, models, memories
@@ -72,6 +76,7 @@ class SessionContextLoader:
         self._extra = extra_tools
         self._counts = attachment_counts
         self._documents = documents
+        self._files = attachment_files
 
     def load(
         self,
@@ -109,6 +114,9 @@ class SessionContextLoader:
         messages = tuple(self._messages.since(session.id, boundary or 0))
         pinned = tuple(self._messages.pinned(session.id)) if boundary is not None else ()
         digests = {a.sha256 for m in messages + pinned for a in m.attachments}
+        gone = {d for d in digests if not self._files.exists(d)} if digests and self._files is not None else set()
+        if gone:
+            messages, pinned = _placeholders(messages, gone), _placeholders(pinned, gone)
         counts = self._counts.for_attachments(digests) if digests and self._counts is not None else {}
         ctx = SessionContext(session, agent, settings, system, tools, provider, model, messages, pinned, counts)
         return self.with_document_tools(ctx)
@@ -151,3 +159,9 @@ class SessionContextLoader:
     def _fallback_agent(self, session: Session) -> Agent:
         current = self._agents.get(session.current_agent_id) if session.current_agent_id else None
         return current or self._agents.default()
+
+
+def _placeholders(messages: tuple[Message, ...], gone: set[str]) -> tuple[Message, ...]:
+    """The messages with each attachment whose file is `gone` as its placeholder."""
+    return tuple(replace(m, attachments=tuple(missing(a) if a.sha256 in gone else a for a in m.attachments))
+                 if any(a.sha256 in gone for a in m.attachments) else m for m in messages)

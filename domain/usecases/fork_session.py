@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import replace
 
 from domain.chat.tree import Tree, checkpoint_for
+from domain.chat.turn_gate import TurnGate
 from domain.errors import NotFound
 from domain.lookup import require_session
 from domain.models import MessageId, Session, SessionId
@@ -24,13 +26,21 @@ class ForkSessionUseCase:
         messages: MessageRepository,
         clock: Clock,
         new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
+        *,
+        gate: TurnGate | None = None,
     ) -> None:
+        """`gate`: refused while a turn runs in the conversation (the path may hold a question without its reply)."""
         self._store, self._sessions, self._messages = store, sessions, messages
-        self._clock, self._new_id = clock, new_id
+        self._clock, self._new_id, self._gate = clock, new_id, gate
 
     def __call__(self, session_id: SessionId, message_id: MessageId) -> Session:
-        """The new session; NotFound for an unknown session or a message not in it."""
+        """The new session; NotFound for an unknown session or a message not in it, ConversationBusy while a turn
+        runs in it."""
         source = require_session(self._sessions, session_id)
+        with self._gate.exclusive(source.id, "Fork it when it is done") if self._gate else nullcontext():
+            return self._fork(source, message_id)
+
+    def _fork(self, source: Session, message_id: MessageId) -> Session:
         with self._store.atomic():
             tree = Tree(self._messages.tree(source.id))
             if message_id.strip() not in tree.nodes:

@@ -7,7 +7,7 @@ from contextlib import aclosing
 from dataclasses import replace
 
 from domain.attachment import Attachment
-from domain.chat.attachment_check import check_attachments
+from domain.chat.attachment_check import check_attachments, missing_files
 from domain.chat.draft import ReplyDraft
 from domain.chat.provider_numbers import ProviderNumbers, cut_sign, cut_warning
 from domain.chat.records import IdFactory, MessageFactory, new_uuid
@@ -144,6 +144,7 @@ class SendMessageUseCase:
         try:
             notices = check_attachments(ctx, files, self._upkeep.planner.estimator.rules, self._forms,
                                         carded_names(self._upkeep.planner, ctx, files))
+            notices += missing_files(ctx, self._forms)
         except PalimpsestError as err:  # refused before anything is stored or sent: the text stays with the user
             yield chat_error(err)
             return

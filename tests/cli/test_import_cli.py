@@ -140,3 +140,30 @@ def test_a_reset_context_survives_export_and_import(tmp_path: Path) -> None:
     second = _run(target, "sessions", "export", sid, "--format", "json")
     assert json.loads(second.out)["compacted_summary"] is None  # the checkpoint before the reset does not return
     assert json.loads(second.out) == json.loads(first.out)
+
+
+def test_reimporting_a_newer_export_applies_its_new_checkpoints(tmp_path: Path) -> None:
+    source = _cli(tmp_path)
+    export = tmp_path / "c.json"
+    export.write_text(json.dumps(chatgpt_export()), encoding="utf-8")
+    assert _run(source, "import", "chatgpt", str(export)).code == 0
+    sid = "chatgpt-conv-harbour"
+    older = tmp_path / "older.json"
+    older.write_text(_run(source, "sessions", "export", sid, "--format", "json").out, encoding="utf-8")
+    _compact_on_the_side(source, sid)  # the conversation was compacted after the first export
+    newer_text = _run(source, "sessions", "export", sid, "--format", "json").out
+    newer = tmp_path / "newer.json"
+    newer.write_text(newer_text, encoding="utf-8")
+
+    target = _cli(tmp_path, "other-home")
+    assert _run(target, "import", "palimpsest", str(older)).code == 0
+    again = _run(target, "import", "palimpsest", str(newer))
+    assert again.code == 0, again.err
+    assert "1 imported before gained new" in again.out
+    got = json.loads(_run(target, "sessions", "export", sid, "--format", "json").out)
+    assert got["compacted_summary"] == "A checkpoint of the photo question."
+    assert got["compactions"] == json.loads(newer_text)["compactions"]
+    third = _run(target, "import", "palimpsest", str(newer))  # nothing new the second time
+    assert "1 already imported before, skipped" in third.out
+    assert json.loads(_run(target, "sessions", "export", sid, "--format", "json").out)["compactions"] == got[
+        "compactions"]

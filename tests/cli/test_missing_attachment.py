@@ -68,3 +68,20 @@ def test_every_export_form_works_with_a_missing_file(tmp_path: Path) -> None:
         assert "shot.png" in (tmp_path / name).read_text() and "photo.jpg" in (tmp_path / name).read_text()
     assert (tmp_path / "a_attachments" / "photo.jpg").exists()
     assert not (tmp_path / "a_attachments" / "shot.png").exists()
+
+
+def test_a_missing_file_is_priced_as_the_placeholder_that_is_sent(tmp_path: Path) -> None:
+    files = write_samples(tmp_path / "files")
+    home = tmp_path / "home"
+    with fake_provider_servers(ScriptedBrain(default=Reply.of_text("Noted.")), api_key=KEY) as fakes:
+        cli = Cli(home, tmp_path / "keys.json", fakes.env(KEY))
+        first = cli.run("chat", "-p", "anthropic", "--jsonl", "-a", str(files["report.pdf"]), "Read it",
+                        subprocess_run=False)
+        assert first.code == 0, first.err
+        session = json.loads(first.out.splitlines()[0])["session_id"]
+        before = json.loads(cli.run("sessions", "context", session, "--json", subprocess_run=False).out)
+        _delete_stored(home, files["report.pdf"].read_bytes())
+        after = json.loads(cli.run("sessions", "context", session, "--json", subprocess_run=False).out)
+    assert before["breakdown"]["attachments"] > 1_000  # two pages at the provider's rule
+    assert 0 < after["breakdown"]["attachments"] < 100  # what the one line sent in its place costs, not the pages
+    assert after["used"] < before["used"] - 1_000

@@ -1,6 +1,8 @@
 """Tiny stdio MCP servers for the process tests: `hang PIDFILE` writes its pid and never answers; `spawn PIDFILE`
 answers (the SDK's server API) with a tool that starts a long-lived child and writes the child's pid; `noisy`
-writes a lot to stderr before it answers."""
+writes a lot to stderr before it answers; `family PIDFILE` and `hang_family PIDFILE` start a long-lived child at once
+and append their own pid and the child's to PIDFILE, then answer (with a `start_child` tool that appends the pid of
+each child it starts) or hang."""
 
 from __future__ import annotations
 
@@ -33,6 +35,33 @@ def spawn(pidfile: Path) -> None:
     server.run()
 
 
+def _child(pidfile: Path, *pids: int) -> None:
+    """Starts a child that would live for ten minutes and appends `pids` and its pid to the file."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    with pidfile.open("a") as out:
+        out.write("".join(f"{pid}\n" for pid in (*pids, child.pid)))
+
+
+def family(pidfile: Path, hangs: bool) -> None:
+    import os
+
+    _child(pidfile, os.getpid())
+    if hangs:
+        while True:  # reads nothing, answers nothing
+            time.sleep(3600)
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("family")
+
+    @server.tool()
+    def start_child() -> str:
+        """Starts a child process that outlives this call."""
+        _child(pidfile)
+        return "started"
+
+    server.run()
+
+
 def noisy(lines: int) -> None:
     from mcp.server.mcpserver import MCPServer
 
@@ -48,5 +77,7 @@ if __name__ == "__main__":
         hang(Path(arg))
     elif kind == "spawn":
         spawn(Path(arg))
+    elif kind in ("family", "hang_family"):
+        family(Path(arg), hangs=kind == "hang_family")
     else:
         noisy(int(arg))
