@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from domain.errors import PalimpsestError
 from domain.models import ReasoningBlock, Usage
+from domain.web import WebSearchRecord
 
 StopReason = Literal["end_turn", "tool_use", "max_tokens", "other"]
 
@@ -68,8 +69,16 @@ class ReasoningDone:
     call_id: str | None = None
 
 
+@dataclass(frozen=True)
+class WebSearched:
+    """The reply's web searches, complete (sources, citations, the provider's blocks to send back), at its end."""
+
+    record: WebSearchRecord
+
+
 StreamEvent = (
     TextDelta | ThinkingDelta | ToolCallRequested | UsageReported | StreamDone | ReplyProgress | ReasoningDone
+    | WebSearched
 )
 
 
@@ -208,6 +217,14 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class SourcesCited:
+    """The stored reply cites web sources (numbered as the reader sees them: record.numbered())."""
+
+    message_id: str
+    record: WebSearchRecord
+
+
+@dataclass(frozen=True)
 class ChatError:
     """The turn failed; `kind` is the error's stable tag and `message` a plain sentence."""
 
@@ -231,5 +248,6 @@ ChatEvent = (
     | ToolRoundLimitReached
     | Waiting
     | Notice
+    | SourcesCited
     | ChatError
 )

@@ -1,0 +1,148 @@
+"""Web search: a reply's sources and citations, the provider's own search blocks kept with it, and the setting."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+
+
+@dataclass(frozen=True)
+class Source:
+    """A page a search returned (or a grounding chunk): its address and title."""
+
+    url: str
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A part of the reply backed by a source: the source's address and title, the text cited from it (where the
+    provider quotes it) and the span of the reply's text it supports (character offsets, where known)."""
+
+    url: str
+    title: str = ""
+    cited_text: str = ""
+    start: int | None = None
+    end: int | None = None
+
+
+@dataclass(frozen=True)
+class WebSearchRecord:
+    """The searches of one reply: queries, sources, citations, error codes, and (while the provider needs them back
+    unchanged) the provider's own content blocks as it sent them, bound to that provider and model. `blocks` None:
+    pruned, or a provider that takes nothing back; the reply then goes as plain text with its sources."""
+
+    queries: tuple[str, ...] = ()
+    sources: tuple[Source, ...] = ()
+    citations: tuple[Citation, ...] = ()
+    errors: tuple[str, ...] = ()
+    blocks: str | None = None  # JSON list of the provider's content blocks, in order, exactly as received
+    provider_id: str | None = None
+    model_id: str | None = None
+
+    def belongs_to(self, provider_id: str) -> bool:
+        """Whether the blocks may go back in a request to this provider."""
+        return self.blocks is not None and self.provider_id == provider_id
+
+    def pruned(self) -> WebSearchRecord:
+        """The record without the provider's blocks (sources and citations stay)."""
+        return replace(self, blocks=None) if self.blocks is not None else self
+
+    def numbered(self) -> tuple[Source, ...]:
+        """The sources in the order they are numbered for the reader: cited ones first, then the rest, no repeats."""
+        seen: dict[str, Source] = {}
+        for citation in self.citations:
+            seen.setdefault(citation.url, Source(citation.url, citation.title))
+        for source in self.sources:
+            seen.setdefault(source.url, source)
+        return tuple(seen.values())
+
+
+@dataclass(frozen=True)
+class WebSearchSettings:
+    """Whether a request offers the provider's native web search, and its limits."""
+
+    enabled: bool = False
+    max_uses: int | None = 5
+    allowed_domains: tuple[str, ...] = ()
+    blocked_domains: tuple[str, ...] = ()
+
+
+def settings_from(overrides: Mapping[str, Any], session_choice: bool | None,
+                  command_choice: bool | None = None) -> WebSearchSettings:
+    """The effective setting: this command's choice, else the session's, else the agent's (`web_search`,
+    `web_allowed_domains`, `web_blocked_domains`, `web_max_uses` in its overrides)."""
+    agent_on = bool(overrides.get("web_search", False))
+    enabled = next((c for c in (command_choice, session_choice) if c is not None), agent_on)
+    max_uses = overrides.get("web_max_uses")
+    return WebSearchSettings(
+        enabled=enabled, max_uses=int(max_uses) if max_uses else 5,
+        allowed_domains=_domains(overrides.get("web_allowed_domains")),
+        blocked_domains=_domains(overrides.get("web_blocked_domains")),
+    )
+
+
+def _domains(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(d.strip() for d in value.split(",") if d.strip())
+    if isinstance(value, list | tuple):
+        return tuple(str(d).strip() for d in value if str(d).strip())
+    return ()
+
+
+def sources_text(record: WebSearchRecord) -> str:
+    """The sources as plain lines for a provider that gets the reply as text (numbered as the reader sees them)."""
+    lines = [f"[{i}] {s.title + ' — ' if s.title else ''}{s.url}" for i, s in enumerate(record.numbered(), 1)]
+    return "Sources:\n" + "\n".join(lines) if lines else ""
+
+
+def with_sources(text: str, record: WebSearchRecord | None) -> str:
+    """A searched reply's text followed by its sources (what another provider, or a pruned turn, is sent)."""
+    listed = sources_text(record) if record is not None else ""
+    return f"{text}\n\n{listed}" if listed and text.strip() else (text or listed)
+
+
+def record_to_json(record: WebSearchRecord | None) -> str | None:
+    """The record as compact JSON for storage and export (None when there is none)."""
+    if record is None:
+        return None
+    return json.dumps({
+        "queries": list(record.queries), "errors": list(record.errors),
+        "sources": [{"url": s.url, "title": s.title} for s in record.sources],
+        "citations": [{"url": c.url, "title": c.title, "cited_text": c.cited_text, "start": c.start, "end": c.end}
+                      for c in record.citations],
+        "blocks": record.blocks, "provider_id": record.provider_id, "model_id": record.model_id,
+    }, ensure_ascii=False, separators=(",", ":"))
+
+
+def record_from_json(text: str | None) -> WebSearchRecord | None:
+    """A stored or exported record (None for none, or for JSON that is not one)."""
+    if not text:
+        return None
+    try:
+        raw = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(raw, dict):
+        return None
+    return record_from_dict(raw)
+
+
+def record_from_dict(raw: Mapping[str, Any]) -> WebSearchRecord:
+    """A record from its JSON object."""
+    blocks = raw.get("blocks")
+    return WebSearchRecord(
+        queries=tuple(str(q) for q in raw.get("queries") or ()),
+        errors=tuple(str(e) for e in raw.get("errors") or ()),
+        sources=tuple(Source(str(s.get("url", "")), str(s.get("title") or "")) for s in raw.get("sources") or ()),
+        citations=tuple(
+            Citation(str(c.get("url", "")), str(c.get("title") or ""), str(c.get("cited_text") or ""),
+                     c.get("start"), c.get("end"))
+            for c in raw.get("citations") or ()
+        ),
+        blocks=blocks if isinstance(blocks, str) else None,
+        provider_id=raw.get("provider_id"), model_id=raw.get("model_id"),
+    )
