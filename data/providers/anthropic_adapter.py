@@ -129,6 +129,7 @@ class AnthropicAdapter(SdkAdapter):
                 model_id=call.model_id, system_prompt=call.system_prompt, messages=call.messages, tools=call.tools,
                 max_output_tokens=call.max_output_tokens, cache=call.cache, provider_id=self._provider_id,
                 reasoning=call.reasoning, capabilities=capabilities, model_max_output=max_output,
+                web_search=call.web_search,
             )
             timeout = read_timeout(call.deadlines)
             try:

@@ -6,6 +6,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from data.providers.anthropic_web import SearchFold
 from data.providers.conversation import parse_tool_arguments
 from data.registry.capabilities import ANTHROPIC_EFFORTS
 from domain.events import (
@@ -16,6 +17,7 @@ from domain.events import (
     TextDelta,
     ThinkingDelta,
     ToolCallRequested,
+    WebSearched,
 )
 from domain.models import CapabilitySource, ModelCapabilities, ReasoningBlock, ReasoningKind, ThinkingForm, Usage
 
@@ -55,6 +57,8 @@ class StreamState:
         self.thoughts: dict[int, ReasoningBlock] = {}  # thinking / redacted blocks under way, by index
         self.texts: dict[int, list[str]] = {}
         self.owner = (provider_id, model_id)
+        self.web = SearchFold(provider_id, model_id)
+        self.searches = 0  # usage.server_tool_use.web_search_requests
 
     def feed(self, event: Any) -> list[StreamEvent]:
         kind = event.type
@@ -64,6 +68,8 @@ class StreamState:
             self._start(event.index, event.content_block)
         elif kind == "content_block_delta":
             delta = event.delta
+            if self.web.delta(event.index, delta):
+                return [ReplyProgress()]
             if delta.type == "text_delta" and delta.text:
                 return [TextDelta(delta.text)]
             if delta.type == "thinking_delta" and delta.thinking:
@@ -75,6 +81,8 @@ class StreamState:
             if delta.type == "input_json_delta" and event.index in self.tools:
                 self.tools[event.index][2].append(delta.partial_json)
                 return [ReplyProgress()]
+        elif kind == "content_block_stop" and event.index not in self.tools and event.index not in self.thoughts:
+            self.web.stop(event.index)
         elif kind == "content_block_stop" and event.index in self.tools:
             call_id, name, pieces = self.tools.pop(event.index)
             return [ToolCallRequested(call_id, name, parse_tool_arguments("".join(pieces)))]
@@ -87,10 +95,14 @@ class StreamState:
             self._take_usage(event.usage)
         elif kind == "message_stop":
             self.finished = True
+            record = self.web.record()
+            return [WebSearched(record)] if record is not None else []
         return []
 
     def _start(self, index: int, block: Any) -> None:
         provider_id, model_id = self.owner
+        if self.web.start(index, block):
+            return
         if block.type == "tool_use":
             self.tools[index] = (block.id, block.name, [])
         elif block.type == "thinking":
@@ -110,6 +122,8 @@ class StreamState:
         self.cache_write = getattr(usage, "cache_creation_input_tokens", None) or self.cache_write
         details = getattr(usage, "output_tokens_details", None)
         self.reasoning = getattr(details, "thinking_tokens", None) or self.reasoning
+        server = getattr(usage, "server_tool_use", None)
+        self.searches = getattr(server, "web_search_requests", None) or self.searches
 
     def usage(self) -> Usage:
         return Usage(
@@ -118,6 +132,7 @@ class StreamState:
             cache_read_tokens=self.cache_read,
             cache_write_tokens=self.cache_write,
             reasoning_tokens=self.reasoning,
+            web_search_requests=self.searches,
         )
 
 

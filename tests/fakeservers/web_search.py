@@ -1,0 +1,138 @@
+"""Web searches a fake provider's model runs (scripted on a Reply), and the Anthropic web search tool's rules: the
+request's limits (max_uses, allowed/blocked domains), the blocks it answers with, and the checks a later turn's
+blocks must pass (each server_tool_use answered by its result, encrypted content and citation indexes unaltered)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlparse
+
+_KEY = b"fake-web-search-key"
+WEB_SEARCH_TYPES = ("web_search_20250305", "web_search_20260209")
+
+
+@dataclass(frozen=True)
+class Search:
+    """One search the model runs: its query and the pages found (url, title); `error`: the tool's error code
+    (too_many_requests, unavailable, ...) instead of results."""
+
+    query: str
+    results: tuple[tuple[str, str], ...] = ()
+    error: str | None = None
+
+
+def _mac(text: str) -> str:
+    return base64.b64encode(hmac.new(_KEY, text.encode(), hashlib.sha256).digest()).decode()
+
+
+def encrypted_content(url: str) -> str:
+    """A result's opaque page content (bound to its url)."""
+    return "Eo" + _mac("page:" + url) * 4
+
+
+def encrypted_index(url: str, cited: str) -> str:
+    """A citation's opaque reference into the results (bound to the url and the cited text)."""
+    return "Ep" + _mac(f"cite:{url}\0{cited}")
+
+
+def web_tool(body: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The request's web search tool definition, or None."""
+    return next((t for t in body.get("tools") or [] if t.get("type") in WEB_SEARCH_TYPES), None)
+
+
+def _domain_ok(url: str, tool: Mapping[str, Any]) -> bool:
+    host = urlparse(url).hostname or ""
+    match = lambda ds: any(host == d or host.endswith("." + d) for d in ds or ())  # noqa: E731
+    if tool.get("allowed_domains"):
+        return match(tool["allowed_domains"])
+    return not match(tool.get("blocked_domains"))
+
+
+def tool_refusal(tool: Mapping[str, Any] | None) -> str | None:
+    """The 400 for a web search tool definition the API refuses."""
+    if tool is None:
+        return None
+    if tool.get("allowed_domains") and tool.get("blocked_domains"):
+        return "tools.0: Cannot specify both allowed_domains and blocked_domains"
+    max_uses = tool.get("max_uses")
+    if max_uses is not None and (not isinstance(max_uses, int) or max_uses < 1):
+        return "tools.0.max_uses: Input should be greater than 0"
+    return None
+
+
+def result_blocks(searches: Sequence[Search], tool: Mapping[str, Any], tool_ids: Sequence[str]
+                  ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Each search as the (server_tool_use, web_search_tool_result) pair the API answers with: past max_uses a
+    max_uses_exceeded error; results outside the allowed (or inside the blocked) domains left out."""
+    pairs = []
+    limit = tool.get("max_uses")
+    for n, (search, tool_id) in enumerate(zip(searches, tool_ids, strict=True)):
+        use = {"type": "server_tool_use", "id": tool_id, "name": "web_search", "input": {"query": search.query}}
+        error = "max_uses_exceeded" if limit is not None and n >= limit else search.error
+        content: Any
+        if error is not None:
+            content = {"type": "web_search_tool_result_error", "error_code": error}
+        else:
+            content = [{"type": "web_search_result", "url": url, "title": title, "page_age": "April 30, 2026",
+                        "encrypted_content": encrypted_content(url)}
+                       for url, title in search.results if _domain_ok(url, tool)]
+        pairs.append((use, {"type": "web_search_tool_result", "tool_use_id": tool_id, "content": content}))
+    return pairs
+
+
+def citation(result: Mapping[str, Any], cited: str) -> dict[str, Any]:
+    """A web_search_result_location citation of a result."""
+    return {"type": "web_search_result_location", "url": result["url"], "title": result["title"],
+            "cited_text": cited, "encrypted_index": encrypted_index(result["url"], cited)}
+
+
+def blocks_refusal(body: Mapping[str, Any]) -> str | None:
+    """The 400 the API answers a request whose earlier search blocks were dropped or altered; None when they are
+    whole (or gone altogether: a turn sent back as plain text is accepted)."""
+    for i, message in enumerate(body.get("messages") or []):
+        content = message.get("content")
+        if isinstance(content, str):
+            continue
+        uses: dict[str, int] = {}
+        results: dict[str, dict[str, Any]] = {}
+        for j, block in enumerate(content or []):
+            kind = block.get("type")
+            if uses and kind != "web_search_tool_result":
+                return _unanswered(i, uses)
+            if kind == "server_tool_use":
+                uses[str(block.get("id"))] = j
+            elif kind == "web_search_tool_result":
+                tool_id = str(block.get("tool_use_id"))
+                if tool_id not in uses:
+                    return (f"messages.{i}.content.{j}: unexpected `tool_use_id` found in `web_search_tool_result` "
+                            f"blocks: {tool_id}. Each `web_search_tool_result` block must have a corresponding "
+                            "`server_tool_use` block before it.")
+                found = block.get("content")
+                for k, result in enumerate(found if isinstance(found, list) else []):
+                    if not hmac.compare_digest(str(result.get("encrypted_content", "")),
+                                               encrypted_content(str(result.get("url", "")))):
+                        return f"messages.{i}.content.{j}.content.{k}.encrypted_content: Invalid encrypted content"
+                    results[str(result.get("url"))] = result
+                del uses[tool_id]
+            elif kind == "text":
+                for k, cite in enumerate(block.get("citations") or []):
+                    if cite.get("type") != "web_search_result_location":
+                        continue
+                    url, cited = str(cite.get("url", "")), str(cite.get("cited_text", ""))
+                    if url not in results or not hmac.compare_digest(str(cite.get("encrypted_index", "")),
+                                                                      encrypted_index(url, cited)):
+                        return f"messages.{i}.content.{j}.citations.{k}.encrypted_index: Invalid encrypted index"
+        if uses:
+            return _unanswered(i, uses)
+    return None
+
+
+def _unanswered(i: int, uses: Mapping[str, int]) -> str:
+    return (f"messages.{i}.content.{min(uses.values())}: `server_tool_use` ids were found without "
+            f"`web_search_tool_result` blocks immediately after: {', '.join(uses)}. Each `server_tool_use` block "
+            "must have a corresponding `web_search_tool_result` block after it.")
