@@ -65,7 +65,7 @@ class SessionSearchHit:
 
 
 SESSION_FIELDS = frozenset({  # what SessionRepository.update_fields may write, one field at a time
-    "title", "is_active", "reasoning", "system_prompt", "compacted_summary", "updated_at",
+    "title", "is_active", "reasoning", "system_prompt", "compacted_summary", "updated_at", "web_search",
 })
 
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 
-
 @dataclass(frozen=True)
 class Source:
     """A page a search returned (or a grounding chunk): its address and title."""
@@ -69,28 +68,6 @@ class WebSearchSettings:
     max_uses: int | None = 5
     allowed_domains: tuple[str, ...] = ()
     blocked_domains: tuple[str, ...] = ()
-
-
-def settings_from(overrides: Mapping[str, Any], session_choice: bool | None,
-                  command_choice: bool | None = None) -> WebSearchSettings:
-    """The effective setting: this command's choice, else the session's, else the agent's (`web_search`,
-    `web_allowed_domains`, `web_blocked_domains`, `web_max_uses` in its overrides)."""
-    agent_on = bool(overrides.get("web_search", False))
-    enabled = next((c for c in (command_choice, session_choice) if c is not None), agent_on)
-    max_uses = overrides.get("web_max_uses")
-    return WebSearchSettings(
-        enabled=enabled, max_uses=int(max_uses) if max_uses else 5,
-        allowed_domains=_domains(overrides.get("web_allowed_domains")),
-        blocked_domains=_domains(overrides.get("web_blocked_domains")),
-    )
-
-
-def _domains(value: Any) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return tuple(d.strip() for d in value.split(",") if d.strip())
-    if isinstance(value, list | tuple):
-        return tuple(str(d).strip() for d in value if str(d).strip())
-    return ()
 
 
 def sources_text(record: WebSearchRecord) -> str:

@@ -49,6 +49,7 @@ def event_record(event: ChatEvent) -> dict[str, Any]:
                     "output_tokens": usage.output_tokens,
                     "cache_read_tokens": usage.cache_read_tokens,
                     "reasoning_tokens": usage.reasoning_tokens,
+                    "web_search_requests": usage.web_search_requests,
                 },
             }
         case CompactStarted():

@@ -8,8 +8,8 @@ from typing import Any
 
 from data.attachments.media import MediaSource
 from data.providers.anthropic_thinking import loop_reasoning, thinking_block, thinking_request
-from data.providers.attachment_shape import anthropic_parts
 from data.providers.anthropic_web import sent_back, web_search_tool
+from data.providers.attachment_shape import anthropic_parts
 from data.providers.conversation import (
     AttachmentBlock,
     CallBlock,

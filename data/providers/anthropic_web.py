@@ -89,7 +89,10 @@ class SearchFold:
         if not self._searched:
             return None
         blocks = [self._blocks[i] for i in sorted(self._blocks)]
-        queries, sources, citations, errors = [], [], [], []
+        queries: list[str] = []
+        sources: list[Source] = []
+        citations: list[Citation] = []
+        errors: list[str] = []
         offset = 0
         for block in blocks:
             if block["type"] == "server_tool_use":

@@ -96,8 +96,9 @@ def to_turns(messages: Sequence[Message], *, user_first: bool = True, tool_block
     whose call is not in the list are dropped; empty texts are dropped; consecutive same-role turns merge.
     With user_first, a placeholder user turn is put first when the list would start with the assistant
     (or be empty). A searched reply goes as its text with its sources listed, or, to `web_provider` when its search
-    blocks are that provider's and not pruned, as a SearchedBlock (its blocks unchanged). Without tool_blocks (no tools offered in this request; some endpoints, e.g. Bedrock-backed
-    ones, refuse tool blocks without tool definitions), calls and results are kept as plain text instead.
+    blocks are that provider's and not pruned, as a SearchedBlock (its blocks unchanged). Without tool_blocks (no
+    tools offered in this request; some endpoints, e.g. Bedrock-backed ones, refuse tool blocks without tool
+    definitions), calls and results are kept as plain text instead.
     """
     results: dict[str, Message] = {}
     for message in messages:

@@ -22,7 +22,6 @@ from tests.fakeservers.brain import (
     ToolResultPart,
 )
 from tests.fakeservers.media_rules import MediaPart, MediaRefused, b64, checked_image, checked_pdf
-from tests.fakeservers.web_search import citation, result_blocks, web_tool
 from tests.fakeservers.server import (
     Accounting,
     FakeProviderServer,
@@ -32,6 +31,7 @@ from tests.fakeservers.server import (
     sse,
     stalled_chunks,
 )
+from tests.fakeservers.web_search import citation, result_blocks, web_tool
 
 DEFAULT_MODELS = (model_info("claude-test-1", display_name="Claude Test"),)
 __all__ = ["DEFAULT_MODELS", "FakeAnthropicServer", "error_body", "error_response", "normalize", "refusal"]

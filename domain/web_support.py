@@ -1,0 +1,38 @@
+"""Which providers search the web natively, and what the user is told when the one in use cannot."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.models import Provider, ProviderApi, ProviderType
+
+OPENAI_HOST = "api.openai.com"
+
+
+def native_web_search(provider: Provider) -> bool:
+    """Whether Palimpsest offers this provider's own web search: Anthropic's server tool, OpenAI's Responses API
+    web_search tool, Gemini's Google Search grounding. Chat Completions and compatible servers have none."""
+    if provider.type in (ProviderType.ANTHROPIC, ProviderType.GEMINI):
+        return True
+    if provider.type is ProviderType.OPENAI:
+        on_openai = not provider.base_url or OPENAI_HOST in provider.base_url
+        return provider.api is ProviderApi.RESPONSES or (provider.api is ProviderApi.AUTO and on_openai)
+    return False
+
+
+def web_search_unavailable(provider: Provider, search_tools: Sequence[str] = ()) -> str | None:
+    """None when the provider searches natively; else the plain sentence for the user: the MCP search tools it
+    can use instead, or that there is none."""
+    if native_web_search(provider):
+        return None
+    if search_tools:
+        return (f"{provider.name} has no web search of its own; the model can search through the MCP tool "
+                f"{', '.join(search_tools)} instead.")
+    return (f"{provider.name} has no web search of its own, and no MCP search server is configured: this "
+            "conversation's replies cannot search the web (add a search server with `palimpsest mcp add`).")
+
+
+def search_tool_names(tool_names: Sequence[str]) -> list[str]:
+    """The offered tools that look like web search tools (an MCP search server's), by name."""
+    return [name for name in tool_names if ("search" in name.lower() and "web" in name.lower())
+            or name.lower().endswith("__search")]
