@@ -50,6 +50,11 @@ class WebSearchRecord:
         """The record without the provider's blocks (sources and citations stay)."""
         return replace(self, blocks=None) if self.blocks is not None else self
 
+    @property
+    def billed_searches(self) -> int:
+        """The searches that ran (a search that ended in an error code is not billed)."""
+        return max(0, len(self.queries) - len(self.errors))
+
     def numbered(self) -> tuple[Source, ...]:
         """The sources in the order they are numbered for the reader: cited ones first, then the rest, no repeats."""
         seen: dict[str, Source] = {}
