@@ -75,6 +75,27 @@ class WebSearchSettings:
     blocked_domains: tuple[str, ...] = ()
 
 
+def footnoted(text: str, record: WebSearchRecord | None) -> str:
+    """The reply's text with a Markdown footnote mark after each cited span and the numbered sources as footnotes
+    under it (the reply unchanged when it cites and lists nothing)."""
+    if record is None or not record.numbered():
+        return text
+    number = {s.url: n for n, s in enumerate(record.numbered(), 1)}
+    marks: dict[int, list[int]] = {}
+    for c in record.citations:
+        at = c.end if c.end is not None and 0 <= c.end <= len(text) else len(text)
+        while 0 < at < len(text) and (text[at].isalnum() or text[at] in ".,;:!?"):  # after the word and its stop
+            at += 1
+        if number[c.url] not in marks.setdefault(at, []):
+            marks[at].append(number[c.url])
+    out = text
+    for at in sorted(marks, reverse=True):
+        cut = len(out[:at].rstrip()) if at == len(out) else at
+        out = out[:cut] + "".join(f"[^{n}]" for n in marks[at]) + out[cut:]
+    notes = [f"[^{n}]: [{s.title or s.url}]({s.url})" for s, n in zip(record.numbered(), number.values(), strict=True)]
+    return out.rstrip() + "\n\n" + "\n".join(notes)
+
+
 def sources_text(record: WebSearchRecord) -> str:
     """The sources as plain lines for a provider that gets the reply as text (numbered as the reader sees them)."""
     lines = [f"[{i}] {s.title + ' — ' if s.title else ''}{s.url}" for i, s in enumerate(record.numbered(), 1)]
@@ -114,17 +135,27 @@ def record_from_json(text: str | None) -> WebSearchRecord | None:
 
 
 def record_from_dict(raw: Mapping[str, Any]) -> WebSearchRecord:
-    """A record from its JSON object."""
+    """A record from its JSON object (an imported file's too: entries of the wrong shape are skipped)."""
     blocks = raw.get("blocks")
+
+    def objects(key: str) -> list[Mapping[str, Any]]:
+        value = raw.get(key)
+        return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+    def offset(value: Any) -> int | None:
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def text(value: Any) -> str | None:
+        return value if isinstance(value, str) else None
+
     return WebSearchRecord(
-        queries=tuple(str(q) for q in raw.get("queries") or ()),
-        errors=tuple(str(e) for e in raw.get("errors") or ()),
-        sources=tuple(Source(str(s.get("url", "")), str(s.get("title") or "")) for s in raw.get("sources") or ()),
+        queries=tuple(str(q) for q in raw.get("queries") or () if isinstance(q, str)),
+        errors=tuple(str(e) for e in raw.get("errors") or () if isinstance(e, str)),
+        sources=tuple(Source(str(s.get("url", "")), str(s.get("title") or "")) for s in objects("sources")),
         citations=tuple(
             Citation(str(c.get("url", "")), str(c.get("title") or ""), str(c.get("cited_text") or ""),
-                     c.get("start"), c.get("end"))
-            for c in raw.get("citations") or ()
+                     offset(c.get("start")), offset(c.get("end")))
+            for c in objects("citations")
         ),
-        blocks=blocks if isinstance(blocks, str) else None,
-        provider_id=raw.get("provider_id"), model_id=raw.get("model_id"),
+        blocks=text(blocks), provider_id=text(raw.get("provider_id")), model_id=text(raw.get("model_id")),
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from data.storage import Storage
 from domain.models import Message, MessageType, Session
-from domain.web import Citation, Source, WebSearchRecord, record_from_json, record_to_json
+from domain.web import Citation, Source, WebSearchRecord, footnoted, record_from_json, record_to_json
 
 AT = datetime(2026, 5, 1, 9, 30, tzinfo=UTC)
 RECORD = WebSearchRecord(
@@ -47,3 +47,33 @@ def test_numbered_sources_put_cited_ones_first_without_repeats() -> None:
     assert RECORD.numbered() == (Source("https://b.example/2", "B"), Source("https://a.example/1", "A"))
     assert record_from_json(record_to_json(RECORD)) == RECORD
     assert record_from_json("not json") is None
+
+
+def test_markdown_footnotes_mark_each_cited_span_and_list_the_sources() -> None:
+    record = WebSearchRecord(sources=(Source("https://a.example/1", "A"),),
+                             citations=(Citation("https://b.example/2", "B", "rain", 0, 9),))
+    assert footnoted("It rains. Cold too.", record) == (
+        "It rains.[^1] Cold too.\n\n[^1]: [B](https://b.example/2)\n[^2]: [A](https://a.example/1)")
+    assert footnoted("plain", None) == "plain"
+
+
+def test_json_export_keeps_sources_and_citations_and_import_reads_them_back(tmp_path: Path) -> None:
+    from domain.importers.palimpsest import read_palimpsest
+    from domain.usecases.export_session import ExportSessionUseCase
+
+    storage = Storage.open(tmp_path)
+    try:
+        storage.sessions.create(Session("s", "t", None, AT, AT))
+        storage.messages.add(Message(id="u", session_id="s", type=MessageType.USER, content="Rain?", created_at=AT))
+        storage.messages.add(Message(id="m", session_id="s", type=MessageType.AI_RESPONSE, content="It rains in Paris.",
+                                     created_at=AT, web=RECORD))
+        export = ExportSessionUseCase(storage.sessions, storage.messages)
+        exported = export("s", "json")
+        markdown = export("s", "markdown")
+    finally:
+        storage.close()
+    assert "encrypted" not in exported and "srvtoolu_1" not in exported  # the provider's blocks stay home
+    assert "It rains in Paris.[^1]" in markdown and "[^1]: [B](https://b.example/2)" in markdown
+    imported = read_palimpsest(exported)
+    reply = next(m for c in imported for m in c.messages if m.id == "m")
+    assert reply.web == replace(RECORD, blocks=None)
