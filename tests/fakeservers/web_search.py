@@ -24,15 +24,17 @@ class Search:
     query: str
     results: tuple[tuple[str, str], ...] = ()
     error: str | None = None
+    page_chars: int = 180  # length of each result's encrypted page content (real ones run to kilobytes)
 
 
 def _mac(text: str) -> str:
     return base64.b64encode(hmac.new(_KEY, text.encode(), hashlib.sha256).digest()).decode()
 
 
-def encrypted_content(url: str) -> str:
-    """A result's opaque page content (bound to its url)."""
-    return "Eo" + _mac("page:" + url) * 4
+def encrypted_content(url: str, chars: int = 180) -> str:
+    """A result's opaque page content (bound to its url), `chars` long."""
+    mac = _mac("page:" + url)
+    return ("Eo" + mac * (chars // len(mac) + 1))[:max(chars, 8)]
 
 
 def encrypted_index(url: str, cited: str) -> str:
@@ -79,7 +81,7 @@ def result_blocks(searches: Sequence[Search], tool: Mapping[str, Any], tool_ids:
             content = {"type": "web_search_tool_result_error", "error_code": error}
         else:
             content = [{"type": "web_search_result", "url": url, "title": title, "page_age": "April 30, 2026",
-                        "encrypted_content": encrypted_content(url)}
+                        "encrypted_content": encrypted_content(url, search.page_chars)}
                        for url, title in search.results if _domain_ok(url, tool)]
         pairs.append((use, {"type": "web_search_tool_result", "tool_use_id": tool_id, "content": content}))
     return pairs
@@ -114,8 +116,8 @@ def blocks_refusal(body: Mapping[str, Any]) -> str | None:
                             "`server_tool_use` block before it.")
                 found = block.get("content")
                 for k, result in enumerate(found if isinstance(found, list) else []):
-                    if not hmac.compare_digest(str(result.get("encrypted_content", "")),
-                                               encrypted_content(str(result.get("url", "")))):
+                    sealed = str(result.get("encrypted_content", ""))
+                    if not hmac.compare_digest(sealed, encrypted_content(str(result.get("url", "")), len(sealed))):
                         return f"messages.{i}.content.{j}.content.{k}.encrypted_content: Invalid encrypted content"
                     results[str(result.get("url"))] = result
                 del uses[tool_id]
