@@ -44,7 +44,7 @@ def _search_blocks(request: NormalizedRequest) -> int:
 
 
 def test_forty_turns_searching_every_other_one_never_error_prune_old_results_and_keep_the_cache(
-        tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001 - pytest's fixture
+        tmp_path: Path, monkeypatch) -> None:
     brain = SearchingBrain()
     with FakeAnthropicServer(brain, api_key=KEY, context_windows={MODEL: WINDOW}) as server:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)

@@ -8,8 +8,7 @@ from pathlib import Path
 from app.gui.pricing import price_of, session_cost
 from data.storage import Storage
 from domain.models import Message, MessageType, Session
-from domain.usecases.session_usage import ModelTokens, SessionUsage
-from domain.usecases.session_usage import SessionUsageQuery
+from domain.usecases.session_usage import ModelTokens, SessionUsage, SessionUsageQuery
 from domain.web import WebSearchRecord
 
 AT = datetime(2026, 5, 1, tzinfo=UTC)
