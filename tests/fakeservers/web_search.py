@@ -87,6 +87,38 @@ def result_blocks(searches: Sequence[Search], tool: Mapping[str, Any], tool_ids:
     return pairs
 
 
+def responses_search_items(searches: Sequence[Search], body: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The Responses API's web_search_call items for the searches, when the request offers the web_search tool (a
+    failed search: status failed); sources listed only when the request includes them; outside the allowed
+    domains none."""
+    tool = next((t for t in body.get("tools") or [] if t.get("type") in ("web_search", "web_search_2025_08_26")),
+                None)
+    if tool is None:
+        return []
+    allowed = (tool.get("filters") or {}).get("allowed_domains")
+    with_sources = "web_search_call.action.sources" in (body.get("include") or [])
+    items = []
+    for n, search in enumerate(searches):
+        action: dict[str, Any] = {"type": "search", "query": search.query}
+        kept = [(u, t) for u, t in search.results if _domain_ok(u, {"allowed_domains": allowed})]
+        if with_sources and search.error is None:
+            action["sources"] = [{"type": "url", "url": url} for url, _ in kept]
+        items.append({"id": f"ws_{n:04d}{_mac(search.query)[:16]}", "type": "web_search_call",
+                      "status": "failed" if search.error else "completed", "action": action, "_kept": kept})
+    return items
+
+
+def responses_tool_refusal(body: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(message, param) of the 400 for a web_search tool the Responses API refuses (a field it does not have)."""
+    for i, tool in enumerate(body.get("tools") or []):
+        if tool.get("type") in ("web_search", "web_search_2025_08_26"):
+            extra = sorted(set(tool) - {"type", "filters", "search_context_size", "user_location",
+                                        "external_web_access"})
+            if extra:
+                return f"Unknown parameter: 'tools[{i}].{extra[0]}'.", f"tools[{i}].{extra[0]}"
+    return None
+
+
 def citation(result: Mapping[str, Any], cited: str) -> dict[str, Any]:
     """A web_search_result_location citation of a result."""
     return {"type": "web_search_result_location", "url": result["url"], "title": result["title"],
