@@ -119,6 +119,36 @@ def responses_tool_refusal(body: Mapping[str, Any]) -> tuple[str, str] | None:
     return None
 
 
+def gemini_grounding(searches: Sequence[Search], body: Mapping[str, Any], text: str) -> dict[str, Any] | None:
+    """Gemini's groundingMetadata for a reply grounded by the searches (when the request offers googleSearch): the
+    queries, the pages as grounding chunks, one support over the whole text (UTF-8 byte offsets) citing each
+    search's first page. None without the tool or a page."""
+    if not any("googleSearch" in tool for tool in body.get("tools") or []):
+        return None
+    pages = [(url, title) for s in searches if s.error is None for url, title in s.results]
+    if not pages:
+        return None
+    firsts = [pages.index(s.results[0]) for s in searches if s.error is None and s.results]
+    return {
+        "webSearchQueries": [s.query for s in searches],
+        "groundingChunks": [{"web": {"uri": url, "title": title}} for url, title in pages],
+        "groundingSupports": [{"segment": {"startIndex": 0, "endIndex": len(text.encode()), "text": text},
+                               "groundingChunkIndices": firsts}],
+        "searchEntryPoint": {"renderedContent": "<div>Google Search suggestions</div>"},
+    }
+
+
+def gemini_tool_refusal(model: str, body: Mapping[str, Any]) -> str | None:
+    """The 400 Gemini 2.x answers a request that offers Google Search beside function declarations (Gemini 3
+    takes both)."""
+    tools = body.get("tools") or []
+    searches = any("googleSearch" in t for t in tools)
+    functions = any(t.get("functionDeclarations") for t in tools)
+    if searches and functions and not model.startswith("gemini-3"):
+        return "Tool use with function calling is unsupported"
+    return None
+
+
 def citation(result: Mapping[str, Any], cited: str) -> dict[str, Any]:
     """A web_search_result_location citation of a result."""
     return {"type": "web_search_result_location", "url": result["url"], "title": result["title"],
