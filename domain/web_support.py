@@ -4,26 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.models import Provider, ProviderApi, ProviderType
-
-OPENAI_HOST = "api.openai.com"
+from domain.models import Provider
 
 
-def native_web_search(provider: Provider) -> bool:
-    """Whether Palimpsest offers this provider's own web search: Anthropic's server tool, OpenAI's Responses API
-    web_search tool, Gemini's Google Search grounding. Chat Completions and compatible servers have none."""
-    if provider.type in (ProviderType.ANTHROPIC, ProviderType.GEMINI):
-        return True
-    if provider.type is ProviderType.OPENAI:
-        on_openai = not provider.base_url or OPENAI_HOST in provider.base_url
-        return provider.api is ProviderApi.RESPONSES or (provider.api is ProviderApi.AUTO and on_openai)
-    return False
+def native_web_search(adapter: object) -> bool:
+    """Whether the provider's adapter offers its own web search (Anthropic's server tool, OpenAI's Responses API
+    web_search tool, Gemini's Google Search grounding); Chat Completions and compatible servers have none."""
+    return bool(getattr(adapter, "searches_web", False))
 
 
-def web_search_unavailable(provider: Provider, search_tools: Sequence[str] = ()) -> str | None:
+def web_search_unavailable(provider: Provider, adapter: object, search_tools: Sequence[str] = ()) -> str | None:
     """None when the provider searches natively; else the plain sentence for the user: the MCP search tools it
     can use instead, or that there is none."""
-    if native_web_search(provider):
+    if native_web_search(adapter):
         return None
     if search_tools:
         return (f"{provider.name} has no web search of its own; the model can search through the MCP tool "

@@ -50,7 +50,8 @@ def session_web_search(c: Container, session_id: str, choice: str | None) -> str
     source = "this session's own setting" if ctx.session.web_search is not None else "the agent's or the app's setting"
     line = f"Web search for {session_id}: {'on' if ctx.settings.web_search else 'off'} ({source})."
     if ctx.provider is not None:
-        missing = web_search_unavailable(ctx.provider, search_tool_names([t.name for t in ctx.tools]))
+        adapter = c.adapters.for_provider(ctx.provider)
+        missing = web_search_unavailable(ctx.provider, adapter, search_tool_names([t.name for t in ctx.tools]))
         if missing is not None:
             line += "\n" + missing
     return line

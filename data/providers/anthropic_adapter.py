@@ -90,6 +90,8 @@ def map_anthropic_error(exc: BaseException, provider_name: str = "Anthropic", ur
 class AnthropicAdapter(SdkAdapter):
     """Streams Claude replies, runs simple completions and lists models; no SDK type leaves this class."""
 
+    searches_web = True  # the web_search server tool
+
     def __init__(
         self,
         client: anthropic.AsyncAnthropic,

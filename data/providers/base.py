@@ -104,6 +104,8 @@ class StreamCall:
 class SdkAdapter:
     """A ModelApiAdapter skeleton: subclasses shape requests and read one SDK; this class retries and maps errors."""
 
+    searches_web = False  # whether the provider's own web search is offered (send_message_stream's web_search)
+
     def __init__(
         self, *, provider_id: str, provider_name: str, retry: RetryPolicy | None = None, secret: str | None = None
     ) -> None:

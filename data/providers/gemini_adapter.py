@@ -107,6 +107,8 @@ def map_gemini_error(exc: BaseException, provider_name: str = "Gemini", url: str
 class GeminiAdapter(SdkAdapter):
     """Streams Gemini replies, runs simple completions and lists models with inputTokenLimit."""
 
+    searches_web = True  # Grounding with Google Search
+
     def __init__(
         self,
         client: genai.Client,

@@ -86,6 +86,8 @@ class _Fold:
 class ResponsesAdapter(OpenAIAdapter):
     """Streams Responses API replies (models, errors and simple completions as OpenAIAdapter, over the same client)."""
 
+    searches_web = True  # the web_search tool
+
     def map_error(self, exc: BaseException) -> ProviderError:
         """See map_responses_error."""
         return map_responses_error(exc, self._name, self.endpoint)

@@ -18,7 +18,7 @@ PARIS = Search("météo paris", (("https://meteo.example/paris", "Paris forecast
 ON = WebSearchSettings(enabled=True)
 
 
-async def _turn(adapter, history: History, model: str) -> list[StreamEvent]:  # noqa: ANN001
+async def _turn(adapter, history: History, model: str) -> list[StreamEvent]:
     events = await collect(adapter.send_message_stream(
         model_id=model, system_prompt="Be brief.", messages=history.messages, tools=(WEATHER,),
         max_output_tokens=512, web_search=ON))

@@ -39,6 +39,7 @@ def test_chat_web_search_prints_numbered_sources_after_the_reply(tmp_path: Path)
                                           subprocess_run=False)
         assert done.code == 0, done.err
         assert "web_search_20250305" in _tools(server)
+        assert "no web search" not in done.err  # Anthropic searches natively: no notice
     assert done.out.endswith("It rains in Paris today.\n\nSources:\n[1] Paris forecast — https://meteo.example/paris\n"
                              "[2] Rain in Paris — https://news.example/rain\n")
 
@@ -80,3 +81,25 @@ def test_session_and_agent_settings_turn_search_on_and_off(tmp_path: Path) -> No
         run("sessions", "web-search", session_id, "off")
         run("chat", "-s", session_id, "last")
         assert "web_search_20250305" not in _tools(server)
+
+
+def test_switching_provider_after_a_searched_turn_sends_it_as_text_with_its_sources(tmp_path: Path) -> None:
+    from tests.fakeservers import FakeOpenAIServer
+
+    openai_key = "sk-oai-web-switch-1"
+    with FakeAnthropicServer(ScriptedBrain([SEARCHED], default=Reply.of_text("t")), api_key=KEY) as anthropic, \
+            FakeOpenAIServer(ScriptedBrain([], default=Reply.of_text("Noted.")), api_key=openai_key) as openai:
+        cli = _cli(tmp_path, anthropic)
+        cli.env.update({"OPENAI_API_KEY": openai_key, "OPENAI_BASE_URL": openai.base_url})
+        first = cli.run("chat", "-p", "anthropic", "-m", MODEL, "--web-search", "--jsonl", "Weather?",
+                        subprocess_run=False)
+        session_id = json.loads(first.out.splitlines()[0])["session_id"]
+        switched = cli.run("chat", "-s", session_id, "-p", "openai", "-m", "gpt-4o", "--web-search", "And now?",
+                           subprocess_run=False)
+        assert switched.code == 0, switched.err
+        sent = next(r for r in openai.requests if r.raw.get("tools")).raw["messages"]
+    assistant = [m for m in sent if m["role"] == "assistant"]
+    assert assistant[0]["content"] == ("It rains in Paris today.\n\nSources:\n[1] Paris forecast — "
+                                       "https://meteo.example/paris\n[2] Rain in Paris — https://news.example/rain")
+    assert "server_tool_use" not in json.dumps(sent) and "encrypted" not in json.dumps(sent)
+    assert "OpenAI has no web search of its own, and no MCP search server is configured" in switched.err
