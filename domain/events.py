@@ -95,6 +95,7 @@ class ContextBreakdown:
     tools: int = 0
     reasoning: int = 0  # the model's own earlier reasoning the request sends back (a tool loop's thinking)
     attachments: int = 0  # images, PDFs and files of user messages (included in neither messages nor tool_results)
+    web_search: int = 0  # web search results and sources of searched replies (included in no other row)
 
 
 @dataclass(frozen=True)

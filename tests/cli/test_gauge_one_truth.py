@@ -21,7 +21,7 @@ from ui.backend import Selection
 
 
 def rows(b: ContextBreakdown) -> list[int]:
-    return [b.system, b.summary, b.messages, b.attachments, b.tool_results, b.tools, b.reasoning]
+    return [b.system, b.summary, b.messages, b.attachments, b.tool_results, b.tools, b.reasoning]  # web_search: none in this session
 
 
 @pytest.fixture
@@ -53,4 +53,4 @@ async def test_the_breakdown_of_a_calibrated_pruned_session_adds_up_to_its_total
     assert cli["percent"] == status.percent
     assert cli["breakdown"] == {"system": b.system, "summary": b.summary, "messages": b.messages,
                                 "tool_results": b.tool_results, "tool_definitions": b.tools,
-                                "reasoning": b.reasoning, "attachments": b.attachments}
+                                "reasoning": b.reasoning, "attachments": b.attachments, "web_search": b.web_search}

@@ -77,3 +77,21 @@ def test_json_export_keeps_sources_and_citations_and_import_reads_them_back(tmp_
     imported = read_palimpsest(exported)
     reply = next(m for c in imported for m in c.messages if m.id == "m")
     assert reply.web == replace(RECORD, blocks=None)
+
+
+def test_search_results_are_their_own_row_of_the_gauge_and_the_rows_add_up() -> None:
+    from domain.context.estimator import TokenEstimator
+    from domain.context.meter import measure_context
+
+    searched = replace(RECORD, blocks='[{"type":"web_search_tool_result","content":[{"encrypted_content":"'
+                       + "Eo" * 2_000 + '"}]}]')  # real pages' content runs to kilobytes
+    messages = [Message(id="u", session_id="s", type=MessageType.USER, content="Rain?"),
+                Message(id="m", session_id="s", type=MessageType.AI_RESPONSE, content="It rains.", web=searched)]
+    status = measure_context(TokenEstimator(), system_prompt="Be brief.", summary=None, messages=messages)
+    b = status.breakdown
+    assert b.web_search > 0
+    assert sum((b.system, b.summary, b.messages, b.tool_results, b.tools, b.reasoning, b.attachments,
+                b.web_search)) == status.used
+    pruned = measure_context(TokenEstimator(), system_prompt="Be brief.", summary=None,
+                             messages=[messages[0], replace(messages[1], web=RECORD.pruned())])
+    assert 0 < pruned.breakdown.web_search < b.web_search  # the sources listed as text: less than the blocks
