@@ -21,7 +21,7 @@ from ui.backend import Selection
 
 
 def rows(b: ContextBreakdown) -> list[int]:
-    return [b.system, b.summary, b.messages, b.attachments, b.tool_results, b.tools, b.reasoning]  # web_search: none in this session
+    return [b.system, b.summary, b.messages, b.attachments, b.tool_results, b.tools, b.reasoning]
 
 
 @pytest.fixture
