@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -75,25 +75,32 @@ class WebSearchSettings:
     blocked_domains: tuple[str, ...] = ()
 
 
-def footnoted(text: str, record: WebSearchRecord | None) -> str:
-    """The reply's text with a Markdown footnote mark after each cited span and the numbered sources as footnotes
-    under it (the reply unchanged when it cites and lists nothing)."""
-    if record is None or not record.numbered():
-        return text
-    number = {s.url: n for n, s in enumerate(record.numbered(), 1)}
+def marked(text: str, record: WebSearchRecord, mark: Callable[[int, Source], str]) -> str:
+    """The text with `mark(number, source)` after each cited span (after the word and its stop the span ends in;
+    several sources of one span in their order)."""
+    numbered = record.numbered()
+    number = {s.url: n for n, s in enumerate(numbered, 1)}
     marks: dict[int, list[int]] = {}
     for c in record.citations:
         at = c.end if c.end is not None and 0 <= c.end <= len(text) else len(text)
-        while 0 < at < len(text) and (text[at].isalnum() or text[at] in ".,;:!?"):  # after the word and its stop
+        while 0 < at < len(text) and (text[at].isalnum() or text[at] in ".,;:!?"):
             at += 1
         if number[c.url] not in marks.setdefault(at, []):
             marks[at].append(number[c.url])
     out = text
     for at in sorted(marks, reverse=True):
         cut = len(out[:at].rstrip()) if at == len(out) else at
-        out = out[:cut] + "".join(f"[^{n}]" for n in marks[at]) + out[cut:]
-    notes = [f"[^{n}]: [{s.title or s.url}]({s.url})" for s, n in zip(record.numbered(), number.values(), strict=True)]
-    return out.rstrip() + "\n\n" + "\n".join(notes)
+        out = out[:cut] + "".join(mark(n, numbered[n - 1]) for n in marks[at]) + out[cut:]
+    return out
+
+
+def footnoted(text: str, record: WebSearchRecord | None) -> str:
+    """The reply's text with a Markdown footnote mark after each cited span and the numbered sources as footnotes
+    under it (the reply unchanged when it cites and lists nothing)."""
+    if record is None or not record.numbered():
+        return text
+    notes = [f"[^{n}]: [{s.title or s.url}]({s.url})" for n, s in enumerate(record.numbered(), 1)]
+    return marked(text, record, lambda n, _: f"[^{n}]").rstrip() + "\n\n" + "\n".join(notes)
 
 
 def sources_text(record: WebSearchRecord) -> str:

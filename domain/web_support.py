@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.models import Provider
+from domain.models import Provider, ProviderApi, ProviderType
+
+OPENAI_HOST = "api.openai.com"
+
+
+def provider_searches_web(provider: Provider) -> bool:
+    """Whether the provider, as configured, has a native web search Palimpsest offers (Anthropic, Gemini, OpenAI's
+    Responses API); the adapter's own answer (native_web_search) wins where an adapter is at hand."""
+    if provider.type in (ProviderType.ANTHROPIC, ProviderType.GEMINI):
+        return True
+    if provider.type is ProviderType.OPENAI:
+        on_openai = not provider.base_url or OPENAI_HOST in provider.base_url
+        return provider.api is ProviderApi.RESPONSES or (provider.api is ProviderApi.AUTO and on_openai)
+    return False
 
 
 def native_web_search(adapter: object) -> bool:

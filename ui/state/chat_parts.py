@@ -22,6 +22,7 @@ class ModelChoice:
     window_is_guess: bool = False
     features: tuple[str, ...] = ()  # what the model takes besides text: "reasoning", "images", "PDFs", "tools"
     reasoning_levels: tuple[str, ...] = ()  # the reasoning settings that mean something for it (none: no picker)
+    web_search: bool = False  # its provider has a web search of its own
 
 
 # --- the turn ------------------------------------------------------------------------------------------------------
