@@ -45,7 +45,7 @@ class Header(QWidget):
         self.sidebar_button.setText("☰")
         self.sidebar_button.setToolTip("Show or hide the conversations (Ctrl+B)")
         self.sidebar_button.clicked.connect(self.sidebar_toggled)
-        self.title = ElidedLabel("New chat", self, min_chars=12)
+        self.title = ElidedLabel("New chat", self, min_chars=8)  # room for the globe at 720 px
         self.title.setObjectName("SessionTitle")
         self.subtitle = ElidedLabel("", self)
         self.subtitle.setObjectName("Muted")
@@ -63,6 +63,7 @@ class Header(QWidget):
         self.web.setIcon(globe_icon(theme.muted))  # drawn: no emoji font is assumed
         self.web.setCheckable(True)
         self.web.setAccessibleName("Web search")
+        self.web.setMinimumWidth(34)  # never squeezed out of a narrow header
         self.web.toggled.connect(lambda on: emit(self.web_search_toggled, bool(on)))
         self.gauge = ContextGauge(theme, self)
         self.menu_button = QToolButton(self)
