@@ -73,6 +73,11 @@ class WebSearchSettings:
     max_uses: int | None = 5
     allowed_domains: tuple[str, ...] = ()
     blocked_domains: tuple[str, ...] = ()
+    user_location: tuple[tuple[str, str], ...] = ()  # (city | region | country | timezone, value): nearer results
+
+    def location(self) -> dict[str, str] | None:
+        """The approximate location as Anthropic's and OpenAI's tools take it (None when not set)."""
+        return {"type": "approximate", **dict(self.user_location)} if self.user_location else None
 
 
 def marked(text: str, record: WebSearchRecord, mark: Callable[[int, Source], str]) -> str:

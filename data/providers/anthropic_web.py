@@ -21,6 +21,8 @@ def web_search_tool(settings: WebSearchSettings) -> dict[str, Any]:
         tool["allowed_domains"] = list(settings.allowed_domains)
     elif settings.blocked_domains:
         tool["blocked_domains"] = list(settings.blocked_domains)
+    if settings.location() is not None:
+        tool["user_location"] = settings.location()
     return tool
 
 

@@ -19,6 +19,8 @@ def responses_web_params(settings: WebSearchSettings | None, params: dict[str, A
     tool: dict[str, Any] = {"type": "web_search"}
     if settings.allowed_domains:
         tool["filters"] = {"allowed_domains": list(settings.allowed_domains)}
+    if settings.location() is not None:
+        tool["user_location"] = settings.location()
     return {**params, "tools": [*params.get("tools", []), tool],
             "include": [*params.get("include", []), SOURCES_INCLUDE]}
 

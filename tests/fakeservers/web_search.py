@@ -61,6 +61,15 @@ def tool_refusal(tool: Mapping[str, Any] | None) -> str | None:
         return None
     if tool.get("allowed_domains") and tool.get("blocked_domains"):
         return "tools.0: Cannot specify both allowed_domains and blocked_domains"
+    location = tool.get("user_location")
+    if location is not None:
+        if location.get("type") != "approximate":
+            return "tools.0.user_location.type: Input should be 'approximate'"
+        extra = sorted(set(location) - {"type", "city", "region", "country", "timezone"})
+        if extra:
+            return f"tools.0.user_location.{extra[0]}: Extra inputs are not permitted"
+        if len(str(location.get("country", "XX"))) != 2:
+            return "tools.0.user_location.country: String should have at most 2 characters"
     max_uses = tool.get("max_uses")
     if max_uses is not None and (not isinstance(max_uses, int) or max_uses < 1):
         return "tools.0.max_uses: Input should be greater than 0"

@@ -148,3 +148,18 @@ async def test_without_web_search_an_earlier_searched_turn_goes_as_text_with_its
     assert second["messages"][1]["content"] == [{"type": "text", "text": (
         "It rains in Paris today.\n\nSources:\n[1] Paris forecast — https://meteo.example/paris\n"
         "[2] Rain in Paris — https://news.example/rain")}]
+
+
+async def test_the_users_location_goes_with_the_tool_and_a_bad_one_is_the_apis_400() -> None:
+    from domain.settings import ContextSettings
+
+    located = ContextSettings(web_search=True, web_user_location="city=Brest, country=FR, planet=Earth").web
+    brain = ScriptedBrain([searched("Rain.", PARIS), "x"])
+    with FakeAnthropicServer(brain) as fake:
+        adapter = adapter_for(ANTHROPIC, fake.base_url)
+        await _turn(adapter, History().user("?"), located)
+        assert fake.requests[0].raw["tools"][-1]["user_location"] == {"type": "approximate", "city": "Brest",
+                                                                      "country": "FR"}
+        with pytest.raises(ProviderError) as caught:
+            await _turn(adapter, History().user("?"), replace(located, user_location=(("country", "France"),)))
+    assert "user_location.country: String should have at most 2 characters" in str(caught.value)
