@@ -64,3 +64,18 @@ def test_the_globe_says_plainly_when_the_provider_has_no_search(qtbot, worker) -
     assert not globe.isEnabled() and not globe.isChecked()
     assert globe.toolTip() == ("Web search: Local has no web search of its own, and no MCP search server is "
                                "configured (add one in Settings › Tools).")
+
+
+def test_the_globe_before_the_first_message_is_stored_with_the_new_conversation(qtbot, worker) -> None:
+    backend = FakeChatBackend(keys={"anthropic": "sk-test"})
+    window = themed_window(qtbot, backend, worker)
+    qtbot.waitUntil(lambda: window.chat_vm.state.selected_choice is not None)
+    globe = window.header.web
+    assert globe.isEnabled() and window.chat_vm.state.session is None
+    globe.click()
+    qtbot.waitUntil(lambda: window.chat_vm.state.header.web_search is True)
+    assert globe.isChecked()
+    window.chat_vm.send("What's the tide?")
+    qtbot.waitUntil(lambda: any(call[0] == "set_web_search" for call in backend.calls))
+    created = next(call for call in backend.calls if call[0] == "set_web_search")
+    assert created[2] is True and backend.sessions[created[1]].web_search is True

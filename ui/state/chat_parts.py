@@ -91,6 +91,7 @@ class Header:
     selection: Selection | None = None
     agent_id: AgentId | None = None
     reasoning: str | None = None  # the conversation's own reasoning level (None: its agent's or the app's)
+    web_search: bool | None = None  # the globe's choice before the conversation exists (then: the session's)
     choices: tuple[ModelChoice, ...] = ()
     agents: tuple[Agent, ...] = ()
 

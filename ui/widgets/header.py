@@ -189,13 +189,13 @@ class Header(QWidget):
         has no search of its own (or before the conversation exists)."""
         choice = state.selected_choice
         session = state.session
-        on = bool(session is not None and session.web_search)
+        on = bool(session.web_search if session is not None else state.header.web_search)
         available = choice is not None and choice.web_search
         self.web.blockSignals(True)  # showing the state is not the user's toggle
         self.web.setChecked(on and available)
         self.web.blockSignals(False)
-        self.web.setEnabled(available and session is not None and not (state.streaming or state.compacting))
-        self.web.setToolTip(web_tip(choice.provider_name if choice else None, available, on, session is not None))
+        self.web.setEnabled(available and not (state.streaming or state.compacting))
+        self.web.setToolTip(web_tip(choice.provider_name if choice else None, available, on))
 
     def _model_chosen(self, selection: object) -> None:
         if isinstance(selection, Selection):
@@ -209,13 +209,11 @@ class Header(QWidget):
 REASONING_TIP = "Reasoning: how much the model thinks before it answers (this conversation)"
 
 
-def web_tip(provider: str | None, available: bool, on: bool, has_session: bool) -> str:
+def web_tip(provider: str | None, available: bool, on: bool) -> str:
     """The globe's tooltip: what it does, whether it is on, or plainly why it cannot be."""
     if provider is not None and not available:
         return (f"Web search: {provider} has no web search of its own, and no MCP search server is configured "
                 "(add one in Settings › Tools).")
-    if not has_session:
-        return "Web search: send a first message, then turn it on for this conversation."
     state = "on: the model may search the web; sources are listed under its replies" if on else "off"
     return f"Web search (this conversation): {state}."
 DEFAULT = "default"  # the picker's entry for "the agent's or the app's setting"
