@@ -206,6 +206,6 @@ def blocks_refusal(body: Mapping[str, Any]) -> str | None:
 
 
 def _unanswered(i: int, uses: Mapping[str, int]) -> str:
-    return (f"messages.{i}.content.{min(uses.values())}: `server_tool_use` ids were found without "
-            f"`web_search_tool_result` blocks immediately after: {', '.join(uses)}. Each `server_tool_use` block "
-            "must have a corresponding `web_search_tool_result` block after it.")
+    # the API's wording as quoted in vellum-ai/vellum-assistant#15911 (the location prefix is the API's usual one)
+    return (f"messages.{i}.content.{min(uses.values())}: web_search tool use was found without a corresponding "
+            "web_search_tool_result block")

@@ -90,7 +90,8 @@ async def test_the_fake_refuses_a_turn_whose_search_blocks_were_dropped_or_alter
     without_result = {**body, "messages": [body["messages"][0], {"role": "assistant", "content": [blocks[0],
                                                                                                       blocks[2]]},
                                            body["messages"][2]]}
-    assert "`server_tool_use` ids were found without `web_search_tool_result`" in str(blocks_refusal(without_result))
+    assert "web_search tool use was found without a corresponding web_search_tool_result block" in str(
+        blocks_refusal(without_result))
     altered = json.loads(json.dumps(body))
     altered["messages"][1]["content"][1]["content"][0]["encrypted_content"] += "x"
     assert "Invalid encrypted content" in str(blocks_refusal(altered))
