@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from domain.mcp import SEPARATOR
 from domain.models import Provider, ProviderApi, ProviderType
 
 OPENAI_HOST = "api.openai.com"
@@ -38,7 +39,15 @@ def web_search_unavailable(provider: Provider, adapter: object, search_tools: Se
             "conversation's replies cannot search the web (add a search server with `palimpsest mcp add`).")
 
 
+WEB_SEARCH_HINTS = ("web", "brave", "tavily", "exa", "searx", "serp", "google", "bing", "duckduckgo", "kagi")
+
+
 def search_tool_names(tool_names: Sequence[str]) -> list[str]:
-    """The offered tools that look like web search tools (an MCP search server's), by name."""
-    return [name for name in tool_names if ("search" in name.lower() and "web" in name.lower())
-            or name.lower().endswith("__search")]
+    """The offered MCP tools (`server__tool`) that look like a web search server's: a search tool of a server or
+    tool named after the web or a search engine, or one named just `search`."""
+    found = []
+    for name in tool_names:
+        server, sep, tool = name.lower().partition(SEPARATOR)
+        if sep and "search" in tool and (tool == "search" or any(h in server + tool for h in WEB_SEARCH_HINTS)):
+            found.append(name)
+    return found

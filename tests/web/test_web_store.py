@@ -95,3 +95,11 @@ def test_search_results_are_their_own_row_of_the_gauge_and_the_rows_add_up() -> 
     pruned = measure_context(TokenEstimator(), system_prompt="Be brief.", summary=None,
                              messages=[messages[0], replace(messages[1], web=RECORD.pruned())])
     assert 0 < pruned.breakdown.web_search < b.web_search  # the sources listed as text: less than the blocks
+
+
+def test_mcp_tools_that_search_the_web_are_told_apart_from_other_searches() -> None:
+    from domain.web_support import search_tool_names
+
+    offered = ["brave__brave_web_search", "searxng__search", "memory__search_nodes", "search_memory",
+               "tavily__tavily-search", "files__read_file"]
+    assert search_tool_names(offered) == ["brave__brave_web_search", "searxng__search", "tavily__tavily-search"]
