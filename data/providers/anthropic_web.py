@@ -47,9 +47,22 @@ class SearchFold:
         self._json: dict[int, list[str]] = {}
         self._text: dict[int, list[str]] = {}
         self._searched = False
+        self._base = 0  # a paused turn's continuation numbers its blocks from 0 again: they go after these
+
+    def new_leg(self) -> None:
+        """The turn goes on in another response (after pause_turn): its blocks follow the ones so far."""
+        self._base = max(self._blocks, default=-1) + 1
+
+    def so_far(self) -> list[dict[str, Any]]:
+        """The blocks so far, in order (what a continuation sends back as the assistant's turn); an empty text
+        block is left out (the API refuses one)."""
+        return [self._blocks[i] for i in sorted(self._blocks)
+                if not (self._blocks[i]["type"] == "text" and not self._blocks[i]["text"]
+                        and not self._blocks[i].get("citations"))]
 
     def start(self, index: int, block: Any) -> bool:
         """Takes a block that starts (True when it is one of this fold's kinds)."""
+        index += self._base
         kind = block.type
         if kind == "server_tool_use":
             self._searched = True
@@ -66,6 +79,7 @@ class SearchFold:
 
     def delta(self, index: int, delta: Any) -> bool:
         """Takes a delta of one of its blocks (True when taken here and nothing is to be shown)."""
+        index += self._base
         if index not in self._blocks:
             return False
         if delta.type == "input_json_delta" and index in self._json:
@@ -80,6 +94,7 @@ class SearchFold:
 
     def stop(self, index: int) -> None:
         """Completes a block."""
+        index += self._base
         if index in self._json:
             raw = "".join(self._json.pop(index))
             self._blocks[index]["input"] = json.loads(raw) if raw.strip() else {}
@@ -90,7 +105,7 @@ class SearchFold:
         """The reply's searches, or None when it ran none."""
         if not self._searched:
             return None
-        blocks = [self._blocks[i] for i in sorted(self._blocks)]
+        blocks = self.so_far()
         queries: list[str] = []
         sources: list[Source] = []
         citations: list[Citation] = []

@@ -255,7 +255,7 @@ class FakeAnthropicServer(FakeProviderServer):
         for use, result in pairs:
             yield from _search_events(index, use, result)
             index += 2
-        if answer.text or not answer.tool_calls:
+        if answer.text or not (answer.tool_calls or pairs):
             yield sse({"type": "content_block_start", "index": index,
                        "content_block": {"type": "text", "text": ""}}, "content_block_start")
             yield sse({"type": "ping"}, "ping")

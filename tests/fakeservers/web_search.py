@@ -193,6 +193,8 @@ def blocks_refusal(body: Mapping[str, Any]) -> str | None:
                     results[str(result.get("url"))] = result
                 del uses[tool_id]
             elif kind == "text":
+                if not block.get("text"):
+                    return f"messages.{i}.content.{j}: text content blocks must be non-empty"
                 for k, cite in enumerate(block.get("citations") or []):
                     if cite.get("type") != "web_search_result_location":
                         continue

@@ -164,3 +164,23 @@ async def test_the_users_location_goes_with_the_tool_and_a_bad_one_is_the_apis_4
         with pytest.raises(ProviderError) as caught:
             await _turn(adapter, History().user("?"), replace(located, user_location=(("country", "France"),)))
     assert "user_location.country: String should have at most 2 characters" in str(caught.value)
+
+
+async def test_a_paused_server_tool_loop_is_continued_by_sending_the_turn_back_as_it_came() -> None:
+    paused = replace(Reply(), searches=(PARIS,), stop_reason="pause_turn")  # type: ignore[arg-type]
+    rest = replace(Reply.of_text("It rains in Paris today."), searches=(Search("paris rain radar", (
+        ("https://radar.example/paris", "Rain radar"),)),))
+    brain = ScriptedBrain([paused, rest])
+    with FakeAnthropicServer(brain) as fake:
+        events = await _turn(adapter_for(ANTHROPIC, fake.base_url), History().user("Weather in Paris?"))
+    _first, second = (r.raw for r in fake.requests)
+    sent = second["messages"][-1]
+    assert sent["role"] == "assistant"
+    assert [b["type"] for b in sent["content"]] == ["server_tool_use", "web_search_tool_result"]
+    record = _record(events)
+    assert record.queries == ("weather paris today", "paris rain radar")
+    assert [b["type"] for b in json.loads(record.blocks or "")] == [
+        "server_tool_use", "web_search_tool_result", "server_tool_use", "web_search_tool_result", "text"]
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "It rains in Paris today."
+    usage = next(e.usage for e in events if isinstance(e, UsageReported))
+    assert usage.web_search_requests == 2 and usage.input_tokens > fake.stats[0].input_tokens
