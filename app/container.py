@@ -89,6 +89,7 @@ from domain.usecases.set_provider_api import SetProviderApiUseCase
 from domain.usecases.set_provider_base_url import SetProviderBaseUrlUseCase
 from domain.usecases.set_session_prompt import SetSessionPromptUseCase
 from domain.usecases.set_session_reasoning import SetSessionReasoningUseCase
+from domain.usecases.set_session_web_search import SetSessionWebSearchUseCase
 from domain.usecases.show_session import ShowSessionUseCase
 
 
@@ -239,6 +240,7 @@ class Container:
         self.archive_session = ArchiveSessionUseCase(self.sessions)
         self.purge_deleted_sessions = PurgeDeletedSessionsUseCase(self.sessions, self.clock)
         self.set_session_reasoning = SetSessionReasoningUseCase(self.sessions, self.clock)
+        self.set_session_web_search = SetSessionWebSearchUseCase(self.sessions, self.clock)
         self.set_session_prompt = SetSessionPromptUseCase(self.sessions, self.clock)
         self.pin_message = PinMessageUseCase(self.messages)
         switcher = BranchSwitcher(self.store, self.sessions, self.messages)

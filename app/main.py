@@ -110,6 +110,7 @@ def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         approver = CliApprover(allow_all=args.allow_tools, stderr=err)
     overrides = {name: value for name, value in (  # palimpsest chat --idle-timeout SECONDS --reasoning LEVEL
         ("idle_timeout_s", getattr(args, "idle_timeout", None)), ("reasoning", getattr(args, "reasoning", None)),
+        ("web_search", getattr(args, "web_search", None)),  # --web-search: on for this command
     ) if value}
     container = Container.build(approver=approver, context_overrides=overrides or None)
     try:

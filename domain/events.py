@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from domain.errors import PalimpsestError
 from domain.models import ReasoningBlock, Usage
+from domain.web import WebSearchRecord
 
 StopReason = Literal["end_turn", "tool_use", "max_tokens", "other"]
 
@@ -68,8 +69,16 @@ class ReasoningDone:
     call_id: str | None = None
 
 
+@dataclass(frozen=True)
+class WebSearched:
+    """The reply's web searches, complete (sources, citations, the provider's blocks to send back), at its end."""
+
+    record: WebSearchRecord
+
+
 StreamEvent = (
     TextDelta | ThinkingDelta | ToolCallRequested | UsageReported | StreamDone | ReplyProgress | ReasoningDone
+    | WebSearched
 )
 
 
@@ -86,6 +95,7 @@ class ContextBreakdown:
     tools: int = 0
     reasoning: int = 0  # the model's own earlier reasoning the request sends back (a tool loop's thinking)
     attachments: int = 0  # images, PDFs and files of user messages (included in neither messages nor tool_results)
+    web_search: int = 0  # web search results and sources of searched replies (included in no other row)
 
 
 @dataclass(frozen=True)
@@ -208,6 +218,14 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class SourcesCited:
+    """The stored reply cites web sources (numbered as the reader sees them: record.numbered())."""
+
+    message_id: str
+    record: WebSearchRecord
+
+
+@dataclass(frozen=True)
 class ChatError:
     """The turn failed; `kind` is the error's stable tag and `message` a plain sentence."""
 
@@ -231,5 +249,6 @@ ChatEvent = (
     | ToolRoundLimitReached
     | Waiting
     | Notice
+    | SourcesCited
     | ChatError
 )

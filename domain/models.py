@@ -13,6 +13,7 @@ from domain.capabilities import REASONING_EFFORTS as REASONING_EFFORTS  # re-exp
 from domain.capabilities import CapabilitySource as CapabilitySource
 from domain.capabilities import ModelCapabilities as ModelCapabilities
 from domain.capabilities import ThinkingForm as ThinkingForm
+from domain.web import WebSearchRecord
 
 ProviderId = str
 ModelId = str
@@ -170,6 +171,7 @@ class Session:
     current_model_id: ModelId | None = None
     reasoning: str | None = None  # this conversation's reasoning level (REASONING_LEVELS); None: the agent's/app's
     system_prompt: str | None = None  # this conversation's own system prompt; None: the agent's applies
+    web_search: bool | None = None  # this conversation's web search choice; None: the agent's applies
 
     @property
     def summary(self) -> str | None:
@@ -240,6 +242,7 @@ class Message:
     thinking_ms: int | None = None  # how long the model reasoned before the reply (or its tool calls) began
     parent_id: MessageId | None = None  # the message this one follows in the tree (None: a root); set by the store
     attachments: tuple[Attachment, ...] = ()  # a user message's files, in the order attached
+    web: WebSearchRecord | None = None  # a reply's web searches: sources, citations, the provider's blocks
 
 
 @dataclass(frozen=True)
@@ -298,3 +301,4 @@ class Usage:
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
     reasoning_tokens: int = 0  # the part of output_tokens spent on reasoning, where the provider reports it
+    web_search_requests: int = 0  # the searches the provider ran for the request (priced per search)

@@ -65,7 +65,7 @@ class SessionSearchHit:
 
 
 SESSION_FIELDS = frozenset({  # what SessionRepository.update_fields may write, one field at a time
-    "title", "is_active", "reasoning", "system_prompt", "compacted_summary", "updated_at",
+    "title", "is_active", "reasoning", "system_prompt", "compacted_summary", "updated_at", "web_search",
 })
 
 
@@ -193,6 +193,10 @@ class MessageRepository(Protocol):
         """(model, input tokens, output tokens) summed over the replies that reported any, on every branch (replaced
         answers were paid for too): one entry per model, in the order each first answered."""
         ...
+    def reply_searches(self, session_id: SessionId) -> Sequence[tuple[ModelId | None, int]]:
+        """(model, web searches run) over the searched replies, on every branch (each search was paid for)."""
+        ...
+
     def children(self, session_id: SessionId, parent_ids: Sequence[MessageId | None]
                  ) -> Mapping[MessageId | None, tuple[MessageId, ...]]:
         """Each parent's children in the session, oldest first (None: the roots)."""

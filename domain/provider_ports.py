@@ -23,6 +23,7 @@ from domain.models import (
     ToolDefinition,
 )
 from domain.settings import Deadlines
+from domain.web import WebSearchSettings
 
 
 class AttachmentForms(Protocol):
@@ -54,13 +55,15 @@ class ModelApiAdapter(Protocol):
         reasoning: str = "auto",
         capabilities: ModelCapabilities | None = None,
         cache_key: str | None = None,
+        web_search: WebSearchSettings | None = None,
     ) -> AsyncIterator[StreamEvent]:
         """The reply's events. With `deadlines` the adapter enforces the headers deadline (ProviderTimeout, retried
         once) and keeps its HTTP timeouts above all three; the caller enforces idle and round between events.
         `reasoning` is the level asked for (domain.settings.REASONING_LEVELS; "auto": the model's default), mapped by
         each adapter to its provider's form for the model (from `capabilities` when known); completed reasoning
         blocks come as ReasoningDone. `cache_key`: one stable key per conversation, for providers whose prompt
-        cache routes by a key (OpenAI's prompt_cache_key)."""
+        cache routes by a key (OpenAI's prompt_cache_key). `web_search`: the provider's native search, when on and
+        the provider has one (the reply's searches come as WebSearched at its end)."""
         ...
 
     async def generate_simple_completion(

@@ -7,6 +7,21 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from domain.errors import InvalidInput
+from domain.web import WebSearchSettings
+
+
+def _domains(text: str | None) -> tuple[str, ...]:
+    return tuple(d.strip().lower() for d in (text or "").split(",") if d.strip())
+
+
+LOCATION_FIELDS = ("city", "region", "country", "timezone")
+
+
+def _location(text: str | None) -> tuple[tuple[str, str], ...]:
+    """`key=value` pairs of an approximate location (unknown keys and blank values left out)."""
+    pairs = (p.partition("=") for p in (text or "").split(","))
+    return tuple((k.strip().lower(), v.strip()) for k, _, v in pairs if k.strip().lower() in LOCATION_FIELDS
+                 and v.strip())
 
 REASONING_LEVELS = ("off", "auto", "low", "medium", "high", "max")  # "auto": the provider's default for the model
 
@@ -96,6 +111,19 @@ class ContextSettings:
     idle_timeout_s: float = Deadlines.idle_s
     round_timeout_s: float = Deadlines.round_s
     tool_definitions_warn_ratio: float = 0.10  # warn when the tools' definitions take more of the window
+    web_search: bool = False  # offer the provider's native web search
+    web_max_uses: int = 5  # searches one request may run
+    web_allowed_domains: str | None = None  # comma-separated; only these domains' pages (wins over blocked ones)
+    web_blocked_domains: str | None = None  # comma-separated; never these domains' pages
+    web_user_location: str | None = None  # e.g. "city=Brest,country=FR,timezone=Europe/Paris": nearer results
+    keep_last_web_searches: int = 2  # searched replies whose provider's blocks go back whole (older: as text)
+    web_prune_batch: int = 4  # older searched replies are turned to text this many at a time (the cache prefix holds)
+
+    @property
+    def web(self) -> WebSearchSettings:
+        """The web search these settings ask for."""
+        return WebSearchSettings(self.web_search, self.web_max_uses or None, _domains(self.web_allowed_domains),
+                                 _domains(self.web_blocked_domains), _location(self.web_user_location))
 
     @property
     def deadlines(self) -> Deadlines:

@@ -313,6 +313,13 @@ class FakeMessageRepository:
     def path_count(self, session_id: SessionId, before_seq: int | None = None) -> int:
         return sum(1 for m in self.snapshot(session_id) if before_seq is None or m.seq < before_seq)
 
+    def reply_searches(self, session_id: SessionId) -> Sequence[tuple[ModelId | None, int]]:
+        counts: dict[ModelId | None, int] = {}
+        for m in self.snapshot(session_id, include_inactive=True):
+            if m.type is MessageType.AI_RESPONSE and m.web is not None:
+                counts[m.model_id] = counts.get(m.model_id, 0) + m.web.billed_searches
+        return list(counts.items())
+
     def reply_tokens(self, session_id: SessionId) -> Sequence[tuple[ModelId | None, int, int]]:
         sums: dict[ModelId | None, tuple[int, int]] = {}
         for m in self.snapshot(session_id, include_inactive=True):

@@ -14,6 +14,7 @@ from domain.events import StreamDone, StreamEvent, TextDelta, ToolCallRequested,
 from domain.models import AiModel, Message, ModelCapabilities, ModelId, Provider, ServerWindow, ToolDefinition, Usage
 from domain.provider_ports import ToolContext, ToolOutcome
 from domain.settings import Deadlines
+from domain.web import WebSearchSettings
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class FakeModelApiAdapter:
         self.list_error: Exception | None = None
         self.attachment_counts: dict[str, int] = {}  # sha256 -> what the provider's count endpoint answers
         self.counted: list[str] = []  # the attachments counted, in order
+        self.web_searches: list[WebSearchSettings | None] = []  # each request's web search (None: off)
 
     def send_message_stream(
         self,
@@ -82,7 +84,9 @@ class FakeModelApiAdapter:
         reasoning: str = "auto",
         capabilities: ModelCapabilities | None = None,
         cache_key: str | None = None,
+        web_search: WebSearchSettings | None = None,
     ) -> AsyncIterator[StreamEvent]:
+        self.web_searches.append(web_search)
         self.requests.append(
             SentRequest(model_id, system_prompt, tuple(messages), tuple(tools), max_output_tokens, reasoning,
                         capabilities)

@@ -172,6 +172,10 @@ class ConversationBackend(Protocol):
         """Sets the session's own reasoning level (None: its agent's or the app's setting)."""
         raise NotImplementedError
 
+    async def set_web_search(self, session_id: SessionId, on: bool | None) -> Session:
+        """Turns the session's web search on or off (None: its agent's or the app's setting)."""
+        raise NotImplementedError
+
     async def session_prompt(self, session_id: SessionId) -> SessionPrompt:
         """The session's own system prompt and its agent's."""
         raise NotImplementedError

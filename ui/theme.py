@@ -151,6 +151,8 @@ def stylesheet_for(t: Theme) -> str:
     #SidebarToggle {{ padding: 4px 9px; font-size: 15px; }}
     QToolButton {{ border: 1px solid {t.border}; border-radius: 6px; padding: 5px 10px; background: {t.surface}; }}
     QToolButton::menu-indicator {{ image: none; width: 0px; }}
+    #WebSearchToggle {{ padding: 4px 6px; }}
+    #WebSearchToggle:checked {{ background: {t.selection}; border-color: {t.accent}; }}
     QPushButton {{ border: 1px solid {t.border}; border-radius: 6px; padding: 5px 12px; background: {t.surface}; }}
     QPushButton:hover {{ border-color: {t.accent}; }}
     QToolTip {{ background: {t.surface}; color: {t.text}; border: 1px solid {t.border}; padding: 6px; }}

@@ -6,6 +6,7 @@ from typing import TextIO
 
 from app.cli.error_text import cli_text
 from app.cli.jsonl import dumps, event_record, session_record
+from app.cli.web_cmd import citation_records, sources_block
 from domain.events import (
     ChatError,
     ChatEvent,
@@ -13,6 +14,7 @@ from domain.events import (
     MemoryFlushed,
     Notice,
     ResponseComplete,
+    SourcesCited,
     TextDelta,
     ThinkingDelta,
     ToolCallStarted,
@@ -36,7 +38,11 @@ class JsonlChatPrinter:
         self._write(dumps(session_record(session_id)))
 
     def event(self, event: ChatEvent) -> None:
-        """One event line."""
+        """One event line (a reply's sources: one `citation` line each)."""
+        if isinstance(event, SourcesCited):
+            for record in citation_records(event.message_id, event.record):
+                self._write(dumps(record))
+            return
         self._write(dumps(event_record(event)))
 
     def interrupted(self) -> None:
@@ -113,6 +119,10 @@ class TextChatPrinter:
             case ResponseComplete():
                 self._reply_printed = False
                 self._end_reply()
+            case SourcesCited(record=record) if sources_block(record):
+                self._end_reply()
+                self._out.write("\n" + sources_block(record) + "\n")
+                self._out.flush()
 
     def _thinking(self, text: str) -> None:
         if not self._thinking_open:

@@ -16,7 +16,7 @@ def status_to_dict(status: ContextStatus) -> dict[str, Any]:
         "percent": status.percent, "threshold": status.threshold,
         "breakdown": {"system": b.system, "summary": b.summary, "messages": b.messages,
                       "tool_results": b.tool_results, "tool_definitions": b.tools,
-                      "reasoning": b.reasoning, "attachments": b.attachments},
+                      "reasoning": b.reasoning, "attachments": b.attachments, "web_search": b.web_search},
         "warnings": list(status.warnings),
     }
 
@@ -33,7 +33,7 @@ def render_status(status: ContextStatus) -> str:
         f"compacts at: {status.threshold:,} tokens" if status.threshold else "compacts at: unknown",
         f"  system {b.system:,} · summary {b.summary:,} · messages {b.messages:,} · tool results "
         f"{b.tool_results:,} · tool definitions {b.tools:,} · reasoning sent back {b.reasoning:,} · attachments "
-        f"{b.attachments:,}",
+        f"{b.attachments:,}" + (f" · web search results {b.web_search:,}" if b.web_search else ""),
     ]
     lines += [f"warning: {w}" for w in status.warnings]
     lines += fixes(status)

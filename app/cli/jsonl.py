@@ -42,6 +42,7 @@ def event_record(event: ChatEvent) -> dict[str, Any]:
         case ToolResultStored(name=name, chars=chars, truncated=truncated):
             return {"type": "tool_result", "name": name, "chars": chars, "truncated": truncated}
         case ResponseComplete(usage=usage):
+            searched = {"web_search_requests": usage.web_search_requests} if usage.web_search_requests else {}
             return {
                 "type": "response_complete",
                 "usage": {
@@ -49,6 +50,7 @@ def event_record(event: ChatEvent) -> dict[str, Any]:
                     "output_tokens": usage.output_tokens,
                     "cache_read_tokens": usage.cache_read_tokens,
                     "reasoning_tokens": usage.reasoning_tokens,
+                    **searched,  # only on a turn that searched
                 },
             }
         case CompactStarted():

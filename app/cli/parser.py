@@ -51,6 +51,9 @@ def build_parser() -> CliParser:
     chat.add_argument("--reasoning", choices=REASONING_LEVELS, metavar="LEVEL",
                       help="how much the model thinks before answering: " + " | ".join(REASONING_LEVELS)
                       + " (auto: the model's own default); overrides Settings for this command")
+    chat.add_argument("--web-search", action="store_true",
+                      help="let the model search the web (the provider's own search) for this command; the reply's "
+                      "sources are listed after it")
     chat.add_argument("--allow-tools", action="store_true",
                       help="let tools send requests other than GET/HEAD without asking (else asked on a terminal, "
                       "refused without one)")
@@ -157,6 +160,9 @@ def _add_sessions(commands: argparse._SubParsersAction) -> None:
     prompt.add_argument("id", metavar="ID")
     prompt.add_argument("text", nargs="?", metavar="TEXT", help="the new prompt, or - to read it from standard input")
     prompt.add_argument("--clear", action="store_true", help="go back to the agent's prompt")
+    web = sessions.add_parser("web-search", help="show or set whether a session's replies may search the web")
+    web.add_argument("id", metavar="ID")
+    web.add_argument("choice", nargs="?", choices=("on", "off", "default"), metavar="on|off|default")
     reasoning = sessions.add_parser("reasoning", help="show or set a session's own reasoning level")
     reasoning.add_argument("id", metavar="ID")
     reasoning.add_argument("level", nargs="?", choices=[*REASONING_LEVELS, "default"], metavar="LEVEL",

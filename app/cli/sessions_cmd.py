@@ -14,6 +14,7 @@ from app.cli.context_cmd import render_status, status_to_dict
 from app.cli.export_cmd import export_session
 from app.cli.session_prompt_cmd import session_prompt
 from app.cli.tables import one_line, table, when
+from app.cli.web_cmd import session_web_search
 from domain.models import Message, MessageType, Session
 from domain.ports import MATCH_CLOSE, MATCH_OPEN
 from domain.usecases.export_session import detail_to_dict
@@ -30,7 +31,7 @@ def session_to_dict(s: Session) -> dict[str, Any]:
         "message_count": s.message_count, "compaction_count": s.compaction_count, "provider_id": s.current_provider_id,
         "model_id": s.current_model_id, "preview": s.last_message_preview, "total_input_tokens": s.total_input_tokens,
         "total_output_tokens": s.total_output_tokens, "total_cache_read_tokens": s.total_cache_read_tokens,
-        "reasoning": s.reasoning, "archived": not s.is_active,
+        "reasoning": s.reasoning, "web_search": s.web_search, "archived": not s.is_active,
     }
 
 
@@ -163,6 +164,8 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
         out.write(f"Deleted session {session.id} ({one_line(session.title, 40)}) permanently.\n")
     elif action == "reasoning":
         out.write(_reasoning(c, args.id.strip(), args.level) + "\n")
+    elif action == "web-search":
+        out.write(session_web_search(c, args.id.strip(), args.choice) + "\n")
     elif action == "prompt":
         out.write(session_prompt(c, args.id.strip(), args.text, clear=args.clear) + "\n")
     elif action == "delete":

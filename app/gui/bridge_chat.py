@@ -158,6 +158,9 @@ class ConversationBridge:
     async def set_reasoning(self, session_id: SessionId, level: str | None) -> Session:
         return self._c.set_session_reasoning(session_id, level)
 
+    async def set_web_search(self, session_id: SessionId, on: bool | None) -> Session:
+        return self._c.set_session_web_search(session_id, on)
+
     async def session_prompt(self, session_id: SessionId) -> SessionPrompt:
         ctx = self._c.contexts.load(session_id, strict=False)
         return SessionPrompt(ctx.session.system_prompt, ctx.agent.name, ctx.agent.system_prompt)

@@ -24,7 +24,8 @@ def price_of(model_id: str | None) -> ModelPrice | None:
 
 
 def session_cost(usage: SessionUsage) -> float | None:
-    """Cost of a session's replies; cache reads (a session-wide share of input) at the cache price.
+    """Cost of a session's replies; cache reads (a session-wide share of input) at the cache price; web searches
+    at the provider's price per search.
 
     None when any model that reported tokens has an unknown price.
     """
@@ -37,4 +38,10 @@ def session_cost(usage: SessionUsage) -> float | None:
         cached = part.input_tokens * ratio
         cache_price = price.cache_read if price.cache_read is not None else price.input
         total += (part.input_tokens - cached) * price.input + cached * cache_price + part.output_tokens * price.output
-    return total / 1_000_000
+    total /= 1_000_000
+    for model_id, count in usage.searches:
+        price = price_of(model_id)
+        if count and (price is None or price.web_search is None):
+            return None
+        total += count * (price.web_search or 0.0) if price is not None else 0.0
+    return total

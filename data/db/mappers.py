@@ -28,6 +28,7 @@ from domain.models import (
     WindowSource,
 )
 from domain.settings import ContextSettings
+from domain.web import record_from_json, record_to_json
 
 _SETTING_NAMES = frozenset(f.name for f in fields(ContextSettings))
 
@@ -103,7 +104,7 @@ def session_to_domain(row: SessionRow) -> Session:
         total_cache_read_tokens=row.total_cache_read_tokens,
         flushed_in_compaction_cycle=bool(row.flushed_in_compaction_cycle),
         current_provider_id=row.current_provider_id, current_model_id=row.current_model_id,
-        reasoning=row.reasoning, system_prompt=row.system_prompt,
+        reasoning=row.reasoning, system_prompt=row.system_prompt, web_search=row.web_search,
     )
 
 
@@ -122,6 +123,7 @@ def session_onto_row(session: Session, row: SessionRow) -> None:
     row.current_model_id = session.current_model_id
     row.reasoning = session.reasoning
     row.system_prompt = session.system_prompt
+    row.web_search = session.web_search
 
 
 def message_to_domain(row: MessageRow) -> Message:
@@ -135,7 +137,7 @@ def message_to_domain(row: MessageRow) -> Message:
         incomplete=bool(row.incomplete), pinned=bool(row.pinned), has_image=bool(row.has_image),
         active=bool(row.active), reasoning=reasoning_from_json(row.reasoning),
         reasoning_tokens=row.reasoning_tokens, thinking_ms=row.thinking_ms, parent_id=row.parent_id,
-        attachments=attachments_from_json(row.attachments),
+        attachments=attachments_from_json(row.attachments), web=record_from_json(row.web),
     )
 
 
@@ -168,7 +170,7 @@ MESSAGE_COLUMNS = (  # the order plain message rows are selected in (message_fro
     "id", "session_id", "type", "content", "thinking_content", "tool_call_id", "tool_name", "tool_input", "tool_output",
     "tool_status", "model_id", "provider_id", "input_tokens", "output_tokens", "created_at", "seq", "pinned",
     "incomplete", "has_image", "tool_output_original_chars", "active", "reasoning", "reasoning_tokens", "thinking_ms",
-    "parent_id", "attachments",
+    "parent_id", "attachments", "web",
 )
 _TYPES = {t.value: t for t in MessageType}
 _STATUSES = {s.value: s for s in ToolStatus}
@@ -179,7 +181,7 @@ def message_from_row(row: Sequence[Any]) -> Message:
     since the boundary, the chat's gauge and `sessions show` a whole session)."""
     (id_, session_id, type_, content, thinking, call_id, tool_name, tool_input, tool_output, status, model_id,
      provider_id, input_tokens, output_tokens, created_at, seq, pinned, incomplete, has_image, original_chars,
-     active, reasoning, reasoning_tokens, thinking_ms, parent_id, attachments) = row
+     active, reasoning, reasoning_tokens, thinking_ms, parent_id, attachments, web) = row
     values = {
         "id": id_, "session_id": session_id, "type": _TYPES[type_], "content": content, "created_at": created_at,
         "seq": seq, "thinking_content": thinking, "tool_call_id": call_id, "tool_name": tool_name,
@@ -190,6 +192,7 @@ def message_from_row(row: Sequence[Any]) -> Message:
         "reasoning": reasoning_from_json(reasoning) if reasoning else (), "reasoning_tokens": reasoning_tokens,
         "thinking_ms": thinking_ms, "parent_id": parent_id,
         "attachments": attachments_from_json(attachments) if attachments else (),
+        "web": record_from_json(web) if web else None,
     }
     if not _PLAIN_MESSAGE:
         return Message(**values)
@@ -216,7 +219,7 @@ def message_values(message: Message) -> dict[str, Any]:
         "output_tokens": message.output_tokens, "incomplete": message.incomplete, "pinned": message.pinned,
         "has_image": message.has_image, "active": message.active, "reasoning": reasoning_to_json(message.reasoning),
         "reasoning_tokens": message.reasoning_tokens, "thinking_ms": message.thinking_ms,
-        "attachments": attachments_to_json(message.attachments),
+        "attachments": attachments_to_json(message.attachments), "web": record_to_json(message.web),
     }
 
 

@@ -33,6 +33,7 @@ from data.db.rows import MessageAttachmentRow, MessageRow, SessionRow, ToolOutpu
 from domain.errors import InvalidInput, NotFound
 from domain.models import Message, MessageId, MessageType, ModelId, SessionId, TreeNode
 from domain.settings import ContextSettings
+from domain.web import record_from_json
 
 PREVIEW_CHARS = 120
 _TYPES = {t.value: t for t in MessageType}
@@ -111,6 +112,8 @@ _REPLY_TOKENS = text(  # summed in SQL: a 10,000-message session is a few millis
     "SELECT model_id, sum(coalesce(input_tokens, 0)), sum(coalesce(output_tokens, 0)) FROM messages"
     " WHERE session_id = :sid AND type = :reply AND (coalesce(input_tokens, 0) != 0 OR coalesce(output_tokens, 0) != 0)"
     " GROUP BY model_id ORDER BY min(seq)")
+_REPLY_WEB = text("SELECT model_id, web FROM messages WHERE session_id = :sid AND type = :reply AND web IS NOT NULL"
+                  " ORDER BY seq")
 _ALL = select(*(_MESSAGES.c[name] for name in MESSAGE_COLUMNS)).where(_MESSAGES.c.session_id == bindparam("sid"))
 _ALL_SINCE = _ALL.where(_MESSAGES.c.seq >= bindparam("seq")).order_by(_MESSAGES.c.seq)
 _SINCE = _ALL.where(_MESSAGES.c.active == _ONE, _MESSAGES.c.seq >= bindparam("seq")).order_by(_MESSAGES.c.seq)
@@ -255,6 +258,15 @@ class SqlMessageRepository:
         with self._db.read() as s:
             rows = s.execute(_REPLY_TOKENS, {"sid": session_id, "reply": MessageType.AI_RESPONSE.value})
             return [(model, int(i), int(o)) for model, i, o in rows]
+
+    def reply_searches(self, session_id: SessionId) -> Sequence[tuple[ModelId | None, int]]:
+        counts: dict[ModelId | None, int] = {}
+        with self._db.read() as s:
+            for model, web in s.execute(_REPLY_WEB, {"sid": session_id, "reply": MessageType.AI_RESPONSE.value}):
+                record = record_from_json(web)
+                if record is not None:
+                    counts[model] = counts.get(model, 0) + record.billed_searches
+        return list(counts.items())
 
     def children(self, session_id: SessionId, parent_ids: Sequence[MessageId | None]
                  ) -> Mapping[MessageId | None, tuple[MessageId, ...]]:

@@ -122,6 +122,7 @@ class SessionRow(Base):
     current_provider_id: Mapped[str | None] = mapped_column(String)
     current_model_id: Mapped[str | None] = mapped_column(String)
     reasoning: Mapped[str | None] = mapped_column(String)  # the conversation's own reasoning level; NULL: default
+    web_search: Mapped[bool | None] = mapped_column(Boolean)  # the conversation's web search choice; NULL: agent's
     system_prompt: Mapped[str | None] = mapped_column(Text)  # the conversation's own system prompt; NULL: the agent's
 
 
@@ -163,6 +164,7 @@ class MessageRow(Base):
     thinking_ms: Mapped[int | None] = mapped_column(Integer)
     parent_id: Mapped[str | None] = mapped_column(String)  # the tree (NULL: a root); `active` marks the active path
     attachments: Mapped[str | None] = mapped_column(Text)  # JSON list of attachment metadata (bytes in the store)
+    web: Mapped[str | None] = mapped_column(Text)  # JSON of the reply's web searches (domain.web)
     rev: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")  # raised by a trigger (0022)
 
 

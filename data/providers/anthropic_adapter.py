@@ -87,8 +87,13 @@ def map_anthropic_error(exc: BaseException, provider_name: str = "Anthropic", ur
     raise exc
 
 
+MAX_CONTINUATIONS = 4  # responses a paused server tool loop is continued with, at most
+
+
 class AnthropicAdapter(SdkAdapter):
     """Streams Claude replies, runs simple completions and lists models; no SDK type leaves this class."""
+
+    searches_web = True  # the web_search server tool
 
     def __init__(
         self,
@@ -118,9 +123,10 @@ class AnthropicAdapter(SdkAdapter):
         preset = registry.preset(model_id)
         return registry.capabilities(model_id), preset.max_output_tokens if preset is not None else None
 
-    async def _open(self, call: StreamCall) -> Any:
-        """Sends the request; a thinking form the model refuses (a wrong guess for an id the registry does not know)
-        is learned from the 400 and the request sent once more in the form that fits."""
+    async def _open(self, call: StreamCall, sent_back: list[dict[str, Any]] | None = None) -> Any:
+        """Sends the request (with `sent_back`, a paused turn's content, as the last assistant message); a thinking
+        form the model refuses (a wrong guess for an id the registry does not know) is learned from the 400 and the
+        request sent once more in the form that fits."""
         for attempt in (1, 2):
             listed, max_output = self.capabilities(call.model_id)
             capabilities = self._learned.get(call.model_id) or call.capabilities or listed
@@ -129,7 +135,10 @@ class AnthropicAdapter(SdkAdapter):
                 model_id=call.model_id, system_prompt=call.system_prompt, messages=call.messages, tools=call.tools,
                 max_output_tokens=call.max_output_tokens, cache=call.cache, provider_id=self._provider_id,
                 reasoning=call.reasoning, capabilities=capabilities, model_max_output=max_output,
+                web_search=call.web_search,
             )
+            if sent_back:
+                request["messages"] = [*request["messages"], {"role": "assistant", "content": sent_back}]
             timeout = read_timeout(call.deadlines)
             try:
                 async with headers_deadline(call.headers_s):
@@ -145,16 +154,23 @@ class AnthropicAdapter(SdkAdapter):
         raise AssertionError("unreachable")
 
     async def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
-        stream = await self._open(call)
+        """One reply; a server tool loop the API paused (stop_reason pause_turn) is continued by sending the turn so
+        far back as it came, up to MAX_CONTINUATIONS times."""
         state = StreamState(self._provider_id, call.model_id)
-        try:
-            async for event in stream:
-                for out in state.feed(event):
-                    yield out
-        finally:
-            await stream.close()
-        if not state.finished:
-            raise NetworkError("the stream ended without its last event", reason="cut", url=self.endpoint)
+        sent_back: list[dict[str, Any]] | None = None
+        for _leg in range(MAX_CONTINUATIONS + 1):
+            stream = await self._open(call, sent_back)
+            try:
+                async for event in stream:
+                    for out in state.feed(event):
+                        yield out
+            finally:
+                await stream.close()
+            if not state.finished:
+                raise NetworkError("the stream ended without its last event", reason="cut", url=self.endpoint)
+            if not state.paused:
+                break
+            sent_back = state.next_leg()
         yield UsageReported(state.usage())
         yield StreamDone(state.stop_reason)
 

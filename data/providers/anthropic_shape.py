@@ -8,10 +8,20 @@ from typing import Any
 
 from data.attachments.media import MediaSource
 from data.providers.anthropic_thinking import loop_reasoning, thinking_block, thinking_request
+from data.providers.anthropic_web import sent_back, web_search_tool
 from data.providers.attachment_shape import anthropic_parts
-from data.providers.conversation import AttachmentBlock, CallBlock, ResultBlock, TextBlock, Turn, to_turns
+from data.providers.conversation import (
+    AttachmentBlock,
+    CallBlock,
+    ResultBlock,
+    SearchedBlock,
+    TextBlock,
+    Turn,
+    to_turns,
+)
 from data.providers.thinking_rules import takes_interleaved
 from domain.models import Message, ModelCapabilities, ReasoningBlock, ToolDefinition
+from domain.web import WebSearchSettings
 
 EPHEMERAL = {"type": "ephemeral"}
 _ID_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
@@ -42,6 +52,8 @@ def shape_turns(
                 content.append({"type": "text", "text": block.text})
             elif isinstance(block, AttachmentBlock):
                 content.extend(anthropic_parts(block.attachment, media))
+            elif isinstance(block, SearchedBlock):
+                content.extend(sent_back(block.record))
             elif isinstance(block, CallBlock):
                 content.append(
                     {"type": "tool_use", "id": safe_tool_id(block.id), "name": block.name, "input": dict(block.input)}
@@ -91,14 +103,17 @@ def anthropic_request(
     capabilities: ModelCapabilities | None = None,
     model_max_output: int | None = None,
     media: MediaSource | None = None,
+    web_search: WebSearchSettings | None = None,
 ) -> dict[str, Any]:
     """Keyword arguments for messages.create (without stream); cache=False for one-off prompts (a cache write
     costs more than plain input and would never be read). Thinking follows the model's form at the `reasoning`
     level (anthropic_thinking.thinking_request), decided at a tool loop's start and kept for its every step (a
     budget model that takes it thinks between tool calls under the interleaved-thinking beta); while it is on, the
     current tool loop's own reasoning blocks of this provider and model go back first in their turns, as they
-    came. The beta header, when sent, is in `extra_headers`."""
-    turns = to_turns(messages, user_first=True, tool_blocks=bool(tools))
+    came. The beta header, when sent, is in `extra_headers`. With `web_search` on, the web_search server tool is
+    offered, and earlier searched replies of this provider go back as their blocks came (pruned ones as text)."""
+    turns = to_turns(messages, user_first=True, tool_blocks=bool(tools),
+                     web_provider=provider_id if web_search is not None else None)
     echoed = loop_reasoning(turns, provider_id, model_id)
     steps = sorted(echoed)
     thinking = thinking_request(
@@ -115,8 +130,8 @@ def anthropic_request(
     system = anthropic_system(system_prompt, cache=cache)
     if system:
         params["system"] = system
-    if tools:
-        params["tools"] = anthropic_tools(tools)
+    if tools or web_search is not None:
+        params["tools"] = [*anthropic_tools(tools), *([web_search_tool(web_search)] if web_search else [])]
     if thinking.headers:
         params["extra_headers"] = dict(thinking.headers)
     return params

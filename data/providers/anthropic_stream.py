@@ -6,6 +6,8 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from data.providers.anthropic_thinking import thinking_block
+from data.providers.anthropic_web import SearchFold
 from data.providers.conversation import parse_tool_arguments
 from data.registry.capabilities import ANTHROPIC_EFFORTS
 from domain.events import (
@@ -16,6 +18,7 @@ from domain.events import (
     TextDelta,
     ThinkingDelta,
     ToolCallRequested,
+    WebSearched,
 )
 from domain.models import CapabilitySource, ModelCapabilities, ReasoningBlock, ReasoningKind, ThinkingForm, Usage
 
@@ -55,6 +58,20 @@ class StreamState:
         self.thoughts: dict[int, ReasoningBlock] = {}  # thinking / redacted blocks under way, by index
         self.texts: dict[int, list[str]] = {}
         self.owner = (provider_id, model_id)
+        self.web = SearchFold(provider_id, model_id)
+        self.searches = 0  # usage.server_tool_use.web_search_requests
+        self.paused = False  # stop_reason pause_turn: a server tool loop to be continued by sending the turn back
+        self.signed: list[ReasoningBlock] = []  # the turn's thinking blocks so far (a continuation sends them back)
+        self.earlier = Usage()  # the usage of the turn's earlier (paused) responses
+
+    def next_leg(self) -> list[dict[str, Any]]:
+        """After a pause_turn: the assistant content to send back as it came, and the state ready for the
+        continuation's response."""
+        content = [thinking_block(b) for b in self.signed] + self.web.so_far()
+        self.earlier, self.paused, self.finished = self.usage(), False, False
+        self.input = self.output = self.cache_read = self.cache_write = self.reasoning = self.searches = 0
+        self.web.new_leg()
+        return content
 
     def feed(self, event: Any) -> list[StreamEvent]:
         kind = event.type
@@ -64,6 +81,8 @@ class StreamState:
             self._start(event.index, event.content_block)
         elif kind == "content_block_delta":
             delta = event.delta
+            if self.web.delta(event.index, delta):
+                return [ReplyProgress()]
             if delta.type == "text_delta" and delta.text:
                 return [TextDelta(delta.text)]
             if delta.type == "thinking_delta" and delta.thinking:
@@ -75,22 +94,30 @@ class StreamState:
             if delta.type == "input_json_delta" and event.index in self.tools:
                 self.tools[event.index][2].append(delta.partial_json)
                 return [ReplyProgress()]
+        elif kind == "content_block_stop" and event.index not in self.tools and event.index not in self.thoughts:
+            self.web.stop(event.index)
         elif kind == "content_block_stop" and event.index in self.tools:
             call_id, name, pieces = self.tools.pop(event.index)
             return [ToolCallRequested(call_id, name, parse_tool_arguments("".join(pieces)))]
         elif kind == "content_block_stop" and event.index in self.thoughts:
             block = self.thoughts.pop(event.index)
             text = "".join(self.texts.pop(event.index, [])) or block.text
+            self.signed.append(replace(block, text=text))
             return [ReasoningDone(replace(block, text=text))]
         elif kind == "message_delta":
             self.stop_reason = _STOP_REASONS.get(event.delta.stop_reason or "", "other")
+            self.paused = event.delta.stop_reason == "pause_turn"
             self._take_usage(event.usage)
         elif kind == "message_stop":
             self.finished = True
+            record = None if self.paused else self.web.record()
+            return [WebSearched(record)] if record is not None else []
         return []
 
     def _start(self, index: int, block: Any) -> None:
         provider_id, model_id = self.owner
+        if self.web.start(index, block):
+            return
         if block.type == "tool_use":
             self.tools[index] = (block.id, block.name, [])
         elif block.type == "thinking":
@@ -110,14 +137,19 @@ class StreamState:
         self.cache_write = getattr(usage, "cache_creation_input_tokens", None) or self.cache_write
         details = getattr(usage, "output_tokens_details", None)
         self.reasoning = getattr(details, "thinking_tokens", None) or self.reasoning
+        server = getattr(usage, "server_tool_use", None)
+        self.searches = getattr(server, "web_search_requests", None) or self.searches
 
     def usage(self) -> Usage:
+        """The turn's usage: every response of it (a paused one and its continuations) added up."""
+        e = self.earlier
         return Usage(
-            input_tokens=self.input + self.cache_read + self.cache_write,
-            output_tokens=self.output,
-            cache_read_tokens=self.cache_read,
-            cache_write_tokens=self.cache_write,
-            reasoning_tokens=self.reasoning,
+            input_tokens=e.input_tokens + self.input + self.cache_read + self.cache_write,
+            output_tokens=e.output_tokens + self.output,
+            cache_read_tokens=e.cache_read_tokens + self.cache_read,
+            cache_write_tokens=e.cache_write_tokens + self.cache_write,
+            reasoning_tokens=e.reasoning_tokens + self.reasoning,
+            web_search_requests=e.web_search_requests + self.searches,
         )
 
 

@@ -26,6 +26,7 @@ from domain.models import (
     ToolDefinition,
 )
 from domain.settings import Deadlines
+from domain.web import WebSearchSettings
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -92,6 +93,7 @@ class StreamCall:
     reasoning: str = "auto"  # the level asked for (domain.settings.REASONING_LEVELS)
     capabilities: ModelCapabilities | None = None  # the model's, as stored (None: the adapter looks them up)
     cache_key: str | None = None  # one per conversation (OpenAI's prompt_cache_key)
+    web_search: WebSearchSettings | None = None  # the provider's native web search, when on
 
     @property
     def headers_s(self) -> float | None:
@@ -101,6 +103,8 @@ class StreamCall:
 
 class SdkAdapter:
     """A ModelApiAdapter skeleton: subclasses shape requests and read one SDK; this class retries and maps errors."""
+
+    searches_web = False  # whether the provider's own web search is offered (send_message_stream's web_search)
 
     def __init__(
         self, *, provider_id: str, provider_name: str, retry: RetryPolicy | None = None, secret: str | None = None
@@ -127,11 +131,13 @@ class SdkAdapter:
         reasoning: str = "auto",
         capabilities: ModelCapabilities | None = None,
         cache_key: str | None = None,
+        web_search: WebSearchSettings | None = None,
     ) -> AsyncIterator[StreamEvent]:
         """Events of one reply; a transient failure before the first event is retried, never after (a headers
         timeout once)."""
         call = StreamCall(model_id, system_prompt, messages, tools, max_output_tokens, deadlines=deadlines,
-                          reasoning=reasoning, capabilities=capabilities, cache_key=cache_key)
+                          reasoning=reasoning, capabilities=capabilities, cache_key=cache_key,
+                          web_search=web_search if web_search is not None and web_search.enabled else None)
         return retrying_stream(lambda: self._mapped(self._stream_once(call)), self._retry)
 
     async def generate_simple_completion(

@@ -10,6 +10,7 @@ from typing import Any, Literal
 from domain.attachment import Attachment, placeholder
 from domain.errors import InvalidResponse
 from domain.models import Message, MessageType, ReasoningBlock, ToolStatus
+from domain.web import WebSearchRecord, with_sources
 
 INTERRUPTED_RESULT = "Error: tool call was interrupted before it returned a result."
 CONTINUE_PLACEHOLDER = "(continuing the conversation)"
@@ -55,7 +56,14 @@ class AttachmentBlock:
     attachment: Attachment
 
 
-Block = TextBlock | CallBlock | ResultBlock | AttachmentBlock
+@dataclass(frozen=True)
+class SearchedBlock:
+    """A searched reply whose provider's own blocks go back unchanged (the shaper that asked for them sends them)."""
+
+    record: WebSearchRecord
+
+
+Block = TextBlock | CallBlock | ResultBlock | AttachmentBlock | SearchedBlock
 Role = Literal["user", "assistant"]
 
 
@@ -80,14 +88,17 @@ def parse_tool_input(raw: str | None) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"input": value}
 
 
-def to_turns(messages: Sequence[Message], *, user_first: bool = True, tool_blocks: bool = True) -> list[Turn]:
+def to_turns(messages: Sequence[Message], *, user_first: bool = True, tool_blocks: bool = True,
+             web_provider: str | None = None) -> list[Turn]:
     """Stored messages as alternating turns: every call answered right after its turn, orphans dropped.
 
     error messages are never sent; a call without a stored result gets a synthesized error result; results
     whose call is not in the list are dropped; empty texts are dropped; consecutive same-role turns merge.
     With user_first, a placeholder user turn is put first when the list would start with the assistant
-    (or be empty). Without tool_blocks (no tools offered in this request; some endpoints, e.g. Bedrock-backed
-    ones, refuse tool blocks without tool definitions), calls and results are kept as plain text instead.
+    (or be empty). A searched reply goes as its text with its sources listed, or, to `web_provider` when its search
+    blocks are that provider's and not pruned, as a SearchedBlock (its blocks unchanged). Without tool_blocks (no
+    tools offered in this request; some endpoints, e.g. Bedrock-backed ones, refuse tool blocks without tool
+    definitions), calls and results are kept as plain text instead.
     """
     results: dict[str, Message] = {}
     for message in messages:
@@ -118,8 +129,11 @@ def to_turns(messages: Sequence[Message], *, user_first: bool = True, tool_block
         elif message.type is MessageType.AI_RESPONSE:
             if calls:
                 close_assistant()
-            if message.content.strip():
-                assistant.append(TextBlock(message.content))
+            web = message.web
+            if web is not None and web_provider is not None and web.belongs_to(web_provider):
+                assistant.append(SearchedBlock(web))
+            elif message.content.strip():
+                assistant.append(TextBlock(with_sources(message.content, web)))
             reasoning.extend(message.reasoning)
         elif message.type is MessageType.TOOL_CALL:
             call_id = message.tool_call_id or f"call_{message.id}"

@@ -18,6 +18,7 @@ from data.providers.errors import error_fields, public_url, status_error, transp
 from data.providers.gemini_files import GeminiUploads, UploadGone
 from data.providers.gemini_reasoning import gemini_thinking, listed_capabilities
 from data.providers.gemini_shape import gemini_config, gemini_contents, signature_text
+from data.providers.gemini_web import grounding_record, search_tool, takes_search_with_functions
 from data.providers.retry import RetryPolicy
 from data.providers.rules import GEMINI, LIMITS
 from data.registry import load_registry
@@ -38,6 +39,7 @@ from domain.events import (
     ThinkingDelta,
     ToolCallRequested,
     UsageReported,
+    WebSearched,
 )
 from domain.models import (
     AiModel,
@@ -105,6 +107,8 @@ def map_gemini_error(exc: BaseException, provider_name: str = "Gemini", url: str
 class GeminiAdapter(SdkAdapter):
     """Streams Gemini replies, runs simple completions and lists models with inputTokenLimit."""
 
+    searches_web = True  # Grounding with Google Search
+
     def __init__(
         self,
         client: genai.Client,
@@ -135,10 +139,16 @@ class GeminiAdapter(SdkAdapter):
 
     async def _stream_once(self, call: StreamCall) -> AsyncGenerator[StreamEvent, None]:
         owner = (self._provider_id, call.model_id)
-        contents = gemini_contents(call.messages, tool_blocks=bool(call.tools), owner=owner, media=self.media,
+        web = call.web_search is not None
+        functions = call.tools if not web or takes_search_with_functions(call.model_id) else ()
+        contents = gemini_contents(call.messages, tool_blocks=bool(functions), owner=owner, media=self.media,
                                    uploaded=await self._uploaded(call))
         thinking = gemini_thinking(call.model_id, call.reasoning, call.max_output_tokens, self._capabilities(call))
-        config = gemini_config(call.system_prompt, call.tools, thinking.max_output_tokens, thinking.config)
+        config = gemini_config(call.system_prompt, functions, thinking.max_output_tokens, thinking.config)
+        if web:
+            config.tools = [*(config.tools or []), search_tool()]
+        grounding: Any = None
+        text: list[str] = []
         timeout = read_timeout(call.deadlines)
         if timeout is not None:
             config.http_options = types.HttpOptions(timeout=int(timeout * 1000))
@@ -172,9 +182,12 @@ class GeminiAdapter(SdkAdapter):
                         if part.text:
                             if part.thought:
                                 reply.thoughts.append(part.text)
+                            if not part.thought:
+                                text.append(part.text)
                             yield ThinkingDelta(part.text) if part.thought else TextDelta(part.text)
                         if part.thought_signature:  # a text part's (or a signature-only part's): the reply's own
                             reply.signatures.append(part.thought_signature)
+                    grounding = candidate.grounding_metadata or grounding
                     if candidate.finish_reason is not None:
                         finish = str(getattr(candidate.finish_reason, "value", candidate.finish_reason))
                 chunk = await anext(stream, None)
@@ -188,8 +201,11 @@ class GeminiAdapter(SdkAdapter):
             raise NetworkError("the stream ended without its last event", reason="cut", url=self.endpoint)
         for block in reply.blocks():
             yield ReasoningDone(block)
+        record = grounding_record(grounding, "".join(text), self._provider_id, call.model_id) if web else None
+        if record is not None:
+            yield WebSearched(record)
         if usage is not None:
-            yield UsageReported(usage)
+            yield UsageReported(replace(usage, web_search_requests=len(record.queries)) if record else usage)
         stop = _STOP_REASONS.get(finish, "other")
         yield StreamDone("tool_use" if called and stop == "end_turn" else stop)
 

@@ -4,7 +4,7 @@ stateless requests whose reasoning items are kept with the reply and sent back, 
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import openai
@@ -15,6 +15,7 @@ from data.providers.conversation import parse_tool_arguments
 from data.providers.errors import is_billing, overflow_from_message, short
 from data.providers.openai_adapter import OPENAI_BILLING_PAGE, OpenAIAdapter, map_openai_error
 from data.providers.responses_shape import responses_request
+from data.providers.responses_web import WebFold
 from domain.attachment import Attachment
 from domain.errors import (
     BillingError,
@@ -35,6 +36,7 @@ from domain.events import (
     ThinkingDelta,
     ToolCallRequested,
     UsageReported,
+    WebSearched,
 )
 from domain.models import ModelId, ReasoningBlock, ReasoningKind, Usage
 
@@ -78,10 +80,13 @@ class _Fold:
     summary_parts: int = 0
     usage: Usage | None = None
     stop: StopReason | None = None
+    web: WebFold | None = None  # the reply's web searches and citations
 
 
 class ResponsesAdapter(OpenAIAdapter):
     """Streams Responses API replies (models, errors and simple completions as OpenAIAdapter, over the same client)."""
+
+    searches_web = True  # the web_search tool
 
     def map_error(self, exc: BaseException) -> ProviderError:
         """See map_responses_error."""
@@ -100,6 +105,7 @@ class ResponsesAdapter(OpenAIAdapter):
             model_id=call.model_id, system_prompt=call.system_prompt, messages=call.messages, tools=call.tools,
             max_output_tokens=call.max_output_tokens, owner=(self._provider_id, call.model_id),
             capabilities=call.capabilities, reasoning=call.reasoning, cache_key=call.cache_key, media=self.media,
+            web_search=call.web_search,
         )
         timeout = read_timeout(call.deadlines)
         async with headers_deadline(call.headers_s):
@@ -107,7 +113,7 @@ class ResponsesAdapter(OpenAIAdapter):
                 **request, stream=True,
                 timeout=openai.NOT_GIVEN if timeout is None else openai.Timeout(timeout, connect=self.connect_timeout),
             )
-        fold = _Fold()
+        fold = _Fold(web=WebFold(self._provider_id, call.model_id))
         request_id = stream.response.headers.get("x-request-id")
         try:
             async for event in stream:
@@ -124,8 +130,12 @@ class ResponsesAdapter(OpenAIAdapter):
         fold.reasoning += [ReasoningDone(block) for block in fold.pending]
         for done in fold.reasoning:  # stored with the reply or the call each came before, in order
             yield done
+        record = fold.web.record() if fold.web is not None else None
+        if record is not None:
+            yield WebSearched(record)
         if fold.usage is not None:
-            yield UsageReported(fold.usage)
+            searched = fold.web.searches if fold.web is not None else 0
+            yield UsageReported(replace(fold.usage, web_search_requests=searched))
         yield StreamDone("tool_use" if fold.calls and fold.stop == "end_turn" else fold.stop)
 
     def _read(self, event: Any, fold: _Fold, model_id: str) -> list[StreamEvent | ProviderError]:
@@ -161,6 +171,8 @@ class ResponsesAdapter(OpenAIAdapter):
         item it produced is done — a function call (then the reasoning is that call's) or the message (the
         reply's); a function call with its complete arguments."""
         item_type = getattr(item, "type", "")
+        if fold.web is not None:
+            fold.web.item(item)
         if item_type == "reasoning":
             summary = "\n\n".join(part.text for part in getattr(item, "summary", None) or () if part.text)
             fold.pending.append(ReasoningBlock(

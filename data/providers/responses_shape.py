@@ -14,6 +14,7 @@ from data.attachments.media import MediaSource
 from data.providers.attachment_shape import responses_parts
 from data.providers.conversation import AttachmentBlock, CallBlock, ResultBlock, TextBlock, Turn, to_turns
 from data.providers.openai_shape import safe_call_id
+from data.providers.responses_web import responses_web_params
 from domain.context.reasoning_echo import echoed_reasoning
 from domain.models import (
     Message,
@@ -24,6 +25,7 @@ from domain.models import (
     ThinkingForm,
     ToolDefinition,
 )
+from domain.web import WebSearchSettings
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
 EFFORT_ORDER = ("none", "minimal", "low", "medium", "high", "xhigh")
@@ -153,9 +155,10 @@ def responses_request(
     reasoning: str,
     cache_key: str | None,
     media: MediaSource | None = None,
+    web_search: WebSearchSettings | None = None,
 ) -> dict[str, Any]:
     """Keyword arguments for responses.create (without stream): stateless (store false), instructions in the
-    system prompt's place, a prompt_cache_key per conversation."""
+    system prompt's place, a prompt_cache_key per conversation; the web_search tool when `web_search` is on."""
     params: dict[str, Any] = {
         "model": model_id,
         "input": responses_input(messages, tool_blocks=bool(tools), owner=owner, media=media),
@@ -169,4 +172,4 @@ def responses_request(
         params["tools"] = responses_tools(tools)
     if cache_key:
         params["prompt_cache_key"] = cache_key[:64]
-    return params
+    return responses_web_params(web_search, params)

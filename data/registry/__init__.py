@@ -22,6 +22,7 @@ class ModelPrice:
     input: float
     output: float
     cache_read: float | None = None
+    web_search: float | None = None  # USD per web search (the provider's search tool), where it has one
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,8 @@ def load_registry(path: Path | None = None) -> Registry:
 
 
 def _parse(raw: dict[str, Any]) -> Registry:
-    models = tuple(_parse_model(entry) for entry in raw["models"])
+    searches = dict(raw.get("web_search_price_per_search") or {})  # USD per search, by provider
+    models = tuple(_parse_model(entry, searches) for entry in raw["models"])
     families = tuple(
         FamilyPattern(str(f["pattern"]), _positive(f["context_window"]), parse_capabilities(f, CapabilitySource.FAMILY),
                       _positive(f["input_limit"]) if f.get("input_limit") is not None else None)
@@ -148,7 +150,13 @@ def _parse(raw: dict[str, Any]) -> Registry:
     return Registry(models, families, _positive(raw["unknown_window"]), str(raw.get("prices_as_of", "")))
 
 
-def _parse_model(entry: dict[str, Any]) -> RegistryModel:
+def _search_price(prices: dict[str, Any], provider: str) -> float | None:
+    value = prices.get(provider)
+    return float(value) if value is not None else None
+
+
+def _parse_model(entry: dict[str, Any], raw_search: dict[str, Any] | None = None) -> RegistryModel:
+    raw_search = raw_search or {}
     price = entry.get("price")
     max_output = entry.get("max_output_tokens")
     return RegistryModel(
@@ -159,7 +167,8 @@ def _parse_model(entry: dict[str, Any]) -> RegistryModel:
         max_output_tokens=_positive(max_output) if max_output is not None else None,
         is_default=bool(entry.get("default", False)),
         price=ModelPrice(float(price["input"]), float(price["output"]),
-                         float(price["cache_read"]) if price.get("cache_read") is not None else None)
+                         float(price["cache_read"]) if price.get("cache_read") is not None else None,
+                         _search_price(raw_search, entry["provider"]))
         if price else None,
         capabilities=parse_capabilities(entry, CapabilitySource.REGISTRY),
         input_limit=_positive(entry["input_limit"]) if entry.get("input_limit") is not None else None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from domain.chat.records import MessageFactory
@@ -59,9 +60,10 @@ class ReplyDraft:
         output_tokens: int | None = None,
     ) -> Message:
         """The reply as it stands, under the draft's id."""
-        return self._factory.reply(
+        reply = self._factory.reply(
             state.text, thinking=state.thinking, provider_id=self._provider_id, model_id=self._model_id,
             input_tokens=input_tokens, output_tokens=output_tokens, incomplete=incomplete, message_id=self.id,
             reasoning=state.reasoning(), reasoning_tokens=state.usage.reasoning_tokens or None,
             thinking_ms=state.thinking_ms,
         )
+        return replace(reply, web=state.web) if state.web is not None else reply

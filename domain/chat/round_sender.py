@@ -79,6 +79,7 @@ class RoundSender:
                     reasoning=settings.reasoning,
                     capabilities=attempt.model.capabilities,
                     cache_key=attempt.ctx.session.id,
+                    **({"web_search": settings.web} if settings.web_search else {}),  # adapters without it: unasked
                 )
                 async with aclosing(stream_round(stream, attempt.state, settings.deadlines)) as deltas:
                     async for delta in deltas:

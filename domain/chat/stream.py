@@ -17,9 +17,11 @@ from domain.events import (
     ToolCallRequested,
     UsageReported,
     Waiting,
+    WebSearched,
 )
 from domain.models import ReasoningBlock, Usage
 from domain.settings import Deadlines
+from domain.web import WebSearchRecord
 
 
 @dataclass
@@ -36,6 +38,7 @@ class RoundState:
     thinking_began: float | None = None  # when the first reasoning arrived
     thinking_ended: float | None = None  # when the reply's text or a tool call first arrived after it
     chars: int = 0  # characters of text and reasoning so far (kept as they come: a long reply has many parts)
+    web: WebSearchRecord | None = None  # the reply's web searches, when it made any
 
     def thought(self, text: str) -> None:
         """Records a piece of reasoning (and when reasoning began)."""
@@ -106,6 +109,8 @@ async def stream_round(
                 state.blocks.append(event)
             elif isinstance(event, UsageReported):
                 state.usage = merge_usage(state.usage, event.usage)
+            elif isinstance(event, WebSearched):
+                state.web = event.record
             elif isinstance(event, StreamDone):
                 state.stop_reason = event.stop_reason
     finally:
@@ -125,6 +130,7 @@ def merge_usage(seen: Usage, reported: Usage) -> Usage:
         cache_read_tokens=max(seen.cache_read_tokens, reported.cache_read_tokens),
         cache_write_tokens=max(seen.cache_write_tokens, reported.cache_write_tokens),
         reasoning_tokens=max(seen.reasoning_tokens, reported.reasoning_tokens),
+        web_search_requests=max(seen.web_search_requests, reported.web_search_requests),
     )
 
 
@@ -136,4 +142,5 @@ def add_usage(a: Usage, b: Usage) -> Usage:
         a.cache_read_tokens + b.cache_read_tokens,
         a.cache_write_tokens + b.cache_write_tokens,
         a.reasoning_tokens + b.reasoning_tokens,
+        a.web_search_requests + b.web_search_requests,
     )

@@ -34,10 +34,13 @@ def effective_settings(
     base: ContextSettings, agent: Agent, session: Session | None = None, command: Mapping[str, Any] | None = None
 ) -> ContextSettings:
     """The app's context settings with, in this order, the agent's overrides, the session's own reasoning level and
-    a command's flags applied: the more specific choice wins (InvalidInput for an unknown key)."""
+    web search choice, and a command's flags applied: the more specific choice wins (InvalidInput for an unknown
+    key)."""
     settings = base.with_overrides(agent.context_overrides) if agent.context_overrides else base
     if session is not None and session.reasoning is not None:
         settings = replace(settings, reasoning=session.reasoning)
+    if session is not None and session.web_search is not None:
+        settings = replace(settings, web_search=session.web_search)
     return settings.with_overrides(command) if command else settings
 
 

@@ -15,6 +15,7 @@ from domain.documents import CARD_MAX_CHARS
 from domain.models import Message, ModelId, ProviderType, ToolDefinition
 from domain.ports import CalibrationStore
 from domain.provider_rules import ProviderRules
+from domain.web import sources_text
 
 # Per-character token weights, fitted (least squares on relative error) against o200k_base on bench/corpus.py
 # (prose, code, JSON, logs, CJK, base64) plus real stdlib code and license text, then rounded. Counting runs on
@@ -117,7 +118,7 @@ class TokenEstimator:
     def __init__(self, calibration: CalibrationStore | None = None, rules: ProviderRules | None = None) -> None:
         self._calibration = calibration
         self.rules = rules
-        self._cache: dict[tuple[str, int, int, int, int], int] = {}
+        self._cache: dict[tuple[str, int, int, int, int, int], int] = {}
         self._tools: dict[tuple[str, str], tuple[Mapping[str, Any], int]] = {}  # per definition: its schema, tokens
         self._ratios: dict[str, float] = {}
         self._learned: dict[str, float | None] = {}  # the stored ratio per model as last read or written
@@ -144,7 +145,8 @@ class TokenEstimator:
 
         A pruned copy of a message (same id, shorter output) gets its own entry, so the original stays cached."""
         key = (message.id, len(message.content), len(message.tool_input or ""), len(message.tool_output or ""),
-               sum(a.tokens or self.attachment_tokens(a) for a in message.attachments) if message.attachments else 0)
+               sum(a.tokens or self.attachment_tokens(a) for a in message.attachments) if message.attachments else 0,
+               len(message.web.blocks or "") if message.web is not None else -1)
         hit = self._cache.get(key)
         if hit is not None:
             return hit
@@ -153,8 +155,21 @@ class TokenEstimator:
             tokens += self.estimate_text(message.tool_input) + self.estimate_text(message.tool_name or "")
         if message.tool_output:
             tokens += self.estimate_text(message.tool_output)
+        if message.web is not None:
+            tokens += self.web_tokens(message)
         self._cache[key] = tokens
         return tokens
+
+    def web_tokens(self, message: Message) -> int:
+        """Tokens a searched reply adds to its text: the provider's search blocks (opaque page content counted as
+        opaque data), or, pruned, the sources listed after the text. Estimated with the sources listed whatever the
+        provider: another one gets them as text, its own the blocks (which are larger)."""
+        web = message.web
+        if web is None:
+            return 0
+        if web.blocks is None:
+            return self.estimate_text(sources_text(web))
+        return self.estimate_opaque(web.blocks)
 
     def estimate_chars(self, chars: int) -> int:
         """Tokens of a text known only by its length (an attachment's, kept in the file store)."""

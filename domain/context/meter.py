@@ -46,16 +46,18 @@ def measure_context(
     summary_tokens = max(0, full_system - system)
     tool_results = sum(estimator.estimate_message(m) for m in messages if m.type is MessageType.TOOL_RESULT)
     other = sum(estimator.estimate_message(m) for m in messages if m.type is not MessageType.TOOL_RESULT)
+    web = sum(estimator.web_tokens(m) for m in messages if m.web is not None)
     media = attachment_share(messages)
     tool_defs = estimator.estimate_tools(tools)
     size = request_size(REQUEST_OVERHEAD + full_system + other + tool_results + tool_defs + reasoning, messages)
     used = estimator.calibrated(size, model_key)
     text_used = estimator.calibrated(RequestSize(size.text), model_key)  # the text part alone, scaled alike
     media_text = media - size.exact - size.ruled  # attachments sent as text: placeholders, extracted text, files
-    parts = [REQUEST_OVERHEAD + system, summary_tokens, other - media, tool_results, tool_defs, reasoning, media_text]
+    parts = [REQUEST_OVERHEAD + system, summary_tokens, other - media - web, tool_results, tool_defs, reasoning, web,
+             media_text]
     shares = apportion(text_used, parts)
     breakdown = ContextBreakdown(
         system=shares[0], summary=shares[1], messages=shares[2], tool_results=shares[3], tools=shares[4],
-        reasoning=shares[5], attachments=shares[6] + used - text_used,
+        reasoning=shares[5], web_search=shares[6], attachments=shares[7] + used - text_used,
     )
     return ContextStatus(used=used, window=window, breakdown=breakdown, window_is_guess=window_is_guess)

@@ -8,6 +8,7 @@ from dataclasses import replace
 from enum import IntEnum
 
 from domain.context.truncator import READ_TOOL_NAME
+from domain.context.web_pruner import pruned_searches
 from domain.models import Message, MessageId, MessageType, SessionId
 from domain.settings import ContextSettings
 
@@ -62,7 +63,7 @@ class ToolResultPruner:
     ) -> list[Message]:
         """Returns the messages with old tool results trimmed or cleared (new objects; inputs untouched)."""
         s = settings or self._settings
-        return self._apply(messages, pruning_plan(messages, s), s)
+        return pruned_searches(self._apply(messages, pruning_plan(messages, s), s), s)
 
     def preview(
         self, session_id: SessionId, messages: Sequence[Message], settings: ContextSettings | None = None

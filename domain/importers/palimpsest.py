@@ -8,6 +8,7 @@ from typing import Any
 from domain.importers.model import ImportedConversation, MalformedExport, expect, load_json, ordered, when
 from domain.models import CompactionRecord, Message, MessageType, ReasoningBlock, ReasoningKind, ToolStatus
 from domain.settings import MAX_SYSTEM_PROMPT_CHARS
+from domain.web import record_from_dict
 
 _TEXT_FIELDS = ("content", "thinking_content", "tool_call_id", "tool_name", "tool_input", "tool_output",
                 "provider_id", "model_id")
@@ -86,6 +87,7 @@ def _message(raw: Any, at: str, session_id: str) -> Message:
         reasoning_tokens=raw.get("reasoning_tokens"), thinking_ms=raw.get("thinking_ms"),
         incomplete=bool(raw.get("incomplete")), pinned=bool(raw.get("pinned")), active=bool(raw.get("active", True)),
         parent_id=raw.get("parent_id"), reasoning=blocks, content=values.pop("content") or "", **values,
+        web=record_from_dict(raw["web"]).pruned() if isinstance(raw.get("web"), dict) else None,
     )
 
 

@@ -12,6 +12,7 @@ from domain.errors import InvalidInput
 from domain.models import SessionId
 from domain.ports import MessageRepository, SessionRepository
 from domain.usecases.show_session import MessageView, SessionDetail, ShowSessionUseCase
+from domain.web import footnoted, record_to_json
 
 ExportFormat = Literal["markdown", "json"]
 FORMATS: tuple[str, ...] = ("markdown", "json")
@@ -42,6 +43,8 @@ def message_to_dict(view: MessageView) -> dict[str, Any]:
             for b in m.reasoning
         ],
         "attachments": [attachment_to_dict(a) for a in m.attachments],
+        # the provider's own search blocks elided like signatures: the sources and citations are kept
+        "web": json.loads(record_to_json(m.web.pruned()) or "null") if m.web is not None else None,
     }
 
 
@@ -128,7 +131,7 @@ def detail_to_markdown(detail: SessionDetail, links: Mapping[str, str] | None = 
         out.append("")
         if m.thinking_content and m.thinking_content.strip():  # reasoning folded, above the reply
             out += ["<details><summary>Thinking</summary>", "", m.thinking_content.strip(), "", "</details>", ""]
-        body = m.content
+        body = footnoted(m.content, m.web)
         if m.type.value == "tool_call" and m.tool_input:
             body = f"```json\n{m.tool_input}\n```"
         elif m.type.value == "tool_result":

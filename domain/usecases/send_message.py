@@ -29,6 +29,7 @@ from domain.events import (
     ChatEvent,
     Notice,
     ResponseComplete,
+    SourcesCited,
     TextDelta,
     ThinkingDelta,
     TitleGenerated,
@@ -40,6 +41,7 @@ from domain.provider_ports import AttachmentForms, ToolContext, ToolExecutor
 from domain.services.adapters import ProviderAdapters
 from domain.usecases.discover_model import DiscoverModelUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
+from domain.web_support import search_tool_names, web_search_unavailable
 
 
 class SendMessageUseCase:
@@ -231,6 +233,10 @@ class SendMessageUseCase:
         ctx, short = await apply_server_window(adapter, self._models, ctx, self._upkeep.planner.estimator.rules)
         if short is not None:
             yield Notice(short, warning=True)
+        unavailable = web_search_unavailable(provider, adapter, search_tool_names([t.name for t in ctx.tools])) \
+            if ctx.settings.web_search else None
+        if unavailable is not None:
+            yield Notice(unavailable, warning=True)
         if self._numbers is not None:
             ctx = await self._numbers.counted(adapter, self._upkeep.planner, ctx)
         runner = ToolRunner(
@@ -255,6 +261,8 @@ class SendMessageUseCase:
             cut = planned is not None and cut_sign(reported, planned) is not None
             stored = self._save_round(turn, attempt, draft, calibrate=not cut)  # a cut request teaches no ratio
             ctx = attempt.ctx.with_messages(stored.messages)
+            if stored.reply.web is not None:
+                yield SourcesCited(stored.reply.id, stored.reply.web)
             guessed = self._numbers.judge(attempt.model, reported, planned) if self._numbers is not None else None
             if guessed is not None:  # a window guessed on two requests' evidence; the user is told, once
                 model = attempt.model

@@ -26,6 +26,7 @@ class SessionUsage:
     output_tokens: int
     cache_read_tokens: int
     by_model: tuple[ModelTokens, ...]
+    searches: tuple[tuple[ModelId | None, int], ...] = ()  # web searches run, per model (priced per search)
 
     @property
     def cache_read_ratio(self) -> float:
@@ -46,4 +47,5 @@ class SessionUsageQuery:
         return SessionUsage(
             session.total_input_tokens, session.total_output_tokens, session.total_cache_read_tokens,
             tuple(ModelTokens(k, i, o) for k, i, o in self._messages.reply_tokens(session_id)),
+            tuple(self._messages.reply_searches(session_id)),
         )

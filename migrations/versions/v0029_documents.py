@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0029"
-down_revision = "0026"
+down_revision = "0028"
 branch_labels = None
 depends_on = None
 

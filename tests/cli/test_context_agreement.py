@@ -56,7 +56,7 @@ async def test_with_pruning_off_in_the_agent_gauge_cli_and_turn_agree_with_the_r
         assert set(cli) == {"provider", "model", "window", "input_limit", "window_source", "used", "percent",
                             "threshold", "breakdown", "warnings"}
         assert set(cli["breakdown"]) == {"system", "summary", "messages", "tool_results", "tool_definitions",
-                                       "reasoning", "attachments"}
+                                       "reasoning", "attachments", "web_search"}
 
         # the request that was just sent, measured, plus the reply it got: the next request
         sent = adapter.requests[-1]

@@ -53,4 +53,4 @@ async def test_the_breakdown_of_a_calibrated_pruned_session_adds_up_to_its_total
     assert cli["percent"] == status.percent
     assert cli["breakdown"] == {"system": b.system, "summary": b.summary, "messages": b.messages,
                                 "tool_results": b.tool_results, "tool_definitions": b.tools,
-                                "reasoning": b.reasoning, "attachments": b.attachments}
+                                "reasoning": b.reasoning, "attachments": b.attachments, "web_search": b.web_search}

@@ -27,7 +27,7 @@ def _row(**changes: object) -> tuple[object, ...]:
         "model_id": "model", "provider_id": "prov", "input_tokens": 5, "output_tokens": 6, "created_at": AT, "seq": 7,
         "pinned": 1, "incomplete": 1, "has_image": 0, "tool_output_original_chars": 99, "active": 0,
         "reasoning": REASONING, "reasoning_tokens": 40, "thinking_ms": 1_500, "parent_id": "p",
-        "attachments": ATTACHMENTS, **changes,
+        "attachments": ATTACHMENTS, "web": None, **changes,
     }
     return tuple(values[name] for name in MESSAGE_COLUMNS)
 

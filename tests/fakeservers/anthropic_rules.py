@@ -10,6 +10,8 @@ import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from tests.fakeservers.web_search import blocks_refusal, tool_refusal, web_tool
+
 _SIGNING_KEY = b"fake-anthropic-signing-key"
 EFFORT_LEVELS = ("low", "medium", "high", "xhigh", "max")
 DOCS = "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
@@ -151,7 +153,8 @@ def refusal(body: Mapping[str, Any], models: Iterable[Mapping[str, Any]] = (),
     `headers`: the request's (the interleaved-thinking beta lets budget_tokens pass max_tokens)."""
     model = next((m for m in models if m.get("id") == body.get("model")), None)
     return (_thinking_refusal(body, model, headers or {}) or _signature_refusal(body)
-            or _tool_loop_refusal(body, model) or _final_assistant_refusal(body))
+            or _tool_loop_refusal(body, model) or _final_assistant_refusal(body)
+            or tool_refusal(web_tool(body)) or blocks_refusal(body))
 
 
 def interleaved(headers: Mapping[str, str]) -> bool:

@@ -31,6 +31,7 @@ from tests.fakeservers.server import (
     sse,
     stalled_chunks,
 )
+from tests.fakeservers.web_search import citation, result_blocks, web_tool
 
 DEFAULT_MODELS = (model_info("claude-test-1", display_name="Claude Test"),)
 __all__ = ["DEFAULT_MODELS", "FakeAnthropicServer", "error_body", "error_response", "normalize", "refusal"]
@@ -59,6 +60,8 @@ def normalize(body: dict[str, Any], headers: dict[str, str]) -> NormalizedReques
             elif kind == "tool_use":
                 names[block["id"]] = block["name"]
                 parts.append(ToolCallPart(block["id"], block["name"], dict(block.get("input") or {})))
+            elif kind in ("server_tool_use", "web_search_tool_result"):  # priced as input like the rest
+                parts.append(TextPart(json.dumps(block, sort_keys=True)))
             elif kind == "tool_result":
                 call_id = block["tool_use_id"]
                 text = _text_of(block.get("content", ""))
@@ -246,10 +249,21 @@ class FakeAnthropicServer(FakeProviderServer):
                       "content_block_start")
             yield sse({"type": "content_block_stop", "index": index}, "content_block_stop")
             index += 1
-        if answer.text or not answer.tool_calls:
+        tool = web_tool(request.raw)
+        pairs = result_blocks(answer.searches, tool, [f"srvtoolu_{uuid.uuid4().hex[:20]}" for _ in answer.searches]
+                              ) if tool is not None else []
+        for use, result in pairs:
+            yield from _search_events(index, use, result)
+            index += 2
+        if answer.text or not (answer.tool_calls or pairs):
             yield sse({"type": "content_block_start", "index": index,
                        "content_block": {"type": "text", "text": ""}}, "content_block_start")
             yield sse({"type": "ping"}, "ping")
+            for found in (r["content"] for _, r in pairs):
+                if isinstance(found, list) and found:
+                    yield sse({"type": "content_block_delta", "index": index,
+                               "delta": {"type": "citations_delta", "citation": citation(found[0], answer.text)}},
+                              "content_block_delta")
             for piece in answer.text_chunks:
                 yield sse({"type": "content_block_delta", "index": index,
                            "delta": {"type": "text_delta", "text": piece}}, "content_block_delta")
@@ -268,6 +282,10 @@ class FakeAnthropicServer(FakeProviderServer):
             yield sse({"type": "content_block_stop", "index": index}, "content_block_stop")
             index += 1
         delta_usage = {k: v for k, v in usage.items() if k in ("output_tokens", "output_tokens_details")}
+        if pairs:
+            ran = sum(1 for _, r in pairs if not (isinstance(r["content"], dict)
+                                                  and r["content"]["error_code"] == "max_uses_exceeded"))
+            delta_usage["server_tool_use"] = {"web_search_requests": ran, "web_fetch_requests": 0}
         yield sse({"type": "message_delta", "delta": {"stop_reason": answer.effective_stop_reason,
                                                        "stop_sequence": None},
                    "usage": delta_usage}, "message_delta")
@@ -291,3 +309,14 @@ class FakeAnthropicServer(FakeProviderServer):
             yield sse(error_body("overloaded_error", err.message or "Overloaded"), "error")
         elif err.kind == "malformed":
             yield b"event: content_block_delta\ndata: {\"type\": \"content_block_delta\", \"index\": 0, \"delta\n\n"
+
+
+def _search_events(index: int, use: dict[str, Any], result: dict[str, Any]) -> Iterator[bytes]:
+    """A server_tool_use block (its input streamed as JSON) then its web_search_tool_result block, whole."""
+    yield sse({"type": "content_block_start", "index": index, "content_block": {**use, "input": {}}},
+              "content_block_start")
+    yield sse({"type": "content_block_delta", "index": index,
+               "delta": {"type": "input_json_delta", "partial_json": json.dumps(use["input"])}}, "content_block_delta")
+    yield sse({"type": "content_block_stop", "index": index}, "content_block_stop")
+    yield sse({"type": "content_block_start", "index": index + 1, "content_block": result}, "content_block_start")
+    yield sse({"type": "content_block_stop", "index": index + 1}, "content_block_stop")

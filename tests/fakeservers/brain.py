@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from tests.fakeservers.media_rules import MediaPart
+from tests.fakeservers.web_search import Search
 
 Flavour = Literal["anthropic", "openai", "gemini"]
 
@@ -125,6 +126,7 @@ class Reply:
     stop_reason: StopReason | None = None
     tool_argument_chunk: int = 7  # tool-call JSON is streamed in slices of this many characters
     redacted: int = 0  # Anthropic: this many redacted_thinking blocks after the thinking
+    searches: tuple[Search, ...] = ()  # web searches run before the text (when the request offers web search)
 
     @classmethod
     def of_text(cls, text: str, chunk: int = 8) -> Reply:

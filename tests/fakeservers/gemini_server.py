@@ -31,6 +31,7 @@ from tests.fakeservers.server import (
     sse,
     stalled_chunks,
 )
+from tests.fakeservers.web_search import gemini_grounding, gemini_tool_refusal
 
 _GENERATE = re.compile(r"^/v1beta/models/([^:/]+):(streamGenerateContent|generateContent)$")
 _COUNT = re.compile(r"^/v1beta/models/([^:/]+):countTokens$")
@@ -203,7 +204,7 @@ class FakeGeminiServer(FakeProviderServer):
 
     def _generate(self, raw: RawRequest, model: str, stream: bool) -> HttpResponse:
         started = time.perf_counter()
-        refused = refusal(model, raw.json(), self.signing_key)
+        refused = refusal(model, raw.json(), self.signing_key) or gemini_tool_refusal(model, raw.json())
         if refused is not None:  # a signature rule the real API enforces: the app must not break it
             return _error(400, "INVALID_ARGUMENT", refused)
         if len(raw.body) > INLINE_REQUEST_LIMIT:
@@ -294,5 +295,9 @@ class FakeGeminiServer(FakeProviderServer):
         if answer.text_chunks and not answer.tool_calls:
             last.append({"text": answer.text_chunks[-1]})
         last.extend(self._parts(Reply(tool_calls=answer.tool_calls)))
-        yield sse(self._chunk(request, self._signed(request, last), answer, accounting))
+        final = self._chunk(request, self._signed(request, last), answer, accounting)
+        grounding = gemini_grounding(answer.searches, request.raw, answer.text)
+        if grounding is not None:
+            final["candidates"][0]["groundingMetadata"] = grounding
+        yield sse(final)
         self.record_stats(request, accounting, time.perf_counter() - started)

@@ -16,6 +16,7 @@ from tests.fakeservers.openai_media import OpenAIMediaRefused
 from tests.fakeservers.openai_server import FakeOpenAIServer, error_response
 from tests.fakeservers.responses_rules import Refusal, check, normalize, reasons
 from tests.fakeservers.server import HttpResponse, RawRequest, non_stream_error, sse, stalled_chunks
+from tests.fakeservers.web_search import responses_search_items, responses_tool_refusal
 
 CACHE_MIN_TOKENS, CACHE_STEP = 1024, 128
 INPUT_LIMIT_WORDING = ("Input tokens exceed the configured limit of {limit} tokens. Your messages resulted in {tokens} "
@@ -78,6 +79,10 @@ class FakeResponsesServer(FakeOpenAIServer):
         body = raw.json()
         if self.quota:
             return HttpResponse.of_json(QUOTA_BODY, 429, {"x-request-id": f"req_{uuid.uuid4().hex[:24]}"})
+        bad_tool = responses_tool_refusal(body)
+        if bad_tool is not None:
+            self.refusals.append(bad_tool[0])
+            return _bad(Refusal(bad_tool[0], bad_tool[1], "unknown_parameter"))
         try:
             check(body, self.issued, self.issued_to)
             request = normalize(body, raw.headers)
@@ -186,10 +191,16 @@ class FakeResponsesServer(FakeOpenAIServer):
                 self.issued[item_id] = item["encrypted_content"]
                 self.issued_to[item_id] = request.model
             items.append((item, thinking))
+        searched = responses_search_items(answer.searches, raw)
+        notes = [{"type": "url_citation", "start_index": 0, "end_index": len(answer.text),
+                  "url": item["_kept"][0][0], "title": item["_kept"][0][1]}
+                 for item in searched if item["status"] == "completed" and item["_kept"]]
+        items.extend(({k: v for k, v in item.items() if k != "_kept"}, []) for item in searched)
         if answer.text or not answer.tool_calls:
             message = {"id": f"msg_{uuid.uuid4().hex[:24]}", "type": "message", "role": "assistant",
                        "status": "completed",
-                       "content": [{"type": "output_text", "text": answer.text, "annotations": [], "logprobs": []}]}
+                       "content": [{"type": "output_text", "text": answer.text, "annotations": notes,
+                                    "logprobs": []}]}
             items.append((message, list(answer.text_chunks)))
         for call in answer.tool_calls:
             arguments = json.dumps(dict(call.input))
@@ -216,7 +227,12 @@ class FakeResponsesServer(FakeOpenAIServer):
             opening["content"] = []
         elif kind == "function_call":
             opening["arguments"] = ""
+        elif kind == "web_search_call":
+            opening = {"id": item_id, "type": kind, "status": "in_progress"}
         yield event("response.output_item.added", output_index=index, item=opening)
+        if kind == "web_search_call":
+            for stage in ("in_progress", "searching", "completed"):
+                yield event(f"response.web_search_call.{stage}", item_id=item_id, output_index=index)
         if kind == "reasoning" and pieces:
             part: dict[str, Any] = {"type": "summary_text", "text": ""}
             yield event("response.reasoning_summary_part.added", item_id=item_id, output_index=index,
@@ -237,6 +253,9 @@ class FakeResponsesServer(FakeOpenAIServer):
                 yield event("response.output_text.delta", item_id=item_id, output_index=index, content_index=0,
                             delta=piece, logprobs=[])
             text = "".join(pieces)
+            for n, note in enumerate(item["content"][0]["annotations"]):
+                yield event("response.output_text.annotation.added", item_id=item_id, output_index=index,
+                            content_index=0, annotation_index=n, annotation=note)
             yield event("response.output_text.done", item_id=item_id, output_index=index, content_index=0,
                         text=text, logprobs=[])
             yield event("response.content_part.done", item_id=item_id, output_index=index, content_index=0,

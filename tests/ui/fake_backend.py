@@ -283,6 +283,11 @@ class FakeChatBackend(FakePaging, FakeAttachments, FakeSettings, ChatBackend):
                                             current_model_id=selection.model_id, current_agent_id=agent_id)
         return self.sessions[session_id]
 
+    async def set_web_search(self, session_id: str, on: bool | None) -> Session:
+        self.calls.append(("set_web_search", session_id, on))
+        self.sessions[session_id] = replace(self._session(session_id), web_search=on)
+        return self.sessions[session_id]
+
     async def set_reasoning(self, session_id: str, level: str | None) -> Session:
         self.calls.append(("set_reasoning", session_id, level))
         self.sessions[session_id] = replace(self._session(session_id), reasoning=level)

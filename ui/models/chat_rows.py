@@ -10,6 +10,7 @@ from typing import Any
 
 from domain.attachment import Attachment
 from domain.models import Message, MessageType, ReasoningKind, ToolStatus
+from ui.markdown_sources import with_sources
 
 
 class RowKind(StrEnum):
@@ -217,7 +218,7 @@ def _row(message: Message, results: Mapping[str, Message], *, dimmed: bool) -> C
         if not message.content.strip() and not message.incomplete:
             return None
         return ChatRow(
-            RowKind.ASSISTANT, text=message.content, incomplete=message.incomplete,
+            RowKind.ASSISTANT, text=with_sources(message.content, message.web), incomplete=message.incomplete,
             model_label=message.model_id, **common,
         )
     if message.type is MessageType.TOOL_CALL:

@@ -232,6 +232,8 @@ class Picked:
     agent_id: AgentId | None = None
     reasoning: str | None = None
     set_reasoning: bool = False
+    web_search: bool | None = None  # the globe before the conversation exists (set when `set_web_search`)
+    set_web_search: bool = False
 
 
 ChatEvent = (

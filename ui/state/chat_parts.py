@@ -22,6 +22,7 @@ class ModelChoice:
     window_is_guess: bool = False
     features: tuple[str, ...] = ()  # what the model takes besides text: "reasoning", "images", "PDFs", "tools"
     reasoning_levels: tuple[str, ...] = ()  # the reasoning settings that mean something for it (none: no picker)
+    web_search: bool = False  # its provider has a web search of its own
 
 
 # --- the turn ------------------------------------------------------------------------------------------------------
@@ -90,6 +91,7 @@ class Header:
     selection: Selection | None = None
     agent_id: AgentId | None = None
     reasoning: str | None = None  # the conversation's own reasoning level (None: its agent's or the app's)
+    web_search: bool | None = None  # the globe's choice before the conversation exists (then: the session's)
     choices: tuple[ModelChoice, ...] = ()
     agents: tuple[Agent, ...] = ()
 

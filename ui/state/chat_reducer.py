@@ -77,7 +77,7 @@ def reduce(state: ChatState, event: ChatEvent) -> ChatState:
         case ChoicesOffered() | Picked():
             return replace(state, header=_header(state.header, event))
         case Cleared():
-            header = replace(state.header, reasoning=None)
+            header = replace(state.header, reasoning=None, web_search=None)
             return Empty(header=header, composer=replace(state.composer, editing=None, queued=None))
         case OpenStarted(leave=leave):
             previous = state.shown
@@ -144,6 +144,7 @@ def _header(header: Header, event: ChoicesOffered | Picked) -> Header:
             selection=event.selection if event.selection is not None else header.selection,
             agent_id=event.agent_id if event.agent_id is not None else header.agent_id,
             reasoning=event.reasoning if event.set_reasoning else header.reasoning,
+            web_search=event.web_search if event.set_web_search else header.web_search,
         )
     selection = header.selection
     if selection is None or all(c.selection != selection for c in event.choices):

@@ -267,6 +267,10 @@ class ChatViewModel(QObject):
         """Sets the conversation's own reasoning level."""
         self.context.select_reasoning(level)
 
+    def set_web_search(self, on: bool) -> None:
+        """Turns the conversation's web search on or off (stored with the session)."""
+        self.context.set_web_search(on)
+
     def set_system_prompt(self, prompt: str | None) -> None:
         """Sets the conversation's own system prompt."""
         self.context.set_system_prompt(prompt)

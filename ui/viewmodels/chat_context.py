@@ -174,6 +174,17 @@ class ContextController:
 
         self._vm.worker.call(lambda: self._vm.backend.set_reasoning(session.id, level), stored, failed)
 
+    def set_web_search(self, on: bool) -> None:
+        """Stores the conversation's web search choice; the header follows the session read back."""
+        session = self._vm.state.session
+        if session is None:  # kept, and stored with the session the first message makes
+            self._vm.dispatch(Picked(web_search=on, set_web_search=True))
+            return
+        if session.web_search is on:
+            return
+        self._vm.worker.call(lambda: self._vm.backend.set_web_search(session.id, on),
+                             lambda updated: self._vm.dispatch(SessionUpdated(updated)), self._vm.fail)
+
     def set_system_prompt(self, prompt: str | None) -> None:
         """Sets the conversation's own system prompt (None or blank: its agent's again); the gauge follows."""
         session = self._vm.state.session

@@ -104,10 +104,12 @@ class TurnController:
         self._files = state.pending
         self.start(text, files)
         if session is None:
-            agent, reasoning = state.agent_id, state.reasoning
+            agent, reasoning, web = state.agent_id, state.reasoning, state.header.web_search
 
-            async def create() -> Session:  # with the reasoning level chosen before the first message
+            async def create() -> Session:  # with the reasoning level and web search chosen before the first message
                 created = await vm.backend.create_session(agent, selection)
+                if web is not None:
+                    created = await vm.backend.set_web_search(created.id, web)
                 return created if reasoning is None else await vm.backend.set_reasoning(created.id, reasoning)
 
             def created(new: Any) -> None:

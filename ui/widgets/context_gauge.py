@@ -43,7 +43,7 @@ def gauge_tooltip(status: ContextStatus | None, usage: UsageSummary | None, comp
         b = status.breakdown
         rows = [("System prompt", b.system), ("Summary", b.summary), ("Messages", b.messages),
                 ("Attachments", b.attachments), ("Tool results", b.tool_results), ("Tool definitions", b.tools),
-                ("Reasoning sent back", b.reasoning)]
+                ("Reasoning sent back", b.reasoning), ("Web search results", b.web_search)]
         lines += [f"{name}: {value:,}" for name, value in rows]
         window = f"{status.window:,}" if status.window else "unknown"
         lines.append(f"<b>Total: {status.used:,} of {window} tokens</b>")

@@ -34,6 +34,8 @@ def panel_rows(status: ContextStatus) -> list[tuple[str, str]]:
     rows = [("System prompt", f"{b.system:,}"), ("Summary", f"{b.summary:,}"), ("Messages", f"{b.messages:,}"),
             ("Attachments", f"{b.attachments:,}"), ("Tool results", f"{b.tool_results:,}"),
             ("Tool definitions", f"{b.tools:,}"), ("Reasoning sent back", f"{b.reasoning:,}")]
+    if b.web_search:
+        rows.append(("Web search results", f"{b.web_search:,}"))
     share = percent_text(status)
     percent = f"  ({share})" if share else ""
     rows.append(("Total", f"{status.used:,} of {window:,} tokens{percent}" if window else f"{status.used:,} tokens"))

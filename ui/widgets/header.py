@@ -15,6 +15,7 @@ from ui.state.chat_state import ChatState, ModelChoice
 from ui.theme import Theme
 from ui.widgets.context_gauge import ContextGauge
 from ui.widgets.elided_label import ElidedLabel
+from ui.widgets.icons import globe_icon
 from ui.widgets.picker import PickerButton
 
 MODEL_TIP = "Provider and model (switch any time; the conversation carries over)"
@@ -25,6 +26,7 @@ class Header(QWidget):
 
     model_chosen = Signal(object)  # Selection
     reasoning_chosen = Signal(object)  # a level of REASONING_LEVELS, or None for the agent's/app's setting
+    web_search_toggled = Signal(bool)
     agent_chosen = Signal(str)
     compact_requested = Signal()
     reset_requested = Signal()
@@ -43,7 +45,7 @@ class Header(QWidget):
         self.sidebar_button.setText("☰")
         self.sidebar_button.setToolTip("Show or hide the conversations (Ctrl+B)")
         self.sidebar_button.clicked.connect(self.sidebar_toggled)
-        self.title = ElidedLabel("New chat", self, min_chars=12)
+        self.title = ElidedLabel("New chat", self, min_chars=8)  # room for the globe at 720 px
         self.title.setObjectName("SessionTitle")
         self.subtitle = ElidedLabel("", self)
         self.subtitle.setObjectName("Muted")
@@ -56,6 +58,13 @@ class Header(QWidget):
         self.reasoning.compact_text = "✦"  # a narrow window: the mark alone (the level is in the tooltip)
         self.reasoning.setToolTip(REASONING_TIP)
         self.reasoning.hide()  # shown for a model that reasons
+        self.web = QToolButton(self)
+        self.web.setObjectName("WebSearchToggle")
+        self.web.setIcon(globe_icon(theme.muted))  # drawn: no emoji font is assumed
+        self.web.setCheckable(True)
+        self.web.setAccessibleName("Web search")
+        self.web.setMinimumWidth(34)  # never squeezed out of a narrow header
+        self.web.toggled.connect(lambda on: emit(self.web_search_toggled, bool(on)))
         self.gauge = ContextGauge(theme, self)
         self.menu_button = QToolButton(self)
         self.menu_button.setText("Context ▾")
@@ -83,6 +92,7 @@ class Header(QWidget):
         layout.addLayout(titles, 1)
         layout.addWidget(self.agent)
         layout.addWidget(self.model)
+        layout.addWidget(self.web)
         layout.addWidget(self.reasoning)
         layout.addWidget(self.gauge)
         layout.addWidget(self.menu_button)
@@ -97,7 +107,7 @@ class Header(QWidget):
     def set_controls_visible(self, visible: bool) -> None:
         """Hides the pickers, gauge and menu (the first-run panel has nothing for them to act on)."""
         self._controls_visible = visible
-        for widget in (self.agent, self.model, self.gauge, self.menu_button):
+        for widget in (self.agent, self.model, self.web, self.gauge, self.menu_button):
             widget.setVisible(visible)
         self.reasoning.setVisible(visible and bool(self._reasoning_shown and self._reasoning_shown[0]))
 
@@ -135,6 +145,7 @@ class Header(QWidget):
                                   f"{MODEL_TIP}\n{current.provider_name} · {current.selection.model_id} · "
                                   f"{window_label(current.window, current.window_is_guess)} context window")
         self._show_reasoning(state)
+        self._show_web(state)
         agents = (tuple((a.id, a.name) for a in state.agents), state.agent_id)
         if agents != self._agents_shown:
             self._agents_shown = agents
@@ -173,6 +184,19 @@ class Header(QWidget):
         self.reasoning.setText(f"✦ {'default' if current == DEFAULT else current}")
         self.reasoning.setToolTip(f"{REASONING_TIP}\nNow: {REASONING_WORDS.get(str(current), current)}")
 
+    def _show_web(self, state: ChatState) -> None:
+        """The globe: checked while the conversation searches the web; disabled, saying why, when its provider
+        has no search of its own (or before the conversation exists)."""
+        choice = state.selected_choice
+        session = state.session
+        on = bool(session.web_search if session is not None else state.header.web_search)
+        available = choice is not None and choice.web_search
+        self.web.blockSignals(True)  # showing the state is not the user's toggle
+        self.web.setChecked(on and available)
+        self.web.blockSignals(False)
+        self.web.setEnabled(available and not (state.streaming or state.compacting))
+        self.web.setToolTip(web_tip(choice.provider_name if choice else None, available, on))
+
     def _model_chosen(self, selection: object) -> None:
         if isinstance(selection, Selection):
             emit(self.model_chosen, selection)
@@ -183,6 +207,15 @@ class Header(QWidget):
 
 
 REASONING_TIP = "Reasoning: how much the model thinks before it answers (this conversation)"
+
+
+def web_tip(provider: str | None, available: bool, on: bool) -> str:
+    """The globe's tooltip: what it does, whether it is on, or plainly why it cannot be."""
+    if provider is not None and not available:
+        return (f"Web search: {provider} has no web search of its own, and no MCP search server is configured "
+                "(add one in Settings › Tools).")
+    state = "on: the model may search the web; sources are listed under its replies" if on else "off"
+    return f"Web search (this conversation): {state}."
 DEFAULT = "default"  # the picker's entry for "the agent's or the app's setting"
 REASONING_WORDS = {
     DEFAULT: "the agent's setting", "off": "no reasoning", "auto": "the provider's default for this model",

@@ -30,3 +30,21 @@ def paperclip_icon(color: str, size: int = 20) -> QIcon:
     painter.drawPath(path)
     painter.end()
     return QIcon(pixmap)
+
+
+def globe_icon(color: str, size: int = 18) -> QIcon:
+    """A globe: its outline, the equator, two parallels and a meridian's ellipse, in `color`."""
+    pixmap = QPixmap(size * 2, size * 2)  # drawn at twice the size, for high-DPI screens
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    s = size * 2 / 20.0
+    painter.setPen(QPen(QColor(color), 1.6 * s))
+    outline = QRectF(2 * s, 2 * s, 16 * s, 16 * s)
+    painter.drawEllipse(outline)
+    painter.drawEllipse(QRectF(6.5 * s, 2 * s, 7 * s, 16 * s))
+    painter.drawLine(QPointF(2 * s, 10 * s), QPointF(18 * s, 10 * s))
+    painter.drawLine(QPointF(3.6 * s, 6 * s), QPointF(16.4 * s, 6 * s))
+    painter.drawLine(QPointF(3.6 * s, 14 * s), QPointF(16.4 * s, 14 * s))
+    painter.end()
+    return QIcon(pixmap)

@@ -134,6 +134,7 @@ class MainWindow(QMainWindow):
         h.model_chosen.connect(chat.select_model)
         h.agent_chosen.connect(chat.select_agent)
         h.reasoning_chosen.connect(chat.select_reasoning)
+        h.web_search_toggled.connect(chat.set_web_search)
         h.compact_requested.connect(self.compact_now)
         h.gauge.mcp_server_toggled.connect(chat.set_mcp_server_enabled)
         h.gauge.automatic_window_requested.connect(chat.use_automatic_window)

@@ -1,0 +1,53 @@
+"""Which providers search the web natively, and what the user is told when the one in use cannot."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.mcp import SEPARATOR
+from domain.models import Provider, ProviderApi, ProviderType
+
+OPENAI_HOST = "api.openai.com"
+
+
+def provider_searches_web(provider: Provider) -> bool:
+    """Whether the provider, as configured, has a native web search Palimpsest offers (Anthropic, Gemini, OpenAI's
+    Responses API); the adapter's own answer (native_web_search) wins where an adapter is at hand."""
+    if provider.type in (ProviderType.ANTHROPIC, ProviderType.GEMINI):
+        return True
+    if provider.type is ProviderType.OPENAI:
+        on_openai = not provider.base_url or OPENAI_HOST in provider.base_url
+        return provider.api is ProviderApi.RESPONSES or (provider.api is ProviderApi.AUTO and on_openai)
+    return False
+
+
+def native_web_search(adapter: object) -> bool:
+    """Whether the provider's adapter offers its own web search (Anthropic's server tool, OpenAI's Responses API
+    web_search tool, Gemini's Google Search grounding); Chat Completions and compatible servers have none."""
+    return bool(getattr(adapter, "searches_web", False))
+
+
+def web_search_unavailable(provider: Provider, adapter: object, search_tools: Sequence[str] = ()) -> str | None:
+    """None when the provider searches natively; else the plain sentence for the user: the MCP search tools it
+    can use instead, or that there is none."""
+    if native_web_search(adapter):
+        return None
+    if search_tools:
+        return (f"{provider.name} has no web search of its own; the model can search through the MCP tool "
+                f"{', '.join(search_tools)} instead.")
+    return (f"{provider.name} has no web search of its own, and no MCP search server is configured: this "
+            "conversation's replies cannot search the web (add a search server with `palimpsest mcp add`).")
+
+
+WEB_SEARCH_HINTS = ("web", "brave", "tavily", "exa", "searx", "serp", "google", "bing", "duckduckgo", "kagi")
+
+
+def search_tool_names(tool_names: Sequence[str]) -> list[str]:
+    """The offered MCP tools (`server__tool`) that look like a web search server's: a search tool of a server or
+    tool named after the web or a search engine, or one named just `search`."""
+    found = []
+    for name in tool_names:
+        server, sep, tool = name.lower().partition(SEPARATOR)
+        if sep and "search" in tool and (tool == "search" or any(h in server + tool for h in WEB_SEARCH_HINTS)):
+            found.append(name)
+    return found

@@ -1,0 +1,81 @@
+"""Web search in the chat screen: a searched reply shows numbered superscript links and its sources under it; the
+globe beside the model picker turns the conversation's search on (stored through the backend) and says plainly when
+the provider has none. Screenshot saved under ui/screenshots/web_search_sources.png."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from domain.models import AiModel
+from domain.web import Citation, Source, WebSearchRecord
+from tests.ui.chat_helpers import row_of
+from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.test_screenshots_chat_items import _keep
+from tests.ui.window_helpers import open_session, themed_window
+from ui.backend import Selection
+from ui.models.chat_rows import RowKind
+
+RECORD = WebSearchRecord(
+    queries=("tides brest",),
+    sources=(Source("https://tides.example/brest", "Brest tide table"), Source("https://port.example/news",
+                                                                                "Port of Brest news")),
+    citations=(Citation("https://tides.example/brest", "Brest tide table", "High tide 06:12", 0, 31),
+               Citation("https://port.example/news", "Port of Brest news", "quay works", 33, 78)),
+)
+REPLY = "High tide in Brest is at 06:12. The quay works end on Friday, so berth 4 reopens."
+
+
+def test_a_searched_reply_shows_superscripts_and_its_sources_and_the_globe_turns_search_on(
+        qtbot, worker, artifacts) -> None:
+    backend = FakeChatBackend(keys={"anthropic": "sk-test"})
+    session = backend.add_session("Tides in Brest", ["When is high tide in Brest?", REPLY], minutes_ago=1)
+    messages = backend.messages[session.id]
+    messages[-1] = replace(messages[-1], web=RECORD)
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, session.id)
+    _position, row = row_of(window.chat_view, RowKind.ASSISTANT)
+    assert row.text == (
+        "High tide in Brest is at 06:12.[¹](https://tides.example/brest) The quay works end on Friday, so berth 4 "
+        "reopens.[²](https://port.example/news)\n\n**Sources**\n\n1. [Brest tide table](https://tides.example/brest)"
+        "\n2. [Port of Brest news](https://port.example/news)")
+    globe = window.header.web
+    assert globe.isVisible() and globe.isEnabled() and not globe.isChecked()
+    globe.click()
+    qtbot.waitUntil(lambda: ("set_web_search", session.id, True) in backend.calls)
+    qtbot.waitUntil(lambda: window.chat_vm.state.session is not None and window.chat_vm.state.session.web_search)
+    qtbot.waitUntil(lambda: "on: the model may search the web" in globe.toolTip())
+    assert globe.isChecked()
+    qtbot.waitUntil(lambda: not window.chat_view.delegate.sizer.pending_count())
+    _keep(window, artifacts, "web_search_sources.png")
+
+
+def test_the_globe_says_plainly_when_the_provider_has_no_search(qtbot, worker) -> None:
+    backend = FakeChatBackend(keys={"anthropic": "sk-test", "local": "none"})
+    from domain.models import Provider, ProviderType
+
+    backend.providers["local"] = Provider("local", "Local", ProviderType.OPENAI_COMPATIBLE, "http://127.0.0.1:8080/v1")
+    backend.models.append(AiModel("llama", "Llama", "local", context_window_size=8192))
+    session = backend.add_session("Local chat", ["hi", "hello"], minutes_ago=1)
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, session.id)
+    window.chat_vm.select_model(Selection("local", "llama"))
+    qtbot.waitUntil(lambda: window.chat_vm.state.selection == Selection("local", "llama"))
+    globe = window.header.web
+    assert not globe.isEnabled() and not globe.isChecked()
+    assert globe.toolTip() == ("Web search: Local has no web search of its own, and no MCP search server is "
+                               "configured (add one in Settings › Tools).")
+
+
+def test_the_globe_before_the_first_message_is_stored_with_the_new_conversation(qtbot, worker) -> None:
+    backend = FakeChatBackend(keys={"anthropic": "sk-test"})
+    window = themed_window(qtbot, backend, worker)
+    qtbot.waitUntil(lambda: window.chat_vm.state.selected_choice is not None)
+    globe = window.header.web
+    assert globe.isEnabled() and window.chat_vm.state.session is None
+    globe.click()
+    qtbot.waitUntil(lambda: window.chat_vm.state.header.web_search is True)
+    assert globe.isChecked()
+    window.chat_vm.send("What's the tide?")
+    qtbot.waitUntil(lambda: any(call[0] == "set_web_search" for call in backend.calls))
+    created = next(call for call in backend.calls if call[0] == "set_web_search")
+    assert created[2] is True and backend.sessions[created[1]].web_search is True
