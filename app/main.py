@@ -56,6 +56,10 @@ def _command(name: str) -> Command:
         from app.cli.mcp_cmd import run_mcp
 
         return run_mcp
+    if name == "sync":
+        from app.cli.sync_cmd import run_sync
+
+        return run_sync
     if name == "import":
         from app.cli.import_cmd import run_import
 

@@ -88,6 +88,9 @@ def build_parser() -> CliParser:
     from app.cli.mcp_parser import add_mcp_parser
 
     add_mcp_parser(commands, _group)
+    from app.cli.sync_parser import add_sync_parser
+
+    add_sync_parser(commands, _group)
     return parser
 
 
