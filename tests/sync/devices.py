@@ -1,5 +1,4 @@
-"""Two (or more) devices for sync tests: each its own data folder and keychain, chatting with a fake Anthropic
-server offline, and the scenario the issue asks for (chat, branch, compact, rename, delete on both, sync until quiet)."""
+"""Devices for sync tests: each its own data folder and keychain, chatting with a fake Anthropic server offline."""
 
 from __future__ import annotations
 
