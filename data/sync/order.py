@@ -41,10 +41,12 @@ def renumber(conn: Connection, session_id: str) -> None:
 
 def set_leaf(conn: Connection, session_id: str, leaf: str) -> bool:
     """Makes the path from the root to `leaf` the session's active path; False if the leaf is not stored."""
-    parents = dict(conn.exec_driver_sql("SELECT id, parent_id FROM messages WHERE session_id = ?", (session_id,)).all())
+    parents: dict[str, str | None] = dict(conn.exec_driver_sql(
+        "SELECT id, parent_id FROM messages WHERE session_id = ?", (session_id,)).all())
     if leaf not in parents:
         return False
-    path, node = [], leaf
+    path: list[str] = []
+    node: str | None = leaf
     while node is not None and node in parents and node not in path:
         path.append(node)
         node = parents[node]

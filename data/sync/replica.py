@@ -59,7 +59,7 @@ class SqlReplica:
             conn = s.connection()
             clock = self._clock(conn)
             merge = apply_files(conn, files, self.device, clock)
-            done = dict(conn.exec_driver_sql("SELECT device, seq FROM sync_applied").all())
+            done: dict[str, int] = dict(conn.exec_driver_sql("SELECT device, seq FROM sync_applied").all())
             for f in files:
                 marks = f.covers if f.snapshot else {f.device: f.seq}
                 for device, seq in marks.items():
@@ -92,21 +92,23 @@ class SqlReplica:
         present = {(k, key) for k, key, _ in state}
         sessions_gone = {key for k, key, f in shadow if k == "session" and f != DELETED and (k, key) not in present}
         dropped: set[tuple[str, str]] = set()
-        for kind, key, field in shadow:
-            if field == DELETED or (kind, key) in present or (kind, key) in dropped:
+        for kind, row, name in shadow:
+            if name == DELETED or (kind, row) in present or (kind, row) in dropped:
                 continue
-            dropped.add((kind, key))
-            for k in [k for k in shadow if k[0] == kind and k[1] == key]:
+            dropped.add((kind, row))
+            for k in [k for k in shadow if k[0] == kind and k[1] == row]:
                 marks[k] = None
-            if kind in ("message", "compaction") and json.loads(key)[0] in sessions_gone:
+            if kind in ("message", "compaction") and json.loads(row)[0] in sessions_gone:
                 continue  # gone with its conversation: the conversation's tombstone says so
             stamp = clock.tick(now).text()
-            changes.append(Change(kind, key, DELETED, None, stamp))
-            marks[(kind, key, DELETED)] = ("", stamp)
+            changes.append(Change(kind, row, DELETED, None, stamp))
+            marks[(kind, row, DELETED)] = ("", stamp)
         token = (marks, clock.last.text())
         return Pending(tuple(changes), tuple(dict.fromkeys(blobs)), token)
 
     def mark_pushed(self, pending: Pending) -> None:
+        marks: dict[Key, tuple[str, str] | None]
+        last: str
         marks, last = pending.token  # type: ignore[misc]
         shadow = {k: v for k, v in marks.items() if v is not None}
         touched = {json.loads(k[1])[0] for k in marks if k[0] == "message"}

@@ -69,7 +69,7 @@ def read_rows(conn: Connection, table: Table) -> Iterator[tuple[str, dict[str, A
 
 def read_sessions(conn: Connection) -> Iterator[tuple[str, dict[str, Any]]]:
     """(id, synced fields) of every session, the checkpoint and active leaf included."""
-    leaves = dict(conn.exec_driver_sql(
+    leaves: dict[str, str] = dict(conn.exec_driver_sql(
         "SELECT session_id, id FROM messages m WHERE active = 1 AND seq ="
         " (SELECT max(seq) FROM messages WHERE session_id = m.session_id AND active = 1)").all())
     through = dict(((sid, seq), mid) for sid, seq, mid in conn.exec_driver_sql(

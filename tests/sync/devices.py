@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -68,15 +69,21 @@ class Device:
         return shown
 
     def rename(self, session_id: str, title: str) -> None:
-        from app.container import SystemClock
         from data.storage import Storage
         from domain.usecases.rename_session import RenameSessionUseCase
 
         storage = Storage.open(self.home)
         try:
-            RenameSessionUseCase(storage.sessions, SystemClock())(session_id, title)
+            RenameSessionUseCase(storage.sessions, _Clock())(session_id, title)
         finally:
             storage.close()
+
+
+class _Clock:
+    """The wall clock (UTC)."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
 
 
 def sync_until_quiet(*devices: Device, rounds: int = 8) -> int:
