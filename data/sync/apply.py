@@ -98,12 +98,6 @@ def apply_files(conn: Connection, files: Sequence[ChangeFile], me: str, clock: H
     for sid, value in merge.checkpoints.items():
         if not set_checkpoint(conn, sid, value):
             merge.notices.append(f"The summary of conversation {sid} waits for its messages (next sync).")
-    for cid, through, sid in conn.exec_driver_sql(
-            "SELECT id, through_message_id, session_id FROM compactions WHERE through_message_id IS NOT NULL").all():
-        if sid in merge.touched:
-            seq = conn.exec_driver_sql("SELECT seq FROM messages WHERE id = ?", (through,)).scalar()
-            if seq is not None:
-                conn.exec_driver_sql("UPDATE compactions SET boundary = ? WHERE id = ?", (seq, cid))
     save_shadow(conn, merge.shadow, merge.dirty)
     return merge
 

@@ -19,19 +19,20 @@ def renumber(conn: Connection, session_id: str) -> None:
     order = canonical_order([Node(i, p, c) for i, p, c, _ in rows])
     old = {i: seq for i, _, _, seq in rows}
     new = {mid: n for n, mid in enumerate(order, start=1)}
+    by_old = {seq: mid for mid, seq in old.items()}
     if any(old[mid] != seq for mid, seq in new.items()):
-        by_old = {seq: mid for mid, seq in old.items()}
         conn.exec_driver_sql("UPDATE messages SET seq = -seq - 1 WHERE session_id = ?", (session_id,))
         conn.exec_driver_sql("UPDATE messages SET seq = ? WHERE id = ?", [(seq, mid) for mid, seq in new.items()])
         boundary = conn.exec_driver_sql("SELECT compact_boundary FROM sessions WHERE id = ?", (session_id,)).scalar()
-        if boundary is not None and boundary in by_old:
+        if boundary is not None and boundary in by_old:  # the first message kept whole stays the first
             conn.exec_driver_sql("UPDATE sessions SET compact_boundary = ? WHERE id = ?",
                                  (new[by_old[boundary]], session_id))
-        for cid, through, b in conn.exec_driver_sql(
-                "SELECT id, through_message_id, boundary FROM compactions WHERE session_id = ?", (session_id,)).all():
-            mid = through if through in new else by_old.get(b)
-            if mid is not None:
-                conn.exec_driver_sql("UPDATE compactions SET boundary = ? WHERE id = ?", (new[mid], cid))
+    for cid, through, b in conn.exec_driver_sql(
+            "SELECT id, through_message_id, boundary FROM compactions WHERE session_id = ?", (session_id,)).all():
+        if through in new:  # a compaction's boundary: just after the last message it summarizes
+            conn.exec_driver_sql("UPDATE compactions SET boundary = ? WHERE id = ?", (new[through] + 1, cid))
+        elif b in by_old:
+            conn.exec_driver_sql("UPDATE compactions SET boundary = ? WHERE id = ?", (new[by_old[b]], cid))
     last = conn.exec_driver_sql("SELECT content FROM messages WHERE session_id = ? AND type IN ('user', 'ai_response')"
                                 " ORDER BY seq DESC LIMIT 1", (session_id,)).scalar()
     conn.exec_driver_sql("UPDATE sessions SET message_count = ?, last_message_preview = coalesce(?, "

@@ -111,7 +111,7 @@ class SqlReplica:
         last: str
         marks, last = pending.token  # type: ignore[misc]
         shadow = {k: v for k, v in marks.items() if v is not None}
-        touched = {json.loads(k[1])[0] for k in marks if k[0] == "message"}
+        touched = {json.loads(k[1])[0] for k in marks if k[0] in ("message", "compaction")}
         with self._db.write() as s:
             conn = s.connection()
             save_shadow(conn, shadow, set(marks))

@@ -49,6 +49,11 @@ def run_scenario(a: Device, b: Device, setup: Sequence[str]) -> dict[str, Any]:
         assert texts.count(text) == 1, text
     assert shown[talk]["title"] == "Lisbon, renamed on A"
     assert shown[talk]["compacted_summary"] == "Summary: Lisbon is the capital; the Tagus; the bridge."
+    seq = {m["id"]: m["seq"] for m in shown[talk]["messages"]}
+    record = shown[talk]["compactions"][-1]
+    assert record["boundary"] == seq[record["through_id"]] + 1  # just after the last message it summarizes
+    kept = next(m for m in shown[talk]["messages"] if m["seq"] == shown[talk]["compact_boundary"])
+    assert kept["content"] == "And the bridge?" and kept["active"]  # the first message kept whole stays the first
     assert "Still here?" in [m["content"] for m in shown[revive]["messages"]]
     trashed = [s for s in a.sessions() if s["id"] == trash]
     assert trashed == []
