@@ -43,6 +43,7 @@ class Merge:
     checkpoints: dict[str, Any] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)
     applied: int = 0
+    released: set[str] = field(default_factory=set)  # attachment files whose messages were deleted
 
     def set_shadow(self, key: Key, value_digest: str, stamp: str) -> None:
         self.shadow[key] = (value_digest, stamp)
@@ -117,6 +118,9 @@ def _tombstone(merge: Merge, c: Change) -> None:
     if c.kind == "session":
         if _keeps_session(merge, c):
             return
+        merge.released.update(r[0] for r in merge.conn.exec_driver_sql(
+            "SELECT a.sha256 FROM message_attachments a JOIN messages m ON m.id = a.message_id"
+            " WHERE m.session_id = ?", (c.key,)))
         merge.conn.exec_driver_sql("DELETE FROM sessions WHERE id = ?", (c.key,))
         for kind in ("message", "compaction"):
             for k in [k for k in merge.shadow if k[0] == kind and json.loads(k[1])[0] == c.key]:
@@ -126,6 +130,9 @@ def _tombstone(merge: Merge, c: Change) -> None:
         table = BY_KIND[c.kind]
         values = json.loads(c.key)
         where = " AND ".join(f"{k} = ?" for k in table.keys)
+        if c.kind == "message":
+            merge.released.update(r[0] for r in merge.conn.exec_driver_sql(
+                "SELECT sha256 FROM message_attachments WHERE message_id = ?", (values[1],)))
         merge.conn.exec_driver_sql(f"DELETE FROM {table.name} WHERE {where}", tuple(values))
         if c.kind == "message":
             merge.touched.add(values[0])

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from data.attachments.files import AttachmentFiles
+from data.db.attachment_refs import unreferenced
 from data.db.engine import Database
 from data.sync.apply import apply_files, load_shadow, save_shadow
 from data.sync.order import attachment_digests, renumber
@@ -68,6 +69,7 @@ class SqlReplica:
             conn.exec_driver_sql("INSERT OR REPLACE INTO sync_applied (device, seq) VALUES (?, ?)",
                                  list(done.items()))
             set_meta(conn, CLOCK_KEY, clock.last.text())
+        self._files.delete(unreferenced(self._db, merge.released))  # after the commit, as the store's own purge
         return Applied(merge.applied, tuple(merge.notices))
 
     def pending(self) -> Pending:

@@ -91,3 +91,15 @@ def test_branches_made_on_both_devices_converge_on_one_active_path(pair: tuple[S
     assert [(row[1], row[2]) for row in order] == [(1, "s1-q1"), (2, "s1-a1"), (3, "a-retry"), (4, "b-next")]
     active = [row[2] for row in order if row[3]]
     assert active in (["s1-q1", "a-retry"], ["s1-q1", "s1-a1", "b-next"])
+
+
+def test_a_conversation_purged_on_one_device_takes_its_attachment_files_on_the_other(
+        pair: tuple[Store, Store, FolderRemote]) -> None:
+    a, b, remote = pair
+    a.conversation("s9", "With a file", ["look at this", "seen"], attach=b"only s9 has these bytes")
+    until_quiet([a, b], remote)
+    sha = b.storage.attachment_files.put(b"only s9 has these bytes")
+    b.storage.sessions.purge("s9")
+    until_quiet([a, b], remote)
+    assert a.storage.sessions.get("s9") is None
+    assert not a.storage.attachment_files.exists(sha)
