@@ -166,8 +166,9 @@ def _field(merge: Merge, c: Change) -> None:
     if known is not None and not wins(c.stamp, known[1]):
         return
     value_digest = digest(c.value)
-    if merge.pending_locally(key) and digest(merge.local[key]) != value_digest:
+    if known is not None and merge.pending_locally(key) and digest(merge.local[key]) != value_digest:
         return  # changed here since the last sync: this value is sent next, stamped later, and wins
+    # never synced here (a row both devices had before their first sync, or sync set up again): the remote's wins
     if c.kind == "session":
         if c.field not in SESSION_FIELDS and c.field not in (LEAF, CHECKPOINT):
             return  # a field from a newer version: ignored

@@ -103,3 +103,15 @@ def test_a_conversation_purged_on_one_device_takes_its_attachment_files_on_the_o
     until_quiet([a, b], remote)
     assert a.storage.sessions.get("s9") is None
     assert not a.storage.attachment_files.exists(sha)
+
+
+def test_sync_set_up_again_does_not_send_old_values_over_newer_ones(
+        pair: tuple[Store, Store, FolderRemote], tmp_path: Path) -> None:
+    from data.sync.config import forget
+
+    a, b, remote = pair
+    b.storage.sessions.update_fields("s1", title="Renamed on B while A was away")
+    b.sync(remote)
+    forget(a.storage.unit_of_work)  # `sync off`, then set up again with the same remote
+    until_quiet([a, b], remote)
+    assert _title(a) == _title(b) == "Renamed on B while A was away"
