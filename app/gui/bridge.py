@@ -7,10 +7,12 @@ from app.gui.bridge_attachments import AttachmentsBridge
 from app.gui.bridge_chat import AppBridge, ConversationBridge
 from app.gui.bridge_sessions import SessionsBridge
 from app.gui.bridge_settings import SettingsBridge
+from app.gui.bridge_sync import SyncBridge
 from ui.backend import ChatBackend
 
 
-class ContainerBackend(AppBridge, ConversationBridge, AttachmentsBridge, SessionsBridge, SettingsBridge, ChatBackend):
+class ContainerBackend(AppBridge, ConversationBridge, AttachmentsBridge, SessionsBridge, SettingsBridge, SyncBridge,
+                       ChatBackend):
     """Implements every screen's interface with the same use cases the CLI uses."""
 
     def __init__(self, container: Container) -> None:

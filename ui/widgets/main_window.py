@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
@@ -9,11 +11,13 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QStackedWidget, 
 from ui.backend import ChatBackend
 from ui.markdown import warm_up
 from ui.state.chat_state import ChatState
+from ui.sync_backend import SyncBackend
 from ui.theme import Theme
 from ui.viewmodels.app import AppState, AppViewModel
 from ui.viewmodels.chat import ChatViewModel
 from ui.viewmodels.sessions import SessionsState, SessionsViewModel
 from ui.viewmodels.settings import SettingsViewModel
+from ui.viewmodels.sync import SyncViewModel
 from ui.widgets.attach_wiring import AttachmentWiring
 from ui.widgets.chat_view import ChatView
 from ui.widgets.composer import Composer
@@ -50,6 +54,8 @@ class MainWindow(QMainWindow):
         self.sessions_vm = SessionsViewModel(backend, worker)
         self.chat_vm = ChatViewModel(backend, worker)
         self.settings_vm = SettingsViewModel(backend, worker)
+        sync_backend = cast("SyncBackend | None", backend if hasattr(backend, "sync_info") else None)
+        self.sync_vm = SyncViewModel(sync_backend, worker) if sync_backend is not None else None
         self.settings_dialog: SettingsDialog | None = None
 
         self.sidebar = Sidebar(self.sessions_vm, theme, self)
@@ -151,6 +157,11 @@ class MainWindow(QMainWindow):
         self.first_run.add_local.connect(lambda: self.open_settings(local=True))
         self.first_run.dismissed.connect(app.dismiss_first_run)
         self.settings_vm.catalog_changed.connect(app.load)
+        if self.sync_vm is not None:  # background sync: every few minutes, and a little after each change here
+            sync_vm = self.sync_vm
+            sync_vm.synced.connect(self.sessions_vm.refresh)
+            self.chat_vm.session_changed.connect(lambda _session: sync_vm.changed())
+            sync_vm.start_background()
 
     def _shortcuts(self) -> None:
         bindings = {
@@ -290,10 +301,12 @@ class MainWindow(QMainWindow):
     def open_settings(self, local: bool = False) -> None:
         """Opens the settings dialog (non-modal so the chat keeps streaming)."""
         if self.settings_dialog is None:
-            self.settings_dialog = SettingsDialog(self.settings_vm, self)
+            self.settings_dialog = SettingsDialog(self.settings_vm, self, self.sync_vm)
         if not self.settings_dialog.isVisible():  # opened again: the last visit's "added" or "saved" is old news
             self.settings_vm.clear_status()
         self.settings_vm.load()
+        if self.sync_vm is not None:
+            self.sync_vm.load()
         if local:
             self.settings_dialog.providers.focus_endpoint()
         self.settings_dialog.show()

@@ -1,20 +1,23 @@
-"""The settings dialog: Providers, Models, Compaction, Agents, Memories, Tools; status line at the bottom."""
+"""The settings dialog: Providers, Models, Compaction, Agents, Memories, Tools, Sync; status line at the bottom."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from ui.viewmodels.settings import SettingsState, SettingsViewModel
+from ui.viewmodels.sync import SyncViewModel
 from ui.widgets.settings_agents import AgentsPage, MemoriesPage
 from ui.widgets.settings_pages import CompactionPage, ModelsPage
 from ui.widgets.settings_providers import ProvidersPage
+from ui.widgets.settings_sync import SyncPage
 from ui.widgets.settings_tools import ToolsPage
 
 
 class SettingsDialog(QDialog):
     """Renders SettingsState across its pages."""
 
-    def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None) -> None:
+    def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None,
+                 sync_vm: SyncViewModel | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
         self.resize(860, 640)
@@ -29,6 +32,9 @@ class SettingsDialog(QDialog):
         for page, title in ((self.providers, "Providers"), (self.models, "Models"), (self.compaction, "Compaction"),
                             (self.agents, "Agents"), (self.memories, "Memories"), (self.tools, "Tools")):
             self.tabs.addTab(page, title)
+        self.sync = SyncPage(sync_vm, self) if sync_vm is not None else None
+        if self.sync is not None:
+            self.tabs.addTab(self.sync, "Sync")
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)

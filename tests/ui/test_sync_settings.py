@@ -1,0 +1,81 @@
+"""Settings › Sync over the real container (SQLite under PALIMPSEST_HOME) and a folder remote: set up from the form,
+sync, status, a wrong passphrase refused with nothing kept, a change synced in the background, turn off."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.container import Container
+from app.gui.bridge import ContainerBackend
+from data.sync.cipher import create_meta
+from data.sync.folder import FolderRemote
+from tests.fakes_turn import FakeAdapterFactory
+from ui.viewmodels.sync import SyncViewModel
+from ui.widgets.settings_sync import SyncPage
+
+
+@pytest.fixture
+def container() -> Iterator[Container]:
+    c = Container.build(adapter_factory=FakeAdapterFactory(default_completion="A title"))
+    yield c
+    c.close()
+
+
+@pytest.fixture
+def page(qtbot, worker, container: Container) -> SyncPage:
+    vm = SyncViewModel(ContainerBackend(container), worker)
+    widget = SyncPage(vm)
+    qtbot.addWidget(widget)
+    vm.load()
+    qtbot.waitUntil(lambda: vm.state.loaded and not vm.state.busy)
+    return widget
+
+
+def _idle(qtbot, page: SyncPage) -> None:
+    qtbot.waitUntil(lambda: not page.vm.state.busy and page.vm.state.loaded)
+
+
+def test_set_up_from_the_form_syncs_and_shows_the_status_then_turn_off(
+        qtbot, page: SyncPage, container: Container, tmp_path: Path) -> None:
+    assert "Sync is off" in page.status.text() and not page.sync_button.isEnabled()
+    container.create_session(provider_id="anthropic", model_id="claude-sonnet-4-5-20250929")
+    page.location.setText(str(tmp_path / "remote"))
+    page.setup_button.click()
+    qtbot.waitUntil(lambda: (page.vm.state.message or "").startswith("Received"))
+    _idle(qtbot, page)
+    assert "Syncing through folder" in page.status.text() and "Waiting to be sent: 0 changes" in page.status.text()
+    assert (tmp_path / "remote" / "palimpsest-sync.json").exists()
+    assert FolderRemote(tmp_path / "remote").list("devices/")
+    page.off_button.click()
+    qtbot.waitUntil(lambda: page.vm.state.message == "Sync is off.")
+    assert page.vm.state.info is None and "Sync is off" in page.status.text()
+
+
+def test_a_wrong_passphrase_is_refused_and_nothing_is_kept(qtbot, page: SyncPage, tmp_path: Path) -> None:
+    create_meta(FolderRemote(tmp_path / "remote"), "the right passphrase")
+    page.location.setText(str(tmp_path / "remote"))
+    page.passphrase.setText("a wrong one")
+    page.setup_button.click()
+    qtbot.waitUntil(lambda: page.vm.state.error is not None)
+    assert "passphrase does not match" in page.result.text()
+    page.vm.load()
+    _idle(qtbot, page)
+    assert page.vm.state.info is None
+
+
+def test_a_change_here_is_sent_a_little_later_in_the_background(
+        qtbot, page: SyncPage, container: Container, tmp_path: Path) -> None:
+    page.location.setText(str(tmp_path / "remote"))
+    page.setup_button.click()
+    qtbot.waitUntil(lambda: (page.vm.state.message or "").startswith("Received"))
+    _idle(qtbot, page)
+    before = len(FolderRemote(tmp_path / "remote").list("devices/"))
+    session = container.create_session(provider_id="anthropic", model_id="claude-sonnet-4-5-20250929")
+    container.rename_session(session.id, "Made after the first sync")
+    page.vm.changed(delay_ms=10)
+    qtbot.waitUntil(lambda: len(FolderRemote(tmp_path / "remote").list("devices/")) == before + 1)
+    _idle(qtbot, page)
+    assert page.vm.state.info is not None and page.vm.state.info.waiting == 0

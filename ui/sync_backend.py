@@ -1,0 +1,49 @@
+"""What the desktop app's Sync settings need from the backend: the status, set up, sync now, off."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class SyncInfo:
+    """Where this device syncs and how it went last time."""
+
+    kind: str
+    location: str
+    encrypted: bool
+    last_at: str | None  # ISO time of the last sync, None: never
+    last_summary: str | None  # what the last sync did, in words
+    waiting: int  # local changes not yet sent
+
+
+@dataclass(frozen=True)
+class SyncSetup:
+    """What the person typed in the set-up form (secrets go to the keychain only)."""
+
+    kind: str  # folder | webdav | s3
+    location: str
+    user: str | None = None
+    password: str | None = None
+    endpoint: str | None = None
+    access_key: str | None = None
+    secret_key: str | None = None
+    passphrase: str | None = None
+    encrypt: bool = False
+
+
+class SyncBackend(Protocol):
+    """Sync verbs (each blocking call runs off the event loop in the implementation)."""
+
+    async def sync_info(self) -> SyncInfo | None:
+        """The status, or None when sync is not set up."""
+        ...
+
+    async def sync_setup(self, setup: SyncSetup) -> SyncInfo: ...
+
+    async def sync_now(self) -> str:
+        """Syncs once; returns what it did, in words (notices included)."""
+        ...
+
+    async def sync_off(self) -> None: ...
