@@ -79,3 +79,30 @@ def test_a_change_here_is_sent_a_little_later_in_the_background(
     qtbot.waitUntil(lambda: len(FolderRemote(tmp_path / "remote").list("devices/")) == before + 1)
     _idle(qtbot, page)
     assert page.vm.state.info is not None and page.vm.state.info.waiting == 0
+
+
+def test_sync_page_screenshot(qtbot, worker, container: Container, tmp_path: Path, artifacts: Path) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from tests.ui.test_screenshots import saved
+    from ui.theme import LIGHT, palette_for, stylesheet_for
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    app.setStyle("Fusion")
+    app.setPalette(palette_for(LIGHT))
+    app.setStyleSheet(stylesheet_for(LIGHT))
+    vm = SyncViewModel(ContainerBackend(container), worker)
+    page = SyncPage(vm)
+    qtbot.addWidget(page)
+    page.resize(860, 640)
+    page.show()
+    container.create_session(provider_id="anthropic", model_id="claude-sonnet-4-5-20250929")
+    page.location.setText(str(tmp_path / "Sync" / "palimpsest"))
+    page.encrypt.setChecked(True)
+    page.passphrase.setText("correct horse battery staple")
+    page.setup_button.click()
+    qtbot.waitUntil(lambda: (vm.state.message or "").startswith("Received"))
+    qtbot.waitUntil(lambda: not vm.state.busy)
+    assert "end-to-end encrypted" in page.status.text()
+    saved(page, artifacts / "settings_sync.png")
