@@ -14,7 +14,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
-from domain.sync.errors import RemoteError, WrongPassphrase
+from domain.sync.errors import RemoteError, RemoteMissing, WrongPassphrase
 from domain.sync.ports import Remote
 from domain.sync.records import CorruptFile
 
@@ -110,9 +110,10 @@ def _b64(data: bytes) -> str:
 
 def read_meta(remote: Remote) -> RemoteMeta | None:
     """The remote's meta file, or None for a remote nothing was written to yet."""
-    if META not in remote.list(""):
+    try:
+        return RemoteMeta.from_bytes(remote.get(META))
+    except RemoteMissing:
         return None
-    return RemoteMeta.from_bytes(remote.get(META))
 
 
 def create_meta(remote: Remote, passphrase: str | None) -> tuple[RemoteMeta, bytes | None]:

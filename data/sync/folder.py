@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
-from domain.sync.errors import RemoteError
+from domain.sync.errors import RemoteError, RemoteMissing
 
 TMP_SUFFIX = ".part"
 
@@ -44,6 +44,8 @@ class FolderRemote:
     def get(self, name: str) -> bytes:
         try:
             return (self.root / name).read_bytes()
+        except FileNotFoundError as exc:
+            raise RemoteMissing(f"The sync folder {self.root} has no {name}.") from exc
         except OSError as exc:
             raise RemoteError(f"Cannot read {name} in the sync folder {self.root} ({exc.strerror}).") from exc
 

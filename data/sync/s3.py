@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from domain.sync.errors import RemoteError
+from domain.sync.errors import RemoteError, RemoteMissing
 
 
 def split_s3_url(url: str) -> tuple[str, str]:
@@ -55,9 +55,15 @@ class S3Remote:
         return sorted(names)
 
     def get(self, name: str) -> bytes:
+        from botocore.exceptions import ClientError
+
         try:
             body: bytes = self._client.get_object(Bucket=self.bucket, Key=self.prefix + name)["Body"].read()
             return body
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
+                raise RemoteMissing(f"The S3 remote has no {name}.") from exc
+            raise self._fail(f"reading {name}", exc) from exc
         except self._errors as exc:
             raise self._fail(f"reading {name}", exc) from exc
 

@@ -10,7 +10,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 import httpx2 as httpx
 
-from domain.sync.errors import RemoteError
+from domain.sync.errors import RemoteError, RemoteMissing
 
 TIMEOUT_S = 60.0
 _DAV = "{DAV:}"
@@ -70,6 +70,8 @@ class WebDavRemote:
 
     def get(self, name: str) -> bytes:
         response = self._send("GET", name)
+        if response.status_code == 404:
+            raise RemoteMissing(f"The WebDAV server has no {name}.")
         if response.status_code != 200:
             raise RemoteError(f"The WebDAV server answered {response.status_code} to reading {name}.")
         return response.content

@@ -9,6 +9,10 @@ class RemoteError(PalimpsestError):
     """The remote could not be reached, read or written (nothing local changed)."""
 
 
+class RemoteMissing(RemoteError):
+    """The remote has no file of that name."""
+
+
 class WrongPassphrase(PalimpsestError):
     """The passphrase does not open this remote's files."""
 

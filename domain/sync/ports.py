@@ -17,7 +17,7 @@ class Remote(Protocol):
         ...
 
     def get(self, name: str) -> bytes:
-        """The bytes of one file; RemoteError if it cannot be read."""
+        """The bytes of one file; RemoteMissing if there is none, RemoteError if it cannot be read."""
         ...
 
     def put(self, name: str, data: bytes) -> bool:

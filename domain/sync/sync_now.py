@@ -88,7 +88,6 @@ class SyncNowUseCase:
                 except CorruptFile:
                     skipped.append(name)
                     break  # a device's files apply in its order: the rest wait for this one
-        files = [f for f in files if f.device == me or f.snapshot or f.seq > applied.get(f.device, 0)]
         if not files:
             return 0, (), tuple(skipped)
         self._fetch_blobs(files)

@@ -11,7 +11,7 @@ import pytest
 from data.sync.folder import FolderRemote
 from data.sync.s3 import S3Remote
 from data.sync.webdav import WebDavRemote
-from domain.sync.errors import RemoteError
+from domain.sync.errors import RemoteMissing
 from domain.sync.ports import Remote
 from tests.sync.servers import S3_KEY, S3_SECRET, WEBDAV_PASSWORD, WEBDAV_USER, S3Server, WebDavServer
 
@@ -43,6 +43,9 @@ def test_listing_is_by_prefix_and_sorted(remote: Remote) -> None:
     assert "meta.json" in remote.list("")
 
 
-def test_reading_a_missing_file_is_a_remote_error(remote: Remote) -> None:
-    with pytest.raises(RemoteError):
+def test_reading_a_missing_file_says_it_is_missing(remote: Remote) -> None:
+    with pytest.raises(RemoteMissing):
         remote.get("devices/nobody/c0000000001")
+    remote.put("devices/somebody/c0000000001", b"x")
+    with pytest.raises(RemoteMissing):
+        remote.get("devices/somebody/c0000000002")
