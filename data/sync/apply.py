@@ -4,6 +4,7 @@ messages as a union; the conversations touched are then put in the canonical ord
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,19 @@ class Merge:
     notices: list[str] = field(default_factory=list)
     applied: int = 0
     released: set[str] = field(default_factory=set)  # attachment files whose messages were deleted
+    columns: dict[str, list[str]] = field(default_factory=dict)  # per table, read once
+    next_seq: dict[str, int] = field(default_factory=dict)  # per session: the seq a new message takes
+    trashed: dict[str, tuple[Any, str]] = field(default_factory=dict)  # per session: (deleted_at, title)
+
+    @property
+    def raw(self) -> Any:
+        """The SQLite connection under the transaction (row by row, without SQLAlchemy's per-statement cost)."""
+        return self.conn.connection.dbapi_connection
+
+    def synced(self, table: Table) -> list[str]:
+        if table.name not in self.columns:
+            self.columns[table.name] = synced_columns(self.conn, table)
+        return self.columns[table.name]
 
     def set_shadow(self, key: Key, value_digest: str, stamp: str) -> None:
         self.shadow[key] = (value_digest, stamp)
@@ -197,17 +211,20 @@ def _session_field(merge: Merge, c: Change) -> None:
 
 
 def _row(merge: Merge, table: Table, c: Change) -> bool:
-    conn = merge.conn
+    raw = merge.raw
     row: dict[str, Any] = dict(c.value)
-    names = [n for n in synced_columns(conn, table) if n in row]
+    names = [n for n in merge.synced(table) if n in row]
     extra: dict[str, Any] = {}
     if table.kind == "message":
         session_id = row["session_id"]
-        if not conn.exec_driver_sql("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).scalar():
-            merge.notices.append(f"A message of an unknown conversation {session_id} was left for later.")
-            return False
+        if session_id not in merge.next_seq:
+            if raw.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is None:
+                merge.notices.append(f"A message of an unknown conversation {session_id} was left for later.")
+                return False
+            merge.next_seq[session_id] = int(raw.execute(
+                "SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE session_id = ?", (session_id,)).fetchone()[0])
         _undelete_for(merge, session_id, c.stamp)
-        extra = {"seq": _next_seq(conn, session_id), "active": 0, "rev": 1}
+        extra = {"seq": merge.next_seq[session_id], "active": 0, "rev": 1}
         merge.touched.add(session_id)
     elif table.kind == "compaction":
         extra = {"boundary": 0}
@@ -215,29 +232,27 @@ def _row(merge: Merge, table: Table, c: Change) -> bool:
     where = " AND ".join(f"{k} = ?" for k in table.keys)
     key_values = tuple(row[k] for k in table.keys)
     try:
-        if conn.exec_driver_sql(f"SELECT 1 FROM {table.name} WHERE {where}", key_values).scalar():
+        if raw.execute(f"SELECT 1 FROM {table.name} WHERE {where}", key_values).fetchone() is not None:
             updated = [n for n in names if n not in table.keys]
-            conn.exec_driver_sql(f"UPDATE {table.name} SET {', '.join(f'{n} = ?' for n in updated)} WHERE {where}",
-                                 (*(row[n] for n in updated), *key_values))
+            raw.execute(f"UPDATE {table.name} SET {', '.join(f'{n} = ?' for n in updated)} WHERE {where}",
+                        (*(row[n] for n in updated), *key_values))
         else:
             inserted = {**{n: row[n] for n in names}, **extra}
-            conn.exec_driver_sql(f"INSERT INTO {table.name} ({', '.join(inserted)}) VALUES"
-                                 f" ({', '.join('?' for _ in inserted)})", tuple(inserted.values()))
-    except IntegrityError as exc:
-        merge.notices.append(f"A {table.kind} from another device could not be stored here ({exc.orig}).")
+            raw.execute(f"INSERT INTO {table.name} ({', '.join(inserted)}) VALUES"
+                        f" ({', '.join('?' for _ in inserted)})", tuple(inserted.values()))
+            if table.kind == "message":
+                merge.next_seq[row["session_id"]] += 1
+    except (IntegrityError, sqlite3.IntegrityError) as exc:
+        merge.notices.append(f"A {table.kind} from another device could not be stored here "
+                             f"({getattr(exc, 'orig', exc)}).")
         return False
     if table.kind == "message":
-        conn.exec_driver_sql("DELETE FROM message_attachments WHERE message_id = ?", (row["id"],))
+        raw.execute("DELETE FROM message_attachments WHERE message_id = ?", (row["id"],))
         shas = attachment_digests(row.get("attachments"))
         if shas:
-            conn.exec_driver_sql("INSERT INTO message_attachments (message_id, position, sha256) VALUES (?, ?, ?)",
-                                 [(row["id"], i, sha) for i, sha in enumerate(shas)])
+            raw.executemany("INSERT INTO message_attachments (message_id, position, sha256) VALUES (?, ?, ?)",
+                            [(row["id"], i, sha) for i, sha in enumerate(shas)])
     return True
-
-
-def _next_seq(conn: Connection, session_id: str) -> int:
-    return int(conn.exec_driver_sql("SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE session_id = ?",
-                                    (session_id,)).scalar() or 1)
 
 
 def _undelete_for(merge: Merge, session_id: str, stamp: str) -> None:
@@ -245,7 +260,11 @@ def _undelete_for(merge: Merge, session_id: str, stamp: str) -> None:
     deleted = merge.shadow.get(("session", session_id, "deleted_at"))
     if deleted is None or stamp <= deleted[1]:
         return
-    row = merge.conn.exec_driver_sql("SELECT deleted_at, title FROM sessions WHERE id = ?", (session_id,)).first()
-    if row is not None and row[0] is not None:
-        merge.conn.exec_driver_sql("UPDATE sessions SET deleted_at = NULL WHERE id = ?", (session_id,))
-        merge.notices.append(f"Conversation {row[1]!r} was deleted but got a newer message: restored.")
+    if session_id not in merge.trashed:
+        merge.trashed[session_id] = merge.raw.execute(
+            "SELECT deleted_at, title FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    deleted_at, title = merge.trashed[session_id]
+    if deleted_at is not None:
+        merge.raw.execute("UPDATE sessions SET deleted_at = NULL WHERE id = ?", (session_id,))
+        merge.trashed[session_id] = (None, title)
+        merge.notices.append(f"Conversation {title!r} was deleted but got a newer message: restored.")
