@@ -193,6 +193,7 @@ def _field(merge: Merge, c: Change) -> None:
         del merge.shadow[(c.kind, c.key, DELETED)]
         merge.dirty.add((c.kind, c.key, DELETED))
     merge.set_shadow(key, value_digest, c.stamp)
+    merge.local[key] = c.value  # as stored now: a later change of it in this batch is not taken for a local one
     merge.applied += 1
 
 

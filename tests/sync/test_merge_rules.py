@@ -115,3 +115,29 @@ def test_sync_set_up_again_does_not_send_old_values_over_newer_ones(
     forget(a.storage.unit_of_work)  # `sync off`, then set up again with the same remote
     until_quiet([a, b], remote)
     assert _title(a) == _title(b) == "Renamed on B while A was away"
+
+
+def test_a_file_still_arriving_is_skipped_then_applied_once_whole(pair: tuple[Store, Store, FolderRemote]) -> None:
+    """A folder synced by another program may show a change file half-copied: it waits, and the files after it too."""
+    a, b, remote = pair
+    a.storage.sessions.update_fields("s1", title="First change")
+    a.sync(remote)
+    a.storage.sessions.update_fields("s1", title="Second change")
+    a.sync(remote)
+    first = sorted(remote.list(f"devices/{a.replica.device}/"))[-2]
+    whole = (remote.root / first).read_bytes()
+    (remote.root / first).write_bytes(whole[: len(whole) // 2])
+    report = b.sync(remote)
+    assert report.skipped == (first,) and report.received == 0 and _title(b) == "First title"
+    (remote.root / first).write_bytes(whole)
+    assert b.sync(remote).received == 2 and _title(b) == "Second change"
+
+
+def test_two_changes_of_one_field_received_together_end_on_the_later(
+        pair: tuple[Store, Store, FolderRemote]) -> None:
+    a, b, remote = pair
+    for title in ("One", "Two", "Three"):
+        a.storage.sessions.update_fields("s1", title=title)
+        a.sync(remote)
+    assert b.sync(remote).received == 3
+    assert _title(b) == "Three"
