@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from app.container import Container
 from app.gui.bridge import ContainerBackend
@@ -106,3 +107,41 @@ def test_sync_page_screenshot(qtbot, worker, container: Container, tmp_path: Pat
     qtbot.waitUntil(lambda: not vm.state.busy)
     assert "end-to-end encrypted" in page.status.text()
     saved(page, artifacts / "settings_sync.png")
+
+
+def test_the_indicator_shows_syncing_then_synced_and_hides_when_off(
+        qtbot, page: SyncPage, tmp_path: Path) -> None:
+    from ui.widgets.sync_indicator import SyncIndicator
+
+    indicator = SyncIndicator()
+    qtbot.addWidget(indicator)
+    seen: list[str] = []
+    page.vm.state_changed.connect(lambda state: (indicator.show_state(state), seen.append(indicator.text())))
+    page.location.setText(str(tmp_path / "remote"))
+    page.setup_button.click()
+    qtbot.waitUntil(lambda: (page.vm.state.message or "").startswith("Received"))
+    _idle(qtbot, page)
+    assert "⟳ Syncing…" in seen and indicator.text().startswith("✓ Synced ") and not indicator.isHidden()
+    with qtbot.waitSignal(indicator.clicked):
+        qtbot.mouseClick(indicator, Qt.MouseButton.LeftButton)
+    page.off_button.click()
+    qtbot.waitUntil(lambda: page.vm.state.message == "Sync is off.")
+    assert indicator.isHidden()
+
+
+def test_the_window_syncs_on_start_and_shows_it_under_the_sidebar(
+        qtbot, worker, container: Container, tmp_path: Path) -> None:
+    from app.sync_service import SetupRequest, set_up
+    from ui.theme import LIGHT
+    from ui.widgets.main_window import MainWindow
+
+    set_up(container.storage, SetupRequest("folder", str(tmp_path / "remote")))
+    window = MainWindow(ContainerBackend(container), worker, LIGHT)
+    qtbot.addWidget(window)
+    window.show()
+    indicator = window.sync_indicator
+    assert indicator is not None
+    qtbot.waitUntil(lambda: indicator.text().startswith("✓ Synced "), timeout=15_000)
+    assert FolderRemote(tmp_path / "remote").list("devices/")
+    qtbot.mouseClick(indicator, Qt.MouseButton.LeftButton)
+    assert window.settings_dialog is not None and window.settings_dialog.tabs.currentWidget() is window.settings_dialog.sync

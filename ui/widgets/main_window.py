@@ -32,6 +32,7 @@ from ui.widgets.settings_dialog import SettingsDialog
 from ui.widgets.sidebar import WIDTH as SIDEBAR_WIDTH
 from ui.widgets.sidebar import Sidebar
 from ui.widgets.snackbar import Snackbar
+from ui.widgets.sync_indicator import SyncIndicator
 from ui.worker import AsyncWorker
 
 NARROW_BELOW = 900  # narrower windows show the sidebar as a drawer over the chat, opened from the header
@@ -56,6 +57,7 @@ class MainWindow(QMainWindow):
         self.settings_vm = SettingsViewModel(backend, worker)
         sync_backend = cast("SyncBackend | None", backend if hasattr(backend, "sync_info") else None)
         self.sync_vm = SyncViewModel(sync_backend, worker) if sync_backend is not None else None
+        self.sync_indicator: SyncIndicator | None = None  # under the sidebar, while sync is set up
         self.settings_dialog: SettingsDialog | None = None
 
         self.sidebar = Sidebar(self.sessions_vm, theme, self)
@@ -159,6 +161,12 @@ class MainWindow(QMainWindow):
         self.settings_vm.catalog_changed.connect(app.load)
         if self.sync_vm is not None:  # background sync: every few minutes, and a little after each change here
             sync_vm = self.sync_vm
+            indicator = self.sync_indicator = SyncIndicator(self.sidebar)
+            layout = self.sidebar.layout()
+            if layout is not None:
+                layout.addWidget(indicator)
+            sync_vm.state_changed.connect(indicator.show_state)
+            indicator.clicked.connect(lambda: self.open_settings_page("Sync"))
             sync_vm.synced.connect(self.sessions_vm.refresh)
             self.chat_vm.session_changed.connect(lambda _session: sync_vm.changed())
             sync_vm.start_background()
