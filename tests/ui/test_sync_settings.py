@@ -144,4 +144,5 @@ def test_the_window_syncs_on_start_and_shows_it_under_the_sidebar(
     qtbot.waitUntil(lambda: indicator.text().startswith("✓ Synced "), timeout=15_000)
     assert FolderRemote(tmp_path / "remote").list("devices/")
     qtbot.mouseClick(indicator, Qt.MouseButton.LeftButton)
-    assert window.settings_dialog is not None and window.settings_dialog.tabs.currentWidget() is window.settings_dialog.sync
+    dialog = window.settings_dialog
+    assert dialog is not None and dialog.tabs.currentWidget() is dialog.sync
