@@ -33,6 +33,14 @@ class SyncSetup:
     encrypt: bool = False
 
 
+@dataclass(frozen=True)
+class SyncOutcome:
+    """What one sync did: in words (notices included), and how many change files it received."""
+
+    summary: str
+    received: int
+
+
 class SyncBackend(Protocol):
     """Sync verbs (each blocking call runs off the event loop in the implementation)."""
 
@@ -42,8 +50,8 @@ class SyncBackend(Protocol):
 
     async def sync_setup(self, setup: SyncSetup) -> SyncInfo: ...
 
-    async def sync_now(self) -> str:
-        """Syncs once; returns what it did, in words (notices included)."""
+    async def sync_now(self) -> SyncOutcome:
+        """Syncs once."""
         ...
 
     async def sync_off(self) -> None: ...

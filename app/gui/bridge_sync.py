@@ -6,7 +6,7 @@ import asyncio
 
 from app.container import Container
 from app.sync_service import SetupRequest, set_up, status, sync_now, turn_off
-from ui.sync_backend import SyncInfo, SyncSetup
+from ui.sync_backend import SyncInfo, SyncOutcome, SyncSetup
 
 
 class SyncBridge:
@@ -34,10 +34,10 @@ class SyncBridge:
         assert info is not None
         return info
 
-    async def sync_now(self) -> str:
+    async def sync_now(self) -> SyncOutcome:
         report, took = await asyncio.to_thread(sync_now, self._c.storage)
         words = f"Received {report.received} change file(s), sent {report.sent} change(s) in {took:.1f} s."
-        return " ".join([words, *report.notices])
+        return SyncOutcome(" ".join([words, *report.notices]), report.received)
 
     async def sync_off(self) -> None:
         await asyncio.to_thread(turn_off, self._c.storage)

@@ -146,3 +146,36 @@ def test_the_window_syncs_on_start_and_shows_it_under_the_sidebar(
     qtbot.mouseClick(indicator, Qt.MouseButton.LeftButton)
     dialog = window.settings_dialog
     assert dialog is not None and dialog.tabs.currentWidget() is dialog.sync
+
+
+def test_a_sync_that_brings_a_message_shows_it_in_the_open_conversation(
+        qtbot, worker, container: Container, tmp_path: Path) -> None:
+    from app.sync_service import SetupRequest, set_up
+    from domain.models import Message, MessageType
+    from tests.sync.replicas import Store
+    from ui.theme import LIGHT
+    from ui.widgets.main_window import MainWindow
+
+    remote = FolderRemote(tmp_path / "remote")
+    set_up(container.storage, SetupRequest("folder", str(remote.root)))
+    session = container.create_session(provider_id="anthropic", model_id="claude-sonnet-4-5-20250929")
+    container.storage.messages.add(Message("here-1", session.id, MessageType.USER, "Written on this device"))
+    window = MainWindow(ContainerBackend(container), worker, LIGHT)
+    qtbot.addWidget(window)
+    window.show()
+    indicator = window.sync_indicator
+    assert indicator is not None and window.sync_vm is not None
+    qtbot.waitUntil(lambda: indicator.text().startswith("✓ Synced "), timeout=15_000)
+    window.chat_vm.open(session.id)
+    qtbot.waitUntil(lambda: [m.id for m in window.chat_vm.rows.messages] == ["here-1"])
+
+    other = Store(tmp_path / "other")
+    try:
+        other.sync(remote)
+        other.storage.messages.add(Message("there-1", session.id, MessageType.AI_RESPONSE, "Written on the other",
+                                           parent_id="here-1"))
+        other.sync(remote)
+    finally:
+        other.close()
+    window.sync_vm.sync_now()
+    qtbot.waitUntil(lambda: [m.id for m in window.chat_vm.rows.messages] == ["here-1", "there-1"], timeout=15_000)

@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from ui.error_text import describe
 from ui.signals import emit
-from ui.sync_backend import SyncBackend, SyncInfo, SyncSetup
+from ui.sync_backend import SyncBackend, SyncInfo, SyncOutcome, SyncSetup
 from ui.worker import AsyncWorker
 
 BACKGROUND_MS = 5 * 60 * 1000  # every five minutes
@@ -32,7 +32,7 @@ class SyncViewModel(QObject):
     """The sync verbs; each runs on the worker and updates SyncState. Background sync runs only when set up."""
 
     state_changed = Signal(object)  # SyncState
-    synced = Signal()  # a sync finished: conversations may have changed
+    synced = Signal()  # a sync received changes: conversations may have changed
 
     def __init__(self, backend: SyncBackend, worker: AsyncWorker) -> None:
         super().__init__()
@@ -91,9 +91,10 @@ class SyncViewModel(QObject):
         """Syncs once, then reads the status again."""
         self._run(self._backend.sync_now, self._after_sync)
 
-    def _after_sync(self, summary: str) -> None:
-        self._set(message=summary)
-        emit(self.synced)
+    def _after_sync(self, outcome: SyncOutcome) -> None:
+        self._set(message=outcome.summary)
+        if outcome.received:
+            emit(self.synced)
         self.load()
 
     def set_up(self, setup: SyncSetup) -> None:

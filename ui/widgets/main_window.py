@@ -167,7 +167,7 @@ class MainWindow(QMainWindow):
                 layout.addWidget(indicator)
             sync_vm.state_changed.connect(indicator.show_state)
             indicator.clicked.connect(lambda: self.open_settings_page("Sync"))
-            sync_vm.synced.connect(self.sessions_vm.refresh)
+            sync_vm.synced.connect(self._synced)
             self.chat_vm.session_changed.connect(lambda _session: sync_vm.changed())
             sync_vm.start_background()
 
@@ -319,6 +319,13 @@ class MainWindow(QMainWindow):
             self.settings_dialog.providers.focus_endpoint()
         self.settings_dialog.show()
         self.settings_dialog.raise_()
+
+    def _synced(self) -> None:
+        """A sync brought changes: the list, and the open conversation unless a turn or compaction is running."""
+        self.sessions_vm.refresh()
+        chat = self.chat_vm.state
+        if not (chat.streaming or chat.compacting or chat.loading):
+            self.chat_vm.reload()
 
     def open_settings_page(self, page: str) -> None:
         """Opens the settings dialog on one page ("Providers", "Models", ...): where an error or a warning is fixed."""
