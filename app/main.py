@@ -60,6 +60,10 @@ def _command(name: str) -> Command:
         from app.cli.knowledge_cmd import run_knowledge
 
         return run_knowledge
+    if name == "sync":
+        from app.cli.sync_cmd import run_sync
+
+        return run_sync
     if name == "import":
         from app.cli.import_cmd import run_import
 

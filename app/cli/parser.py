@@ -102,6 +102,10 @@ def build_parser() -> CliParser:
     from app.cli.knowledge_parser import add_knowledge_parser
 
     add_knowledge_parser(commands, _group)
+
+    from app.cli.sync_parser import add_sync_parser
+
+    add_sync_parser(commands, _group)
     return parser
 
 

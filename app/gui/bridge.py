@@ -8,11 +8,12 @@ from app.gui.bridge_chat import AppBridge, ConversationBridge
 from app.gui.bridge_knowledge import KnowledgeBridge
 from app.gui.bridge_sessions import SessionsBridge
 from app.gui.bridge_settings import SettingsBridge
+from app.gui.bridge_sync import SyncBridge
 from ui.backend import ChatBackend
 
 
 class ContainerBackend(AppBridge, ConversationBridge, AttachmentsBridge, SessionsBridge, SettingsBridge,
-                       KnowledgeBridge, ChatBackend):
+                       KnowledgeBridge, SyncBridge, ChatBackend):
     """Implements every screen's interface with the same use cases the CLI uses."""
 
     def __init__(self, container: Container) -> None:

@@ -356,3 +356,31 @@ class KnowledgeFolderRow(Base):
     agent_id: Mapped[str] = mapped_column(String, primary_key=True)
     path: Mapped[str] = mapped_column(String, primary_key=True)
     added_at: Mapped[str] = mapped_column(String, nullable=False)
+
+
+class SyncShadowRow(Base):
+    """What one synced field of one row was when last synced (sent or received): its digest and clock stamp;
+    field '*deleted*' is a tombstone (data/sync)."""
+
+    __tablename__ = "sync_shadow"
+    kind: Mapped[str] = mapped_column(String, primary_key=True)
+    key: Mapped[str] = mapped_column(String, primary_key=True)
+    field: Mapped[str] = mapped_column(String, primary_key=True)
+    digest: Mapped[str] = mapped_column(String, nullable=False)
+    stamp: Mapped[str] = mapped_column(String, nullable=False)
+
+
+class SyncAppliedRow(Base):
+    """How many change files of another device this one has applied."""
+
+    __tablename__ = "sync_applied"
+    device: Mapped[str] = mapped_column(String, primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, nullable=False)
+
+
+class SyncMetaRow(Base):
+    """This device's sync settings, id and clock, as JSON text per key."""
+
+    __tablename__ = "sync_meta"
+    key: Mapped[str] = mapped_column(String, primary_key=True)
+    value: Mapped[str] = mapped_column(Text, nullable=False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
@@ -9,11 +11,13 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QStackedWidget, 
 from ui.backend import ChatBackend
 from ui.markdown import warm_up
 from ui.state.chat_state import ChatState
+from ui.sync_backend import SyncBackend
 from ui.theme import Theme
 from ui.viewmodels.app import AppState, AppViewModel
 from ui.viewmodels.chat import ChatViewModel
 from ui.viewmodels.sessions import SessionsState, SessionsViewModel
 from ui.viewmodels.settings import SettingsViewModel
+from ui.viewmodels.sync import SyncViewModel
 from ui.widgets.attach_wiring import AttachmentWiring
 from ui.widgets.chat_view import ChatView
 from ui.widgets.composer import Composer
@@ -28,6 +32,7 @@ from ui.widgets.settings_dialog import SettingsDialog
 from ui.widgets.sidebar import WIDTH as SIDEBAR_WIDTH
 from ui.widgets.sidebar import Sidebar
 from ui.widgets.snackbar import Snackbar
+from ui.widgets.sync_indicator import SyncIndicator
 from ui.worker import AsyncWorker
 
 NARROW_BELOW = 900  # narrower windows show the sidebar as a drawer over the chat, opened from the header
@@ -50,6 +55,9 @@ class MainWindow(QMainWindow):
         self.sessions_vm = SessionsViewModel(backend, worker)
         self.chat_vm = ChatViewModel(backend, worker)
         self.settings_vm = SettingsViewModel(backend, worker)
+        sync_backend = cast("SyncBackend | None", backend if hasattr(backend, "sync_info") else None)
+        self.sync_vm = SyncViewModel(sync_backend, worker) if sync_backend is not None else None
+        self.sync_indicator: SyncIndicator | None = None  # under the sidebar, while sync is set up
         self.settings_dialog: SettingsDialog | None = None
 
         self.sidebar = Sidebar(self.sessions_vm, theme, self)
@@ -152,6 +160,17 @@ class MainWindow(QMainWindow):
         self.first_run.add_local.connect(lambda: self.open_settings(local=True))
         self.first_run.dismissed.connect(app.dismiss_first_run)
         self.settings_vm.catalog_changed.connect(app.load)
+        if self.sync_vm is not None:  # background sync: every few minutes, and a little after each change here
+            sync_vm = self.sync_vm
+            indicator = self.sync_indicator = SyncIndicator(self.sidebar)
+            layout = self.sidebar.layout()
+            if layout is not None:
+                layout.addWidget(indicator)
+            sync_vm.state_changed.connect(indicator.show_state)
+            indicator.clicked.connect(lambda: self.open_settings_page("Sync"))
+            sync_vm.synced.connect(self._synced)
+            self.chat_vm.session_changed.connect(lambda _session: sync_vm.changed())
+            sync_vm.start_background()
 
     def _shortcuts(self) -> None:
         bindings = {
@@ -291,14 +310,23 @@ class MainWindow(QMainWindow):
     def open_settings(self, local: bool = False) -> None:
         """Opens the settings dialog (non-modal so the chat keeps streaming)."""
         if self.settings_dialog is None:
-            self.settings_dialog = SettingsDialog(self.settings_vm, self)
+            self.settings_dialog = SettingsDialog(self.settings_vm, self, sync_vm=self.sync_vm)
         if not self.settings_dialog.isVisible():  # opened again: the last visit's "added" or "saved" is old news
             self.settings_vm.clear_status()
         self.settings_vm.load()
+        if self.sync_vm is not None:
+            self.sync_vm.load()
         if local:
             self.settings_dialog.providers.focus_endpoint()
         self.settings_dialog.show()
         self.settings_dialog.raise_()
+
+    def _synced(self) -> None:
+        """A sync brought changes: the list, and the open conversation unless a turn or compaction is running."""
+        self.sessions_vm.refresh()
+        chat = self.chat_vm.state
+        if not (chat.streaming or chat.compacting or chat.loading):
+            self.chat_vm.reload()
 
     def open_settings_page(self, page: str) -> None:
         """Opens the settings dialog on one page ("Providers", "Models", ...): where an error or a warning is fixed."""

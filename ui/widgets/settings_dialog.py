@@ -1,4 +1,4 @@
-"""The settings dialog: Providers, Models, Compaction, Agents, Knowledge, Memories, Tools; status line at the
+"""The settings dialog: Providers, Models, Compaction, Agents, Knowledge, Memories, Tools, Sync; status line at the
 bottom."""
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTabWidget, QVB
 from ui.knowledge_backend import KnowledgeBackend
 from ui.viewmodels.knowledge import KnowledgeViewModel
 from ui.viewmodels.settings import SettingsState, SettingsViewModel
+from ui.viewmodels.sync import SyncViewModel
 from ui.widgets.settings_agents import AgentsPage, MemoriesPage
 from ui.widgets.settings_knowledge import KnowledgePage
 from ui.widgets.settings_pages import CompactionPage, ModelsPage
 from ui.widgets.settings_providers import ProvidersPage
+from ui.widgets.settings_sync import SyncPage
 from ui.widgets.settings_tools import ToolsPage
 
 
@@ -21,8 +23,9 @@ class SettingsDialog(QDialog):
     """Renders SettingsState across its pages."""
 
     def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None,
-                 knowledge: KnowledgeViewModel | None = None) -> None:
-        """`knowledge`: the Knowledge page's view model (made here over the settings' backend when it has one)."""
+                 knowledge: KnowledgeViewModel | None = None, sync_vm: SyncViewModel | None = None) -> None:
+        """`knowledge`: the Knowledge page's view model (made here over the settings' backend when it has one);
+        `sync_vm`: the Sync page's."""
         super().__init__(parent)
         self.setWindowTitle("Settings")
         self.resize(860, 640)
@@ -42,6 +45,9 @@ class SettingsDialog(QDialog):
         self.knowledge = KnowledgePage(knowledge, self) if knowledge is not None else None
         if self.knowledge is not None:
             self.tabs.insertTab(4, self.knowledge, "Knowledge")  # beside Agents
+        self.sync = SyncPage(sync_vm, self) if sync_vm is not None else None
+        if self.sync is not None:
+            self.tabs.addTab(self.sync, "Sync")
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)

@@ -1,0 +1,29 @@
+"""Errors of sync a person can act on."""
+
+from __future__ import annotations
+
+from domain.errors import PalimpsestError
+
+
+class RemoteError(PalimpsestError):
+    """The remote could not be reached, read or written (nothing local changed)."""
+
+
+class RemoteMissing(RemoteError):
+    """The remote has no file of that name."""
+
+
+class WrongPassphrase(PalimpsestError):
+    """The passphrase does not open this remote's files."""
+
+    def __init__(self) -> None:
+        super().__init__("The passphrase does not match this sync remote's (nothing was changed). Give the passphrase "
+                         "used on the first device.")
+
+
+class SyncNotSetUp(PalimpsestError):
+    """Sync was asked for before a remote was set up."""
+
+    def __init__(self) -> None:
+        super().__init__("Sync is not set up. Set it up with: palimpsest sync setup folder PATH "
+                         "(or webdav URL, or s3 s3://BUCKET/PREFIX)")

@@ -1,0 +1,163 @@
+"""Sync now: applies the other devices' new change files, then writes this device's changes as one new file."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from domain.sync.ports import Cipher, Remote, Replica
+from domain.sync.records import ChangeFile, CorruptFile, decode, encode
+
+DEVICES = "devices/"
+BLOBS = "blobs/"
+SNAPSHOT_EVERY = 50  # change files of this device between two of its snapshots
+_NAME = re.compile(r"^devices/([A-Za-z0-9_-]+)/([cs])(\d{10})$")
+
+
+def change_name(device: str, seq: int) -> str:
+    return f"{DEVICES}{device}/c{seq:010d}"
+
+
+def snapshot_name(device: str, seq: int) -> str:
+    return f"{DEVICES}{device}/s{seq:010d}"
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    """What one sync did."""
+
+    received: int  # change files applied
+    sent: int  # changes written
+    bytes_sent: int
+    notices: tuple[str, ...]
+    skipped: tuple[str, ...]  # remote files that could not be read (torn, foreign, another key): tried again next time
+
+
+@dataclass
+class _Listing:
+    changes: dict[str, list[int]]
+    snapshots: dict[str, list[int]]
+
+
+def _listing(names: Sequence[str]) -> _Listing:
+    found = _Listing({}, {})
+    for name in names:
+        match = _NAME.match(name)
+        if match:
+            device, kind, seq = match.group(1), match.group(2), int(match.group(3))
+            (found.changes if kind == "c" else found.snapshots).setdefault(device, []).append(seq)
+    for seqs in (*found.changes.values(), *found.snapshots.values()):
+        seqs.sort()
+    return found
+
+
+class SyncNowUseCase:
+    """One sync with one remote: pull (apply everything new), then push (one new immutable file of this device)."""
+
+    def __init__(self, remote: Remote, cipher: Cipher, replica: Replica) -> None:
+        self._remote, self._cipher, self._replica = remote, cipher, replica
+
+    def __call__(self) -> SyncReport:
+        listing = _listing(self._remote.list(DEVICES))
+        received, notices, skipped = self._pull(listing)
+        sent, sent_bytes = self._push(listing)
+        return SyncReport(received, sent, sent_bytes, notices, skipped)
+
+    def _read(self, name: str) -> ChangeFile:
+        return decode(self._cipher.open(name, self._remote.get(name)))
+
+    def _pull(self, listing: _Listing) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+        me = self._replica.device
+        applied = dict(self._replica.applied())
+        files: list[ChangeFile] = []
+        skipped: list[str] = []
+        if not applied:
+            files += self._newest_snapshot(listing, skipped)
+            for f in files:
+                applied.update(f.covers)
+        for device, seqs in sorted(listing.changes.items()):
+            if device == me:
+                continue
+            for seq in seqs:
+                if seq <= applied.get(device, 0):
+                    continue
+                name = change_name(device, seq)
+                try:
+                    files.append(self._read(name))
+                except CorruptFile:
+                    skipped.append(name)
+                    break  # a device's files apply in its order: the rest wait for this one
+        if not files:
+            return 0, (), tuple(skipped)
+        self._fetch_blobs(files)
+        done = self._replica.apply(files)
+        return len([f for f in files if not f.snapshot]), done.notices, tuple(skipped)
+
+    def _newest_snapshot(self, listing: _Listing, skipped: list[str]) -> list[ChangeFile]:
+        candidates = sorted(((seqs[-1], device) for device, seqs in listing.snapshots.items()
+                             if device != self._replica.device), reverse=True)
+        for seq, device in candidates:
+            name = snapshot_name(device, seq)
+            try:
+                return [self._read(name)]
+            except CorruptFile:
+                skipped.append(name)
+        return []
+
+    def _fetch_blobs(self, files: Sequence[ChangeFile]) -> None:
+        wanted = {sha for f in files for sha in f.blobs if not self._replica.has_blob(sha)}
+        if not wanted:
+            return
+        present = set(self._remote.list(BLOBS))
+        for sha in sorted(wanted):
+            name = BLOBS + self._cipher.blob_name(sha)
+            if name not in present:
+                continue  # the sending device could not upload it: the message keeps its metadata
+            try:
+                self._replica.write_blob(sha, self._cipher.open(name, self._remote.get(name)))
+            except CorruptFile:
+                continue
+
+    def _push(self, listing: _Listing) -> tuple[int, int]:
+        me = self._replica.device
+        pending = self._replica.pending()
+        if not pending.changes:
+            return 0, 0
+        sent = self._put_blobs(pending.blobs)
+        own = listing.changes.get(me, [])
+        seq = (own[-1] if own else 0) + 1
+        name = change_name(me, seq)
+        data = self._cipher.seal(name, encode(ChangeFile(me, seq, pending.changes, blobs=pending.blobs)))
+        while not self._remote.put(name, data):  # a file of ours from a sync cut short after its upload
+            seq += 1
+            name = change_name(me, seq)
+            data = self._cipher.seal(name, encode(ChangeFile(me, seq, pending.changes, blobs=pending.blobs)))
+        self._replica.mark_pushed(pending)
+        sent += len(data)
+        snaps = listing.snapshots.get(me, [])
+        if seq - (snaps[-1] if snaps else 0) >= SNAPSHOT_EVERY:
+            sent += self._put_snapshot(seq)
+        return len(pending.changes), sent
+
+    def _put_blobs(self, blobs: Sequence[str]) -> int:
+        if not blobs:
+            return 0
+        present = set(self._remote.list(BLOBS))
+        sent = 0
+        for sha in blobs:
+            name = BLOBS + self._cipher.blob_name(sha)
+            if name in present or not self._replica.has_blob(sha):
+                continue
+            data = self._cipher.seal(name, self._replica.read_blob(sha))
+            if self._remote.put(name, data):
+                sent += len(data)
+        return sent
+
+    def _put_snapshot(self, seq: int) -> int:
+        me = self._replica.device
+        covers = {**self._replica.applied(), me: seq}
+        name = snapshot_name(me, seq)
+        data = self._cipher.seal(name, encode(ChangeFile(me, seq, self._replica.state(), snapshot=True,
+                                                         covers=covers)))
+        return len(data) if self._remote.put(name, data) else 0
