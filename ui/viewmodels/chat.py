@@ -14,7 +14,18 @@ from ui.backend import ConversationBackend, ConversationPage, Selection
 from ui.error_text import describe
 from ui.models.message_list import MessageListModel
 from ui.signals import emit
-from ui.state.chat_events import ChatEvent, ChoicesOffered, Cleared, LiveCounted, OpenStarted, PageOpened, VerbFailed
+from ui.state.chat_events import (
+    ChatEvent,
+    ChoicesOffered,
+    Cleared,
+    DraftChanged,
+    DraftReturned,
+    DraftSent,
+    LiveCounted,
+    OpenStarted,
+    PageOpened,
+    VerbFailed,
+)
 from ui.state.chat_reducer import initial, reduce
 from ui.state.chat_state import ChatState, ModelChoice
 from ui.viewmodels.chat_attachments import AttachmentsController
@@ -38,7 +49,7 @@ class ChatViewModel(QObject):
     focus = Signal(str)  # a message id: the view scrolls to it and highlights it briefly (a search hit)
     text_ready = Signal(str, str)  # title, text: a long text to show in a reader (a tool's full output)
     session_changed = Signal(object)  # Session: title or totals changed, the sidebar refreshes
-    text_returned = Signal(str)  # a message that was not sent (refused, or queued behind a failed turn)
+    text_returned = Signal(str)  # a message that was not sent went back to the draft (the composer takes the focus)
     edit_requested = Signal(str)  # a message's text to edit in the composer
     open_requested = Signal(str)  # a session to open (a fork just made)
     file_ready = Signal(str)  # a stored attachment copied out under its name, to open in the system's viewer
@@ -124,6 +135,24 @@ class ChatViewModel(QObject):
         self.shown += 1
         shown = self.shown
         QTimer.singleShot(MEASURE_AFTER_MS, self, lambda: self.refresh_context() if shown == self.shown else None)
+
+    # --- the composer's draft ------------------------------------------------------------------------------------
+    def set_draft(self, text: str) -> None:
+        """The composer's text changed (typed, pasted, cut)."""
+        self.dispatch(DraftChanged(text))
+
+    def submit(self, text: str) -> bool:
+        """Sends (or queues) the composer's text; the draft empties when it is taken (or gets back the draft from
+        before an edit). False: not sent now, the draft stays."""
+        sent = self.send(text)
+        if sent:
+            self.dispatch(DraftSent())
+        return sent
+
+    def give_back(self, text: str) -> None:
+        """A message that was not sent goes back to the composer, above anything typed since."""
+        self.dispatch(DraftReturned(text))
+        emit(self.text_returned, text)
 
     # --- the turn (TurnController) ---------------------------------------------------------------------------------
     def send(self, text: str) -> bool:
