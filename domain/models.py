@@ -76,6 +76,13 @@ class MessageType(StrEnum):
     ERROR = "error"
 
 
+class ReplyEnd(StrEnum):
+    """Why a reply kept incomplete ended early (a reply stored before this was recorded has none: not known)."""
+
+    STOPPED = "stopped"  # the user stopped it (Stop, Esc, Ctrl+C)
+    CUT = "cut"  # a failure cut it off (the server closed the stream, the network went down)
+
+
 class ToolStatus(StrEnum):
     """Outcome of one tool execution."""
 
@@ -240,6 +247,7 @@ class Message:
     thinking_ms: int | None = None  # how long the model reasoned before the reply (or its tool calls) began
     parent_id: MessageId | None = None  # the message this one follows in the tree (None: a root); set by the store
     attachments: tuple[Attachment, ...] = ()  # a user message's files, in the order attached
+    end_reason: ReplyEnd | None = None  # an incomplete reply: who ended it (None: complete, or not known)
 
 
 @dataclass(frozen=True)
