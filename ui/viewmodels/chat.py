@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 
 from domain.attachment import Attachment
 from domain.models import AgentId, Message, MessageId, SessionId
@@ -37,9 +37,6 @@ from ui.viewmodels.chat_transcript import Transcript
 from ui.viewmodels.chat_turns import TurnController
 from ui.worker import AsyncWorker
 
-MEASURE_AFTER_MS = 80  # a page just shown is laid out and painted before the worker's estimate of its whole path
-# (about 150 ms of Python for 10,000 messages) competes with it for the GIL
-
 
 class ChatViewModel(QObject):
     """The chat screen's verbs; rows go to `model`, everything else to the ChatState emitted by state_changed."""
@@ -68,7 +65,7 @@ class ChatViewModel(QObject):
         self.files = AttachmentsController(self)
         self.branches = BranchesController(self)
         self.context = ContextController(self)
-        self.shown = 0  # pages shown or left so far: only the newest page shown is measured (‹ › clicked repeatedly)
+        self.shown = 0  # pages shown or left so far: a read answered after another page opened is stale
 
     @property
     def state(self) -> ChatState:
@@ -101,6 +98,7 @@ class ChatViewModel(QObject):
         """Shows no session (a new chat not yet sent)."""
         self.turns.leave()
         self.rows.reset()
+        self.context.due = 0
         self.dispatch(Cleared())
 
     def open(self, session_id: SessionId) -> None:
@@ -116,6 +114,7 @@ class ChatViewModel(QObject):
         self.turns.leave()
         self.rows.live, self.rows.error_row = None, None
         self.shown += 1
+        self.context.due = 0  # the page left is not measured
         self.dispatch(OpenStarted())
 
     def reload(self) -> None:
@@ -133,8 +132,7 @@ class ChatViewModel(QObject):
                                  page.has_newer, keep_reasoning=self.context.reasoning_unsaved > 0))
         self.sync_rows()
         self.shown += 1
-        shown = self.shown
-        QTimer.singleShot(MEASURE_AFTER_MS, self, lambda: self.refresh_context() if shown == self.shown else None)
+        self.context.measure_later(self.shown)
 
     # --- the composer's draft ------------------------------------------------------------------------------------
     def set_draft(self, text: str) -> None:
