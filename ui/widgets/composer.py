@@ -234,7 +234,6 @@ class Composer(QWidget):
             self._submit()
 
 
-
 class EditBar(QWidget):
     """Above the composer while a message is being edited: says so, and × (or Esc) cancels the edit."""
 
