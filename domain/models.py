@@ -77,6 +77,13 @@ class MessageType(StrEnum):
     ERROR = "error"
 
 
+class ReplyEnd(StrEnum):
+    """Why a reply kept incomplete ended early (a reply stored before this was recorded has none: not known)."""
+
+    STOPPED = "stopped"  # the user stopped it (Stop, Esc, Ctrl+C)
+    CUT = "cut"  # a failure cut it off (the server closed the stream, the network went down)
+
+
 class ToolStatus(StrEnum):
     """Outcome of one tool execution."""
 
@@ -243,6 +250,7 @@ class Message:
     parent_id: MessageId | None = None  # the message this one follows in the tree (None: a root); set by the store
     attachments: tuple[Attachment, ...] = ()  # a user message's files, in the order attached
     web: WebSearchRecord | None = None  # a reply's web searches: sources, citations, the provider's blocks
+    end_reason: ReplyEnd | None = None  # an incomplete reply: who ended it (None: complete, or not known)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from app.cli.export_cmd import export_session
 from app.cli.session_prompt_cmd import session_prompt
 from app.cli.tables import one_line, table, when
 from app.cli.web_cmd import session_web_search
-from domain.models import Message, MessageType, Session
+from domain.models import Message, MessageType, ReplyEnd, Session
 from domain.ports import MATCH_CLOSE, MATCH_OPEN
 from domain.usecases.export_session import detail_to_dict
 from domain.usecases.show_session import SessionDetail
@@ -66,6 +66,7 @@ def detail_chunks(detail: SessionDetail, per_chunk: int = SHOWN_PER_WRITE) -> It
 
 
 _HEADS = {t: ROLES.get(t.value, t.value.replace("_", " ")) for t in MessageType}
+_INCOMPLETE = {ReplyEnd.STOPPED: " (stopped early, incomplete)", ReplyEnd.CUT: " (cut off, incomplete)"}
 
 
 def _message_text(m: Message, behind_boundary: bool) -> str:
@@ -74,7 +75,7 @@ def _message_text(m: Message, behind_boundary: bool) -> str:
     if m.tool_name:
         head += f" [{m.tool_name}]"
     if m.incomplete:
-        head += " (incomplete)"
+        head += _INCOMPLETE[m.end_reason] if m.end_reason is not None else " (incomplete)"
     if not m.active:
         head += " (another branch: off the active path)"
     if m.type is MessageType.TOOL_CALL:

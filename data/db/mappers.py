@@ -23,6 +23,7 @@ from domain.models import (
     ProviderType,
     ReasoningBlock,
     ReasoningKind,
+    ReplyEnd,
     Session,
     ToolStatus,
     WindowSource,
@@ -138,6 +139,7 @@ def message_to_domain(row: MessageRow) -> Message:
         active=bool(row.active), reasoning=reasoning_from_json(row.reasoning),
         reasoning_tokens=row.reasoning_tokens, thinking_ms=row.thinking_ms, parent_id=row.parent_id,
         attachments=attachments_from_json(row.attachments), web=record_from_json(row.web),
+        end_reason=_ENDS.get(row.end_reason or ""),
     )
 
 
@@ -170,9 +172,10 @@ MESSAGE_COLUMNS = (  # the order plain message rows are selected in (message_fro
     "id", "session_id", "type", "content", "thinking_content", "tool_call_id", "tool_name", "tool_input", "tool_output",
     "tool_status", "model_id", "provider_id", "input_tokens", "output_tokens", "created_at", "seq", "pinned",
     "incomplete", "has_image", "tool_output_original_chars", "active", "reasoning", "reasoning_tokens", "thinking_ms",
-    "parent_id", "attachments", "web",
+    "parent_id", "attachments", "web", "end_reason",
 )
 _TYPES = {t.value: t for t in MessageType}
+_ENDS = {e.value: e for e in ReplyEnd}  # a reason this version does not know reads as not known
 _STATUSES = {s.value: s for s in ToolStatus}
 
 
@@ -181,7 +184,7 @@ def message_from_row(row: Sequence[Any]) -> Message:
     since the boundary, the chat's gauge and `sessions show` a whole session)."""
     (id_, session_id, type_, content, thinking, call_id, tool_name, tool_input, tool_output, status, model_id,
      provider_id, input_tokens, output_tokens, created_at, seq, pinned, incomplete, has_image, original_chars,
-     active, reasoning, reasoning_tokens, thinking_ms, parent_id, attachments, web) = row
+     active, reasoning, reasoning_tokens, thinking_ms, parent_id, attachments, web, end_reason) = row
     values = {
         "id": id_, "session_id": session_id, "type": _TYPES[type_], "content": content, "created_at": created_at,
         "seq": seq, "thinking_content": thinking, "tool_call_id": call_id, "tool_name": tool_name,
@@ -193,6 +196,7 @@ def message_from_row(row: Sequence[Any]) -> Message:
         "thinking_ms": thinking_ms, "parent_id": parent_id,
         "attachments": attachments_from_json(attachments) if attachments else (),
         "web": record_from_json(web) if web else None,
+        "end_reason": _ENDS.get(end_reason) if end_reason else None,
     }
     if not _PLAIN_MESSAGE:
         return Message(**values)
@@ -220,6 +224,7 @@ def message_values(message: Message) -> dict[str, Any]:
         "has_image": message.has_image, "active": message.active, "reasoning": reasoning_to_json(message.reasoning),
         "reasoning_tokens": message.reasoning_tokens, "thinking_ms": message.thinking_ms,
         "attachments": attachments_to_json(message.attachments), "web": record_to_json(message.web),
+        "end_reason": message.end_reason.value if message.end_reason is not None else None,
     }
 
 

@@ -165,6 +165,7 @@ class MessageRow(Base):
     parent_id: Mapped[str | None] = mapped_column(String)  # the tree (NULL: a root); `active` marks the active path
     attachments: Mapped[str | None] = mapped_column(Text)  # JSON list of attachment metadata (bytes in the store)
     web: Mapped[str | None] = mapped_column(Text)  # JSON of the reply's web searches (domain.web)
+    end_reason: Mapped[str | None] = mapped_column(String)  # an incomplete reply: "stopped" or "cut" (0027)
     rev: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")  # raised by a trigger (0022)
 
 

@@ -6,7 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from domain.importers.model import ImportedConversation, MalformedExport, expect, load_json, ordered, when
-from domain.models import CompactionRecord, Message, MessageType, ReasoningBlock, ReasoningKind, ToolStatus
+from domain.models import (
+    CompactionRecord,
+    Message,
+    MessageType,
+    ReasoningBlock,
+    ReasoningKind,
+    ReplyEnd,
+    ToolStatus,
+)
 from domain.settings import MAX_SYSTEM_PROMPT_CHARS
 from domain.web import record_from_dict
 
@@ -86,12 +94,14 @@ def _message(raw: Any, at: str, session_id: str) -> Message:
         input_tokens=raw.get("input_tokens"), output_tokens=raw.get("output_tokens"),
         reasoning_tokens=raw.get("reasoning_tokens"), thinking_ms=raw.get("thinking_ms"),
         incomplete=bool(raw.get("incomplete")), pinned=bool(raw.get("pinned")), active=bool(raw.get("active", True)),
-        parent_id=raw.get("parent_id"), reasoning=blocks, content=values.pop("content") or "", **values,
+        end_reason=_ENDS.get(raw.get("end_reason") or ""), parent_id=raw.get("parent_id"), reasoning=blocks,
+        content=values.pop("content") or "", **values,
         web=record_from_dict(raw["web"]).pruned() if isinstance(raw.get("web"), dict) else None,
     )
 
 
 _KINDS = frozenset(k.value for k in ReasoningKind)
+_ENDS = {e.value: e for e in ReplyEnd}  # a reason this version does not know: not known
 
 
 def _record(raw: Any, at: str, session_id: str) -> CompactionRecord:

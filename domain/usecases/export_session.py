@@ -34,7 +34,8 @@ def message_to_dict(view: MessageView) -> dict[str, Any]:
         "tool_status": m.tool_status.value if m.tool_status else None,
         "tool_output_original_chars": m.tool_output_original_chars, "provider_id": m.provider_id,
         "model_id": m.model_id, "input_tokens": m.input_tokens, "output_tokens": m.output_tokens,
-        "incomplete": m.incomplete, "pinned": m.pinned, "created_at": _time(m.created_at),
+        "incomplete": m.incomplete, "end_reason": m.end_reason.value if m.end_reason is not None else None,
+        "pinned": m.pinned, "created_at": _time(m.created_at),
         "behind_boundary": view.behind_boundary, "active": m.active,
         "reasoning_tokens": m.reasoning_tokens, "thinking_ms": m.thinking_ms,
         "reasoning": [  # signatures and opaque data elided: they are the provider's, not the user's to read

@@ -16,7 +16,7 @@ from domain.chat.round_sender import RoundAttempt, RoundSender
 from domain.chat.server_window import apply_server_window
 from domain.chat.stream import add_usage
 from domain.chat.tool_runner import NOT_RUN_OUTPUT, ToolRunner
-from domain.chat.turn import TurnProgress, chat_error
+from domain.chat.turn import TurnProgress, chat_error, end_reason
 from domain.chat.turn_gate import TurnGate, one_at_a_time
 from domain.chat.turn_store import StoredRound, TurnStore
 from domain.chat.upkeep import ContextUpkeep
@@ -169,10 +169,10 @@ class SendMessageUseCase:
                 async for event in events:  # closing `events` closes the provider's stream at once
                     yield event
         except PalimpsestError as err:
-            turn.keep_partial(self._turns)
+            turn.keep_partial(self._turns, end_reason(err))
             yield chat_error(err)
-        except BaseException:  # cancelled, closed, or a bug: keep what arrived, then let it propagate
-            turn.keep_partial(self._turns)
+        except BaseException as err:  # cancelled, closed, or a bug: keep what arrived, then let it propagate
+            turn.keep_partial(self._turns, end_reason(err))
             raise
 
     def _branch(

@@ -11,7 +11,7 @@ import pytest
 from data.db import mappers
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row
 from domain.attachment import Attachment, AttachmentKind
-from domain.models import Message, MessageType, ReasoningBlock, ReasoningKind, ToolStatus
+from domain.models import Message, MessageType, ReasoningBlock, ReasoningKind, ReplyEnd, ToolStatus
 
 AT = datetime(2026, 5, 1, 9, 30, 12, 345_678, tzinfo=UTC)
 REASONING = json.dumps([{"kind": "thinking", "text": "hm", "signature": "sig", "provider_id": "anthropic",
@@ -27,7 +27,7 @@ def _row(**changes: object) -> tuple[object, ...]:
         "model_id": "model", "provider_id": "prov", "input_tokens": 5, "output_tokens": 6, "created_at": AT, "seq": 7,
         "pinned": 1, "incomplete": 1, "has_image": 0, "tool_output_original_chars": 99, "active": 0,
         "reasoning": REASONING, "reasoning_tokens": 40, "thinking_ms": 1_500, "parent_id": "p",
-        "attachments": ATTACHMENTS, "web": None, **changes,
+        "attachments": ATTACHMENTS, "web": None, "end_reason": "cut", **changes,
     }
     return tuple(values[name] for name in MESSAGE_COLUMNS)
 
@@ -41,6 +41,7 @@ EXPECTED = Message(
                               model_id="claude-x"),),
     reasoning_tokens=40, thinking_ms=1_500,
     attachments=(Attachment("ab" * 32, "shot.png", "image/png", AttachmentKind.IMAGE, 1234, width=640, height=480),),
+    end_reason=ReplyEnd.CUT,
 )
 
 

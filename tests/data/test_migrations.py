@@ -131,9 +131,9 @@ def test_blank_database_downgrades_to_0001_and_upgrades_again(tmp_path: Path) ->
 
 
 def test_every_revision_is_known_and_head_is_the_last_one() -> None:
-    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 27)} | {"0028", "0029", "0032"}
-    # in order of application: ... 0014, 0019, 0015, 0017, 0016, 0018, 0020, 0021, 0022, 0023, 0024, 0025, 0026, 0028,
-    # 0029, 0032 (branches written in parallel, chained at merge)
+    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 30)} | {"0032"}
+    # in order of application: ... 0014, 0019, 0015, 0017, 0016, 0018, 0020, 0021, 0022, ..., 0025, 0026, 0027, 0028,
+    # 0029, 0032 (branches written in parallel, chained at merge; 0030 and 0031 were reserved and not used)
     assert migrations.head_revision() == "0032"
 
 
@@ -345,3 +345,21 @@ def test_0023_adds_the_servers_probe_answers_keeping_every_model_and_message(tmp
         assert db.execute("SELECT count(*) FROM models").fetchone() == (5,)
     migrations.upgrade(_url(path))
     assert migrations.current_revision(_url(path)) == migrations.head_revision()
+
+
+def test_0027_adds_the_end_reason_of_replies_as_not_known_and_watches_it(tmp_path: Path) -> None:
+    path = tmp_path / "e.db"
+    _build_version_one(path)
+    migrations.upgrade(_url(path), "0026")
+    migrations.upgrade(_url(path), "0027")
+    with closing(sqlite3.connect(path)) as db:
+        assert db.execute("SELECT count(*) FROM messages WHERE end_reason IS NULL").fetchone() == (5,)
+        db.execute("UPDATE messages SET end_reason = 'cut' WHERE id = 'm1'")
+        db.commit()
+        assert db.execute("SELECT rev, end_reason FROM messages WHERE id = 'm1'").fetchone() == (1, "cut")
+    migrations.downgrade(_url(path), "0026")
+    with closing(sqlite3.connect(path)) as db:
+        assert "end_reason" not in {r[1] for r in db.execute("PRAGMA table_info(messages)")}
+        db.execute("UPDATE messages SET content = 'edited' WHERE id = 'm1'")  # the 0022 trigger still works
+        db.commit()
+        assert db.execute("SELECT rev FROM messages WHERE id = 'm1'").fetchone() == (2,)

@@ -110,17 +110,18 @@ def test_the_keyboard_focus_is_drawn_on_the_row_and_on_its_focused_action(qtbot,
     tab_into_list(qtbot, window)
     while view.currentIndex().row() != position:
         qtbot.keyClick(view, Qt.Key.Key_Up)
-    qtbot.wait(50)
+
+    def framed() -> int:
+        image = view.viewport().grab().toImage()
+        return accent_pixels(image, frame) - accent_pixels(image, bubble.adjusted(3, 3, -3, -3))
+
+    qtbot.waitUntil(lambda: framed() > before + 100)  # a frame around the focused message
     image = view.viewport().grab().toImage()
-    after = accent_pixels(image, frame) - accent_pixels(image, bubble.adjusted(3, 3, -3, -3))
-    assert after > before + 100, (before, after)  # a frame around the focused message
     qtbot.keyClick(view, Qt.Key.Key_Return)
-    qtbot.wait(50)
     spot = next(r for r, action, _ in layout.hotspots if action == "copy").translated(rect.topLeft()).toRect()
     ring = spot.adjusted(-6, -4, 6, 4)
-    focused = view.viewport().grab().toImage()
-    focused.save(str(artifacts / "keyboard_focus.png"))
-    assert accent_pixels(focused, ring) > accent_pixels(image, ring) + 20
+    qtbot.waitUntil(lambda: accent_pixels(view.viewport().grab().toImage(), ring) > accent_pixels(image, ring) + 20)
+    view.viewport().grab().toImage().save(str(artifacts / "keyboard_focus.png"))
 
 
 def test_the_menu_key_opens_the_focused_messages_menu_with_fork(qtbot, backend, worker) -> None:

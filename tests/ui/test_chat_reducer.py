@@ -130,8 +130,8 @@ SEQUENCES: list[tuple[str, Sequence[ev.ChatEvent], type, Check]] = [
     ("a too-long message refused while streaming leaves the turn alone", [*STREAMING, ev.Refused("too long")],
      Streaming, lambda s: s.error is None),
     ("a new turn clears the error", [ev.Refused("too long"), ev.TurnStarted()], Sending, lambda s: s.error is None),
-    ("an edit lasts until it is sent", [ev.EditStarted("m1"), ev.TurnStarted()], Sending,
-     lambda s: s.editing is None),
+    ("an edit lasts until the composer's text is taken", [ev.EditStarted("m1"), ev.TurnStarted(), ev.DraftSent()],
+     Sending, lambda s: s.editing is None),
     ("an edit is cancelled", [ev.EditStarted("m1"), ev.EditCancelled()], Idle, lambda s: s.editing is None),
     ("an edit shows", [ev.EditStarted("m1")], Idle, lambda s: s.editing == "m1"),
     ("files taken in and one refused", [ev.AttachStarted(), ev.AttachStarted(), ev.AttachEnded(preview()),
@@ -212,7 +212,8 @@ EVENTS: list[ev.ChatEvent] = [
     ev.ReplyFailed("boom"), ev.CompactionStarted(), ev.CompactionStarted(in_turn=False), ev.CompactionEnded(),
     ev.StopRequested(), ev.StreamEnded(), ev.StreamEnded("lost"), ev.ReadBackDone(), ev.OpenStarted(),
     ev.OpenStarted(leave=False), opened(), opened("s2", has_newer=True), ev.VerbFailed("disk"), ev.Refused("long"),
-    ev.MessageQueued("q"), ev.QueueEmptied(), ev.EditStarted("m"), ev.EditCancelled(), ev.AttachStarted(),
+    ev.MessageQueued("q"), ev.QueueEmptied(), ev.EditStarted("m", "old"), ev.EditCancelled(), ev.AttachStarted(),
+    ev.DraftChanged("typed"), ev.DraftSent(), ev.DraftReturned("back"),
     ev.AttachEnded(None), ev.Cleared(), ev.OlderPaged(True), ev.LiveCounted(2), ev.PathCut(1),
 ]
 

@@ -10,7 +10,8 @@ from domain.events import ContextStatus
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_chat_viewmodel import make_vm
 from ui.backend import Selection, UsageSummary
-from ui.viewmodels.chat import MEASURE_AFTER_MS, ChatViewModel
+from ui.viewmodels.chat import ChatViewModel
+from ui.viewmodels.chat_context import MEASURE_AFTER_MS
 
 
 class MeasuringBackend(FakeChatBackend):
@@ -52,8 +53,8 @@ def test_pages_shown_in_quick_succession_are_measured_once(qtbot, worker) -> Non
     backend.measured.clear()
     for _ in range(3):  # as after ‹ › clicked three times: each reload shows a page
         vm.reload()
-    qtbot.waitUntil(lambda: len(backend.measured) >= 2)
-    qtbot.wait(MEASURE_AFTER_MS * 3)
+    qtbot.waitUntil(lambda: len(backend.measured) >= 2 and not vm.context.pending
+                    and worker.calls_in_flight == 0)  # every page read and shown, no measure left to come
     assert sorted(kind for kind, _t in backend.measured) == ["context", "usage"]
     assert vm.state.context is not None and vm.model.rowCount() == 2
 
@@ -65,7 +66,8 @@ def test_leaving_a_page_before_it_is_measured_does_not_measure_it(qtbot, worker)
     vm.open(s.id)
     qtbot.waitUntil(lambda: vm.model.rowCount() == 2)
     vm.clear()  # a new chat, within the delay
-    qtbot.wait(MEASURE_AFTER_MS * 3)
+    assert not vm.context.pending  # the measure of the page left is called off
+    qtbot.waitUntil(lambda: worker.calls_in_flight == 0)
     assert backend.measured == [] and vm.state.session is None and vm.state.context is None
 
 

@@ -219,6 +219,7 @@ def _row(message: Message, results: Mapping[str, Message], *, dimmed: bool) -> C
             return None
         return ChatRow(
             RowKind.ASSISTANT, text=with_sources(message.content, message.web), incomplete=message.incomplete,
+            ended=message.end_reason.value if message.incomplete and message.end_reason is not None else "",
             model_label=message.model_id, **common,
         )
     if message.type is MessageType.TOOL_CALL:

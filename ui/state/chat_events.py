@@ -173,15 +173,37 @@ class QueueEmptied:
 
 
 @dataclass(frozen=True)
+class DraftChanged:
+    """The composer's text changed (typed, pasted, cut)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class DraftSent:
+    """The composer's message was taken (sent, or queued behind the running turn): the box empties, or gets back
+    the draft it held before an edit."""
+
+
+@dataclass(frozen=True)
+class DraftReturned:
+    """A message that was not sent (refused, withdrawn from the queue) goes back to the composer, above anything
+    typed since."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class EditStarted:
-    """The next Send makes a new version of a message."""
+    """The next Send makes a new version of a message; its `text` replaces the draft (which comes back after)."""
 
     message_id: str
+    text: str = ""
 
 
 @dataclass(frozen=True)
 class EditCancelled:
-    """The next Send is an ordinary message again."""
+    """The next Send is an ordinary message again (Esc, the edit bar's ×, another page opened)."""
 
 
 @dataclass(frozen=True)
@@ -239,6 +261,7 @@ class Picked:
 ChatEvent = (
     ChoicesOffered | Cleared | OpenStarted | PageOpened | VerbFailed | OlderPaged | NewerPaged | OriginalsShown
     | PathCut | TurnStarted | StreamActive | ProviderWaiting | ReplyFailed | CompactionStarted | CompactionEnded
-    | StopRequested | StreamEnded | ReadBackDone | LiveCounted | Refused | MessageQueued | QueueEmptied | EditStarted
-    | EditCancelled | AttachStarted | AttachEnded | PendingChanged | SessionUpdated | Measured | Picked
+    | StopRequested | StreamEnded | ReadBackDone | LiveCounted | Refused | MessageQueued | QueueEmptied | DraftChanged
+    | DraftSent | DraftReturned | EditStarted | EditCancelled | AttachStarted | AttachEnded | PendingChanged
+    | SessionUpdated | Measured | Picked
 )

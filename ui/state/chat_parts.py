@@ -106,13 +106,30 @@ class Queued:
 
 
 @dataclass(frozen=True)
-class Composer:
-    """What the composer holds besides its text box: the message being edited, the files to send, the queue."""
+class Edit:
+    """A message being edited: the next Send makes a new version of it. `text`: what the edit put in the box (left
+    untouched, a cancel takes it away); `before`: the draft the box held before (back when the edit ends)."""
 
-    editing: str | None = None  # the id of the message the next Send replaces with a new version
+    message_id: str
+    text: str = ""
+    before: str = ""
+
+
+@dataclass(frozen=True)
+class Composer:
+    """What the composer holds: its draft (the text box follows it), the message being edited, the files to send,
+    the queue."""
+
+    draft: str = ""
+    edit: Edit | None = None
     pending: tuple[AttachmentPreview, ...] = ()  # files in the composer, sent with the next message
     attaching: int = 0  # files being taken in (checked and stored) right now
     queued: Queued | None = None
+
+    @property
+    def editing(self) -> str | None:
+        """The id of the message the next Send replaces with a new version."""
+        return self.edit.message_id if self.edit is not None else None
 
 
 @dataclass(frozen=True)

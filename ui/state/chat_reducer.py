@@ -17,6 +17,9 @@ from ui.state.chat_events import (
     Cleared,
     CompactionEnded,
     CompactionStarted,
+    DraftChanged,
+    DraftReturned,
+    DraftSent,
     EditCancelled,
     EditStarted,
     LiveCounted,
@@ -48,6 +51,7 @@ from ui.state.chat_state import (
     Compacting,
     Composer,
     Conversation,
+    Edit,
     Empty,
     Failed,
     Failing,
@@ -78,12 +82,12 @@ def reduce(state: ChatState, event: ChatEvent) -> ChatState:
             return replace(state, header=_header(state.header, event))
         case Cleared():
             header = replace(state.header, reasoning=None, web_search=None)
-            return Empty(header=header, composer=replace(state.composer, editing=None, queued=None))
+            return Empty(header=header, composer=replace(_edit_ended(state.composer), queued=None))
         case OpenStarted(leave=leave):
             previous = state.shown
             if leave and previous is not None:
                 previous = replace(previous, show_originals=False)
-            composer = replace(state.composer, editing=None, queued=None) if leave else state.composer
+            composer = replace(_edit_ended(state.composer), queued=None) if leave else state.composer
             return Loading(header=state.header, composer=composer, previous=previous)
         case PageOpened():
             return _opened(state, event)
@@ -97,10 +101,21 @@ def reduce(state: ChatState, event: ChatEvent) -> ChatState:
             return _queued(state, text)
         case QueueEmptied():
             return replace(state, composer=replace(state.composer, queued=None))
-        case EditStarted(message_id=message_id):
-            return replace(state, composer=replace(state.composer, editing=message_id))
+        case DraftChanged(text=text):
+            return state if text == state.composer.draft else replace(state, composer=replace(state.composer,
+                                                                                             draft=text))
+        case DraftSent():
+            edit = state.composer.edit
+            draft = edit.before if edit is not None else ""
+            return replace(state, composer=replace(state.composer, draft=draft, edit=None))
+        case DraftReturned(text=text):
+            return replace(state, composer=replace(state.composer, draft=_above(text, state.composer.draft)))
+        case EditStarted(message_id=message_id, text=text):
+            composer = state.composer
+            before = composer.edit.before if composer.edit is not None else composer.draft
+            return replace(state, composer=replace(composer, draft=text, edit=Edit(message_id, text, before)))
         case EditCancelled():
-            return replace(state, composer=replace(state.composer, editing=None))
+            return replace(state, composer=_edit_ended(state.composer))
         case AttachStarted():
             return replace(state, composer=replace(state.composer, attaching=state.composer.attaching + 1))
         case AttachEnded(preview=preview):
@@ -192,7 +207,7 @@ def _refused(state: ChatState, error: str) -> ChatState:
 def _turn_started(state: ChatState, files_sent: bool) -> ChatState:
     if isinstance(state, Loading) or (isinstance(state, Ready) and not isinstance(state.turn, Idle | Failed)):
         return state
-    composer = replace(state.composer, editing=None, pending=() if files_sent else state.composer.pending)
+    composer = replace(state.composer, pending=() if files_sent else state.composer.pending)
     conversation = state.conversation if isinstance(state, Ready) else Conversation()
     return Ready(header=state.header, conversation=replace(conversation, live_messages=0), turn=Sending(),
                  composer=composer)
@@ -205,6 +220,23 @@ def _queued(state: ChatState, text: str) -> ChatState:
     before = state.composer.queued
     queued = Queued(f"{before.text}\n\n{text}", before.unseen or running) if before else Queued(text, running)
     return replace(state, composer=replace(state.composer, queued=queued))
+
+
+def _above(text: str, draft: str) -> str:
+    """A message put back above what the box holds now (nothing typed is lost)."""
+    return f"{text}\n\n{draft}" if draft.strip() else text
+
+
+def _edit_ended(composer: Composer) -> Composer:
+    """An edit cancelled: the draft from before comes back; text typed into the edit is kept below it."""
+    edit = composer.edit
+    if edit is None:
+        return composer
+    if composer.draft == edit.text:  # left untouched: nothing of the edit stays to be sent by mistake
+        draft = edit.before
+    else:
+        draft = _above(edit.before, composer.draft) if edit.before.strip() else composer.draft
+    return replace(composer, draft=draft, edit=None)
 
 
 def _attached(composer: Composer, preview: AttachmentPreview | None) -> Composer:

@@ -18,6 +18,7 @@ from ui.state.chat_parts import (
     Compacting,
     Composer,
     Conversation,
+    Edit,
     Failed,
     Failing,
     Header,
@@ -32,8 +33,8 @@ from ui.state.chat_parts import (
 )
 
 __all__ = [
-    "RUNNING", "ChatState", "Compacting", "Composer", "Conversation", "Empty", "Failed", "Failing", "Header", "Idle",
-    "Loading", "ModelChoice", "Queued", "ReadingBack", "Ready", "Sending", "Stopping", "Streaming", "Turn",
+    "RUNNING", "ChatState", "Compacting", "Composer", "Conversation", "Edit", "Empty", "Failed", "Failing", "Header",
+    "Idle", "Loading", "ModelChoice", "Queued", "ReadingBack", "Ready", "Sending", "Stopping", "Streaming", "Turn",
 ]
 
 # --- the screen ---------------------------------------------------------------------------------------------------
@@ -141,6 +142,11 @@ class _Views:
     def editing(self) -> str | None:
         """The message being edited (the next Send makes a new version of it)."""
         return self.composer.editing
+
+    @property
+    def draft(self) -> str:
+        """The composer's text."""
+        return self.composer.draft
 
     @property
     def pending(self) -> tuple[AttachmentPreview, ...]:

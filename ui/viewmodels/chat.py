@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 
 from domain.attachment import Attachment
 from domain.models import AgentId, Message, MessageId, SessionId
@@ -14,7 +14,18 @@ from ui.backend import ConversationBackend, ConversationPage, Selection
 from ui.error_text import describe
 from ui.models.message_list import MessageListModel
 from ui.signals import emit
-from ui.state.chat_events import ChatEvent, ChoicesOffered, Cleared, LiveCounted, OpenStarted, PageOpened, VerbFailed
+from ui.state.chat_events import (
+    ChatEvent,
+    ChoicesOffered,
+    Cleared,
+    DraftChanged,
+    DraftReturned,
+    DraftSent,
+    LiveCounted,
+    OpenStarted,
+    PageOpened,
+    VerbFailed,
+)
 from ui.state.chat_reducer import initial, reduce
 from ui.state.chat_state import ChatState, ModelChoice
 from ui.viewmodels.chat_attachments import AttachmentsController
@@ -26,9 +37,6 @@ from ui.viewmodels.chat_transcript import Transcript
 from ui.viewmodels.chat_turns import TurnController
 from ui.worker import AsyncWorker
 
-MEASURE_AFTER_MS = 80  # a page just shown is laid out and painted before the worker's estimate of its whole path
-# (about 150 ms of Python for 10,000 messages) competes with it for the GIL
-
 
 class ChatViewModel(QObject):
     """The chat screen's verbs; rows go to `model`, everything else to the ChatState emitted by state_changed."""
@@ -38,7 +46,7 @@ class ChatViewModel(QObject):
     focus = Signal(str)  # a message id: the view scrolls to it and highlights it briefly (a search hit)
     text_ready = Signal(str, str)  # title, text: a long text to show in a reader (a tool's full output)
     session_changed = Signal(object)  # Session: title or totals changed, the sidebar refreshes
-    text_returned = Signal(str)  # a message that was not sent (refused, or queued behind a failed turn)
+    text_returned = Signal(str)  # a message that was not sent went back to the draft (the composer takes the focus)
     edit_requested = Signal(str)  # a message's text to edit in the composer
     open_requested = Signal(str)  # a session to open (a fork just made)
     file_ready = Signal(str)  # a stored attachment copied out under its name, to open in the system's viewer
@@ -57,7 +65,7 @@ class ChatViewModel(QObject):
         self.files = AttachmentsController(self)
         self.branches = BranchesController(self)
         self.context = ContextController(self)
-        self.shown = 0  # pages shown or left so far: only the newest page shown is measured (‹ › clicked repeatedly)
+        self.shown = 0  # pages shown or left so far: a read answered after another page opened is stale
 
     @property
     def state(self) -> ChatState:
@@ -90,6 +98,7 @@ class ChatViewModel(QObject):
         """Shows no session (a new chat not yet sent)."""
         self.turns.leave()
         self.rows.reset()
+        self.context.due = 0
         self.dispatch(Cleared())
 
     def open(self, session_id: SessionId) -> None:
@@ -105,6 +114,7 @@ class ChatViewModel(QObject):
         self.turns.leave()
         self.rows.live, self.rows.error_row = None, None
         self.shown += 1
+        self.context.due = 0  # the page left is not measured
         self.dispatch(OpenStarted())
 
     def reload(self) -> None:
@@ -122,8 +132,25 @@ class ChatViewModel(QObject):
                                  page.has_newer, keep_reasoning=self.context.reasoning_unsaved > 0))
         self.sync_rows()
         self.shown += 1
-        shown = self.shown
-        QTimer.singleShot(MEASURE_AFTER_MS, self, lambda: self.refresh_context() if shown == self.shown else None)
+        self.context.measure_later(self.shown)
+
+    # --- the composer's draft ------------------------------------------------------------------------------------
+    def set_draft(self, text: str) -> None:
+        """The composer's text changed (typed, pasted, cut)."""
+        self.dispatch(DraftChanged(text))
+
+    def submit(self, text: str) -> bool:
+        """Sends (or queues) the composer's text; the draft empties when it is taken (or gets back the draft from
+        before an edit). False: not sent now, the draft stays."""
+        sent = self.send(text)
+        if sent:
+            self.dispatch(DraftSent())
+        return sent
+
+    def give_back(self, text: str) -> None:
+        """A message that was not sent goes back to the composer, above anything typed since."""
+        self.dispatch(DraftReturned(text))
+        emit(self.text_returned, text)
 
     # --- the turn (TurnController) ---------------------------------------------------------------------------------
     def send(self, text: str) -> bool:

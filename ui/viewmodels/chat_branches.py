@@ -58,8 +58,8 @@ class BranchesController:
         composer shows an edit bar until it is sent or cancelled)."""
         if not self._idle():
             return
-        self._vm.dispatch(EditStarted(message_id))
-        emit(self._vm.edit_requested, text)
+        self._vm.dispatch(EditStarted(message_id, text))  # the text becomes the draft; the draft before comes back
+        emit(self._vm.edit_requested, text)  # the composer takes the focus
 
     def cancel_edit(self) -> None:
         """The next Send is an ordinary message again."""
@@ -82,8 +82,7 @@ class BranchesController:
         state = vm.state
         if state.session is None or state.selection is None or not text.strip() or not state.can_start_turn:
             return False
-        vm.dispatch(EditCancelled())
-        session_id, selection = state.session.id, state.selection
+        session_id, selection = state.session.id, state.selection  # the edit ends when the composer's text is taken
         self._cut_before(message_id, keep_it=False)
         vm.turns.start(text)
         vm.turns.run(lambda: vm.backend.edit(session_id, message_id, text, selection))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QTimer
+
 from domain.events import CompactCompleted
 from domain.models import AgentId, AiModel, Message, Session
 from ui.backend import Selection
@@ -22,6 +24,8 @@ def compaction_notice(event: CompactCompleted) -> str | None:
         return f"Older messages summarized: {event.tokens_before:,} → {event.tokens_after:,} tokens."
     return event.reason or "Nothing to summarize yet."
 
+MEASURE_AFTER_MS = 80  # a page just shown is laid out and painted before the worker's estimate of its whole path
+# (about 150 ms of Python for 10,000 messages) competes with it for the GIL
 
 
 class ContextController:
@@ -30,6 +34,23 @@ class ContextController:
     def __init__(self, vm: ChatViewModel) -> None:
         self._vm = vm
         self.reasoning_unsaved = 0  # reasoning choices sent and not stored yet: a page read before keeps them
+        self.due = 0  # the page shown (the view model's `shown`) whose measure is still to come (0: none)
+
+    @property
+    def pending(self) -> bool:
+        """Whether the page shown is still to be measured (its context and usage asked for)."""
+        return self.due != 0
+
+    def measure_later(self, shown: int) -> None:
+        """Measures page `shown` once it is laid out and painted; only the newest page shown (‹ › clicked
+        repeatedly), and not one left meanwhile (`due` set to 0)."""
+        self.due = shown
+        QTimer.singleShot(MEASURE_AFTER_MS, self._vm, lambda: self._measure(shown))
+
+    def _measure(self, shown: int) -> None:
+        if shown == self.due == self._vm.shown:
+            self.due = 0
+            self.refresh()
 
     def refresh(self) -> None:
         """Re-estimates the context and reloads token totals."""

@@ -111,7 +111,7 @@ class PagingController:
         vm = self._vm
 
         def give_back() -> None:
-            emit(vm.text_returned, text)
+            vm.give_back(text)
 
         def resend() -> None:
             if not vm.send(text):

@@ -51,7 +51,7 @@ class QueueController:
         queued = self._vm.state.queued
         if queued is not None:
             self._vm.dispatch(QueueEmptied())
-            emit(self._vm.text_returned, queued)
+            self._vm.give_back(queued)
 
     def turn_ended(self, *, failed: bool, unsent: str | None) -> None:
         """A turn (or a compaction) ended. `unsent`: the turn's own message when it was not stored; it goes back to
@@ -63,9 +63,9 @@ class QueueController:
         if not send:
             self.cancel()
         if unsent:
-            emit(vm.text_returned, unsent)
+            vm.give_back(unsent)
         if not send or queued is None:
             return
         vm.dispatch(QueueEmptied())
         if not vm.send(queued.text):
-            emit(vm.text_returned, queued.text)
+            vm.give_back(queued.text)

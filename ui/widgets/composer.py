@@ -119,6 +119,7 @@ class Composer(QWidget):
     send(text), stop(), cancel_queued(), cancel_edit(), attach_clicked() and remove_attachment(index)."""
 
     send = Signal(str)
+    draft_changed = Signal(str)  # the text typed, pasted or cut (the state's draft follows it)
     stop = Signal()
     cancel_queued = Signal()
     cancel_edit = Signal()
@@ -145,7 +146,8 @@ class Composer(QWidget):
         self.queued.hide()
         self.edit_bar = EditBar(self)
         self.edit_bar.close_button.clicked.connect(lambda: emit(self.cancel_edit))
-        self._edit_text: str | None = None  # the text an edit put in the box (cleared on cancel when unchanged)
+        self._syncing = False  # the box is being set to the state's draft: not a change of the user's
+        self.edit.textChanged.connect(self._typed)
         self.clip = QToolButton(self)
         self.clip.setObjectName("Paperclip")
         self.clip.setIcon(paperclip_icon("#6b7280"))
@@ -190,7 +192,8 @@ class Composer(QWidget):
         self.edit.setPlaceholderText(
             (STREAMING_PLACEHOLDER if state.streaming else PLACEHOLDER) if state.selection is not None
             else "Add a provider key in Settings › Providers to start chatting.")
-        self._show_edit(state)
+        self.show_draft(state.draft)
+        self.edit_bar.setVisible(state.editing is not None)
         self.queued.setVisible(state.queued is not None)
         if state.queued is not None:
             preview = " ".join(state.queued.split())
@@ -198,21 +201,26 @@ class Composer(QWidget):
             self.queued_label.setText(f"Queued — sent when the reply ends: “{preview}”")
             self.queued_label.setToolTip(state.queued)
 
-    def begin_edit(self, text: str) -> None:
-        """A message to edit: its text replaces the box's (the edit bar shows while the edit lasts)."""
-        self.edit.set_text(text)
-        self._edit_text = self.edit.toPlainText()
+    def show_draft(self, draft: str) -> None:
+        """Puts the state's draft in the box when it differs from what the box holds (a change typed here comes back
+        equal: the box and its cursor are left alone)."""
+        if draft == self.edit.toPlainText():
+            return
+        self._syncing = True
+        try:
+            self.edit.set_text(draft)
+        finally:
+            self._syncing = False
+        self.edit.moveCursor(QTextCursor.MoveOperation.End)
+
+    def take_focus(self) -> None:
+        """The box takes the focus, its cursor at the end (a message to edit, or one given back)."""
         self.edit.moveCursor(QTextCursor.MoveOperation.End)
         self.edit.setFocus()
 
-    def _show_edit(self, state: ChatState) -> None:
-        editing = state.editing is not None
-        cancelled = not editing and not self.edit_bar.isHidden() and not state.streaming  # not sent
-        if cancelled and self._edit_text is not None and self.edit.toPlainText() == self._edit_text:
-            self.edit.clear()  # the old text untouched: nothing of the edit is left to send by mistake
-        if not editing:
-            self._edit_text = None
-        self.edit_bar.setVisible(editing)
+    def _typed(self) -> None:
+        if not self._syncing:
+            emit(self.draft_changed, self.edit.toPlainText())
 
     def _submit(self) -> None:
         text = self.edit.toPlainText()
@@ -224,17 +232,6 @@ class Composer(QWidget):
             emit(self.stop)
         else:
             self._submit()
-
-    def accept_sent(self) -> None:
-        """Clears the box after the view model took the message."""
-        self.edit.clear()
-
-    def restore(self, text: str) -> None:
-        """Puts back a message that was not sent (refused, or withdrawn from the queue), above anything typed since."""
-        typed = self.edit.toPlainText()
-        self.edit.set_text(f"{text}\n\n{typed}" if typed.strip() else text)
-        self.edit.moveCursor(QTextCursor.MoveOperation.End)
-        self.edit.setFocus()
 
 
 class EditBar(QWidget):

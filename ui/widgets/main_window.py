@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import cast
 
 from PySide6.QtCore import Qt
@@ -109,6 +110,7 @@ class MainWindow(QMainWindow):
         self._central_layout = layout
         self._narrow = False
         self._sidebar_wanted = True  # in a wide window, whether the user keeps the sidebar open
+        self._chat_shown: ChatState | None = None  # the chat state rendered last
         self.snackbar = Snackbar(right)
         self.attachments = AttachmentWiring(self, self.chat_vm, self.composer, self.chat_view)
         self.oversized_paste = OversizedPaste(self.composer, self.chat_vm, self.snackbar.show_message)
@@ -131,10 +133,11 @@ class MainWindow(QMainWindow):
         self.chat_view.copied.connect(lambda text: self.snackbar.show_message(text, ms=1800))
         self.chat_view.typed.connect(self._type_into_composer)
         self.composer.send.connect(self._send)
+        self.composer.draft_changed.connect(chat.set_draft)
         self.composer.stop.connect(chat.stop)
         self.composer.cancel_queued.connect(chat.cancel_queued)
         self.composer.cancel_edit.connect(chat.cancel_edit)
-        chat.text_returned.connect(self.composer.restore)
+        chat.text_returned.connect(lambda _text: self.composer.take_focus())
         chat.edit_requested.connect(self._edit_in_composer)
         chat.open_requested.connect(sessions.select)
         self.composer.edit.up_on_empty.connect(chat.edit_last)
@@ -207,9 +210,10 @@ class MainWindow(QMainWindow):
         if session is not None:
             self.session_prompt.open(session.id)
 
-    def _edit_in_composer(self, text: str) -> None:
-        """A message to edit: its text replaces the composer's (Send makes it a new branch)."""
-        self.composer.begin_edit(text)
+    def _edit_in_composer(self, _text: str) -> None:
+        """A message to edit: its text is the composer's draft now (Send makes it a new branch); the box takes the
+        focus."""
+        self.composer.take_focus()
 
     def _escape(self) -> None:
         """Esc cancels an edit, else stops the reply."""
@@ -247,6 +251,11 @@ class MainWindow(QMainWindow):
             self.snackbar.show_message(state.error)
 
     def _render_chat(self, state: ChatState) -> None:
+        shown, self._chat_shown = self._chat_shown, state
+        if shown is not None and shown.composer.draft != state.composer.draft and \
+                replace(shown, composer=replace(shown.composer, draft=state.draft)) == state:  # only the draft
+            self.composer.show_draft(state.draft)
+            return
         title = state.session.title if state.session is not None else ""
         self.setWindowTitle(f"{title} — Palimpsest" if title else "Palimpsest")
         self.header.show_state(state)
@@ -260,8 +269,7 @@ class MainWindow(QMainWindow):
 
     # --- verbs -------------------------------------------------------------------------------------
     def _send(self, text: str) -> None:
-        if self.chat_vm.send(text):
-            self.composer.accept_sent()
+        if self.chat_vm.submit(text):
             self.chat_stack.setCurrentWidget(self.chat_view)
 
     def _type_into_composer(self, text: str) -> None:

@@ -2,7 +2,7 @@
 web search choice (NULL: the agent's applies).
 
 Revision ID: 0028
-Revises: 0026
+Revises: 0027
 """
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0028"
-down_revision = "0026"
+down_revision = "0027"
 branch_labels = None
 depends_on = None
 
-v0022_WATCHED = (  # the columns 0022's trigger watches
+v0022_WATCHED = (  # the columns the revision trigger watches before this revision (0022's, and 0027's end_reason)
     "id", "session_id", "type", "content", "thinking_content", "tool_call_id", "tool_name", "tool_input",
     "tool_output", "tool_status", "model_id", "provider_id", "input_tokens", "output_tokens", "created_at", "seq",
     "pinned", "incomplete", "has_image", "tool_output_original_chars", "reasoning", "reasoning_tokens", "thinking_ms",
-    "parent_id", "attachments",
+    "parent_id", "attachments", "end_reason",
 )
 
 
