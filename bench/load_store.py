@@ -23,7 +23,7 @@ MESSAGES = 200_000
 BIG = 20_000
 RARE_WORD = "orchidquartz"  # planted in RARE_HITS messages of RARE_HITS different sessions
 RARE_HITS = 40
-FORMAT = 2  # bump when the generated data changes: a cached store of another format is rebuilt
+FORMAT = 3  # bump when the generated data changes: a cached store of another format is rebuilt
 MODEL = ("anthropic", "claude-sonnet-4-5-20250929")
 _CODE = (
     "```python\ndef fit(messages, budget):\n    kept = []\n    for m in reversed(messages):\n"
@@ -113,6 +113,7 @@ def _messages(text: _Text, session_id: str, count: int, start: datetime, rare: s
     rng = text.rng
     seq = 0
     turn = 0
+    parent: str | None = None  # one chain: each message answers the one before it (NULL only for the first)
     base: dict[str, Any] = {"thinking_content": None, "tool_call_id": None, "tool_name": None, "tool_input": None,
                             "tool_output": None, "tool_status": None, "model_id": None, "provider_id": None,
                             "input_tokens": None, "output_tokens": None, "pinned": False, "incomplete": False,
@@ -120,11 +121,14 @@ def _messages(text: _Text, session_id: str, count: int, start: datetime, rare: s
                             "session_id": session_id}
 
     def row(kind: str, content: str, **fields: Any) -> dict[str, Any]:
-        nonlocal seq
+        nonlocal seq, parent
         seq += 1
         at = start + timedelta(seconds=20 * seq)
-        return {**base, "id": uuid.UUID(int=rng.getrandbits(128)).hex, "type": kind, "content": content,
+        message_id = uuid.UUID(int=rng.getrandbits(128)).hex
+        made = {**base, "id": message_id, "parent_id": parent, "type": kind, "content": content,
                 "created_at": at, "seq": seq, **fields}
+        parent = message_id
+        return made
 
     while seq < count:
         turn += 1
