@@ -16,7 +16,7 @@ from app.cli.session_prompt_cmd import session_prompt
 from app.cli.tables import one_line, table, when
 from domain.models import Message, MessageType, Session
 from domain.ports import MATCH_CLOSE, MATCH_OPEN
-from domain.usecases.export_session import detail_to_dict
+from domain.usecases.export_session import detail_json_chunks
 from domain.usecases.show_session import SessionDetail
 
 if TYPE_CHECKING:
@@ -122,7 +122,9 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
     elif action == "show":
         detail = c.show_session(args.id, include_inactive=args.all)
         if args.json:
-            out.write(json.dumps(detail_to_dict(detail), ensure_ascii=False, indent=2) + "\n")
+            for piece in detail_json_chunks(detail):  # written as it is encoded (the same text as one dumps)
+                out.write(piece)
+            out.write("\n")
         else:
             for chunk in detail_chunks(detail):  # written as it is rendered
                 out.write(chunk + "\n")
