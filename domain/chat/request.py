@@ -9,7 +9,7 @@ from domain.attachment import Attachment
 from domain.chat.server_window import short_window_warning
 from domain.context.attachment_plan import AttachmentTarget, as_sent, placeholders_only, plan_attachments
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
-from domain.context.estimator import RequestSize, TokenEstimator, calibration_key, request_size
+from domain.context.estimator import CALIBRATION_MIN, RequestSize, TokenEstimator, calibration_key, request_size
 from domain.context.meter import measure_context
 from domain.context.pruner import ToolResultPruner
 from domain.context.reasoning_echo import echoed_reasoning, reasoning_tokens
@@ -189,12 +189,13 @@ class RequestPlanner:
     def status(self, ctx: SessionContext) -> ContextStatus:
         """What the next request would cost now (pruning previewed), broken down, against the model's window."""
         _, sent = self.sent(ctx)
+        model = ctx.model
+        capacity = input_capacity(model)
         measured = measure_context(
             self.estimator, system_prompt=ctx.system_prompt, summary=ctx.summary, messages=sent, tools=ctx.tools,
             model_key=model_key(ctx), reasoning=self.reasoning_sent(ctx, sent),
+            exact_up_to=int(capacity / CALIBRATION_MIN) + 1 if capacity else None,  # past the window calibrated
         )
-        model = ctx.model
-        capacity = input_capacity(model)
         threshold = int(capacity * ctx.settings.compact_threshold_ratio) if capacity else None
         return ContextStatus(
             used=measured.used,
