@@ -156,6 +156,10 @@ class MessageRepository(Protocol):
         Without a parent_id it follows the newest message of the active path (returned with its parent_id); with one
         (a message of the same session, else NotFound) the caller keeps the active path right (set_path)."""
         ...
+    def add_many(self, messages: Sequence[Message]) -> int:
+        """Stores messages of one session as `add` would one after another (each the next seq; a parent_id of the
+        session or of one stored before it in the list, else NotFound), in bulk; returns how many."""
+        ...
     def get(self, message_id: MessageId) -> Message | None: ...
     def snapshot(self, session_id: SessionId, *, include_inactive: bool = False) -> Sequence[Message]:
         """The conversation's messages in order (with include_inactive, also those taken off its path)."""

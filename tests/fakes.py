@@ -245,6 +245,11 @@ class FakeMessageRepository:
             self._touch(self.sessions, session, stored, created)
         return stored
 
+    def add_many(self, messages: Sequence[Message]) -> int:
+        for message in messages:
+            self.add(message)
+        return len(messages)
+
     def get(self, message_id: MessageId) -> Message | None:
         return next((m for rows in self.messages.values() for m in rows if m.id == message_id), None)
 

@@ -70,6 +70,18 @@ _TOUCH = (  # built once: the store's upkeep of a session with each message (cou
             # the preview a user or reply message gives; other kinds keep the one there
             last_message_preview=func.coalesce(bindparam("preview", type_=String), _SESSIONS.c.last_message_preview))
 )
+_TOUCH_MANY = (  # the same for many messages at once
+    update(_SESSIONS).where(_SESSIONS.c.id == bindparam("touch_sid"))
+    .values(message_count=_SESSIONS.c.message_count + bindparam("n", type_=Integer),
+            updated_at=case((_SESSIONS.c.updated_at < _AT, _AT), else_=_SESSIONS.c.updated_at),
+            last_message_preview=func.coalesce(bindparam("preview", type_=String), _SESSIONS.c.last_message_preview))
+)
+_BULK_INSERT = insert(_MESSAGES).values(rev=_FIRST_REV)  # executemany: seq and parent computed by the caller
+_NEXT = text(  # the session's last seq and the newest message of its active path
+    "SELECT (SELECT coalesce(max(seq), 0) FROM messages WHERE session_id = :sid),"
+    " (SELECT id FROM messages WHERE session_id = :sid AND active = 1 ORDER BY seq DESC LIMIT 1)")
+_OWNERS = text("SELECT id, session_id FROM messages WHERE id IN :ids").bindparams(bindparam("ids", expanding=True))
+_TAKEN = text("SELECT id FROM messages WHERE id IN :ids LIMIT 1").bindparams(bindparam("ids", expanding=True))
 # the active path has a partial index (ix_messages_path): these spell `active = 1` literally so SQLite uses it
 _PATH_TAIL = text("SELECT seq FROM messages WHERE session_id = :sid AND active = 1 AND seq < :before"
                   " ORDER BY seq DESC LIMIT 1 OFFSET :skip")
@@ -163,6 +175,52 @@ class SqlMessageRepository:
                                           for i, a in enumerate(message.attachments)])
             s.execute(_TOUCH, {"touch_sid": message.session_id, "at": created, "preview": _preview(message)})
         return replace(message, seq=seq, created_at=created, parent_id=parent_id)
+
+    def add_many(self, messages: Sequence[Message]) -> int:
+        """One session's messages in bulk: one statement for their parents' sessions, one executemany insert (the
+        FTS triggers index the rows as they go in), one for their attachments' references, one touch of the session."""
+        if not messages:
+            return 0
+        session_id = messages[0].session_id
+        if any(m.session_id != session_id for m in messages):
+            raise InvalidInput("add_many stores the messages of one session at a time.")
+        with self._db.write() as s:
+            if s.get(SessionRow, session_id) is None:
+                raise NotFound("session", session_id)
+            batch = {m.id for m in messages}
+            outside = list({m.parent_id for m in messages if m.parent_id is not None and m.parent_id not in batch})
+            owners: dict[str, str] = {}
+            for start in range(0, len(outside), _ON_BATCH):
+                owners.update((i, sid) for i, sid in s.execute(_OWNERS, {"ids": outside[start:start + _ON_BATCH]}))
+            seq, leaf = s.execute(_NEXT, {"sid": session_id}).one()
+            stored: set[str] = set()
+            rows, refs = [], []
+            touch_at, preview = None, None
+            for m in messages:
+                if m.parent_id is not None and m.parent_id not in stored and owners.get(m.parent_id) != session_id:
+                    raise NotFound("message", m.parent_id)
+                if m.id in stored:
+                    raise InvalidInput(f"A message with id {m.id!r} already exists.")
+                seq += 1
+                created = m.created_at or datetime.now(UTC)
+                rows.append({"id": m.id, "session_id": session_id, "created_at": created, "seq": seq,
+                             "parent_id": m.parent_id if m.parent_id is not None else leaf, **message_values(m)})
+                refs += [{"message_id": m.id, "position": i, "sha256": a.sha256} for i, a in enumerate(m.attachments)]
+                stored.add(m.id)
+                leaf = m.id if m.active else leaf
+                touch_at = created if touch_at is None else max(touch_at, created)
+                shown = _preview(m)
+                preview = shown if shown is not None else preview
+            ids = [r["id"] for r in rows]
+            for at in range(0, len(ids), _ON_BATCH):  # checked first: a failed executemany leaves earlier rows in
+                taken = s.execute(_TAKEN, {"ids": ids[at:at + _ON_BATCH]}).scalar()
+                if taken is not None:
+                    raise InvalidInput(f"A message with id {taken!r} already exists.")
+            s.execute(_BULK_INSERT, rows)
+            if refs:
+                s.execute(insert(_REFS), refs)
+            s.execute(_TOUCH_MANY, {"touch_sid": session_id, "at": touch_at, "preview": preview, "n": len(rows)})
+        return len(rows)
 
     def get(self, message_id: MessageId) -> Message | None:
         with self._db.read() as s:

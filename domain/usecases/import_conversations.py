@@ -73,8 +73,8 @@ class ImportConversationsUseCase:
             current_provider_id=c.provider_id, current_model_id=c.model_id, reasoning=c.reasoning,
             system_prompt=c.system_prompt,
         ))
-        for message in c.messages:  # off the path while written: a root then stays a root
-            self._messages.add(replace(message, active=False, seq=0))
+        # off the path while written: a root then stays a root; in bulk, one conversation's messages at a time
+        self._messages.add_many([replace(message, active=False, seq=0) for message in c.messages])
         ids = {m.id for m in c.messages}
         for record in c.checkpoints:
             if record.summary and record.summary.strip() and record.through_id in ids:
@@ -92,10 +92,12 @@ class ImportConversationsUseCase:
         when there are any, the session's path moves to the leaf the source had open. Returns how many."""
         known = {node.id for node in self._messages.tree(c.session_id)}
         new = [m for m in c.messages if m.id not in known]
+        adding = []
         for message in new:
             parent = message.parent_id if message.parent_id in known else None
-            self._messages.add(replace(message, active=False, seq=0, parent_id=parent))
+            adding.append(replace(message, active=False, seq=0, parent_id=parent))
             known.add(message.id)
+        self._messages.add_many(adding)
         if new and c.leaf_id in known:
             self._switcher.switch(c.session_id, c.leaf_id)
         return len(new)
