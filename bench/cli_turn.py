@@ -85,8 +85,8 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(f"| this checkout / llm, a turn | {ratio(mine, measured['llm'], 'cpu'):.2f}× CPU, "
                         f"{ratio(mine, measured['llm'], 'wall'):.2f}× wall | |")
         for label, (base, env, cwd) in commands.items():
-            listing, status = alternate([([*base, "sessions", "list"], env, cwd), ([*base, "keys", "status"], env, cwd)],
-                                        args.runs)
+            pair = [([*base, "sessions", "list"], env, cwd), ([*base, "keys", "status"], env, cwd)]
+            listing, status = alternate(pair, args.runs)
             rows.append(f"| `sessions list` / `keys status`: {label} | {_cpu(listing)} vs {_cpu(status)}: "
                         f"{ratio(listing, status, 'cpu'):.2f}× CPU | |")
         failures = len(server.failures)

@@ -1,4 +1,4 @@
-"""MessageRepository.add_many: a conversation's messages stored in bulk exactly as adding them one by one stores them."""
+"""MessageRepository.add_many: a conversation's messages stored in bulk as adding them one by one stores them."""
 
 from __future__ import annotations
 
@@ -15,25 +15,26 @@ from domain.models import Message, MessageType
 from tests.data.conftest import T0, msg, new_session
 
 
-def _conversation(session_id: str) -> list[Message]:
-    """Roots, children of earlier messages, an active message in the middle, a tool round, one with no time."""
+def _conversation(sid: str) -> list[Message]:
+    """Roots, children of earlier messages, an active message in the middle, a tool round (ids prefixed by `sid`)."""
     at = [T0 + timedelta(minutes=i) for i in range(8)]
     return [
-        msg(session_id + "a", session_id, "first question", created_at=at[0], active=False),
-        msg(session_id + "b", session_id, "an answer", type=MessageType.AI_RESPONSE, parent_id=session_id + "a", created_at=at[1],
+        msg(sid + "a", sid, "first question", created_at=at[0], active=False),
+        msg(sid + "b", sid, "an answer", type=MessageType.AI_RESPONSE, parent_id=sid + "a", created_at=at[1],
             active=False, input_tokens=12, output_tokens=3),
-        msg(session_id + "c", session_id, "", type=MessageType.TOOL_CALL, parent_id=session_id + "b", created_at=at[2], tool_name="t",
+        msg(sid + "c", sid, "", type=MessageType.TOOL_CALL, parent_id=sid + "b", created_at=at[2], tool_name="t",
             tool_input="{}", active=False),
-        msg(session_id + "d", session_id, "kept on the path", created_at=at[3]),  # no parent: follows the newest active one
-        msg(session_id + "e", session_id, "after it", created_at=at[5]),
-        msg(session_id + "f", session_id, "older time, later row", created_at=at[4], active=False),
-        msg(session_id + "g", session_id, "orchid second root", created_at=at[6], active=False),
+        msg(sid + "d", sid, "kept on the path", created_at=at[3]),  # no parent: follows the newest active one
+        msg(sid + "e", sid, "after it", created_at=at[5]),
+        msg(sid + "f", sid, "older time, later row", created_at=at[4], active=False),
+        msg(sid + "g", sid, "orchid second root", created_at=at[6], active=False),
     ]
 
 
-def _stored(storage: Storage, session_id: str) -> list[tuple[Any, ...]]:
-    rows = storage.messages.snapshot(session_id, include_inactive=True)
-    return [(m.id, m.seq, m.parent_id and m.parent_id.removeprefix(session_id), m.type, m.content, m.active, m.created_at, m.input_tokens) for m in rows]
+def _stored(storage: Storage, sid: str) -> list[tuple[Any, ...]]:
+    rows = storage.messages.snapshot(sid, include_inactive=True)
+    return [(m.id, m.seq, m.parent_id and m.parent_id.removeprefix(sid), m.type, m.content, m.active, m.created_at,
+             m.input_tokens) for m in rows]
 
 
 def _session(storage: Storage, session_id: str) -> tuple[Any, ...]:
