@@ -170,6 +170,10 @@ class MessageRepository(Protocol):
     def pinned(self, session_id: SessionId) -> Sequence[Message]:
         """Pinned messages on the conversation's path, in order."""
         ...
+    def path_lengths(self, session_id: SessionId, seq: int) -> Sequence[tuple[int, int, int, int, int]]:
+        """(seq, characters of the content, tool input, tool name, tool output) of each message on the conversation's
+        path with seq >= the given one, in order, without reading the messages themselves."""
+        ...
     def update(self, message: Message) -> Message: ...
     def full_output(self, message_id: MessageId) -> str | None:
         """The untruncated tool output kept beside a truncated result, if any."""

@@ -262,6 +262,10 @@ class FakeMessageRepository:
     def pinned(self, session_id: SessionId) -> Sequence[Message]:
         return [m for m in self.messages.get(session_id, []) if m.pinned and m.active]
 
+    def path_lengths(self, session_id: SessionId, seq: int) -> Sequence[tuple[int, int, int, int, int]]:
+        return [(m.seq, len(m.content), len(m.tool_input or ""), len(m.tool_name or ""), len(m.tool_output or ""))
+                for m in self.since(session_id, seq)]
+
     def update(self, message: Message) -> Message:
         """Changes what a caller may set; id, session, seq and created_at stay as stored."""
         for rows in self.messages.values():

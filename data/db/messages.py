@@ -119,6 +119,10 @@ _TREE = text("SELECT id, parent_id, seq, type, active, substr(content, 1, 100) F
              " WHERE session_id = :sid ORDER BY seq")
 _LINKS = text("SELECT id, parent_id, seq, active FROM messages WHERE session_id = :sid ORDER BY seq")
 _DELETE = text("DELETE FROM messages WHERE id = :id")
+_LENGTHS = text(  # sizes only: the status of a session far past its window reads its older messages no further
+    "SELECT seq, length(content), coalesce(length(tool_input), 0), coalesce(length(tool_name), 0),"
+    " coalesce(length(tool_output), 0) FROM messages WHERE session_id = :sid AND active = 1 AND seq >= :seq"
+    " ORDER BY seq")
 _REPLY_TOKENS = text(  # summed in SQL: a 10,000-message session is a few milliseconds, not mapping every message
     "SELECT model_id, sum(coalesce(input_tokens, 0)), sum(coalesce(output_tokens, 0)) FROM messages"
     " WHERE session_id = :sid AND type = :reply AND (coalesce(input_tokens, 0) != 0 OR coalesce(output_tokens, 0) != 0)"
@@ -235,6 +239,11 @@ class SqlMessageRepository:
 
     def pinned(self, session_id: SessionId) -> Sequence[Message]:
         return self._remembered(_PINNED_READ, {"sid": session_id}, ("pinned", session_id))
+
+    def path_lengths(self, session_id: SessionId, seq: int) -> Sequence[tuple[int, int, int, int, int]]:
+        with self._db.read() as s:
+            rows = s.connection().execute(_LENGTHS, {"sid": session_id, "seq": seq}).all()
+        return [(int(q), int(c or 0), int(i), int(n), int(o)) for q, c, i, n, o in rows]
 
     def update(self, message: Message) -> Message:
         with self._db.write() as s:

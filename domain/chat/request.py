@@ -193,7 +193,7 @@ class RequestPlanner:
         capacity = input_capacity(model)
         measured = measure_context(
             self.estimator, system_prompt=ctx.system_prompt, summary=ctx.summary, messages=sent, tools=ctx.tools,
-            model_key=model_key(ctx), reasoning=self.reasoning_sent(ctx, sent),
+            model_key=model_key(ctx), reasoning=self.reasoning_sent(ctx, sent), unloaded=ctx.unloaded_tokens,
             exact_up_to=int(capacity / CALIBRATION_MIN) + 1 if capacity else None,  # past the window calibrated
         )
         threshold = int(capacity * ctx.settings.compact_threshold_ratio) if capacity else None

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from domain.context.estimator import CALIBRATION_MIN, MESSAGE_OVERHEAD
 from domain.context.memory_section import with_memory
 from domain.context.session_context import SessionContext
 from domain.context.target import resolve_target
@@ -77,13 +78,16 @@ class SessionContextLoader:
         model_id: ModelId | None = None,
         agent_id: AgentId | None = None,
         strict: bool = True,
+        measure_only: bool = False,
     ) -> SessionContext:
         """The context for the explicit choice, else the session's, the agent's, the provider's default.
 
         With `strict=False` a session whose model cannot be resolved (no provider, no model known) still loads,
-        with provider and model None; with `strict=True` that is an InvalidInput or NotFound."""
+        with provider and model None; with `strict=True` that is an InvalidInput or NotFound. With `measure_only`
+        (a status read, never a send) a session whose newest messages alone are past the model's window is loaded
+        from there on, the older messages counted by their length (`unloaded_tokens`)."""
         with self._store.snapshot():  # one consistent read of everything below
-            return self._load(session_id, provider_id, model_id, agent_id, strict)
+            return self._load(session_id, provider_id, model_id, agent_id, strict, measure_only)
 
     def _load(
         self,
@@ -92,6 +96,7 @@ class SessionContextLoader:
         model_id: ModelId | None,
         agent_id: AgentId | None,
         strict: bool,
+        measure_only: bool = False,
     ) -> SessionContext:
         session = require_session(self._sessions, session_id)
         agent, provider, model = self._target(session, provider_id, model_id, agent_id, strict)
@@ -102,11 +107,33 @@ class SessionContextLoader:
         if self._extra is not None:
             tools += tuple(self._extra.mcp_definitions(agent.id, session.id))
         boundary = session.boundary
-        messages = tuple(self._messages.since(session.id, boundary or 0))
+        start, unloaded = (boundary or 0), 0
+        if measure_only and model is not None and boundary is None:
+            start, unloaded = self._tail_start(session.id, model)
+        messages = tuple(self._messages.since(session.id, start))
         pinned = tuple(self._messages.pinned(session.id)) if boundary is not None else ()
         digests = {a.sha256 for m in messages + pinned for a in m.attachments}
         counts = self._counts.for_attachments(digests) if digests and self._counts is not None else {}
-        return SessionContext(session, agent, settings, system, tools, provider, model, messages, pinned, counts)
+        return SessionContext(session, agent, settings, system, tools, provider, model, messages, pinned, counts,
+                              unloaded)
+
+    def _tail_start(self, session_id: SessionId, model: AiModel) -> tuple[int, int]:
+        """Where a status read starts (seq) and the tokens of the messages before it, by length: the newest messages
+        whose length alone passes the window (calibrated at its lowest) are read; the rest only measured."""
+        window = model.context_window_size
+        if not window:
+            return 0, 0
+        capacity = min(window, model.input_limit) if model.input_limit else window
+        cutoff = int(capacity / CALIBRATION_MIN) + 1
+        lengths = self._messages.path_lengths(session_id, 0)
+        floors = [MESSAGE_OVERHEAD + (c + 3) // 4 + (i + 3) // 4 + ((n + 3) // 4 if i else 0) + (o + 3) // 4
+                  for _, c, i, n, o in lengths]
+        newest = 0
+        for index in range(len(floors) - 1, 0, -1):
+            newest += floors[index]
+            if newest > cutoff:
+                return lengths[index][0], sum(floors[:index])
+        return 0, 0
 
     def model(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
         """A model as the registry and the store know it now (after a limit was learned)."""

@@ -65,6 +65,7 @@ def measure_context(
     model_key: str | None = None,
     reasoning: int = 0,
     exact_up_to: int | None = None,
+    unloaded: int = 0,
 ) -> ContextStatus:
     """Estimates a request's parts. `used` is the request's estimate exactly as the planner makes it for the send
     (TokenEstimator.calibrated: text scaled by the model's ratio, attachments the provider counted as they are,
@@ -73,11 +74,13 @@ def measure_context(
     `reasoning`: tokens of the stored reasoning the request sends back (reasoning_echo.echoed_reasoning).
     `exact_up_to`: once the newest messages add up past this many tokens (the model's window), the older ones are
     counted by their length only (a lower bound of their estimate): the figure stays past the window, and a
-    20,000-message session is not estimated in full just to say so."""
+    20,000-message session is not estimated in full just to say so. `unloaded`: tokens of older messages left
+    unread for that reason (SessionContext.unloaded_tokens), counted with the messages."""
     system = estimator.estimate_text(system_prompt or "")
     full_system = estimator.estimate_text(inject_summary(system_prompt, summary) or "")
     summary_tokens = max(0, full_system - system)
     tool_results, other = _message_tokens(estimator, messages, exact_up_to)
+    other += unloaded
     media = attachment_share(messages)
     tool_defs = estimator.estimate_tools(tools)
     size = request_size(REQUEST_OVERHEAD + full_system + other + tool_results + tool_defs + reasoning, messages)

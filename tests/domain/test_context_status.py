@@ -195,3 +195,17 @@ def test_a_session_within_the_window_is_estimated_message_by_message_as_before()
     exact = measure_context(TokenEstimator(), system_prompt=ctx.system_prompt, summary=ctx.summary,
                             messages=ctx.messages, tools=ctx.tools)
     assert status.used == exact.used and status.breakdown == exact.breakdown
+
+
+def test_a_status_read_far_past_the_window_reads_only_the_newest_messages_and_counts_the_rest_by_length() -> None:
+    world = make_world(window=8_000)
+    chat(world, 500)
+    full = world.contexts.load("s1", strict=False)
+    tail = world.contexts.load("s1", strict=False, measure_only=True)
+    assert len(full.messages) == 1_000 and full.unloaded_tokens == 0
+    assert 0 < len(tail.messages) < 150 and tail.messages == full.messages[-len(tail.messages):]
+    older = full.messages[:-len(tail.messages)]
+    assert tail.unloaded_tokens == sum(4 + (len(m.content) + 3) // 4 for m in older)
+    status = world.status("s1")
+    assert status.used > 8_000 / 0.7 and status.used >= tail.unloaded_tokens
+    assert status.breakdown.messages > tail.unloaded_tokens * 0.9
