@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline:
         checkouts = {"baseline": args.baseline.resolve(), **checkouts}
     try:
-        commands = {}
+        commands: dict[str, tuple[list[str], dict[str, str], Path]] = {}
         for label, checkout in checkouts.items():
             home = work / f"home-{len(commands)}"
             base, env = _palimpsest(checkout, home, work / "pycache")

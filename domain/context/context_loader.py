@@ -78,16 +78,22 @@ class SessionContextLoader:
         model_id: ModelId | None = None,
         agent_id: AgentId | None = None,
         strict: bool = True,
-        measure_only: bool = False,
     ) -> SessionContext:
         """The context for the explicit choice, else the session's, the agent's, the provider's default.
 
         With `strict=False` a session whose model cannot be resolved (no provider, no model known) still loads,
-        with provider and model None; with `strict=True` that is an InvalidInput or NotFound. With `measure_only`
-        (a status read, never a send) a session whose newest messages alone are past the model's window is loaded
-        from there on, the older messages counted by their length (`unloaded_tokens`)."""
+        with provider and model None; with `strict=True` that is an InvalidInput or NotFound."""
         with self._store.snapshot():  # one consistent read of everything below
-            return self._load(session_id, provider_id, model_id, agent_id, strict, measure_only)
+            return self._load(session_id, provider_id, model_id, agent_id, strict)
+
+    def load_to_measure(
+        self, session_id: SessionId, *, provider_id: ProviderId | None = None, model_id: ModelId | None = None
+    ) -> SessionContext:
+        """The context as `load(strict=False)` reads it, for a status read only (never a send): a session whose
+        newest messages alone are past the model's window is read from there on, the older messages counted by
+        their length (`unloaded_tokens`)."""
+        with self._store.snapshot():
+            return self._load(session_id, provider_id, model_id, None, False, measure_only=True)
 
     def _load(
         self,

@@ -17,7 +17,7 @@ class SessionContext:
 
     `provider` and `model` are None only when no model could be chosen (a status read before any provider exists).
     `attachment_counts`: the input tokens providers counted for the attachments here, by (sha256, count key).
-    `unloaded_tokens`: only for a status read (`SessionContextLoader.load(measure_only=True)`) of a session whose
+    `unloaded_tokens`: only for a status read (`SessionContextLoader.load_to_measure`) of a session whose
     newest messages alone fill the window: the older messages are left unread and counted here by their length."""
 
     session: Session

@@ -201,7 +201,7 @@ def test_a_status_read_far_past_the_window_reads_only_the_newest_messages_and_co
     world = make_world(window=8_000)
     chat(world, 500)
     full = world.contexts.load("s1", strict=False)
-    tail = world.contexts.load("s1", strict=False, measure_only=True)
+    tail = world.contexts.load_to_measure("s1")
     assert len(full.messages) == 1_000 and full.unloaded_tokens == 0
     assert 0 < len(tail.messages) < 150 and tail.messages == full.messages[-len(tail.messages):]
     older = full.messages[:-len(tail.messages)]
