@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from domain.context.estimator import CALIBRATION_MIN, MESSAGE_OVERHEAD
+from domain.context.estimator import CALIBRATION_MIN, message_floor
 from domain.context.memory_section import with_memory
 from domain.context.session_context import SessionContext
 from domain.context.target import resolve_target
@@ -132,8 +132,7 @@ class SessionContextLoader:
         capacity = min(window, model.input_limit) if model.input_limit else window
         cutoff = int(capacity / CALIBRATION_MIN) + 1
         lengths = self._messages.path_lengths(session_id, 0)
-        floors = [MESSAGE_OVERHEAD + (c + 3) // 4 + (i + 3) // 4 + ((n + 3) // 4 if i else 0) + (o + 3) // 4
-                  for _, c, i, n, o in lengths]
+        floors = [message_floor(c, i, n, o) for _, c, i, n, o in lengths]
         newest = 0
         for index in range(len(floors) - 1, 0, -1):
             newest += floors[index]

@@ -6,14 +6,7 @@ from collections.abc import Sequence
 
 from domain.context.attachment_plan import attachment_share
 from domain.context.builder import inject_summary
-from domain.context.estimator import (
-    MESSAGE_OVERHEAD,
-    REQUEST_OVERHEAD,
-    RequestSize,
-    TokenEstimator,
-    chars_over_four,
-    request_size,
-)
+from domain.context.estimator import REQUEST_OVERHEAD, RequestSize, TokenEstimator, message_floor, request_size
 from domain.events import ContextBreakdown, ContextStatus
 from domain.models import Message, MessageType, ToolDefinition
 
@@ -44,8 +37,8 @@ def _message_tokens(estimator: TokenEstimator, messages: Sequence[Message], exac
         if results + other <= exact_up_to or m.attachments:
             tokens = estimate(m)
         else:
-            tokens = (MESSAGE_OVERHEAD + chars_over_four(m.content) + chars_over_four(m.tool_input or "")
-                      + chars_over_four(m.tool_name or "") * bool(m.tool_input) + chars_over_four(m.tool_output or ""))
+            tokens = message_floor(len(m.content), len(m.tool_input or ""), len(m.tool_name or ""),
+                                   len(m.tool_output or ""))
         if m.type is MessageType.TOOL_RESULT:
             results += tokens
         else:
