@@ -39,7 +39,7 @@ __all__ = [
     "FakeSettingsRepository", "FakeSummarizer", "SummarizerCall", "make_session", "next_id",
 ]
 
-PREVIEW_CHARS = 120  # the store's preview length (data/db/messages.py)
+PREVIEW_CHARS = 120  # the store's preview length (data/db/message_writes.py)
 CALLER_FIELDS = (  # what SessionRepository.update writes: exactly data/db/mappers.py session_onto_row
     "title", "current_agent_id", "is_active", "deleted_at", "updated_at", "compacted_summary", "compact_boundary",
     "flushed_in_compaction_cycle", "current_provider_id", "current_model_id", "reasoning",

@@ -29,12 +29,14 @@ from sqlalchemy.exc import IntegrityError
 from data.db.engine import Database
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row, message_to_domain, message_values
 from data.db.message_memo import MemoRead, MessageMemo
+from data.db.message_writes import FIRST_REV as _FIRST_REV
+from data.db.message_writes import add_many
+from data.db.message_writes import preview as _preview
 from data.db.rows import MessageAttachmentRow, MessageRow, SessionRow, ToolOutputArchiveRow
 from domain.errors import InvalidInput, NotFound
 from domain.models import Message, MessageId, MessageType, ModelId, SessionId, TreeNode
 from domain.settings import ContextSettings
 
-PREVIEW_CHARS = 120
 _TYPES = {t.value: t for t in MessageType}
 _MESSAGES = cast(Table, MessageRow.__table__)
 # inlined, not bound: SQLite uses a partial index only when the query spells out the index's WHERE
@@ -44,9 +46,6 @@ _LEAF = (  # the newest message on the session's active path: a new message foll
     .order_by(_MESSAGES.c.seq.desc()).limit(1).scalar_subquery()
 )
 _REFS = cast(Table, MessageAttachmentRow.__table__)
-# a new row's revision starts at random: a message deleted and written again under its id (an import of its own
-# export) never matches what the memo kept of the deleted one (below 10**15: the trigger's + 1 never overflows)
-_FIRST_REV = func.abs(func.random() % 10**15)
 _INSERT = (  # built once: the next seq of the session is taken in the same statement as the insert
     insert(_MESSAGES)
     .values(seq=select(func.coalesce(func.max(_MESSAGES.c.seq), 0) + 1)
@@ -70,18 +69,6 @@ _TOUCH = (  # built once: the store's upkeep of a session with each message (cou
             # the preview a user or reply message gives; other kinds keep the one there
             last_message_preview=func.coalesce(bindparam("preview", type_=String), _SESSIONS.c.last_message_preview))
 )
-_TOUCH_MANY = (  # the same for many messages at once
-    update(_SESSIONS).where(_SESSIONS.c.id == bindparam("touch_sid"))
-    .values(message_count=_SESSIONS.c.message_count + bindparam("n", type_=Integer),
-            updated_at=case((_SESSIONS.c.updated_at < _AT, _AT), else_=_SESSIONS.c.updated_at),
-            last_message_preview=func.coalesce(bindparam("preview", type_=String), _SESSIONS.c.last_message_preview))
-)
-_BULK_INSERT = insert(_MESSAGES).values(rev=_FIRST_REV)  # executemany: seq and parent computed by the caller
-_NEXT = text(  # the session's last seq and the newest message of its active path
-    "SELECT (SELECT coalesce(max(seq), 0) FROM messages WHERE session_id = :sid),"
-    " (SELECT id FROM messages WHERE session_id = :sid AND active = 1 ORDER BY seq DESC LIMIT 1)")
-_OWNERS = text("SELECT id, session_id FROM messages WHERE id IN :ids").bindparams(bindparam("ids", expanding=True))
-_TAKEN = text("SELECT id FROM messages WHERE id IN :ids LIMIT 1").bindparams(bindparam("ids", expanding=True))
 # the active path has a partial index (ix_messages_path): these spell `active = 1` literally so SQLite uses it
 _PATH_TAIL = text("SELECT seq FROM messages WHERE session_id = :sid AND active = 1 AND seq < :before"
                   " ORDER BY seq DESC LIMIT 1 OFFSET :skip")
@@ -181,50 +168,8 @@ class SqlMessageRepository:
         return replace(message, seq=seq, created_at=created, parent_id=parent_id)
 
     def add_many(self, messages: Sequence[Message]) -> int:
-        """One session's messages in bulk: one statement for their parents' sessions, one executemany insert (the
-        FTS triggers index the rows as they go in), one for their attachments' references, one touch of the session."""
-        if not messages:
-            return 0
-        session_id = messages[0].session_id
-        if any(m.session_id != session_id for m in messages):
-            raise InvalidInput("add_many stores the messages of one session at a time.")
         with self._db.write() as s:
-            if s.get(SessionRow, session_id) is None:
-                raise NotFound("session", session_id)
-            batch = {m.id for m in messages}
-            outside = list({m.parent_id for m in messages if m.parent_id is not None and m.parent_id not in batch})
-            owners: dict[str, str] = {}
-            for start in range(0, len(outside), _ON_BATCH):
-                owners.update((i, sid) for i, sid in s.execute(_OWNERS, {"ids": outside[start:start + _ON_BATCH]}))
-            seq, leaf = s.execute(_NEXT, {"sid": session_id}).one()
-            stored: set[str] = set()
-            rows, refs = [], []
-            touch_at, preview = None, None
-            for m in messages:
-                if m.parent_id is not None and m.parent_id not in stored and owners.get(m.parent_id) != session_id:
-                    raise NotFound("message", m.parent_id)
-                if m.id in stored:
-                    raise InvalidInput(f"A message with id {m.id!r} already exists.")
-                seq += 1
-                created = m.created_at or datetime.now(UTC)
-                rows.append({"id": m.id, "session_id": session_id, "created_at": created, "seq": seq,
-                             "parent_id": m.parent_id if m.parent_id is not None else leaf, **message_values(m)})
-                refs += [{"message_id": m.id, "position": i, "sha256": a.sha256} for i, a in enumerate(m.attachments)]
-                stored.add(m.id)
-                leaf = m.id if m.active else leaf
-                touch_at = created if touch_at is None else max(touch_at, created)
-                shown = _preview(m)
-                preview = shown if shown is not None else preview
-            ids = [r["id"] for r in rows]
-            for at in range(0, len(ids), _ON_BATCH):  # checked first: a failed executemany leaves earlier rows in
-                taken = s.execute(_TAKEN, {"ids": ids[at:at + _ON_BATCH]}).scalar()
-                if taken is not None:
-                    raise InvalidInput(f"A message with id {taken!r} already exists.")
-            s.execute(_BULK_INSERT, rows)
-            if refs:
-                s.execute(insert(_REFS), refs)
-            s.execute(_TOUCH_MANY, {"touch_sid": session_id, "at": touch_at, "preview": preview, "n": len(rows)})
-        return len(rows)
+            return add_many(s, messages)
 
     def get(self, message_id: MessageId) -> Message | None:
         with self._db.read() as s:
@@ -376,13 +321,6 @@ def _one_path(rows: Sequence[Any], last: MessageId) -> bool:
     """Whether (id, parent_id) rows in seq order are one path from a root to `last`."""
     return (bool(rows) and rows[0][1] is None and rows[-1][0] == last
             and all(child[1] == parent[0] for parent, child in pairwise(rows)))
-
-
-def _preview(message: Message) -> str | None:
-    """The session-list preview a user or reply message gives (None for other kinds or blank text)."""
-    if message.type in (MessageType.USER, MessageType.AI_RESPONSE) and message.content.strip():
-        return " ".join(message.content.split())[:PREVIEW_CHARS]
-    return None
 
 
 ARCHIVE_LEVEL = 1
