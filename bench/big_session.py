@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -104,12 +105,15 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="palimpsest-big-"))
     home = work / "home"
     home.mkdir()
-    ids = build(home)
     checkouts = {"this checkout": ROOT}
     if args.baseline:
         checkouts = {"baseline": args.baseline.resolve(), **checkouts}
     before = load_average()
-    rows = measure(checkouts, home, ids, work / "pycache", args.runs)
+    try:
+        ids = build(home)
+        rows = measure(checkouts, home, ids, work / "pycache", args.runs)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     report = "\n".join([
         f"Medians of {args.runs} alternated runs (desktop opens: {max(1, args.runs // 2)}); load average {before} at "
         f"the start, {load_average()} at the end.", "",
