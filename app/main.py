@@ -102,6 +102,11 @@ def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if report is not None:
             write_report(report, out, err)
             return 0
+    if args.command == "sessions" and args.action == "list":  # likewise
+        from app.cli.session_list import list_without_storage
+
+        if list_without_storage(args, out, err):
+            return 0
     import asyncio
 
     from app.container import Container

@@ -23,7 +23,7 @@ MESSAGES = 200_000
 BIG = 20_000
 RARE_WORD = "orchidquartz"  # planted in RARE_HITS messages of RARE_HITS different sessions
 RARE_HITS = 40
-FORMAT = 2  # bump when the generated data changes: a cached store of another format is rebuilt
+FORMAT = 3  # bump when the generated data changes: a cached store of another format is rebuilt
 MODEL = ("anthropic", "claude-sonnet-4-5-20250929")
 _CODE = (
     "```python\ndef fit(messages, budget):\n    kept = []\n    for m in reversed(messages):\n"
@@ -113,6 +113,7 @@ def _messages(text: _Text, session_id: str, count: int, start: datetime, rare: s
     rng = text.rng
     seq = 0
     turn = 0
+    parent: str | None = None  # one chain: each message answers the one before it (NULL only for the first)
     base: dict[str, Any] = {"thinking_content": None, "tool_call_id": None, "tool_name": None, "tool_input": None,
                             "tool_output": None, "tool_status": None, "model_id": None, "provider_id": None,
                             "input_tokens": None, "output_tokens": None, "pinned": False, "incomplete": False,
@@ -120,11 +121,14 @@ def _messages(text: _Text, session_id: str, count: int, start: datetime, rare: s
                             "session_id": session_id}
 
     def row(kind: str, content: str, **fields: Any) -> dict[str, Any]:
-        nonlocal seq
+        nonlocal seq, parent
         seq += 1
         at = start + timedelta(seconds=20 * seq)
-        return {**base, "id": uuid.UUID(int=rng.getrandbits(128)).hex, "type": kind, "content": content,
+        message_id = uuid.UUID(int=rng.getrandbits(128)).hex
+        made = {**base, "id": message_id, "parent_id": parent, "type": kind, "content": content,
                 "created_at": at, "seq": seq, **fields}
+        parent = message_id
+        return made
 
     while seq < count:
         turn += 1
@@ -144,11 +148,32 @@ def _messages(text: _Text, session_id: str, count: int, start: datetime, rare: s
                       input_tokens=rng.randint(500, 60_000), output_tokens=rng.randint(50, 900))
 
 
-def build(home: Path, seed: int = 5) -> LoadStore:
-    """Creates the store under `home` (which must be empty) and returns what is in it."""
+def insert_session(engine: Any, agent_id: str, session_id: str, title: str, rows: list[dict[str, Any]]) -> None:
+    """One session and its generated message rows (from `_messages`), in one transaction, by bulk inserts."""
     from sqlalchemy import Table, insert
 
     from data.db.rows import MessageRow, SessionRow
+
+    sessions_t, messages_t = cast(Table, SessionRow.__table__), cast(Table, MessageRow.__table__)
+    last_text = next((r["content"] for r in reversed(rows) if r["type"] in ("user", "ai_response")), "")
+    start = rows[0]["created_at"] - timedelta(seconds=20) if rows else datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
+    with engine.begin() as conn:
+        conn.execute(insert(sessions_t), [{
+            "id": session_id, "title": title,
+            "current_agent_id": agent_id, "message_count": len(rows), "is_active": True, "deleted_at": None,
+            "last_message_preview": " ".join(last_text.split())[:120] or None, "created_at": start,
+            "updated_at": rows[-1]["created_at"] if rows else start, "compacted_summary": None,
+            "compact_boundary": None, "total_input_tokens": sum(r["input_tokens"] or 0 for r in rows),
+            "total_output_tokens": sum(r["output_tokens"] or 0 for r in rows), "total_cache_read_tokens": 0,
+            "flushed_in_compaction_cycle": False, "compaction_count": 0,
+            "current_provider_id": MODEL[0], "current_model_id": MODEL[1],
+        }])
+        for at in range(0, len(rows), 2_000):
+            conn.execute(insert(messages_t), rows[at:at + 2_000])
+
+
+def build(home: Path, seed: int = 5) -> LoadStore:
+    """Creates the store under `home` (which must be empty) and returns what is in it."""
     from data.storage import Storage
 
     rng = random.Random(seed)
@@ -160,27 +185,13 @@ def build(home: Path, seed: int = 5) -> LoadStore:
     try:
         agent = storage.agents.default()
         engine = storage._db.engine  # bench code: bulk inserts beside the repositories
-        sessions_t, messages_t = cast(Table, SessionRow.__table__), cast(Table, MessageRow.__table__)
         first = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
         for n, (session_id, size) in enumerate(zip(ids, sizes, strict=True)):
             start = first + timedelta(hours=8 * n)
             rare = {rng.randint(1, size // 4)} if n in rare_sessions else set()  # a turn number
             rows = list(_messages(text, session_id, size, start, rare))
-            last_text = next(r["content"] for r in reversed(rows) if r["type"] in ("user", "ai_response"))
-            with engine.begin() as conn:
-                conn.execute(insert(sessions_t), [{
-                    "id": session_id, "title": ("A long-running project log" if n == 0
-                                                else text.prose(30).rstrip(".")[:60]),
-                    "current_agent_id": agent.id, "message_count": size, "is_active": True, "deleted_at": None,
-                    "last_message_preview": " ".join(last_text.split())[:120], "created_at": start,
-                    "updated_at": rows[-1]["created_at"], "compacted_summary": None, "compact_boundary": None,
-                    "total_input_tokens": sum(r["input_tokens"] or 0 for r in rows),
-                    "total_output_tokens": sum(r["output_tokens"] or 0 for r in rows), "total_cache_read_tokens": 0,
-                    "flushed_in_compaction_cycle": False, "compaction_count": 0,
-                    "current_provider_id": MODEL[0], "current_model_id": MODEL[1],
-                }])
-                for at in range(0, len(rows), 2_000):
-                    conn.execute(insert(messages_t), rows[at:at + 2_000])
+            title = "A long-running project log" if n == 0 else text.prose(30).rstrip(".")[:60]
+            insert_session(engine, agent.id, session_id, title, rows)
     finally:
         storage.close()
     ordinary = tuple(ids[i] for i in (1, 250, 500, 750))

@@ -39,7 +39,7 @@ __all__ = [
     "FakeSettingsRepository", "FakeSummarizer", "SummarizerCall", "make_session", "next_id",
 ]
 
-PREVIEW_CHARS = 120  # the store's preview length (data/db/messages.py)
+PREVIEW_CHARS = 120  # the store's preview length (data/db/message_writes.py)
 CALLER_FIELDS = (  # what SessionRepository.update writes: exactly data/db/mappers.py session_onto_row
     "title", "current_agent_id", "is_active", "deleted_at", "updated_at", "compacted_summary", "compact_boundary",
     "flushed_in_compaction_cycle", "current_provider_id", "current_model_id", "reasoning",
@@ -245,6 +245,11 @@ class FakeMessageRepository:
             self._touch(self.sessions, session, stored, created)
         return stored
 
+    def add_many(self, messages: Sequence[Message]) -> int:
+        for message in messages:
+            self.add(message)
+        return len(messages)
+
     def get(self, message_id: MessageId) -> Message | None:
         return next((m for rows in self.messages.values() for m in rows if m.id == message_id), None)
 
@@ -256,6 +261,10 @@ class FakeMessageRepository:
 
     def pinned(self, session_id: SessionId) -> Sequence[Message]:
         return [m for m in self.messages.get(session_id, []) if m.pinned and m.active]
+
+    def path_lengths(self, session_id: SessionId, seq: int) -> Sequence[tuple[int, int, int, int, int]]:
+        return [(m.seq, len(m.content), len(m.tool_input or ""), len(m.tool_name or ""), len(m.tool_output or ""))
+                for m in self.since(session_id, seq)]
 
     def update(self, message: Message) -> Message:
         """Changes what a caller may set; id, session, seq and created_at stay as stored."""

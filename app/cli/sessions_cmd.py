@@ -6,33 +6,23 @@ import argparse
 import json
 from collections.abc import Iterator
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from app.cli.branches_cmd import ACTIONS as BRANCH_ACTIONS
 from app.cli.branches_cmd import run_branches
 from app.cli.context_cmd import render_status, status_to_dict
 from app.cli.export_cmd import export_session
+from app.cli.session_list import archived_filter, write_sessions
 from app.cli.session_prompt_cmd import session_prompt
-from app.cli.tables import one_line, table, when
+from app.cli.tables import one_line, when
 from app.cli.web_cmd import session_web_search
-from domain.models import Message, MessageType, ReplyEnd, Session
+from domain.models import Message, MessageType, ReplyEnd
 from domain.ports import MATCH_CLOSE, MATCH_OPEN
-from domain.usecases.export_session import detail_to_dict
+from domain.usecases.export_session import detail_json_chunks
 from domain.usecases.show_session import SessionDetail
 
 if TYPE_CHECKING:
     from app.container import Container
-
-
-def session_to_dict(s: Session) -> dict[str, Any]:
-    """A session row for `sessions list --json`."""
-    return {
-        "id": s.id, "title": s.title, "created_at": s.created_at.isoformat(), "updated_at": s.updated_at.isoformat(),
-        "message_count": s.message_count, "compaction_count": s.compaction_count, "provider_id": s.current_provider_id,
-        "model_id": s.current_model_id, "preview": s.last_message_preview, "total_input_tokens": s.total_input_tokens,
-        "total_output_tokens": s.total_output_tokens, "total_cache_read_tokens": s.total_cache_read_tokens,
-        "reasoning": s.reasoning, "web_search": s.web_search, "archived": not s.is_active,
-    }
 
 
 ROLES = {"user": "user", "ai_response": "assistant", "tool_call": "tool call", "tool_result": "tool result",
@@ -111,20 +101,13 @@ async def run_sessions(c: Container, args: argparse.Namespace, out: TextIO, err:
     if action in BRANCH_ACTIONS:
         return run_branches(c, args, out, err)
     if action == "list":
-        sessions = c.list_sessions(archived=None if args.all else args.archived)
-        if args.json:
-            out.write(json.dumps([session_to_dict(s) for s in sessions], ensure_ascii=False, indent=2) + "\n")
-        elif not sessions:
-            err.write("No archived sessions.\n" if args.archived
-                      else "No sessions yet. Start one with: palimpsest chat \"hello\"\n")
-        else:
-            rows = [(s.id, when(s.updated_at), s.message_count, s.compaction_count,
-                     one_line(s.title) + ("" if s.is_active else "  (archived)")) for s in sessions]
-            out.write(table(("ID", "UPDATED", "MESSAGES", "COMPACTIONS", "TITLE"), rows) + "\n")
+        write_sessions(c.list_sessions(archived=archived_filter(args)), args, out, err)
     elif action == "show":
         detail = c.show_session(args.id, include_inactive=args.all)
         if args.json:
-            out.write(json.dumps(detail_to_dict(detail), ensure_ascii=False, indent=2) + "\n")
+            for piece in detail_json_chunks(detail):  # written as it is encoded (the same text as one dumps)
+                out.write(piece)
+            out.write("\n")
         else:
             for chunk in detail_chunks(detail):  # written as it is rendered
                 out.write(chunk + "\n")

@@ -29,13 +29,15 @@ from sqlalchemy.exc import IntegrityError
 from data.db.engine import Database
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row, message_to_domain, message_values
 from data.db.message_memo import MemoRead, MessageMemo
+from data.db.message_writes import FIRST_REV as _FIRST_REV
+from data.db.message_writes import add_many
+from data.db.message_writes import preview as _preview
 from data.db.rows import MessageAttachmentRow, MessageRow, SessionRow, ToolOutputArchiveRow
 from domain.errors import InvalidInput, NotFound
 from domain.models import Message, MessageId, MessageType, ModelId, SessionId, TreeNode
 from domain.settings import ContextSettings
 from domain.web import record_from_json
 
-PREVIEW_CHARS = 120
 _TYPES = {t.value: t for t in MessageType}
 _MESSAGES = cast(Table, MessageRow.__table__)
 # inlined, not bound: SQLite uses a partial index only when the query spells out the index's WHERE
@@ -45,9 +47,6 @@ _LEAF = (  # the newest message on the session's active path: a new message foll
     .order_by(_MESSAGES.c.seq.desc()).limit(1).scalar_subquery()
 )
 _REFS = cast(Table, MessageAttachmentRow.__table__)
-# a new row's revision starts at random: a message deleted and written again under its id (an import of its own
-# export) never matches what the memo kept of the deleted one (below 10**15: the trigger's + 1 never overflows)
-_FIRST_REV = func.abs(func.random() % 10**15)
 _INSERT = (  # built once: the next seq of the session is taken in the same statement as the insert
     insert(_MESSAGES)
     .values(seq=select(func.coalesce(func.max(_MESSAGES.c.seq), 0) + 1)
@@ -108,6 +107,10 @@ _TREE = text("SELECT id, parent_id, seq, type, active, substr(content, 1, 100) F
              " WHERE session_id = :sid ORDER BY seq")
 _LINKS = text("SELECT id, parent_id, seq, active FROM messages WHERE session_id = :sid ORDER BY seq")
 _DELETE = text("DELETE FROM messages WHERE id = :id")
+_LENGTHS = text(  # sizes only: the status of a session far past its window reads its older messages no further
+    "SELECT seq, length(content), coalesce(length(tool_input), 0), coalesce(length(tool_name), 0),"
+    " coalesce(length(tool_output), 0) FROM messages WHERE session_id = :sid AND active = 1 AND seq >= :seq"
+    " ORDER BY seq")
 _REPLY_TOKENS = text(  # summed in SQL: a 10,000-message session is a few milliseconds, not mapping every message
     "SELECT model_id, sum(coalesce(input_tokens, 0)), sum(coalesce(output_tokens, 0)) FROM messages"
     " WHERE session_id = :sid AND type = :reply AND (coalesce(input_tokens, 0) != 0 OR coalesce(output_tokens, 0) != 0)"
@@ -167,6 +170,10 @@ class SqlMessageRepository:
             s.execute(_TOUCH, {"touch_sid": message.session_id, "at": created, "preview": _preview(message)})
         return replace(message, seq=seq, created_at=created, parent_id=parent_id)
 
+    def add_many(self, messages: Sequence[Message]) -> int:
+        with self._db.write() as s:
+            return add_many(s, messages)
+
     def get(self, message_id: MessageId) -> Message | None:
         with self._db.read() as s:
             row = s.get(MessageRow, message_id)
@@ -180,6 +187,11 @@ class SqlMessageRepository:
 
     def pinned(self, session_id: SessionId) -> Sequence[Message]:
         return self._remembered(_PINNED_READ, {"sid": session_id}, ("pinned", session_id))
+
+    def path_lengths(self, session_id: SessionId, seq: int) -> Sequence[tuple[int, int, int, int, int]]:
+        with self._db.read() as s:
+            rows = s.connection().execute(_LENGTHS, {"sid": session_id, "seq": seq}).all()
+        return [(int(q), int(c or 0), int(i), int(n), int(o)) for q, c, i, n, o in rows]
 
     def update(self, message: Message) -> Message:
         with self._db.write() as s:
@@ -321,13 +333,6 @@ def _one_path(rows: Sequence[Any], last: MessageId) -> bool:
     """Whether (id, parent_id) rows in seq order are one path from a root to `last`."""
     return (bool(rows) and rows[0][1] is None and rows[-1][0] == last
             and all(child[1] == parent[0] for parent, child in pairwise(rows)))
-
-
-def _preview(message: Message) -> str | None:
-    """The session-list preview a user or reply message gives (None for other kinds or blank text)."""
-    if message.type in (MessageType.USER, MessageType.AI_RESPONSE) and message.content.strip():
-        return " ".join(message.content.split())[:PREVIEW_CHARS]
-    return None
 
 
 ARCHIVE_LEVEL = 1

@@ -10,10 +10,12 @@ import ssl
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-
-import httpx2 as httpx
+from typing import TYPE_CHECKING
 
 from data.tools.net_guard import CheckedTarget, NetGuard, RefusedTarget, TargetError
+
+if TYPE_CHECKING:  # the HTTP client is imported when a request is made, not with the tool's definition
+    import httpx2 as httpx
 
 SAFE_METHODS = frozenset({"GET", "HEAD"})
 REDIRECT_CODES = frozenset({301, 302, 303, 307, 308})
@@ -69,6 +71,7 @@ class PinnedFetcher:
 
         A redirect that would repeat a method other than GET/HEAD is not followed: it is returned as it is, so the
         model can make a new request (which the user is asked to allow)."""
+        import httpx2 as httpx
         url = httpx.URL(call.url)
         for hop in range(self._max_redirects + 1):
             async with self._open(call, url, target) as response:
@@ -92,6 +95,7 @@ class PinnedFetcher:
     @asynccontextmanager
     async def _open(self, call: HttpCall, url: httpx.URL, target: CheckedTarget) -> AsyncIterator[httpx.Response]:
         """The response's head, from the first checked address that accepts the connection."""
+        import httpx2 as httpx
         headers = httpx.Headers(dict(call.headers))
         if "host" not in headers:
             headers["Host"] = url.netloc.decode("ascii")

@@ -10,9 +10,7 @@ import asyncio
 import os
 import ssl
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
-
-import httpx2 as httpx
+from typing import TYPE_CHECKING, Any
 
 from data.tools.base import ToolArgumentError, require_str
 from data.tools.html_text import html_to_text, looks_like_html
@@ -22,6 +20,9 @@ from data.tools.net_guard import AllowedHosts, NetGuard, Resolver, TargetError, 
 from domain.models import ToolDefinition
 from domain.provider_ports import ToolContext, ToolOutcome
 from domain.tool_approval import ApprovalRequest, DenyAllApprover, ToolApprover
+
+if TYPE_CHECKING:  # the HTTP client is imported when a request is made, not with the tool's definition
+    import httpx2 as httpx
 
 DEFAULT_TIMEOUT_S = 20.0
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
@@ -86,11 +87,13 @@ class HttpRequestTool:
 
     def _ssl_context(self) -> ssl.SSLContext:
         """The TLS context, built once: loading the certificate store costs tens of milliseconds per client."""
+        import httpx2 as httpx
         if self._ssl is None:
             self._ssl = httpx.create_ssl_context(trust_env=False)
         return self._ssl
 
     async def run(self, arguments: Mapping[str, Any], context: ToolContext) -> ToolOutcome:
+        import httpx2 as httpx
         call, url = _parse(arguments)
         try:
             target = await asyncio.wait_for(self._guard.check(host_of(url), port_of(url)), timeout=self._timeout)
@@ -149,6 +152,7 @@ def _render(fetched: Fetched, method: str, max_bytes: int) -> str:
 
 
 def _parse(arguments: Mapping[str, Any]) -> tuple[HttpCall, httpx.URL]:
+    import httpx2 as httpx
     raw_url = require_str(arguments, "url").strip()
     try:
         url = httpx.URL(raw_url)

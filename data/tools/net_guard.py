@@ -10,8 +10,6 @@ import socket
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-import httpx2 as httpx
-
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 Resolver = Callable[[str, int], Awaitable[Sequence[str]]]
@@ -180,6 +178,8 @@ def _host_of_entry(raw: str) -> str:
     elif entry.count(":") == 1:
         entry = entry.split(":", 1)[0]
     if not entry.isascii():  # an international name, compared in the IDNA form the URL's host is resolved in
+        import httpx2 as httpx  # here, not with the module: the tool's definition is loaded for every command
+
         try:
             entry = httpx.URL(f"http://{entry}/").raw_host.decode("ascii")
         except (httpx.InvalidURL, UnicodeError):

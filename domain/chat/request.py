@@ -16,7 +16,7 @@ from domain.context.attachment_plan import (
     plan_attachments,
 )
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
-from domain.context.estimator import RequestSize, TokenEstimator, calibration_key, request_size
+from domain.context.estimator import CALIBRATION_MIN, RequestSize, TokenEstimator, calibration_key, request_size
 from domain.context.meter import measure_context
 from domain.context.pruner import ToolResultPruner
 from domain.context.reasoning_echo import echoed_reasoning, reasoning_tokens
@@ -223,12 +223,13 @@ class RequestPlanner:
     def status(self, ctx: SessionContext) -> ContextStatus:
         """What the next request would cost now (pruning previewed), broken down, against the model's window."""
         _, sent = self.sent(ctx)
-        measured = measure_context(
-            self.estimator, system_prompt=ctx.system_prompt, summary=ctx.summary, messages=sent, tools=ctx.tools,
-            model_key=model_key(ctx), reasoning=self.reasoning_sent(ctx, sent),
-        )
         model = ctx.model
         capacity = input_capacity(model)
+        measured = measure_context(
+            self.estimator, system_prompt=ctx.system_prompt, summary=ctx.summary, messages=sent, tools=ctx.tools,
+            model_key=model_key(ctx), reasoning=self.reasoning_sent(ctx, sent), unloaded=ctx.unloaded_tokens,
+            exact_up_to=int(capacity / CALIBRATION_MIN) + 1 if capacity else None,  # past the window calibrated
+        )
         threshold = int(capacity * ctx.settings.compact_threshold_ratio) if capacity else None
         return ContextStatus(
             used=measured.used,

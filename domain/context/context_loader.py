@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from domain.attachment import missing
+from domain.context.estimator import CALIBRATION_MIN, message_floor
 from domain.context.memory_section import with_memory
 from domain.context.session_context import SessionContext
 from domain.context.target import resolve_target
@@ -97,6 +98,15 @@ class SessionContextLoader:
         with self._store.snapshot():  # one consistent read of everything below
             return self._load(session_id, provider_id, model_id, agent_id, strict)
 
+    def load_to_measure(
+        self, session_id: SessionId, *, provider_id: ProviderId | None = None, model_id: ModelId | None = None
+    ) -> SessionContext:
+        """The context as `load(strict=False)` reads it, for a status read only (never a send): a session whose
+        newest messages alone are past the model's window is read from there on, the older messages counted by
+        their length (`unloaded_tokens`)."""
+        with self._store.snapshot():
+            return self._load(session_id, provider_id, model_id, None, False, measure_only=True)
+
     def _load(
         self,
         session_id: SessionId,
@@ -104,6 +114,7 @@ class SessionContextLoader:
         model_id: ModelId | None,
         agent_id: AgentId | None,
         strict: bool,
+        measure_only: bool = False,
     ) -> SessionContext:
         session = require_session(self._sessions, session_id)
         agent, provider, model = self._target(session, provider_id, model_id, agent_id, strict)
@@ -114,14 +125,18 @@ class SessionContextLoader:
         if self._extra is not None:
             tools += tuple(self._extra.mcp_definitions(agent.id, session.id))
         boundary = session.boundary
-        messages = tuple(self._messages.since(session.id, boundary or 0))
+        start, unloaded = (boundary or 0), 0
+        if measure_only and model is not None and boundary is None:
+            start, unloaded = self._tail_start(session.id, model)
+        messages = tuple(self._messages.since(session.id, start))
         pinned = tuple(self._messages.pinned(session.id)) if boundary is not None else ()
         digests = {a.sha256 for m in messages + pinned for a in m.attachments}
         gone = {d for d in digests if not self._files.exists(d)} if digests and self._files is not None else set()
         if gone:
             messages, pinned = _placeholders(messages, gone), _placeholders(pinned, gone)
         counts = self._counts.for_attachments(digests) if digests and self._counts is not None else {}
-        ctx = SessionContext(session, agent, settings, system, tools, provider, model, messages, pinned, counts)
+        ctx = SessionContext(session, agent, settings, system, tools, provider, model, messages, pinned, counts,
+                             unloaded)
         return self.with_document_tools(ctx)
 
     def with_document_tools(self, ctx: SessionContext) -> SessionContext:
@@ -133,6 +148,23 @@ class SessionContextLoader:
         if not attached and not self._documents.has_knowledge(ctx.agent.id):
             return ctx
         return replace(ctx, tools=ctx.tools + tuple(self._tools.definitions(DOCUMENT_TOOLS)))
+
+    def _tail_start(self, session_id: SessionId, model: AiModel) -> tuple[int, int]:
+        """Where a status read starts (seq) and the tokens of the messages before it, by length: the newest messages
+        whose length alone passes the window (calibrated at its lowest) are read; the rest only measured."""
+        window = model.context_window_size
+        if not window:
+            return 0, 0
+        capacity = min(window, model.input_limit) if model.input_limit else window
+        cutoff = int(capacity / CALIBRATION_MIN) + 1
+        lengths = self._messages.path_lengths(session_id, 0)
+        floors = [message_floor(c, i, n, o) for _, c, i, n, o in lengths]
+        newest = 0
+        for index in range(len(floors) - 1, 0, -1):
+            newest += floors[index]
+            if newest > cutoff:
+                return lengths[index][0], sum(floors[:index])
+        return 0, 0
 
     def model(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
         """A model as the registry and the store know it now (after a limit was learned)."""

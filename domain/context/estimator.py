@@ -112,6 +112,13 @@ def chars_over_four(text: str) -> int:
     return (len(text) + 3) // 4
 
 
+def message_floor(content: int, tool_input: int, tool_name: int, tool_output: int) -> int:
+    """A message's tokens from the lengths of its parts alone (characters/4 each, rounded up, and its framing): the
+    least `TokenEstimator.estimate_message` gives it, attachments aside."""
+    return (MESSAGE_OVERHEAD + (content + 3) // 4 + (tool_input + 3) // 4 + ((tool_name + 3) // 4 if tool_input else 0)
+            + (tool_output + 3) // 4)
+
+
 class TokenEstimator:
     """Estimates tokens from text shape (prose, code, JSON, CJK, base64), never below characters/4."""
 

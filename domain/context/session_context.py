@@ -16,7 +16,9 @@ class SessionContext:
     stored messages from the compaction boundary on (all of them while there is no summary) plus the pinned ones.
 
     `provider` and `model` are None only when no model could be chosen (a status read before any provider exists).
-    `attachment_counts`: the input tokens providers counted for the attachments here, by (sha256, count key)."""
+    `attachment_counts`: the input tokens providers counted for the attachments here, by (sha256, count key).
+    `unloaded_tokens`: only for a status read (`SessionContextLoader.load_to_measure`) of a session whose
+    newest messages alone fill the window: the older messages are left unread and counted here by their length."""
 
     session: Session
     agent: Agent
@@ -28,6 +30,7 @@ class SessionContext:
     messages: tuple[Message, ...]
     pinned: tuple[Message, ...] = ()
     attachment_counts: Mapping[tuple[str, str], int] = field(default_factory=dict)  # the providers' own counts
+    unloaded_tokens: int = 0  # a status read far past the window: older messages not loaded, counted by length
 
     @property
     def summary(self) -> str | None:

@@ -19,5 +19,5 @@ class GetContextStatusUseCase:
         self, session_id: SessionId, *, provider_id: ProviderId | None = None, model_id: ModelId | None = None
     ) -> ContextStatus:
         """The estimate (window None when no model can be chosen or its window is unknown)."""
-        ctx = self._contexts.load(session_id, provider_id=provider_id, model_id=model_id, strict=False)
+        ctx = self._contexts.load_to_measure(session_id, provider_id=provider_id, model_id=model_id)
         return self._planner.status(ctx)

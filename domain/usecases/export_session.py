@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any, Literal
 
@@ -74,6 +74,24 @@ def detail_to_dict(detail: SessionDetail) -> dict[str, Any]:
         ],
         "messages": [message_to_dict(v) for v in detail.messages],
     }
+
+
+def detail_json_chunks(detail: SessionDetail, per_chunk: int = 200) -> Iterator[str]:
+    """`json.dumps(detail_to_dict(detail), ensure_ascii=False, indent=2)` in pieces, one per `per_chunk` messages
+    (their concatenation is that text exactly): a long session is written as it is encoded, never held whole."""
+    data = detail_to_dict(SessionDetail(detail.session, (), detail.compactions))
+    data["message_count"] = len(detail.messages)
+    views = detail.messages
+    if not views:
+        yield json.dumps(data, ensure_ascii=False, indent=2)
+        return
+    head = json.dumps(data, ensure_ascii=False, indent=2)
+    yield head[:head.rindex('"messages": []')] + '"messages": [\n'
+    for start in range(0, len(views), per_chunk):
+        encoded = (json.dumps(message_to_dict(v), ensure_ascii=False, indent=2) for v in views[start:start + per_chunk])
+        lead = "" if start == 0 else ",\n"  # JSON text has no raw newline inside a string: lines are safe to indent
+        yield lead + ",\n".join("    " + item.replace("\n", "\n    ") for item in encoded)
+    yield "\n  ]\n}"
 
 
 def demote_headings(markdown: str, top: int) -> str:

@@ -79,8 +79,8 @@ class ImportConversationsUseCase:
             current_provider_id=c.provider_id, current_model_id=c.model_id, reasoning=c.reasoning,
             system_prompt=c.system_prompt,
         ))
-        for message in c.messages:  # off the path while written: a root then stays a root
-            self._messages.add(replace(message, active=False, seq=0))
+        # off the path while written: a root then stays a root; in bulk, one conversation's messages at a time
+        self._messages.add_many([replace(message, active=False, seq=0) for message in c.messages])
         ids = {m.id for m in c.messages}
         for record in c.checkpoints:
             self._checkpoint(record, ids, record.boundary)
@@ -112,10 +112,12 @@ class ImportConversationsUseCase:
             return 0, 0
         gate = self._gate
         with gate.exclusive(c.session_id, "Import it again when it is done") if gate is not None else nullcontext():
+            adding = []
             for message in new:
                 parent = message.parent_id if message.parent_id in known else None
-                self._messages.add(replace(message, active=False, seq=0, parent_id=parent))
+                adding.append(replace(message, active=False, seq=0, parent_id=parent))
                 known.add(message.id)
+            self._messages.add_many(adding)
             checkpoints = 0
             for record in records:  # the boundary is the seq here of the message after the last one summarized
                 through = self._messages.get(record.through_id) if record.through_id in known else None

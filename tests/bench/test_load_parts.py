@@ -39,3 +39,9 @@ def test_the_report_is_one_markdown_table_row_per_measure() -> None:
     lines = report.splitlines()
     assert lines[2:] == ["| measure | result | target | |", "|---|--:|--:|---|",
                          "| a measure | 12 ms | ≤ 200 ms | met |", "| another | 3 ms | — |  |"]
+
+
+def test_a_session_is_one_chain_each_message_the_child_of_the_one_before() -> None:
+    rows = list(_messages(_Text(random.Random(2)), "s", 60, datetime(2025, 1, 1, tzinfo=UTC), rare=set()))
+    assert rows[0]["parent_id"] is None
+    assert [r["parent_id"] for r in rows[1:]] == [r["id"] for r in rows[:-1]]

@@ -93,3 +93,17 @@ def test_keys_status_on_a_new_folder_creates_the_database_first(tmp_path: Path) 
     result = cli.run("keys", "status")
     assert result.code == 0 and (cli.home / "palimpsest.db").is_file()
     assert [line.split()[0] for line in result.out.splitlines()] == ["PROVIDER", "anthropic", "openai", "gemini"]
+
+
+def test_sessions_list_on_a_current_database_imports_no_sqlalchemy_sdk_qt_or_http_client(tmp_path: Path) -> None:
+    cli = make_cli(tmp_path)
+    assert cli.run("providers", "list").code == 0
+    assert _imported_by(cli, "sessions", "list", heavy=(*HEAVY, "httpx2", "httpx")) == []
+    assert _imported_by(cli, "sessions", "list", "--json", heavy=(*HEAVY, "httpx2", "httpx")) == []
+
+
+def test_commands_that_send_nothing_do_not_import_the_http_request_tools_client(tmp_path: Path) -> None:
+    cli = make_cli(tmp_path)
+    assert cli.run("providers", "list").code == 0
+    for args in (("sessions", "search", "anything"), ("models", "list")):
+        assert _imported_by(cli, *args, heavy=("httpx2", "httpx", "aiohttp")) == [], args

@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, cast
 
 from app.cli.sessions_cmd import detail_chunks, render_detail, run_sessions
 from domain.models import Message, MessageType, Session, ToolStatus
+from domain.usecases.export_session import detail_json_chunks, detail_to_dict
 from domain.usecases.show_session import MessageView, SessionDetail
 
 AT = datetime(2026, 3, 4, 5, 6, 59, tzinfo=UTC)
@@ -91,3 +94,22 @@ def test_a_long_session_is_written_as_it_is_rendered_not_in_one_piece() -> None:
     assert len(out.writes) >= 4 and out.writes[0].startswith("Trip  (s1)\n")
     assert max(len(w) for w in out.writes) < len(out.getvalue()) / 2
     assert "\n".join(detail_chunks(detail, per_chunk=7)) == render_detail(detail)
+
+
+def test_show_json_is_written_as_it_is_encoded_and_is_the_same_text_as_one_dumps() -> None:
+    base = _detail(1_200)
+    tricky = replace(base.session, title='Zürich "messages": [] ✓\nline two')
+    detail = SessionDetail(tricky, base.messages, base.compactions)
+    out = _Recorder()
+    args = argparse.Namespace(action="show", id="s1", json=True, all=False)
+    assert asyncio.run(run_sessions(cast(Any, _Shows(detail)), args, out, io.StringIO())) == 0
+    assert out.getvalue() == json.dumps(detail_to_dict(detail), ensure_ascii=False, indent=2) + "\n"
+    assert max(len(w) for w in out.writes) < len(out.getvalue()) / 2
+
+
+def test_show_json_pieces_join_to_one_dumps_for_no_one_or_many_messages() -> None:
+    full = _detail(7)
+    for count in (0, 1, 5, 12):
+        detail = SessionDetail(full.session, full.messages[:count], full.compactions)
+        expected = json.dumps(detail_to_dict(detail), ensure_ascii=False, indent=2)
+        assert "".join(detail_json_chunks(detail, per_chunk=2)) == expected

@@ -162,3 +162,50 @@ def test_settings_are_validated_in_the_domain_whatever_the_front_end() -> None:
         ContextSettings(compact_threshold_ratio=1.5).validated()
     with pytest.raises(InvalidInput, match="on or off"):
         ContextSettings(pruning_enabled="maybe").validated()  # type: ignore[arg-type]
+
+
+class _CountingEstimator(TokenEstimator):
+    """Counts the messages it estimates."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.estimated = 0
+
+    def estimate_message(self, message: Message) -> int:
+        self.estimated += 1
+        return super().estimate_message(message)
+
+
+def test_a_session_far_past_the_window_is_estimated_only_until_past_it_and_still_reads_as_over() -> None:
+    world = make_world(window=8_000)
+    chat(world, 500)  # about 130 tokens a message: 1,000 messages, some 130,000 tokens
+    counting = _CountingEstimator()
+    world.planner.estimator = counting
+    status = world.status("s1")
+    assert status.window == 8_000 and status.used > 8_000 / 0.7
+    assert counting.estimated < 150  # the newest messages past the window, not all 1,000
+    assert "larger than" in " ".join(status.warnings)
+
+
+def test_a_session_within_the_window_is_estimated_message_by_message_as_before() -> None:
+    world = make_world(window=200_000)
+    chat(world, 20)
+    status = world.status("s1")
+    ctx = world.contexts.load("s1")
+    exact = measure_context(TokenEstimator(), system_prompt=ctx.system_prompt, summary=ctx.summary,
+                            messages=ctx.messages, tools=ctx.tools)
+    assert status.used == exact.used and status.breakdown == exact.breakdown
+
+
+def test_a_status_read_far_past_the_window_reads_only_the_newest_messages_and_counts_the_rest_by_length() -> None:
+    world = make_world(window=8_000)
+    chat(world, 500)
+    full = world.contexts.load("s1", strict=False)
+    tail = world.contexts.load_to_measure("s1")
+    assert len(full.messages) == 1_000 and full.unloaded_tokens == 0
+    assert 0 < len(tail.messages) < 150 and tail.messages == full.messages[-len(tail.messages):]
+    older = full.messages[:-len(tail.messages)]
+    assert tail.unloaded_tokens == sum(4 + (len(m.content) + 3) // 4 for m in older)
+    status = world.status("s1")
+    assert status.used > 8_000 / 0.7 and status.used >= tail.unloaded_tokens
+    assert status.breakdown.messages > tail.unloaded_tokens * 0.9

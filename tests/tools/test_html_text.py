@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import tracemalloc
 from collections.abc import Callable
 
@@ -89,6 +90,7 @@ async def test_the_tool_fetches_and_reduces_a_page_with_a_million_attributes_wit
     tool = HttpRequestTool(allowed_hosts=["127.0.0.1"])
     with RecordingServer(routes).running() as server:
         url = f"http://127.0.0.1:{server.port}/attrs"
+        importlib.import_module("httpx2")  # the tool imports its HTTP client on its first request: not the page's
         tracemalloc.start()
         try:
             outcome = await tool.run({"url": url}, ToolContext(session_id="s1", agent_id=None))
