@@ -17,6 +17,7 @@ from data.documents.extract import NoTextInDocument, extract, extract_text
 from data.documents.knowledge import KnowledgeIndexer
 from data.storage import Storage
 from domain.documents import CARD_MAX_CHARS
+from domain.errors import InvalidInput
 from domain.models import Message, MessageType, Session
 from tests.attachment_samples import pdf
 
@@ -157,3 +158,82 @@ def test_an_attachments_index_goes_with_its_file(storage: Storage) -> None:
     storage.release_unreferenced({manual.sha256})  # taken in, never sent: no message refers to it
     assert not storage.attachment_files.exists(manual.sha256)
     assert storage.documents.attachment(manual.sha256) is None
+
+
+def _docx() -> bytes:
+    from docx import Document
+
+    document = Document()
+    document.add_heading("Pump manual", level=0)
+    document.add_paragraph("Read this before you start the engine.")
+    document.add_heading("Valve maintenance", level=1)
+    document.add_paragraph("Torque valve V-17 to 42 Nm, then check the seal.")
+    table = document.add_table(rows=1, cols=2)
+    table.rows[0].cells[0].text, table.rows[0].cells[1].text = "Gasket", "G-5521"
+    document.add_heading("Warranty", level=2)
+    document.add_paragraph("Two years from purchase.")
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def _epub() -> bytes:
+    from ebooklib import epub
+
+    book = epub.EpubBook()
+    book.set_identifier("id-1")
+    book.set_title("Sailing")
+    book.set_language("en")
+    one = epub.EpubHtml(title="Knots", file_name="ch1.xhtml", lang="en")
+    one.content = "<html><body><h1>Knots</h1><p>The bowline holds &amp; never slips.</p></body></html>"
+    two = epub.EpubHtml(title="Anchoring", file_name="ch2.xhtml", lang="en")
+    two.content = "<html><body><h1>Anchoring</h1><p>Let out seven times the depth in chain.</p></body></html>"
+    for chapter in (one, two):
+        book.add_item(chapter)
+    book.toc = [epub.Link("ch1.xhtml", "Knots", "ch1"), (epub.Section("Harbour"), [epub.Link("ch2.xhtml", "Anchoring",
+                                                                                              "ch2")])]
+    book.add_item(epub.EpubNcx())
+    book.add_item(epub.EpubNav())
+    book.spine = ["nav", one, two]
+    out = io.BytesIO()
+    epub.write_epub(out, book)
+    return out.getvalue()
+
+
+def test_a_docx_in_a_knowledge_folder_is_read_by_heading_searched_and_read_by_section(
+    storage: Storage, tmp_path: Path
+) -> None:
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "manual.docx").write_bytes(_docx())
+    report = KnowledgeIndexer(storage.documents).add(AGENT, kb)
+    assert report.added == 1 and report.skipped == 0
+    hit = storage.documents.search("valve torque", "s", AGENT)[0]
+    assert hit.where == "[manual.docx § Valve maintenance]"
+    (section,) = storage.documents.read("s", AGENT, "manual.docx", section="valve maintenance")
+    assert "42 Nm" in section.text and "Gasket | G-5521" in section.text and "Two years" not in section.text
+    info = storage.documents.find("s", AGENT, "manual.docx")
+    assert info is not None and info.kind == "docx"
+    assert [(level, title) for level, title, _ in info.outline] == [(1, "Pump manual"), (1, "Valve maintenance"),
+                                                                    (2, "Warranty")]
+
+
+def test_an_epub_in_a_knowledge_folder_is_read_by_chapter_titled_by_its_table_of_contents(
+    storage: Storage, tmp_path: Path
+) -> None:
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "sailing.epub").write_bytes(_epub())
+    report = KnowledgeIndexer(storage.documents).add(AGENT, kb)
+    assert report.added == 1 and report.skipped == 0
+    assert storage.documents.search("chain depth", "s", AGENT)[0].where == "[sailing.epub § Anchoring]"
+    (section,) = storage.documents.read("s", AGENT, "sailing.epub", section="Knots")
+    assert "The bowline holds & never slips." in section.text and "<p>" not in section.text
+    info = storage.documents.find("s", AGENT, "sailing.epub")
+    assert info is not None and info.kind == "epub"
+    assert [(level, title) for level, title, _ in info.outline] == [(1, "Knots"), (1, "Harbour"), (2, "Anchoring")]
+
+
+def test_a_broken_docx_is_skipped_with_the_reason() -> None:
+    with pytest.raises(InvalidInput, match="not a readable DOCX"):
+        extract("broken.docx", b"PK\x03\x04 not really a zip")
