@@ -237,3 +237,62 @@ def test_an_epub_in_a_knowledge_folder_is_read_by_chapter_titled_by_its_table_of
 def test_a_broken_docx_is_skipped_with_the_reason() -> None:
     with pytest.raises(InvalidInput, match="not a readable DOCX"):
         extract("broken.docx", b"PK\x03\x04 not really a zip")
+
+
+def test_two_processes_indexing_one_attachment_at_once_store_it_once(tmp_path: Path) -> None:
+    from data.attachments.intake import AttachmentIntake
+
+    first, second = Storage.open(tmp_path / "home"), Storage.open(tmp_path / "home")  # two connections, one file
+    try:
+        manual = AttachmentIntake(first.attachment_files).from_bytes("notes.md", b"# Pumps\nBP-7731 pumps bilge.\n")
+        assert second.documents.attachment(manual.sha256) is None  # the second looked first and found nothing...
+        AttachmentDocuments(first.documents, first.attachment_files).ensure(manual)  # ...the first indexed it...
+        extracted = extract_text("notes.md", "# Pumps\nBP-7731 pumps bilge.\n")
+        second.documents.put_attachment(manual.sha256, "notes.md", manual.size, extracted)  # ...then the second
+        assert AttachmentDocuments(second.documents, second.attachment_files).ensure(manual) is not None
+        with first.documents._db.read() as s:
+            from sqlalchemy import text
+
+            assert s.execute(text("SELECT count(*) FROM documents")).scalar_one() == 1
+            assert s.execute(text("SELECT count(*) FROM document_passages")).scalar_one() == 1
+    finally:
+        first.close()
+        second.close()
+
+
+def test_two_indexers_of_one_folder_at_once_keep_one_entry_a_file(tmp_path: Path) -> None:
+    kb = tmp_path / "kb"
+    _write(kb / "a.md", "# Pumps\nThe bilge pump is BP-7731.\n", 1_000_000)
+    first, second = Storage.open(tmp_path / "home"), Storage.open(tmp_path / "home")
+    try:
+        folder = str(kb.resolve())
+        assert second.documents.known_files(AGENT, folder) == {}  # the second looked before the first stored
+        KnowledgeIndexer(first.documents).add(AGENT, kb)
+        report = KnowledgeIndexer(second.documents).index(AGENT, folder)
+        assert report.problems == ()
+        KnowledgeIndexer(second.documents).add(AGENT, kb)
+        assert first.documents.counts(AGENT, folder) == (1, 1)
+        assert len(first.documents.search("bilge", "s", AGENT)) == 1
+    finally:
+        first.close()
+        second.close()
+
+
+def test_files_past_a_folders_limit_that_were_indexed_before_stay_indexed_and_the_user_is_told(
+    storage: Storage, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import data.documents.knowledge as knowledge
+
+    kb = tmp_path / "kb"
+    for name, fact in (("a.md", "anchor AN-1"), ("b.md", "bilge BG-2"), ("c.md", "chain CH-3"), ("d.md", "deck DK-4")):
+        _write(kb / name, f"# {name}\n{fact}\n", 1_000_000)
+    indexer = KnowledgeIndexer(storage.documents)
+    assert indexer.add(AGENT, kb).added == 4
+    monkeypatch.setattr(knowledge, "MAX_FOLDER_FILES", 2)  # the folder is now over its limit: c.md and d.md past it
+    (kb / "d.md").unlink()  # gone from the folder: it leaves the index even past the limit
+    lines: list[str] = []
+    (report,) = indexer.reindex(AGENT, lines.append)
+    assert report.removed == 1
+    assert storage.documents.search("chain", "s", AGENT)[0].where == "[c.md § c.md]"
+    assert storage.documents.search("deck", "s", AGENT) == []
+    assert any("1 file indexed before is kept as it was" in line for line in lines)
