@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,6 +16,7 @@ from data.documents.cards import AttachmentDocuments
 from data.documents.extract import NoTextInDocument, extract, extract_text
 from data.documents.knowledge import KnowledgeIndexer
 from data.storage import Storage
+from domain.attachment import AttachmentKind
 from domain.documents import CARD_MAX_CHARS
 from domain.errors import InvalidInput
 from domain.models import Message, MessageType, Session
@@ -296,3 +297,33 @@ def test_files_past_a_folders_limit_that_were_indexed_before_stay_indexed_and_th
     assert storage.documents.search("chain", "s", AGENT)[0].where == "[c.md § c.md]"
     assert storage.documents.search("deck", "s", AGENT) == []
     assert any("1 file indexed before is kept as it was" in line for line in lines)
+
+
+@pytest.mark.parametrize(("name", "make", "query", "where", "section", "fact"), [
+    ("manual.docx", _docx, "valve torque", "[manual.docx § Valve maintenance]", "Valve maintenance", "42 Nm"),
+    ("sailing.epub", _epub, "chain depth", "[sailing.epub § Anchoring]", "Anchoring", "seven times the depth"),
+])
+def test_an_attached_docx_or_epub_goes_as_its_text_and_is_indexed_by_section(
+    storage: Storage, name: str, make: Callable[[], bytes], query: str, where: str, section: str, fact: str
+) -> None:
+    from data.attachments.intake import AttachmentIntake
+    from data.attachments.media import MediaSource
+
+    attached = AttachmentIntake(storage.attachment_files).from_bytes(name, make())
+    assert attached.kind is AttachmentKind.TEXT and attached.text_chars
+    sent = MediaSource(storage.attachment_files).text(attached)  # what a request carries when it fits: the text
+    assert fact in sent and "PK" not in sent and len(sent) == attached.text_chars
+    session = _session(storage)
+    storage.messages.add(Message("m1", session, MessageType.USER, "read this", T0, attachments=(attached,)))
+    card = AttachmentDocuments(storage.documents, storage.attachment_files).card(attached)
+    assert name in card and "search_documents" in card
+    assert storage.documents.search(query, session, AGENT)[0].where == where
+    (passage,) = storage.documents.read(session, AGENT, name, section=section)
+    assert fact in passage.text
+
+
+def test_a_broken_docx_attachment_is_refused_with_the_reason(storage: Storage) -> None:
+    from data.attachments.intake import AttachmentIntake, AttachmentRejected
+
+    with pytest.raises(AttachmentRejected, match="not a readable DOCX"):
+        AttachmentIntake(storage.attachment_files).from_bytes("broken.docx", b"PK\x03\x04 not really a zip")
