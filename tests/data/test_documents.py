@@ -20,7 +20,7 @@ from domain.attachment import AttachmentKind
 from domain.documents import CARD_MAX_CHARS
 from domain.errors import InvalidInput
 from domain.models import Message, MessageType, Session
-from tests.attachment_samples import pdf
+from tests.attachment_samples import docx, epub, pdf
 
 AGENT = DEFAULT_AGENT_ID
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -162,43 +162,13 @@ def test_an_attachments_index_goes_with_its_file(storage: Storage) -> None:
 
 
 def _docx() -> bytes:
-    from docx import Document
-
-    document = Document()
-    document.add_heading("Pump manual", level=0)
-    document.add_paragraph("Read this before you start the engine.")
-    document.add_heading("Valve maintenance", level=1)
-    document.add_paragraph("Torque valve V-17 to 42 Nm, then check the seal.")
-    table = document.add_table(rows=1, cols=2)
-    table.rows[0].cells[0].text, table.rows[0].cells[1].text = "Gasket", "G-5521"
-    document.add_heading("Warranty", level=2)
-    document.add_paragraph("Two years from purchase.")
-    out = io.BytesIO()
-    document.save(out)
-    return out.getvalue()
+    return docx("Pump manual", [(1, "Valve maintenance", "Torque valve V-17 to 42 Nm, then check the seal."),
+                                (2, "Warranty", "Two years from purchase.")], table=("Gasket", "G-5521"))
 
 
 def _epub() -> bytes:
-    from ebooklib import epub
-
-    book = epub.EpubBook()
-    book.set_identifier("id-1")
-    book.set_title("Sailing")
-    book.set_language("en")
-    one = epub.EpubHtml(title="Knots", file_name="ch1.xhtml", lang="en")
-    one.content = "<html><body><h1>Knots</h1><p>The bowline holds &amp; never slips.</p></body></html>"
-    two = epub.EpubHtml(title="Anchoring", file_name="ch2.xhtml", lang="en")
-    two.content = "<html><body><h1>Anchoring</h1><p>Let out seven times the depth in chain.</p></body></html>"
-    for chapter in (one, two):
-        book.add_item(chapter)
-    book.toc = [epub.Link("ch1.xhtml", "Knots", "ch1"), (epub.Section("Harbour"), [epub.Link("ch2.xhtml", "Anchoring",
-                                                                                              "ch2")])]
-    book.add_item(epub.EpubNcx())
-    book.add_item(epub.EpubNav())
-    book.spine = ["nav", one, two]
-    out = io.BytesIO()
-    epub.write_epub(out, book)
-    return out.getvalue()
+    return epub("Sailing", [("Knots", "<p>The bowline holds &amp; never slips.</p>"),
+                            ("Anchoring", "<p>Let out seven times the depth in chain.</p>")], part="Harbour")
 
 
 def test_a_docx_in_a_knowledge_folder_is_read_by_heading_searched_and_read_by_section(
