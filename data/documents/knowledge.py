@@ -1,5 +1,5 @@
-"""Knowledge folders of an agent: their PDF, Markdown, text and code files indexed, again only when changed (size and
-mtime, then the content's hash); files deleted from the folder leave the index."""
+"""Knowledge folders of an agent: their PDF, DOCX, EPUB, Markdown, text and code files indexed, again only when changed
+(size and mtime, then the content's hash); files deleted from the folder leave the index."""
 
 from __future__ import annotations
 
