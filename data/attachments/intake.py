@@ -114,10 +114,8 @@ class AttachmentIntake:
 
     def _converted(self, name: str, data: bytes, media_type: str) -> Attachment:
         """A DOCX or EPUB: its text extracted section by section, sent like a text file's; the original is kept."""
-        from data.documents.extract import extract
-
         try:
-            text = "\n\n".join(body for _, _, body in extract(name, data).passages)
+            text = converted_text(name, data)
         except InvalidInput as err:
             raise AttachmentRejected(err.message) from None
         if not text.strip():
@@ -201,6 +199,13 @@ class AttachmentIntake:
         media_type = guessed if guessed and guessed.startswith("text/") else "text/plain"
         digest = self.files.put(data)
         return Attachment(digest, name, media_type, AttachmentKind.TEXT, len(data), text_chars=len(text))
+
+
+def converted_text(name: str, data: bytes) -> str:
+    """A DOCX's or EPUB's text, its sections in order; InvalidInput when it cannot be read."""
+    from data.documents.extract import extract
+
+    return "\n\n".join(body for _, _, body in extract(name, data).passages)
 
 
 def _page_size(reader: object) -> tuple[int, int] | None:

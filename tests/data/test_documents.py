@@ -283,6 +283,8 @@ def test_an_attached_docx_or_epub_goes_as_its_text_and_is_indexed_by_section(
     assert attached.kind is AttachmentKind.TEXT and attached.text_chars
     sent = MediaSource(storage.attachment_files).text(attached)  # what a request carries when it fits: the text
     assert fact in sent and "PK" not in sent and len(sent) == attached.text_chars
+    storage.attachment_files.path(attached.sha256).with_suffix(".txt").unlink()  # a copy synced without its text
+    assert MediaSource(storage.attachment_files).text(attached) == sent
     session = _session(storage)
     storage.messages.add(Message("m1", session, MessageType.USER, "read this", T0, attachments=(attached,)))
     card = AttachmentDocuments(storage.documents, storage.attachment_files).card(attached)
