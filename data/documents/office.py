@@ -27,7 +27,6 @@ def docx_sections(name: str, data: bytes, max_outline: int) -> tuple[Sections, O
     try:
         from docx import Document
         from docx.table import Table
-        from docx.text.paragraph import Paragraph
 
         document = Document(io.BytesIO(data))
         sections: Sections = []
@@ -37,7 +36,6 @@ def docx_sections(name: str, data: bytes, max_outline: int) -> tuple[Sections, O
             if isinstance(block, Table):
                 lines += [" | ".join(cell.text.strip() for cell in row.cells) for row in block.rows]
                 continue
-            assert isinstance(block, Paragraph)
             level = _heading_level(block.style.name if block.style is not None else "")
             text = block.text.strip()
             if level is None or not text:
