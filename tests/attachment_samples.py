@@ -87,6 +87,50 @@ def pdf(pages: list[str]) -> bytes:
     return bytes(out)
 
 
+def docx(title: str, sections: list[tuple[int, str, str]], table: tuple[str, str] | None = None) -> bytes:
+    """A real DOCX (python-docx): a Title paragraph, then each (level, heading, body) as a Heading N and a paragraph;
+    `table`, a one-row two-cell table after the first section."""
+    from docx import Document
+
+    document = Document()
+    document.add_heading(title, level=0)
+    for index, (level, heading, body) in enumerate(sections):
+        document.add_heading(heading, level=level)
+        document.add_paragraph(body)
+        if index == 0 and table is not None:
+            row = document.add_table(rows=1, cols=2).rows[0]
+            row.cells[0].text, row.cells[1].text = table
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def epub(title: str, chapters: list[tuple[str, str]], part: str | None = None) -> bytes:
+    """A real EPUB (ebooklib): each (title, HTML body) a chapter in the spine, with an NCX and a nav document; every
+    chapter but the first grouped in the table of contents under `part`, when given."""
+    from ebooklib import epub as book_format
+
+    book = book_format.EpubBook()
+    book.set_identifier(f"id-{title}")
+    book.set_title(title)
+    book.set_language("en")
+    items = []
+    for number, (heading, body) in enumerate(chapters, start=1):
+        item = book_format.EpubHtml(title=heading, file_name=f"ch{number}.xhtml", lang="en")
+        item.content = f"<html><body><h1>{heading}</h1>{body}</body></html>"
+        book.add_item(item)
+        items.append(item)
+    links = [book_format.Link(item.file_name, heading, f"ch{n}")
+             for n, (item, (heading, _)) in enumerate(zip(items, chapters, strict=True), start=1)]
+    book.toc = links if part is None else [links[0], (book_format.Section(part), links[1:])]
+    book.add_item(book_format.EpubNcx())
+    book.add_item(book_format.EpubNav())
+    book.spine = ["nav", *items]
+    out = io.BytesIO()
+    book_format.write_epub(out, book)
+    return out.getvalue()
+
+
 PYTHON_SOURCE = 'def greet(name: str) -> str:\n    """Says hello."""\n    return f"Hello, {name}!"\n'
 
 

@@ -29,7 +29,10 @@ _SIGNATURES = (
     (b"%PDF-", PDF_TYPE),
 )
 BMP_HEADERS = (12, 40, 52, 56, 64, 108, 124)  # the sizes of the BMP info headers (BITMAPCOREHEADER to V5)
-SUPPORTED = "images (PNG, JPEG, GIF, WebP, BMP, TIFF), PDFs, and text or code files"
+SUPPORTED = "images (PNG, JPEG, GIF, WebP, BMP, TIFF), PDFs, DOCX and EPUB files, and text or code files"
+DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+EPUB_TYPE = "application/epub+zip"
+CONVERTED = {".docx": DOCX_TYPE, ".epub": EPUB_TYPE}  # taken in as their text (kept beside the original)
 
 
 class AttachmentRejected(InvalidInput):
@@ -104,7 +107,25 @@ class AttachmentIntake:
             return self._pdf(name, data)
         if media_type is not None:
             return self._image(name, data, media_type)
+        converted = CONVERTED.get(Path(name).suffix.lower())
+        if converted is not None and data.startswith(b"PK\x03\x04"):
+            return self._converted(name, data, converted)
         return self._text(name, data)
+
+    def _converted(self, name: str, data: bytes, media_type: str) -> Attachment:
+        """A DOCX or EPUB: its text extracted section by section, sent like a text file's; the original is kept."""
+        try:
+            text = converted_text(name, data)
+        except InvalidInput as err:
+            raise AttachmentRejected(err.message) from None
+        if not text.strip():
+            raise AttachmentRejected(f"{name} has no text to read.")
+        if len(text) > MAX_TEXT_CHARS:
+            raise AttachmentRejected(f"{name} has {len(text):,} characters of text; an attachment can have at most "
+                                     f"{MAX_TEXT_CHARS:,}.")
+        digest = self.files.put(data)
+        self.files.put_text(digest, text)
+        return Attachment(digest, name, media_type, AttachmentKind.TEXT, len(data), text_chars=len(text))
 
     def _image(self, name: str, data: bytes, media_type: str) -> Attachment:
         with quiet_decoders():
@@ -178,6 +199,13 @@ class AttachmentIntake:
         media_type = guessed if guessed and guessed.startswith("text/") else "text/plain"
         digest = self.files.put(data)
         return Attachment(digest, name, media_type, AttachmentKind.TEXT, len(data), text_chars=len(text))
+
+
+def converted_text(name: str, data: bytes) -> str:
+    """A DOCX's or EPUB's text, its sections in order; InvalidInput when it cannot be read."""
+    from data.documents.extract import extract
+
+    return "\n\n".join(body for _, _, body in extract(name, data).passages)
 
 
 def _page_size(reader: object) -> tuple[int, int] | None:

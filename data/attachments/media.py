@@ -10,6 +10,7 @@ from collections import OrderedDict
 from typing import Protocol
 
 from data.attachments.files import AttachmentFiles
+from data.attachments.intake import CONVERTED, converted_text
 from data.attachments.png_bands import banded, reduced
 from data.attachments.quiet import quiet_decoders
 from data.providers.media_forms import Conversion, conversion
@@ -115,7 +116,13 @@ class MediaSource:
         return hit
 
     def text(self, attachment: Attachment) -> str:
-        """A text file's text (UTF-8, a byte-order mark dropped)."""
+        """A text file's text (UTF-8, a byte-order mark dropped); a DOCX's or EPUB's text extracted when attached."""
+        if attachment.media_type in CONVERTED.values():
+            stored = self.files.text(attachment.sha256)
+            if stored is None:  # a copy without the text beside it (e.g. synced from another device): read again
+                stored = converted_text(attachment.name, self.data(attachment))
+                self.files.put_text(attachment.sha256, stored)
+            return stored
         return self.data(attachment).decode("utf-8-sig", errors="replace")
 
     def pdf_text(self, attachment: Attachment) -> str:

@@ -7,8 +7,9 @@ import io
 import logging
 
 from data.attachments.files import AttachmentFiles
+from data.attachments.intake import CONVERTED
 from data.attachments.quiet import quiet_decoders
-from data.documents.extract import Extracted, extract_text, pdf_from_stored_text, pdf_outline
+from data.documents.extract import Extracted, extract, extract_text, pdf_from_stored_text, pdf_outline
 from data.documents.store import SqlDocumentStore
 from domain.attachment import Attachment, AttachmentKind, human_size
 from domain.documents import CARD_MAX_CHARS, DocumentInfo, card_instructions
@@ -60,6 +61,8 @@ class AttachmentDocuments:
         return "\n".join(lines)[:CARD_MAX_CHARS]
 
     def _extract(self, attachment: Attachment) -> Extracted | None:
+        if attachment.media_type in CONVERTED.values():  # a DOCX or EPUB: by section, from the original
+            return extract(attachment.name, self.files.read(attachment.sha256))
         if attachment.kind is AttachmentKind.TEXT:
             return extract_text(attachment.name, self.files.read(attachment.sha256).decode("utf-8-sig", "replace"))
         stored = self.files.text(attachment.sha256)

@@ -1,5 +1,5 @@
-"""Extraction, once per file: a PDF page by page with its outline (pypdf), a Markdown file by section, any other
-text or code file by line ranges; each passage bounded in size."""
+"""Extraction, once per file: a PDF page by page with its outline (pypdf), a Markdown, DOCX or EPUB file by section,
+any other text or code file by line ranges; each passage bounded in size."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from data.attachments.quiet import quiet_decoders
+from data.documents.office import Sections, docx_sections, epub_sections
+from data.tools.html_text import html_to_text
 from domain.errors import InvalidInput
 
 log = logging.getLogger(__name__)
@@ -17,6 +19,7 @@ MAX_PASSAGE_CHARS = 4_000  # a longer page or section is split into parts
 LINES_PER_PASSAGE = 60
 MAX_OUTLINE = 500
 MARKDOWN = (".md", ".markdown", ".mdx")
+SECTIONED = frozenset({".docx", ".epub"})  # read by their own library, by section
 TEXT_SUFFIXES = frozenset({
     ".txt", ".text", ".rst", ".org", ".adoc", ".csv", ".tsv", ".log", ".json", ".yaml", ".yml", ".toml", ".ini",
     ".cfg", ".xml", ".html", ".htm", ".tex", ".py", ".js", ".ts", ".tsx", ".jsx", ".go", ".rs", ".java", ".kt",
@@ -46,15 +49,20 @@ class Extracted:
 
 
 def readable_suffix(name: str) -> bool:
-    """Whether a knowledge folder indexes a file of this name (PDF, Markdown, text or code)."""
+    """Whether a knowledge folder indexes a file of this name (PDF, DOCX, EPUB, Markdown, text or code)."""
     suffix = PurePath(name).suffix.lower()
-    return suffix == ".pdf" or suffix in TEXT_SUFFIXES
+    return suffix == ".pdf" or suffix in SECTIONED or suffix in TEXT_SUFFIXES
 
 
 def extract(name: str, data: bytes) -> Extracted:
     """The passages of a file by its name and bytes; InvalidInput when it cannot be read (NoTextInDocument: a scan)."""
     if data.startswith(b"%PDF-") or PurePath(name).suffix.lower() == ".pdf":
         return extract_pdf(name, data)
+    suffix = PurePath(name).suffix.lower()
+    if suffix == ".docx":
+        return by_section("docx", *docx_sections(name, data, MAX_OUTLINE))
+    if suffix == ".epub":
+        return by_section("epub", *epub_sections(name, data, MAX_OUTLINE, html_to_text))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -161,14 +169,18 @@ def _markdown(lines: list[str]) -> Extracted:
             sections.append((title, [line]))
         else:
             sections[-1][1].append(line)
+    return by_section("text", [(title, "\n".join(body)) for title, body in sections], outline)
+
+
+def by_section(kind: str, sections: Sections, outline: list[tuple[int, str, int | None]]) -> Extracted:
+    """Passages of (title, text) sections: a section too long for one passage goes as "title (part N)"."""
     passages: list[tuple[int | None, str | None, str]] = []
     for title, body in sections:
-        text = "\n".join(body).strip()
-        parts = _parts(text)
+        parts = _parts(body)
         for index, part in enumerate(parts):
             label = title if len(parts) == 1 else f"{title} (part {index + 1})"
             passages.append((None, label, part))
-    return Extracted("text", passages, outline=outline)
+    return Extracted(kind, passages, outline=outline)
 
 
 def _parts(text: str) -> list[str]:

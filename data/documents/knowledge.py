@@ -1,5 +1,5 @@
-"""Knowledge folders of an agent: their PDF, Markdown, text and code files indexed, again only when changed (size and
-mtime, then the content's hash); files deleted from the folder leave the index."""
+"""Knowledge folders of an agent: their PDF, DOCX, EPUB, Markdown, text and code files indexed, again only when changed
+(size and mtime, then the content's hash); files deleted from the folder leave the index."""
 
 from __future__ import annotations
 
@@ -80,10 +80,13 @@ class KnowledgeIndexer:
         batch: list[tuple[str, str, KnownFile, Extracted | None]] = []
         problems: list[str] = []
         total_bytes = 0
-        for count, (path, info) in enumerate(_files(root), start=1):
+        files = _files(root)
+        for count, (path, info) in enumerate(files, start=1):
             if count > MAX_FOLDER_FILES or total_bytes + info.st_size > MAX_FOLDER_BYTES:
+                past = {str(path), *(str(rest) for rest, _ in files)}  # still there: not forgotten, not read again
+                seen |= past
                 problems.append(f"{folder} has more than {MAX_FOLDER_FILES:,} files or {human_size(MAX_FOLDER_BYTES)}"
-                                "; the rest is not indexed.")
+                                f"; the rest is not indexed{_kept(sum(1 for key in past if key in known))}.")
                 break
             key = str(path)
             seen.add(key)
@@ -148,6 +151,14 @@ def _files(root: Path) -> Iterator[tuple[Path, os.stat_result]]:
                 continue
             if stat.S_ISREG(info.st_mode):
                 yield path, info
+
+
+def _kept(count: int) -> str:
+    """What the limit line says of the files past it that were indexed before (they stay as they were)."""
+    if not count:
+        return ""
+    return " (1 file indexed before is kept as it was)" if count == 1 else \
+        f" ({count:,} files indexed before are kept as they were)"
 
 
 def _name(root: Path, path: Path) -> str:

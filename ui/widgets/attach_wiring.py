@@ -12,8 +12,9 @@ from ui.viewmodels.chat import ChatViewModel
 from ui.widgets.chat_view import ChatView
 from ui.widgets.composer import Composer, local_files
 
-FILE_FILTER = ("Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.tif *.tiff *.pdf *.txt *.md *.py *.json "
-               "*.csv *.log *.js *.ts *.rs *.go *.java *.c *.h *.cpp *.yaml *.yml *.toml *.html *.css *.sql *.sh);;"
+FILE_FILTER = ("Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.tif *.tiff *.pdf *.docx *.epub "
+               "*.txt *.md *.py *.json *.csv *.log *.js *.ts *.rs *.go *.java *.c *.h *.cpp *.yaml *.yml *.toml "
+               "*.html *.css *.sql *.sh);;"
                "All files (*)")
 
 

@@ -45,8 +45,8 @@ class KnowledgePage(QWidget):
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addWidget(QLabel("Folders whose PDF, Markdown, text and code files this agent's conversations can "
-                                "search and read (cited by page):", self))
+        layout.addWidget(QLabel("Folders whose PDF, DOCX, EPUB, Markdown, text and code files this agent's "
+                                "conversations can search and read (cited by page or section):", self))
         layout.addWidget(self.folders, 1)
         layout.addLayout(buttons)
         layout.addWidget(self.status)
