@@ -21,6 +21,7 @@ from data.providers.thinking_rules import ProviderThinkingRules
 from data.storage import Storage
 from data.tools import BuiltinTools
 from data.tools.executor import TOOL_NAMES
+from domain.attachment import Attachment
 from domain.chat.paths import BranchSwitcher
 from domain.chat.provider_numbers import ProviderNumbers
 from domain.chat.request import RequestPlanner
@@ -102,15 +103,18 @@ class LazyMcpConnector:
     """The MCP hub, imported and started on first use (a command that never calls an MCP tool never loads the SDK)."""
 
     def __init__(self, secrets: McpSecretStore, log_dir: Path,
-                 on_tools_changed: Callable[[str, list[McpToolSpec]], None] | None = None) -> None:
+                 on_tools_changed: Callable[[str, list[McpToolSpec]], None] | None = None,
+                 store_image: Callable[[str, bytes], Attachment] | None = None) -> None:
         self._secrets, self._log_dir, self._on_tools_changed = secrets, log_dir, on_tools_changed
+        self._store_image = store_image
         self._hub: McpConnector | None = None
 
     def _get(self) -> McpConnector:
         if self._hub is None:
             from data.mcp.hub import McpHub
 
-            self._hub = McpHub(self._secrets, self._log_dir, on_tools_changed=self._on_tools_changed)
+            self._hub = McpHub(self._secrets, self._log_dir, on_tools_changed=self._on_tools_changed,
+                               store_image=self._store_image)
         return self._hub
 
     async def list_tools(self, server: McpServer) -> Sequence[McpToolSpec]:
@@ -167,7 +171,8 @@ class Container:
         self.adapters = ProviderAdapters(self.providers, keys, adapters)
         self.mcp_servers = storage.mcp_servers
         self.mcp_secrets = mcp_secrets or KeyringMcpSecrets()
-        self.mcp = LazyMcpConnector(self.mcp_secrets, storage.path.parent / "logs" / "mcp", self._mcp_tools_changed)
+        self.mcp = LazyMcpConnector(self.mcp_secrets, storage.path.parent / "logs" / "mcp", self._mcp_tools_changed,
+                                    store_image=self.attachments.from_bytes)
         self._build_engine(approver)
         self._build_conversation()
         self._build_management()

@@ -96,6 +96,7 @@ class ToolOutcome:
     output: str
     is_error: bool = False
     notice: str | None = None  # something the user should be told (e.g. an MCP server was restarted)
+    attachments: tuple[Attachment, ...] = ()  # images the tool returned, stored: sent to the model with the result
 
 
 class ToolExecutor(Protocol):

@@ -38,7 +38,8 @@ class SqlMcpServerRepository:
             row.transport = server.transport.value
             row.config = json.dumps(_config(server))
             row.tools = json.dumps([{"name": t.name, "description": t.description,
-                                     "input_schema": dict(t.input_schema)} for t in server.tools])
+                                     "input_schema": dict(t.input_schema),
+                                     **({"task_required": True} if t.task_required else {})} for t in server.tools])
             row.permissions = json.dumps({k: v.value for k, v in server.permissions.items()})
         return server
 
@@ -70,7 +71,8 @@ def _strings(value: Any) -> tuple[str, ...]:
 def _to_domain(row: McpServerRow) -> McpServer:
     config = _loads(row.config, dict)
     tools = tuple(
-        McpToolSpec(t["name"], str(t.get("description") or ""), t.get("input_schema") or {"type": "object"})
+        McpToolSpec(t["name"], str(t.get("description") or ""), t.get("input_schema") or {"type": "object"},
+                    task_required=t.get("task_required") is True)
         for t in _loads(row.tools, list) if isinstance(t, dict) and isinstance(t.get("name"), str)
     )
     rules = {k: ToolPermission(v) for k, v in _loads(row.permissions, dict).items()

@@ -151,4 +151,6 @@ class Connection:
 
 def _spec(tool: types.Tool) -> McpToolSpec:
     schema = dict(tool.input_schema) if tool.input_schema else {"type": "object", "properties": {}}
-    return McpToolSpec(tool.name, tool.description or "", schema)
+    execution = tool.execution
+    required = execution is not None and execution.task_support == "required"
+    return McpToolSpec(tool.name, tool.description or "", schema, task_required=required)

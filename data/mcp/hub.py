@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from mcp.shared.exceptions import MCPError
 
 from data.mcp.connection import Connection
-from data.mcp.results import outcome_of
+from data.mcp.results import StoreImage, outcome_of
 from domain.mcp import McpSecretStore, McpServer, McpServerError, McpToolSpec
 from domain.provider_ports import ToolOutcome
 
@@ -32,8 +32,9 @@ class McpHub:
     caller's loop or the GUI; close() stops every server (also at interpreter exit)."""
 
     def __init__(self, secrets: McpSecretStore, log_dir: Path, *, on_tools_changed: ToolsChanged | None = None,
-                 start_timeout_s: float = START_TIMEOUT_S) -> None:
+                 start_timeout_s: float = START_TIMEOUT_S, store_image: StoreImage | None = None) -> None:
         self._secrets = secrets
+        self._store_image = store_image  # images in results become attachments (None: described in the text)
         self._log_dir = log_dir
         self._on_tools_changed = on_tools_changed
         self._start_timeout = start_timeout_s
@@ -124,8 +125,8 @@ class McpHub:
             return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} failed: {type(err).__name__}: "
                                f"{err}", is_error=True, notice=notice)
         self._failures[server.name] = 0
-        outcome = outcome_of(result)
-        return ToolOutcome(outcome.output, outcome.is_error, notice)
+        outcome = outcome_of(result, self._store_image, tool=tool)
+        return ToolOutcome(outcome.output, outcome.is_error, notice, outcome.attachments)
 
     async def _crashed(self, server: McpServer, tool: str, connection: Connection) -> ToolOutcome:
         self._failures[server.name] = self._failures.get(server.name, 0) + 1

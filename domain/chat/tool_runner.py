@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Collection
+from dataclasses import replace
 
+from domain.attachment import Attachment
 from domain.chat.records import MessageFactory
 from domain.context.truncator import ToolResultTruncator
 from domain.events import Notice, ToolCallRequested, ToolCallStarted, ToolResultStored
@@ -42,7 +44,8 @@ class ToolRunner:
         """Announces the call, runs it, stores the (truncated) result and announces that (and any notice)."""
         yield ToolCallStarted(call.id, call.name, call.input)
         outcome = await self._execute(call)
-        yield self.store(call.id, call.name, outcome.output, is_error=outcome.is_error)
+        yield self.store(call.id, call.name, outcome.output, is_error=outcome.is_error,
+                         attachments=outcome.attachments)
         if outcome.notice:
             yield Notice(outcome.notice)
 
@@ -61,13 +64,16 @@ class ToolRunner:
         taken, self._stored = self._stored, []
         return taken
 
-    def store(self, call_id: str, name: str, output: str, *, is_error: bool) -> ToolResultStored:
+    def store(self, call_id: str, name: str, output: str, *, is_error: bool,
+              attachments: tuple[Attachment, ...] = ()) -> ToolResultStored:
         """Stores one result (its id is made first so the truncation marker can name it)."""
         message_id = self._factory.new_id()
         cut = self._truncator.truncate(output, message_id)
         message: Message = self._factory.tool_result(
             message_id, call_id, name, cut.stored, is_error=is_error, original_chars=cut.original_chars
         )
+        if attachments:
+            message = replace(message, attachments=attachments)
         stored = self._messages.add(message, full_output=cut.original)
         self._stored.append(stored)
         return ToolResultStored(call_id, name, len(cut.stored), cut.truncated, is_error, stored.id)

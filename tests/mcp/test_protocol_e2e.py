@@ -1,0 +1,108 @@
+"""MCP beyond plain calls, through the real CLI against a real server subprocess (tests/mcp/protocol_server.py) and
+a fake provider: a tool's image reaches the model as an image, a task-only tool is never offered."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from collections.abc import Iterator
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from domain.usecases.generate_title import TITLE_SYSTEM
+from tests.cli.harness import Cli, CliResult
+from tests.fakeservers.anthropic_server import FakeAnthropicServer
+from tests.fakeservers.brain import Answer, NormalizedRequest, Reply, TextPart, ToolCall, ToolResultPart
+
+KEY = "sk-ant-mcp-proto-31"
+MODEL = "claude-mcp-proto"
+
+
+class ProtocolBrain:
+    """`CALL tool {json}` makes the model call `proto__tool` once; then it answers with what the result held."""
+
+    def __init__(self) -> None:
+        self.results: list[ToolResultPart] = []
+        self.offered: list[tuple[str, ...]] = []
+
+    def respond(self, request: NormalizedRequest) -> Answer:
+        if TITLE_SYSTEM in request.system:
+            return Reply.of_text("MCP protocol test")
+        self.offered.append(request.tool_names)
+        text, results = _last_turn(request)
+        self.results.extend(results)
+        words = text.split(maxsplit=2)
+        if words and words[0] == "CALL" and not results:
+            arguments = json.loads(words[2]) if len(words) > 2 else {}
+            return Reply(tool_calls=(ToolCall(f"proto__{words[1]}", arguments),))
+        return Reply.of_text("Done: " + " | ".join(f"{r.text[:80]} ({len(r.media)} images)" for r in results))
+
+
+def _last_turn(request: NormalizedRequest) -> tuple[str, list[ToolResultPart]]:
+    flat = [(m.role, p) for m in request.messages for p in m.parts]
+    for index in range(len(flat) - 1, -1, -1):
+        role, part = flat[index]
+        if role == "user" and isinstance(part, TextPart) and part.text.strip():
+            return part.text, [p for _, p in flat[index + 1:] if isinstance(p, ToolResultPart)]
+    return "", []
+
+
+@dataclass
+class Env:
+    """A clean data directory with a fake Anthropic model and the protocol server added as `proto`."""
+
+    cli: Cli
+    brain: ProtocolBrain
+
+    def run(self, *args: str, stdin: str = "") -> CliResult:
+        return self.cli.run(*args, stdin=stdin, subprocess_run=False)
+
+    def chat(self, text: str, *flags: str) -> tuple[CliResult, list[dict[str, object]]]:
+        result = self.run("chat", "--jsonl", "-p", "anthropic", "-m", MODEL, "--allow-tools", *flags, text)
+        return result, [json.loads(line) for line in result.out.splitlines()]
+
+
+@pytest.fixture()
+def env(tmp_path: Path) -> Iterator[Env]:
+    (tmp_path / "keychain").mkdir()
+    brain = ProtocolBrain()
+    with FakeAnthropicServer(brain, api_key=KEY) as server:
+        e = Env(Cli(tmp_path / "home", tmp_path / "keychain" / "keys.json"), brain)
+        assert e.run("providers", "set", "anthropic", "--base-url", server.base_url).code == 0
+        assert e.run("models", "add", "anthropic", MODEL, "--context-window", "200000").code == 0
+        assert e.run("keys", "set", "anthropic", stdin=KEY + "\n").code == 0
+        added = e.run("mcp", "add", "proto", "--", sys.executable, "-m", "tests.mcp.protocol_server")
+        assert added.code == 0, added.err
+        yield e
+
+
+def test_a_tools_screenshot_reaches_the_model_as_an_image_inside_the_tool_result(env: Env) -> None:
+    result, lines = env.chat('CALL screenshot {"width": 160, "height": 120}')
+
+    assert result.code == 0, result.err
+    [shot] = env.brain.results
+    assert not shot.is_error and shot.text.startswith("A screenshot of 160x120 pixels.")
+    [image] = shot.media  # an image block inside the tool_result, decoded and checked by the fake
+    assert (image.kind, image.media_type, image.width, image.height) == ("image", "image/png", 160, 120)
+    assert "[image: screenshot-image-1.png (image, " in shot.text
+    with closing(sqlite3.connect(env.cli.home / "palimpsest.db")) as db:
+        [(stored,)] = db.execute("SELECT attachments FROM messages WHERE type = 'tool_result'").fetchall()
+    [kept] = json.loads(stored)
+    assert kept["sha256"] == image.sha256 and kept["width"] == 160  # stored once, as an attachment of the result
+    assert "response_complete" in [line["type"] for line in lines]
+
+
+def test_a_tool_callable_only_as_a_task_is_listed_but_never_offered(env: Env) -> None:
+    tools = env.run("mcp", "tools", "proto")
+    assert tools.code == 0, tools.err
+    assert "task_only" in tools.out and "task only" in tools.out
+
+    result, _ = env.chat("hello")
+
+    assert result.code == 0, result.err
+    assert "proto__screenshot" in env.brain.offered[0]
+    assert "proto__task_only" not in env.brain.offered[0]
