@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.adapter_cache import LazyAdapterFactory
 from data.attachments.intake import AttachmentIntake
@@ -32,10 +32,11 @@ from domain.context.builder import CompactAwareMessageBuilder
 from domain.context.context_loader import SessionContextLoader
 from domain.context.estimator import TokenEstimator
 from domain.context.pruner import ToolResultPruner
-from domain.mcp import McpConnector, McpSecretStore, McpServer, McpToolSpec
+from domain.mcp import McpSecretStore, McpServer, McpToolSpec
+from domain.mcp_catalog import McpCatalog
 from domain.mcp_tools import ToolsWithMcp
 from domain.ports import ApiKeyStorage
-from domain.provider_ports import ModelApiAdapterFactory, ToolOutcome
+from domain.provider_ports import ModelApiAdapterFactory, ProgressReport, ToolOutcome
 from domain.services.adapters import ProviderAdapters
 from domain.services.summarizer import AdapterSummarizer
 from domain.settings import ContextSettings
@@ -90,6 +91,9 @@ from domain.usecases.set_session_prompt import SetSessionPromptUseCase
 from domain.usecases.set_session_reasoning import SetSessionReasoningUseCase
 from domain.usecases.show_session import ShowSessionUseCase
 
+if TYPE_CHECKING:
+    from data.mcp.hub import McpHub
+
 
 class SystemClock:
     """The real time, in UTC."""
@@ -107,9 +111,9 @@ class LazyMcpConnector:
                  store_image: Callable[[str, bytes], Attachment] | None = None) -> None:
         self._secrets, self._log_dir, self._on_tools_changed = secrets, log_dir, on_tools_changed
         self._store_image = store_image
-        self._hub: McpConnector | None = None
+        self._hub: McpHub | None = None
 
-    def _get(self) -> McpConnector:
+    def _get(self) -> McpHub:
         if self._hub is None:
             from data.mcp.hub import McpHub
 
@@ -121,9 +125,14 @@ class LazyMcpConnector:
         """See McpHub.list_tools."""
         return await self._get().list_tools(server)
 
-    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
+    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any],
+                        progress: ProgressReport | None = None) -> ToolOutcome:
         """See McpHub.call_tool."""
-        return await self._get().call_tool(server, tool, arguments)
+        return await self._get().call_tool(server, tool, arguments, progress)
+
+    def catalog(self) -> McpCatalog:
+        """The servers' prompts and resources (the hub, started on first use)."""
+        return self._get()
 
     def log_path(self, server: str) -> str:
         """Where the stderr of a stdio server goes."""

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from domain.errors import InvalidInput
 from domain.models import ToolDefinition
-from domain.provider_ports import ToolOutcome
+from domain.provider_ports import ProgressReport, ToolOutcome
 
 SEPARATOR = "__"
 DEFAULT_TIMEOUT_S = 120.0
@@ -182,8 +182,10 @@ class McpConnector(Protocol):
         """Starts the server if needed and lists its tools; raises McpServerError when it cannot."""
         ...
 
-    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
-        """Calls a tool; the server's failures, a crash or a timeout come back as an error outcome."""
+    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any],
+                        progress: ProgressReport | None = None) -> ToolOutcome:
+        """Calls a tool; the server's failures, a crash or a timeout come back as an error outcome; `progress` is
+        told each notifications/progress of the call, on the caller's loop."""
         ...
 
     def log_path(self, server: str) -> str:

@@ -64,7 +64,7 @@ class ToolsWithMcp:
         refusal = await self._check(server, tool, arguments)
         if refusal is not None:
             return refusal
-        return await self._connector.call_tool(server, tool, arguments)
+        return await self._connector.call_tool(server, tool, arguments, context.progress)
 
     async def _check(self, server: McpServer, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome | None:
         rule = server.permission(tool)

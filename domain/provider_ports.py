@@ -3,7 +3,7 @@ the built-in tools, and the summarizer."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -81,12 +81,17 @@ class ModelApiAdapterFactory(Protocol):
     def create(self, provider: Provider, api_key: str | None) -> ModelApiAdapter: ...
 
 
+ProgressReport = Callable[[float, float | None, str | None], None]
+
+
 @dataclass(frozen=True)
 class ToolContext:
-    """Who runs a tool: the session and agent, for tools that store things."""
+    """Who runs a tool: the session and agent, for tools that store things; `progress` takes what a long tool
+    reports (progress, total, message) while it runs."""
 
     session_id: SessionId
     agent_id: AgentId | None
+    progress: ProgressReport | None = None
 
 
 @dataclass(frozen=True)

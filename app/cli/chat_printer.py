@@ -16,6 +16,7 @@ from domain.events import (
     TextDelta,
     ThinkingDelta,
     ToolCallStarted,
+    ToolProgress,
     ToolResultStored,
     ToolRoundLimitReached,
     Waiting,
@@ -88,6 +89,8 @@ class TextChatPrinter:
             case ToolCallStarted(name=name):
                 self._reply_printed = False
                 self._notice(f"[tool: {name}]")
+            case ToolProgress(name=name):
+                self._notice(f"[tool {name}: {event.text}]")
             case ToolResultStored(name=name, chars=chars, truncated=truncated, is_error=is_error):
                 what = "failed" if is_error else f"{chars} characters" + (", truncated" if truncated else "")
                 self._notice(f"[tool {name}: {what}]")

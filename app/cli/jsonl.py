@@ -19,6 +19,7 @@ from domain.events import (
     ThinkingDelta,
     TitleGenerated,
     ToolCallStarted,
+    ToolProgress,
     ToolResultStored,
     ToolRoundLimitReached,
     Waiting,
@@ -41,6 +42,8 @@ def event_record(event: ChatEvent) -> dict[str, Any]:
             return {"type": "tool_call", "name": name, "input": dict(tool_input)}
         case ToolResultStored(name=name, chars=chars, truncated=truncated):
             return {"type": "tool_result", "name": name, "chars": chars, "truncated": truncated}
+        case ToolProgress(name=name, progress=progress, total=total, message=message):
+            return {"type": "progress", "name": name, "progress": progress, "total": total, "message": message}
         case ResponseComplete(usage=usage):
             return {
                 "type": "response_complete",

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from app.cli.mcp_catalog_cmd import list_catalog
 from app.cli.tables import one_line, table
 from domain.errors import InvalidInput
 from domain.lookup import require_agent, require_session
@@ -93,6 +94,8 @@ async def run_mcp(c: Container, args: argparse.Namespace, out: TextIO, err: Text
         out.write(f"{server.name}: {args.tool} is now {args.rule}.\n")
     elif args.action in ("enable", "disable"):
         _toggle(c, args, out)
+    elif args.action in ("prompts", "resources"):
+        await list_catalog(c, args, out, err)
     elif args.action == "log":
         out.write(c.mcp.log_path(require_server(c.mcp_servers, args.name).name) + "\n")
     return 0

@@ -39,6 +39,12 @@ def add_mcp_parser(commands: argparse._SubParsersAction, group: Any) -> None:
         which = toggle.add_mutually_exclusive_group(required=True)
         which.add_argument("--agent", metavar="AGENT")
         which.add_argument("--session", dest="session_id", metavar="SESSION")
+    prompts = mcp.add_parser("prompts", help="start a server, list its prompts and their arguments (* required)")
+    prompts.add_argument("name", metavar="NAME")
+    prompts.add_argument("--complete", nargs=3, metavar=("PROMPT", "ARGUMENT", "PREFIX"),
+                         help="print the server's completions of a prompt argument's start, one a line")
+    resources = mcp.add_parser("resources", help="start a server, list its resources")
+    resources.add_argument("name", metavar="NAME")
     log = mcp.add_parser("log", help="the file a stdio server's error output goes to")
     log.add_argument("name", metavar="NAME")
 

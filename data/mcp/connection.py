@@ -19,6 +19,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from data.mcp import process_group
 from data.mcp.process_group import LOG_MAX_BYTES, CappedLog, end_groups, recording
 from domain.mcp import McpServer, McpServerSecrets, McpToolSpec, McpTransport
+from domain.provider_ports import ProgressReport
 
 log = logging.getLogger(__name__)
 
@@ -66,9 +67,17 @@ class Connection:
             if not cursor:
                 return specs
 
-    async def call(self, tool: str, arguments: dict[str, Any]) -> types.CallToolResult:
-        """Calls a tool (raises MCPError for a protocol error or a closed connection)."""
-        return await self._live().call_tool(tool, arguments)
+    async def call(self, tool: str, arguments: dict[str, Any],
+                   report: ProgressReport | None = None) -> types.CallToolResult:
+        """Calls a tool (raises MCPError for a protocol error or a closed connection); with `report`, the call
+        asks for progress notifications and each goes there."""
+        if report is None:
+            return await self._live().call_tool(tool, arguments)
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            report(progress, total, message)
+
+        return await self._live().call_tool(tool, arguments, progress_callback=on_progress)
 
     async def ping(self, timeout: float) -> None:
         """Raises when the server no longer answers (its process died, its session ended)."""
@@ -93,6 +102,10 @@ class Connection:
                 pass
         end_groups(self._pids)
         self.closed = True
+
+    def live(self) -> ClientSession:
+        """The open session (ConnectionError when the server is not running)."""
+        return self._live()
 
     def _live(self) -> ClientSession:
         if self.session is None or self.closed:

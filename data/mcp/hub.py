@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import logging
 import threading
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+import mcp_types as types
+from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 
+from data.mcp.catalog import contents_of, list_prompts, list_resources, prompt_text
 from data.mcp.connection import Connection
 from data.mcp.results import StoreImage, outcome_of
 from domain.mcp import McpSecretStore, McpServer, McpServerError, McpToolSpec
-from domain.provider_ports import ToolOutcome
+from domain.mcp_catalog import McpPrompt, McpResource, McpResourceContent
+from domain.provider_ports import ProgressReport, ToolOutcome
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -54,12 +59,44 @@ class McpHub:
         """Starts the server if needed and lists its tools (McpServerError when it cannot be started)."""
         return await self._submit(self._list, server)
 
-    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
-        """Calls a tool; a failure of any kind comes back as an error outcome for the model."""
+    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any],
+                        progress: ProgressReport | None = None) -> ToolOutcome:
+        """Calls a tool; a failure of any kind comes back as an error outcome for the model. The server's progress
+        notifications go to `progress` on the caller's loop."""
+        report = _on_loop(asyncio.get_running_loop(), progress) if progress is not None else None
         try:
-            return await self._submit(self._call, server, tool, dict(arguments))
+            return await self._submit(self._call, server, tool, dict(arguments), report)
         except McpServerError as err:
             return ToolOutcome(f"Error: {err}", is_error=True)
+
+    async def list_prompts(self, server: McpServer) -> Sequence[McpPrompt]:
+        """See McpCatalog.list_prompts."""
+        return await self._submit(self._ask, server, "list its prompts", list_prompts)
+
+    async def get_prompt(self, server: McpServer, name: str, arguments: Mapping[str, str]) -> str:
+        """See McpCatalog.get_prompt."""
+        async def get(session: ClientSession) -> str:
+            return prompt_text(await session.get_prompt(name, dict(arguments)))
+        return await self._submit(self._ask, server, f"fill in its prompt {name!r}", get)
+
+    async def complete(self, server: McpServer, prompt: str, argument: str, value: str,
+                       context: Mapping[str, str] | None = None) -> list[str]:
+        """See McpCatalog.complete."""
+        async def complete(session: ClientSession) -> list[str]:
+            ref = types.PromptReference(type="ref/prompt", name=prompt)
+            done = await session.complete(ref, {"name": argument, "value": value}, dict(context or {}) or None)
+            return list(done.completion.values)
+        return await self._submit(self._ask, server, f"complete {argument!r} of {prompt!r}", complete)
+
+    async def list_resources(self, server: McpServer) -> Sequence[McpResource]:
+        """See McpCatalog.list_resources."""
+        return await self._submit(self._ask, server, "list its resources", list_resources)
+
+    async def read_resource(self, server: McpServer, uri: str) -> list[McpResourceContent]:
+        """See McpCatalog.read_resource."""
+        async def read(session: ClientSession) -> list[McpResourceContent]:
+            return contents_of(await session.read_resource(uri))
+        return await self._submit(self._ask, server, f"read {uri}", read)
 
     def running(self) -> list[str]:
         """Names of the servers running now."""
@@ -108,10 +145,23 @@ class McpHub:
         except (MCPError, ConnectionError) as err:
             raise McpServerError(f"The MCP server {server.name!r} could not list its tools: {err}") from None
 
-    async def _call(self, server: McpServer, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
+    async def _ask(self, server: McpServer, what: str, request: Callable[[ClientSession], Coroutine[Any, Any, T]]) -> T:
+        """Runs one request on the server's session (started if needed), within its time limit; McpServerError
+        says what could not be done and why."""
+        connection, _ = await self._connection(server)
+        try:
+            return await asyncio.wait_for(request(connection.live()), server.timeout_s)
+        except TimeoutError:
+            raise McpServerError(f"The MCP server {server.name!r} did not {what} within {server.timeout_s:g} s.") \
+                from None
+        except (MCPError, ConnectionError, OSError) as err:
+            raise McpServerError(f"The MCP server {server.name!r} could not {what}: {err}") from None
+
+    async def _call(self, server: McpServer, tool: str, arguments: dict[str, Any],
+                    progress: ProgressReport | None) -> ToolOutcome:
         connection, notice = await self._connection(server)
         try:
-            result = await asyncio.wait_for(connection.call(tool, arguments), server.timeout_s)
+            result = await asyncio.wait_for(connection.call(tool, arguments, progress), server.timeout_s)
         except TimeoutError:
             return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} did not answer within "
                                f"{server.timeout_s:g} s; it was cancelled.", is_error=True, notice=notice)
@@ -200,6 +250,16 @@ class McpHub:
     async def _stop_all(self) -> None:
         await asyncio.gather(*(c.stop() for c in self._connections.values()), return_exceptions=True)
         self._connections.clear()
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop, progress: ProgressReport) -> ProgressReport:
+    """`progress` called on `loop` (the caller's) from the hub's thread; a report after that loop closed is dropped."""
+
+    def report(value: float, total: float | None, message: str | None) -> None:
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(progress, value, total, message)
+
+    return report
 
 
 def _launch(server: McpServer) -> tuple[object, ...]:

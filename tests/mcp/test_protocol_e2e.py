@@ -4,6 +4,7 @@ a fake provider: a tool's image reaches the model as an image, a task-only tool 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ class ProtocolBrain:
     def __init__(self) -> None:
         self.results: list[ToolResultPart] = []
         self.offered: list[tuple[str, ...]] = []
+        self.texts: list[str] = []  # the user text of each turn
 
     def respond(self, request: NormalizedRequest) -> Answer:
         if TITLE_SYSTEM in request.system:
@@ -35,6 +37,8 @@ class ProtocolBrain:
         self.offered.append(request.tool_names)
         text, results = _last_turn(request)
         self.results.extend(results)
+        if not results:
+            self.texts.append(request.last_user_text)
         words = text.split(maxsplit=2)
         if words and words[0] == "CALL" and not results:
             arguments = json.loads(words[2]) if len(words) > 2 else {}
@@ -106,3 +110,54 @@ def test_a_tool_callable_only_as_a_task_is_listed_but_never_offered(env: Env) ->
     assert result.code == 0, result.err
     assert "proto__screenshot" in env.brain.offered[0]
     assert "proto__task_only" not in env.brain.offered[0]
+
+
+def test_a_long_tools_progress_comes_as_progress_events_before_its_result(env: Env) -> None:
+    result, lines = env.chat('CALL slow {"steps": 3, "pause": 0.05}')
+
+    assert result.code == 0, result.err
+    kinds = [line["type"] for line in lines]
+    progress = [line for line in lines if line["type"] == "progress"]
+    assert [(p["name"], p["progress"], p["total"], p["message"]) for p in progress] == [
+        ("proto__slow", 1.0, 3.0, "step 1 of 3"), ("proto__slow", 2.0, 3.0, "step 2 of 3"),
+        ("proto__slow", 3.0, 3.0, "step 3 of 3")]
+    assert kinds.index("tool_call") < kinds.index("progress") < kinds.index("tool_result")
+    assert env.brain.results[-1].text == "done after 3 steps"
+
+
+def test_progress_is_printed_as_a_line_per_report_without_jsonl(env: Env) -> None:
+    result = env.run("chat", "-p", "anthropic", "-m", MODEL, "--allow-tools", 'CALL slow {"steps": 2, "pause": 0.05}')
+
+    assert result.code == 0, result.err
+    assert "[tool proto__slow: step 1 of 2 (50%)]" in result.err
+    assert "[tool proto__slow: step 2 of 2 (100%)]" in result.err
+
+
+def test_mcp_prompts_lists_the_servers_prompts_and_completes_an_argument(env: Env) -> None:
+    listed = env.run("mcp", "prompts", "proto")
+    assert listed.code == 0, listed.err
+    assert re.search(r"review\s+language\* focus\s+Review code in a language", listed.out)
+
+    completed = env.run("mcp", "prompts", "proto", "--complete", "review", "language", "p")
+    assert completed.code == 0, completed.err
+    assert completed.out.split() == ["python", "perl", "php"]  # the server's completion/complete
+
+
+def test_chat_mcp_prompt_sends_the_filled_in_prompt_as_the_message(env: Env) -> None:
+    result, _ = env.chat("Keep it short.", "--mcp-prompt", "proto/review", "language=rust", "focus=style")
+    assert result.code == 0, result.err
+    assert env.brain.texts[-1] == "Review this rust code for style.\n\nKeep it short."
+
+    missing = env.run("chat", "-p", "anthropic", "-m", MODEL, "--mcp-prompt", "proto/review", "focus=style")
+    assert missing.code != 0 and "The prompt 'review' needs language=VALUE." in missing.err
+
+
+def test_mcp_resources_lists_them_and_chat_attaches_one(env: Env) -> None:
+    listed = env.run("mcp", "resources", "proto")
+    assert listed.code == 0, listed.err
+    assert re.search(r"notes://today\s+today\s+text/plain\s+Today's notes", listed.out)
+
+    result, _ = env.chat("What is on my list?", "--mcp-resource", "proto", "notes://today")
+
+    assert result.code == 0, result.err
+    assert "File today.txt:\n```\nBuy milk. Call Ada.\n```" in env.brain.texts[-1]

@@ -45,6 +45,7 @@ class ChatRow:
     tool_truncated: bool = False
     tool_error: bool = False
     tool_running: bool = False
+    tool_progress: str | None = None  # a running tool's last progress report ("step 2 of 3 (67%)")
     retryable: bool = False
     fix_page: str | None = None  # an ERROR row: the Settings page that fixes it ("Open Settings › Providers")
     ended: str = ""  # an incomplete ASSISTANT row: "stopped" (by the user) or "cut" (by a failure); "": not known

@@ -224,7 +224,7 @@ class MessageDelegate(QStyledItemDelegate):
             status = thinking_status(row)
         elif row.tool_running:
             painter.setPen(QColor(t.accent))
-            status = "running…"
+            status = f"running… · {row.tool_progress}" if row.tool_progress else "running…"
         else:
             painter.setPen(QColor(t.error_text if row.tool_error else t.muted))
             status = f"{row.tool_chars or 0:,} chars"
