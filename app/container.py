@@ -34,10 +34,12 @@ from domain.context.estimator import TokenEstimator
 from domain.context.pruner import ToolResultPruner
 from domain.mcp import McpSecretStore, McpServer, McpToolSpec
 from domain.mcp_catalog import McpCatalog
+from domain.mcp_interaction import McpSampler, McpUser
 from domain.mcp_tools import ToolsWithMcp
 from domain.ports import ApiKeyStorage
 from domain.provider_ports import ModelApiAdapterFactory, ProgressReport, ToolOutcome
 from domain.services.adapters import ProviderAdapters
+from domain.services.mcp_sampler import ConversationSampler
 from domain.services.summarizer import AdapterSummarizer
 from domain.settings import ContextSettings
 from domain.tool_approval import ToolApprover
@@ -112,13 +114,15 @@ class LazyMcpConnector:
         self._secrets, self._log_dir, self._on_tools_changed = secrets, log_dir, on_tools_changed
         self._store_image = store_image
         self._hub: McpHub | None = None
+        self.user: McpUser | None = None  # who answers the servers' questions (None: nobody, they are declined)
+        self.sampler: McpSampler | None = None  # runs the servers' sampling requests the user approved
 
     def _get(self) -> McpHub:
         if self._hub is None:
             from data.mcp.hub import McpHub
 
             self._hub = McpHub(self._secrets, self._log_dir, on_tools_changed=self._on_tools_changed,
-                               store_image=self._store_image)
+                               store_image=self._store_image, user=self.user, sampler=self.sampler)
         return self._hub
 
     async def list_tools(self, server: McpServer) -> Sequence[McpToolSpec]:
@@ -182,6 +186,8 @@ class Container:
         self.mcp_secrets = mcp_secrets or KeyringMcpSecrets()
         self.mcp = LazyMcpConnector(self.mcp_secrets, storage.path.parent / "logs" / "mcp", self._mcp_tools_changed,
                                     store_image=self.attachments.from_bytes)
+        self.mcp_sampler = ConversationSampler(AdapterSummarizer(self.adapters))
+        self.mcp.sampler = self.mcp_sampler
         self._build_engine(approver)
         self._build_conversation()
         self._build_management()

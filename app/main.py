@@ -108,6 +108,10 @@ def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         ("idle_timeout_s", getattr(args, "idle_timeout", None)), ("reasoning", getattr(args, "reasoning", None)),
     ) if value}
     container = Container.build(approver=approver, context_overrides=overrides or None)
+    if args.command in ("chat", "mcp"):  # an MCP server's question or sampling request: asked on a terminal
+        from app.cli.mcp_user import TerminalMcpUser
+
+        container.mcp.user = TerminalMcpUser(stderr=err)
     try:
         return asyncio.run(_closing_adapters(container, _until_signalled(command(container, args, out, err))))
     finally:

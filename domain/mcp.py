@@ -64,6 +64,7 @@ class McpServer:
     disabled_agents: tuple[str, ...] = ()
     disabled_sessions: tuple[str, ...] = ()
     timeout_s: float = DEFAULT_TIMEOUT_S
+    roots: tuple[str, ...] = ()  # absolute folder paths the server is told it may use (roots/list)
 
     def permission(self, tool: str) -> ToolPermission:
         """The rule for a tool of this server: ask unless the user chose otherwise."""

@@ -43,7 +43,7 @@ def server_to_dict(server: McpServer, c: Container) -> dict[str, Any]:
     """A server for `mcp list --json` (secret names only, never values)."""
     return {"name": server.name, "transport": server.transport.value, "command": server.command,
             "args": list(server.args), "url": server.url, "env": list(server.env_names),
-            "headers": list(server.header_names), "timeout_s": server.timeout_s,
+            "headers": list(server.header_names), "timeout_s": server.timeout_s, "roots": list(server.roots),
             "tools": [{"name": t.name, "permission": server.permission(t.name).value} for t in server.tools],
             "log": c.mcp.log_path(server.name) if server.command else None}
 
@@ -56,7 +56,8 @@ async def run_mcp(c: Container, args: argparse.Namespace, out: TextIO, err: Text
             command[0] = str(Path(command[0]).absolute())
         add = AddMcpServerUseCase(c.mcp_servers, c.mcp_secrets, c.mcp)
         server = await add(args.name, command=command, url=args.url, env=pairs(args.env, "=", "--env"),
-                           headers=pairs(args.header, ":=", "--header"), timeout_s=args.timeout)
+                           headers=pairs(args.header, ":=", "--header"), timeout_s=args.timeout,
+                           roots=[str(Path(r).expanduser().absolute()) for r in getattr(args, "root", None) or []])
         out.write(f"Added MCP server {server.name} with {len(server.tools)} tools: "
                   f"{', '.join(t.name for t in server.tools) or 'none'}.\n")
         err.write("Each tool asks before it runs; change that with: palimpsest mcp permission "

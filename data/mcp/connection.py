@@ -18,6 +18,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from data.mcp import process_group
 from data.mcp.process_group import LOG_MAX_BYTES, CappedLog, end_groups, recording
+from data.mcp.requests import ServerRequests
 from domain.mcp import McpServer, McpServerSecrets, McpToolSpec, McpTransport
 from domain.provider_ports import ProgressReport
 
@@ -31,8 +32,9 @@ class Connection:
     keeps it open until stop(), and tells `on_tools_changed` the new list after `notifications/tools/list_changed`."""
 
     def __init__(self, server: McpServer, secrets: McpServerSecrets, log_path: Path,
-                 on_tools_changed: ToolsChanged | None = None) -> None:
+                 on_tools_changed: ToolsChanged | None = None, requests: ServerRequests | None = None) -> None:
         self.server = server
+        self._requests = requests or ServerRequests(server, None, None)
         self._secrets = secrets
         self._log_path = log_path
         self._on_tools_changed = on_tools_changed
@@ -129,7 +131,10 @@ class Connection:
                         create_mcp_http_client(headers=dict(self._secrets.headers) or None))
                     read, write = await stack.enter_async_context(
                         streamable_http_client(self.server.url or "", http_client=client))
-                session = await stack.enter_async_context(ClientSession(read, write, message_handler=self._on_message))
+                answers = self._requests
+                session = await stack.enter_async_context(ClientSession(
+                    read, write, message_handler=self._on_message, elicitation_callback=answers.elicit,
+                    sampling_callback=answers.sample, list_roots_callback=answers.roots))
                 await session.initialize()
                 self.session = session
                 ready.set_result(None)

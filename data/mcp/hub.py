@@ -17,9 +17,11 @@ from mcp.shared.exceptions import MCPError
 
 from data.mcp.catalog import contents_of, list_prompts, list_resources, prompt_text
 from data.mcp.connection import Connection
+from data.mcp.requests import ServerRequests
 from data.mcp.results import StoreImage, outcome_of
 from domain.mcp import McpSecretStore, McpServer, McpServerError, McpToolSpec
 from domain.mcp_catalog import McpPrompt, McpResource, McpResourceContent
+from domain.mcp_interaction import McpSampler, McpUser
 from domain.provider_ports import ProgressReport, ToolOutcome
 
 log = logging.getLogger(__name__)
@@ -37,8 +39,10 @@ class McpHub:
     caller's loop or the GUI; close() stops every server (also at interpreter exit)."""
 
     def __init__(self, secrets: McpSecretStore, log_dir: Path, *, on_tools_changed: ToolsChanged | None = None,
-                 start_timeout_s: float = START_TIMEOUT_S, store_image: StoreImage | None = None) -> None:
+                 start_timeout_s: float = START_TIMEOUT_S, store_image: StoreImage | None = None,
+                 user: McpUser | None = None, sampler: McpSampler | None = None) -> None:
         self._secrets = secrets
+        self._user, self._sampler = user, sampler  # who answers the servers' questions and sampling requests
         self._store_image = store_image  # images in results become attachments (None: described in the text)
         self._log_dir = log_dir
         self._on_tools_changed = on_tools_changed
@@ -218,7 +222,8 @@ class McpHub:
         secrets = self._secrets.get(server.name)
         tools_changed = self._on_tools_changed
         on_change = (lambda specs: tools_changed(server.name, specs)) if tools_changed else None
-        connection = Connection(server, secrets, Path(self.log_path(server.name)), on_change)
+        connection = Connection(server, secrets, Path(self.log_path(server.name)), on_change,
+                                ServerRequests(server, self._user, self._sampler))
         try:
             await connection.start(self._start_timeout)
         except TimeoutError:
@@ -264,7 +269,8 @@ def _on_loop(loop: asyncio.AbstractEventLoop, progress: ProgressReport) -> Progr
 
 def _launch(server: McpServer) -> tuple[object, ...]:
     """What starting or reaching the server depends on (its rules, tools and switches do not count)."""
-    return (server.transport, server.command, server.args, server.env_names, server.url, server.header_names)
+    return (server.transport, server.command, server.args, server.env_names, server.url, server.header_names,
+            server.roots)
 
 
 def _connection_closed(err: BaseException) -> bool:

@@ -42,7 +42,8 @@ class ProtocolBrain:
         words = text.split(maxsplit=2)
         if words and words[0] == "CALL" and not results:
             arguments = json.loads(words[2]) if len(words) > 2 else {}
-            return Reply(tool_calls=(ToolCall(f"proto__{words[1]}", arguments),))
+            server, _, tool = words[1].rpartition(":")
+            return Reply(tool_calls=(ToolCall(f"{server or 'proto'}__{tool}", arguments),))
         return Reply.of_text("Done: " + " | ".join(f"{r.text[:80]} ({len(r.media)} images)" for r in results))
 
 
@@ -161,3 +162,31 @@ def test_mcp_resources_lists_them_and_chat_attaches_one(env: Env) -> None:
 
     assert result.code == 0, result.err
     assert "File today.txt:\n```\nBuy milk. Call Ada.\n```" in env.brain.texts[-1]
+
+
+def test_without_a_terminal_a_servers_question_is_declined_and_sampling_refused(env: Env) -> None:
+    result, _ = env.chat("CALL ask_name")
+    assert result.code == 0, result.err
+    assert env.brain.results[-1].text == "The user chose decline."
+    assert "declined without asking (no terminal): the MCP server proto asked: What is your name?" in result.err
+
+    result, _ = env.chat('CALL summarize {"text": "private notes"}')
+    assert result.code == 0, result.err
+    assert env.brain.results[-1].is_error
+    assert "declined to run this request on their model" in env.brain.results[-1].text
+    assert "refused without asking (no terminal): the MCP server proto asked to use your model" in result.err
+
+
+def test_mcp_add_root_declares_the_folders_to_the_server(env: Env, tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    added = env.run("mcp", "add", "rooted", "--root", str(project), "--", sys.executable, "-m",
+                    "tests.mcp.protocol_server")
+    assert added.code == 0, added.err
+    [listed] = [s for s in json.loads(env.run("mcp", "list", "--json").out) if s["name"] == "rooted"]
+    assert listed["roots"] == [str(project)]
+    assert env.run("mcp", "permission", "rooted", "roots", "allow").code == 0
+
+    result = env.run("chat", "--jsonl", "-p", "anthropic", "-m", MODEL, "CALL rooted:roots")
+    assert result.code == 0, result.err
+    assert env.brain.results[-1].text == project.as_uri()
