@@ -7,6 +7,7 @@ import json
 import re
 import sqlite3
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
@@ -190,3 +191,22 @@ def test_mcp_add_root_declares_the_folders_to_the_server(env: Env, tmp_path: Pat
     result = env.run("chat", "--jsonl", "-p", "anthropic", "-m", MODEL, "CALL rooted:roots")
     assert result.code == 0, result.err
     assert env.brain.results[-1].text == project.as_uri()
+
+
+def test_a_calls_time_limit_ends_a_long_tool_and_the_command_promptly(env: Env) -> None:
+    added = env.run("mcp", "add", "limited", "--timeout", "2", "--", sys.executable, "-m",
+                    "tests.mcp.protocol_server")
+    assert added.code == 0, added.err
+    started = time.monotonic()
+    quick, _ = env.chat('CALL limited:slow {"steps": 1, "pause": 0}')  # the same turn with a tool that returns
+    baseline = time.monotonic() - started
+    assert quick.code == 0, quick.err
+    started = time.monotonic()
+    result, lines = env.chat('CALL limited:slow {"steps": 1, "pause": 60}')
+    elapsed = time.monotonic() - started
+
+    assert result.code == 0, result.err
+    assert env.brain.results[-1].text == ("Error: slow on the MCP server 'limited' did not answer within 2 s; it was "
+                                          "cancelled.")
+    assert "response_complete" in [line["type"] for line in lines]
+    assert elapsed - baseline < 2 + 5  # the 2 s limit, then the command ends (the tool would take 60 s)
