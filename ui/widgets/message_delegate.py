@@ -233,6 +233,8 @@ class MessageDelegate(QStyledItemDelegate):
             if row.tool_error:
                 status += " · failed"
         painter.drawText(QPointF(status_x, baseline), status)
+        if layout.tiles:
+            paint_tiles(painter, layout.tiles, row.attachments, t, font, self.thumbnail)
         if layout.doc is not None:
             self._paint_doc(painter, row, layout, _small(font))
             self._paint_links(painter, row, layout, font, always=True, skip=("toggle",))
