@@ -132,6 +132,7 @@ class ToolResultStored:
     truncated: bool
     is_error: bool
     message_id: str
+    images: int = 0  # images the tool returned, stored with the result
 
 
 @dataclass(frozen=True)

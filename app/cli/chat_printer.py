@@ -93,6 +93,8 @@ class TextChatPrinter:
                 self._notice(f"[tool {name}: {event.text}]")
             case ToolResultStored(name=name, chars=chars, truncated=truncated, is_error=is_error):
                 what = "failed" if is_error else f"{chars} characters" + (", truncated" if truncated else "")
+                if event.images:
+                    what += f", {event.images} image{'s' if event.images != 1 else ''}"
                 self._notice(f"[tool {name}: {what}]")
             case CompactCompleted(did_compact=True, tokens_before=before, tokens_after=after):
                 self._notice(f"[context compacted: {before} → {after} tokens]")

@@ -105,4 +105,4 @@ class ToolRunner:
             message = replace(message, attachments=attachments)
         stored = self._messages.add(message, full_output=cut.original)
         self._stored.append(stored)
-        return ToolResultStored(call_id, name, len(cut.stored), cut.truncated, is_error, stored.id)
+        return ToolResultStored(call_id, name, len(cut.stored), cut.truncated, is_error, stored.id, len(attachments))

@@ -98,6 +98,8 @@ def test_a_tools_screenshot_reaches_the_model_as_an_image_inside_the_tool_result
     with closing(sqlite3.connect(env.cli.home / "palimpsest.db")) as db:
         [(stored,)] = db.execute("SELECT attachments FROM messages WHERE type = 'tool_result'").fetchall()
     [kept] = json.loads(stored)
+    [stored_event] = [line for line in lines if line["type"] == "tool_result"]
+    assert stored_event["images"] == 1
     assert kept["sha256"] == image.sha256 and kept["width"] == 160  # stored once, as an attachment of the result
     assert "response_complete" in [line["type"] for line in lines]
 
