@@ -100,6 +100,9 @@ def test_a_tools_screenshot_reaches_the_model_as_an_image_inside_the_tool_result
     [kept] = json.loads(stored)
     [stored_event] = [line for line in lines if line["type"] == "tool_result"]
     assert stored_event["images"] == 1
+    plain = env.run("chat", "-p", "anthropic", "-m", MODEL, "--allow-tools", "CALL screenshot")
+    assert plain.code == 0, plain.err
+    assert re.search(r"\[tool proto__screenshot: \d+ characters, 1 image\]", plain.err)
     assert kept["sha256"] == image.sha256 and kept["width"] == 160  # stored once, as an attachment of the result
     assert "response_complete" in [line["type"] for line in lines]
 
