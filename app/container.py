@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.adapter_cache import LazyAdapterFactory
 from data.attachments.intake import AttachmentIntake
@@ -23,6 +23,7 @@ from data.providers.thinking_rules import ProviderThinkingRules
 from data.storage import Storage
 from data.tools import BuiltinTools
 from data.tools.executor import TOOL_NAMES
+from domain.attachment import Attachment
 from domain.chat.paths import BranchSwitcher
 from domain.chat.provider_numbers import ProviderNumbers
 from domain.chat.request import RequestPlanner
@@ -33,11 +34,14 @@ from domain.context.builder import CompactAwareMessageBuilder
 from domain.context.context_loader import SessionContextLoader
 from domain.context.estimator import TokenEstimator
 from domain.context.pruner import ToolResultPruner
-from domain.mcp import McpConnector, McpSecretStore, McpServer, McpToolSpec
+from domain.mcp import McpSecretStore, McpServer, McpToolSpec
+from domain.mcp_catalog import McpCatalog
+from domain.mcp_interaction import McpSampler, McpUser
 from domain.mcp_tools import ToolsWithMcp
 from domain.ports import ApiKeyStorage
-from domain.provider_ports import ModelApiAdapterFactory, ToolOutcome
+from domain.provider_ports import ModelApiAdapterFactory, ProgressReport, ToolOutcome
 from domain.services.adapters import ProviderAdapters
+from domain.services.mcp_sampler import ConversationSampler
 from domain.services.summarizer import AdapterSummarizer
 from domain.settings import ContextSettings
 from domain.tool_approval import ToolApprover
@@ -92,6 +96,9 @@ from domain.usecases.set_session_reasoning import SetSessionReasoningUseCase
 from domain.usecases.set_session_web_search import SetSessionWebSearchUseCase
 from domain.usecases.show_session import ShowSessionUseCase
 
+if TYPE_CHECKING:
+    from data.mcp.hub import McpHub
+
 
 class SystemClock:
     """The real time, in UTC."""
@@ -105,24 +112,34 @@ class LazyMcpConnector:
     """The MCP hub, imported and started on first use (a command that never calls an MCP tool never loads the SDK)."""
 
     def __init__(self, secrets: McpSecretStore, log_dir: Path,
-                 on_tools_changed: Callable[[str, list[McpToolSpec]], None] | None = None) -> None:
+                 on_tools_changed: Callable[[str, list[McpToolSpec]], None] | None = None,
+                 store_image: Callable[[str, bytes], Attachment] | None = None) -> None:
         self._secrets, self._log_dir, self._on_tools_changed = secrets, log_dir, on_tools_changed
-        self._hub: McpConnector | None = None
+        self._store_image = store_image
+        self._hub: McpHub | None = None
+        self.user: McpUser | None = None  # who answers the servers' questions (None: nobody, they are declined)
+        self.sampler: McpSampler | None = None  # runs the servers' sampling requests the user approved
 
-    def _get(self) -> McpConnector:
+    def _get(self) -> McpHub:
         if self._hub is None:
             from data.mcp.hub import McpHub
 
-            self._hub = McpHub(self._secrets, self._log_dir, on_tools_changed=self._on_tools_changed)
+            self._hub = McpHub(self._secrets, self._log_dir, on_tools_changed=self._on_tools_changed,
+                               store_image=self._store_image, user=self.user, sampler=self.sampler)
         return self._hub
 
     async def list_tools(self, server: McpServer) -> Sequence[McpToolSpec]:
         """See McpHub.list_tools."""
         return await self._get().list_tools(server)
 
-    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
+    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any],
+                        progress: ProgressReport | None = None) -> ToolOutcome:
         """See McpHub.call_tool."""
-        return await self._get().call_tool(server, tool, arguments)
+        return await self._get().call_tool(server, tool, arguments, progress)
+
+    def catalog(self) -> McpCatalog:
+        """The servers' prompts and resources (the hub, started on first use)."""
+        return self._get()
 
     def log_path(self, server: str) -> str:
         """Where the stderr of a stdio server goes."""
@@ -173,7 +190,10 @@ class Container:
         self.adapters = ProviderAdapters(self.providers, keys, adapters)
         self.mcp_servers = storage.mcp_servers
         self.mcp_secrets = mcp_secrets or KeyringMcpSecrets()
-        self.mcp = LazyMcpConnector(self.mcp_secrets, storage.path.parent / "logs" / "mcp", self._mcp_tools_changed)
+        self.mcp = LazyMcpConnector(self.mcp_secrets, storage.path.parent / "logs" / "mcp", self._mcp_tools_changed,
+                                    store_image=self.attachments.from_bytes)
+        self.mcp_sampler = ConversationSampler(AdapterSummarizer(self.adapters))
+        self.mcp.sampler = self.mcp_sampler
         self._build_engine(approver)
         self._build_conversation()
         self._build_management()

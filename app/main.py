@@ -122,6 +122,10 @@ def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         ("web_search", getattr(args, "web_search", None)),  # --web-search: on for this command
     ) if value}
     container = Container.build(approver=approver, context_overrides=overrides or None)
+    if args.command in ("chat", "mcp"):  # an MCP server's question or sampling request: asked on a terminal
+        from app.cli.mcp_user import TerminalMcpUser
+
+        container.mcp.user = TerminalMcpUser(stderr=err)
     try:
         return asyncio.run(_closing_adapters(container, _until_signalled(command(container, args, out, err))))
     finally:

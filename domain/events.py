@@ -142,6 +142,7 @@ class ToolResultStored:
     truncated: bool
     is_error: bool
     message_id: str
+    images: int = 0  # images the tool returned, stored with the result
 
 
 @dataclass(frozen=True)
@@ -226,6 +227,23 @@ class SourcesCited:
 
 
 @dataclass(frozen=True)
+class ToolProgress:
+    """A running tool reported how far it got (an MCP server's notifications/progress)."""
+
+    call_id: str
+    name: str
+    progress: float
+    total: float | None = None
+    message: str | None = None
+
+    @property
+    def text(self) -> str:
+        """One line: the server's message and how far ("step 2 of 3 (67%)", "40%", "12" without a total)."""
+        figures = f"{self.progress / self.total:.0%}" if self.total else f"{self.progress:g}"
+        return f"{self.message} ({figures})" if self.message else figures
+
+
+@dataclass(frozen=True)
 class ChatError:
     """The turn failed; `kind` is the error's stable tag and `message` a plain sentence."""
 
@@ -240,6 +258,7 @@ ChatEvent = (
     | ThinkingDelta
     | ToolCallStarted
     | ToolResultStored
+    | ToolProgress
     | ResponseComplete
     | CompactStarted
     | CompactCompleted

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from domain.errors import InvalidInput
 from domain.models import ToolDefinition
-from domain.provider_ports import ToolOutcome
+from domain.provider_ports import ProgressReport, ToolOutcome
 
 SEPARATOR = "__"
 DEFAULT_TIMEOUT_S = 120.0
@@ -44,6 +44,7 @@ class McpToolSpec:
     name: str
     description: str
     input_schema: Mapping[str, Any]
+    task_required: bool = False  # execution.taskSupport "required": callable only as a task, which is not supported
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class McpServer:
     disabled_agents: tuple[str, ...] = ()
     disabled_sessions: tuple[str, ...] = ()
     timeout_s: float = DEFAULT_TIMEOUT_S
+    roots: tuple[str, ...] = ()  # absolute folder paths the server is told it may use (roots/list)
 
     def permission(self, tool: str) -> ToolPermission:
         """The rule for a tool of this server: ask unless the user chose otherwise."""
@@ -113,11 +115,12 @@ def split_name(name: str) -> tuple[str, str] | None:
 
 
 def tool_definitions(server: McpServer) -> list[ToolDefinition]:
-    """The server's tools as the model is offered them (denied tools are not offered)."""
+    """The server's tools as the model is offered them (denied tools are not offered, nor tools callable only as
+    tasks: every call of those would fail)."""
     return [
         ToolDefinition(qualified_name(server.name, t.name), t.description or t.name, t.input_schema)
         for t in server.tools
-        if server.permission(t.name) is not ToolPermission.DENY
+        if server.permission(t.name) is not ToolPermission.DENY and not t.task_required
     ]
 
 
@@ -180,8 +183,10 @@ class McpConnector(Protocol):
         """Starts the server if needed and lists its tools; raises McpServerError when it cannot."""
         ...
 
-    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
-        """Calls a tool; the server's failures, a crash or a timeout come back as an error outcome."""
+    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any],
+                        progress: ProgressReport | None = None) -> ToolOutcome:
+        """Calls a tool; the server's failures, a crash or a timeout come back as an error outcome; `progress` is
+        told each notifications/progress of the call, on the caller's loop."""
         ...
 
     def log_path(self, server: str) -> str:

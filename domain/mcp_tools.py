@@ -58,10 +58,13 @@ class ToolsWithMcp:
         if spec is None:
             return ToolOutcome(f"Error: the MCP server {server.name!r} has no tool {parts[1]!r}.", is_error=True)
         tool = spec.name
+        if spec.task_required:
+            return ToolOutcome(f"Error: {tool!r} of the MCP server {server.name!r} runs only as a task, which "
+                               "Palimpsest does not support.", is_error=True)
         refusal = await self._check(server, tool, arguments)
         if refusal is not None:
             return refusal
-        return await self._connector.call_tool(server, tool, arguments)
+        return await self._connector.call_tool(server, tool, arguments, context.progress)
 
     async def _check(self, server: McpServer, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome | None:
         rule = server.permission(tool)

@@ -3,7 +3,7 @@ the built-in tools, and the summarizer."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -89,12 +89,17 @@ class ModelApiAdapterFactory(Protocol):
     def create(self, provider: Provider, api_key: str | None) -> ModelApiAdapter: ...
 
 
+ProgressReport = Callable[[float, float | None, str | None], None]
+
+
 @dataclass(frozen=True)
 class ToolContext:
-    """Who runs a tool: the session and agent, for tools that store things."""
+    """Who runs a tool: the session and agent, for tools that store things; `progress` takes what a long tool
+    reports (progress, total, message) while it runs."""
 
     session_id: SessionId
     agent_id: AgentId | None
+    progress: ProgressReport | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +109,7 @@ class ToolOutcome:
     output: str
     is_error: bool = False
     notice: str | None = None  # something the user should be told (e.g. an MCP server was restarted)
+    attachments: tuple[Attachment, ...] = ()  # images the tool returned, stored: sent to the model with the result
 
 
 class ToolExecutor(Protocol):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import itertools
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,7 +153,7 @@ class FakeAdapterFactory:
         return self.adapter(provider.id)
 
 
-ToolHandler = Callable[[Mapping[str, Any], ToolContext], "ToolOutcome | str"]
+ToolHandler = Callable[[Mapping[str, Any], ToolContext], "ToolOutcome | str | Awaitable[ToolOutcome | str]"]
 
 
 @dataclass
@@ -172,6 +173,8 @@ class FakeToolExecutor:
         if handler is None:
             return ToolOutcome(f"Unknown tool {name!r}.", is_error=True)
         result = handler(arguments, context)
+        if inspect.isawaitable(result):  # an async handler (a long tool that reports progress, or hangs)
+            result = await result
         return ToolOutcome(result) if isinstance(result, str) else result
 
 

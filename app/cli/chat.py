@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from app.cli.chat_printer import JsonlChatPrinter, TextChatPrinter
+from app.cli.mcp_catalog_cmd import prompt_message, resource_attachments, trailing_message
 from app.cli.model_check import check_model, turn_provider
 from app.cli.text_input import read_stdin_text, require_text
 from domain.attachment import Attachment
@@ -45,6 +46,8 @@ def read_message(message: str, stdin: TextIO) -> str:
 async def run_chat(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Runs one turn; 0 when the reply completed, 1 when the turn failed or stopped early."""
     edit = getattr(args, "edit", None)
+    if getattr(args, "mcp_prompt", None) and args.message is None:  # `--mcp-prompt S/P a=1 MESSAGE`: the last word
+        args.mcp_prompt, args.message = trailing_message(args.mcp_prompt)
     if args.retry:
         if not args.session_id or args.message is not None or edit:
             raise InvalidInput("--regenerate answers a session's last message again: give the session with -s ID "
@@ -53,21 +56,32 @@ async def run_chat(c: Container, args: argparse.Namespace, out: TextIO, err: Tex
     elif edit and (not args.session_id or args.message is None):
         raise InvalidInput("--edit MSG_ID sends a new version of one of your messages: give the session with -s ID "
                            "and the new text.")
-    elif args.message is None:
+    elif args.message is None and not getattr(args, "mcp_prompt", None):
         raise InvalidInput("Give a message to send (or - to read it from standard input).")
     else:
-        text = read_message(args.message, sys.stdin)
+        text = read_message(args.message, sys.stdin) if args.message is not None else ""
     provider = require_provider(c.providers, args.provider) if args.provider else None
     provider_id = provider.id if provider else None
     agent = require_agent(c.agents, args.agent) if args.agent else None  # unknown: the error lists the agents
     agent_id = agent.id if agent else None
     existing = require_session(c.sessions, args.session_id) if args.session_id else None
+    if getattr(args, "mcp_prompt", None):  # the server's prompt, then the message given with it
+        text = "\n\n".join(t for t in (await prompt_message(c, args.mcp_prompt), text) if t.strip())
     files = _attachments(c, args)
+    try:
+        files += tuple(await resource_attachments(c, getattr(args, "mcp_resource", None) or []))
+    except BaseException:
+        c.storage.release_unreferenced({f.sha256 for f in files})
+        raise
     if args.model:
         target = turn_provider(c, provider, existing, agent)
         if target is not None:
             await check_model(c, target, args.model, err)
     session = existing or c.create_session(agent=agent_id, provider_id=provider_id, model_id=args.model)
+    sampling_provider = provider_id or session.current_provider_id
+    sampling_model = args.model or session.current_model_id
+    if sampling_provider and sampling_model:  # an MCP server's approved sampling request runs on this model
+        c.mcp_sampler.use(sampling_provider, sampling_model)
     try:
         return await _send(c, args, session.id, text, provider_id, agent_id, out, err, files)
     finally:

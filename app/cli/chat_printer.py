@@ -18,6 +18,7 @@ from domain.events import (
     TextDelta,
     ThinkingDelta,
     ToolCallStarted,
+    ToolProgress,
     ToolResultStored,
     ToolRoundLimitReached,
     Waiting,
@@ -94,8 +95,12 @@ class TextChatPrinter:
             case ToolCallStarted(name=name):
                 self._reply_printed = False
                 self._notice(f"[tool: {name}]")
+            case ToolProgress(name=name):
+                self._notice(f"[tool {name}: {event.text}]")
             case ToolResultStored(name=name, chars=chars, truncated=truncated, is_error=is_error):
                 what = "failed" if is_error else f"{chars} characters" + (", truncated" if truncated else "")
+                if event.images:
+                    what += f", {event.images} image{'s' if event.images != 1 else ''}"
                 self._notice(f"[tool {name}: {what}]")
             case CompactCompleted(did_compact=True, tokens_before=before, tokens_after=after):
                 self._notice(f"[context compacted: {before} → {after} tokens]")

@@ -19,6 +19,7 @@ from domain.events import (
     ThinkingDelta,
     TitleGenerated,
     ToolCallStarted,
+    ToolProgress,
     ToolResultStored,
     ToolRoundLimitReached,
     Waiting,
@@ -39,8 +40,11 @@ def event_record(event: ChatEvent) -> dict[str, Any]:
             return {"type": "thinking_delta", "text": text}
         case ToolCallStarted(name=name, input=tool_input):
             return {"type": "tool_call", "name": name, "input": dict(tool_input)}
-        case ToolResultStored(name=name, chars=chars, truncated=truncated):
-            return {"type": "tool_result", "name": name, "chars": chars, "truncated": truncated}
+        case ToolResultStored(name=name, chars=chars, truncated=truncated, images=images):
+            return {"type": "tool_result", "name": name, "chars": chars, "truncated": truncated,
+                    **({"images": images} if images else {})}
+        case ToolProgress(name=name, progress=progress, total=total, message=message):
+            return {"type": "progress", "name": name, "progress": progress, "total": total, "message": message}
         case ResponseComplete(usage=usage):
             searched = {"web_search_requests": usage.web_search_requests} if usage.web_search_requests else {}
             return {

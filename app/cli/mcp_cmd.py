@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from app.cli.mcp_catalog_cmd import list_catalog
 from app.cli.tables import one_line, table
 from domain.errors import InvalidInput
 from domain.lookup import require_agent, require_session
@@ -42,7 +43,7 @@ def server_to_dict(server: McpServer, c: Container) -> dict[str, Any]:
     """A server for `mcp list --json` (secret names only, never values)."""
     return {"name": server.name, "transport": server.transport.value, "command": server.command,
             "args": list(server.args), "url": server.url, "env": list(server.env_names),
-            "headers": list(server.header_names), "timeout_s": server.timeout_s,
+            "headers": list(server.header_names), "timeout_s": server.timeout_s, "roots": list(server.roots),
             "tools": [{"name": t.name, "permission": server.permission(t.name).value} for t in server.tools],
             "log": c.mcp.log_path(server.name) if server.command else None}
 
@@ -55,7 +56,8 @@ async def run_mcp(c: Container, args: argparse.Namespace, out: TextIO, err: Text
             command[0] = str(Path(command[0]).absolute())
         add = AddMcpServerUseCase(c.mcp_servers, c.mcp_secrets, c.mcp)
         server = await add(args.name, command=command, url=args.url, env=pairs(args.env, "=", "--env"),
-                           headers=pairs(args.header, ":=", "--header"), timeout_s=args.timeout)
+                           headers=pairs(args.header, ":=", "--header"), timeout_s=args.timeout,
+                           roots=[str(Path(r).expanduser().absolute()) for r in getattr(args, "root", None) or []])
         out.write(f"Added MCP server {server.name} with {len(server.tools)} tools: "
                   f"{', '.join(t.name for t in server.tools) or 'none'}.\n")
         err.write("Each tool asks before it runs; change that with: palimpsest mcp permission "
@@ -72,8 +74,9 @@ async def run_mcp(c: Container, args: argparse.Namespace, out: TextIO, err: Text
     elif args.action == "tools":
         server = await RefreshMcpToolsUseCase(c.mcp_servers, c.mcp)(args.name)
         sizes = {d.name: c.estimator.estimate_tools([d]) for d in tool_definitions(server)}
-        rows = [(t.name, server.permission(t.name).value, sizes.get(qualified_name(server.name, t.name), 0),
-                 one_line(t.description, 70)) for t in server.tools]
+        rows = [(t.name, "task only (not offered)" if t.task_required else server.permission(t.name).value,
+                 sizes.get(qualified_name(server.name, t.name), 0), one_line(t.description, 70))
+                for t in server.tools]
         out.write(table(("TOOL", "RULE", "TOKENS", "DESCRIPTION"), rows) + "\n")
     elif args.action == "remove":
         server = RemoveMcpServerUseCase(c.mcp_servers, c.mcp_secrets)(args.name)
@@ -92,6 +95,8 @@ async def run_mcp(c: Container, args: argparse.Namespace, out: TextIO, err: Text
         out.write(f"{server.name}: {args.tool} is now {args.rule}.\n")
     elif args.action in ("enable", "disable"):
         _toggle(c, args, out)
+    elif args.action in ("prompts", "resources"):
+        await list_catalog(c, args, out, err)
     elif args.action == "log":
         out.write(c.mcp.log_path(require_server(c.mcp_servers, args.name).name) + "\n")
     return 0

@@ -11,7 +11,7 @@ def add_mcp_parser(commands: argparse._SubParsersAction, group: Any) -> None:
     mcp = group(commands, "mcp", "MCP servers whose tools the model can use")
     add = mcp.add_parser("add", help="add a server: NAME -- COMMAND ARGS..., or NAME --url URL",
                          usage="palimpsest mcp add NAME [--url URL] [--header NAME:VALUE] [--env NAME=VALUE] "
-                         "[--timeout SECONDS] [-- COMMAND ARGS...]")
+                         "[--timeout SECONDS] [--root PATH] [-- COMMAND ARGS...]")
     add.add_argument("name", metavar="NAME")
     add.add_argument("--url", metavar="URL", help="a Streamable HTTP server's URL")
     add.add_argument("--header", action="append", metavar="NAME:VALUE",
@@ -19,6 +19,8 @@ def add_mcp_parser(commands: argparse._SubParsersAction, group: Any) -> None:
     add.add_argument("--env", action="append", metavar="NAME=VALUE",
                      help="an environment variable of the command (its value is kept in the keychain)")
     add.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS", help="a call's time limit (120)")
+    add.add_argument("--root", action="append", default=[], metavar="PATH",
+                     help="a folder the server may use, declared to it as a root; repeatable")
     add.set_defaults(server_command=[])  # everything after `--` (see split_server_command)
     listing = mcp.add_parser("list", help="list the servers")
     listing.add_argument("--json", action="store_true", help="print JSON")
@@ -39,6 +41,12 @@ def add_mcp_parser(commands: argparse._SubParsersAction, group: Any) -> None:
         which = toggle.add_mutually_exclusive_group(required=True)
         which.add_argument("--agent", metavar="AGENT")
         which.add_argument("--session", dest="session_id", metavar="SESSION")
+    prompts = mcp.add_parser("prompts", help="start a server, list its prompts and their arguments (* required)")
+    prompts.add_argument("name", metavar="NAME")
+    prompts.add_argument("--complete", nargs=3, metavar=("PROMPT", "ARGUMENT", "PREFIX"),
+                         help="print the server's completions of a prompt argument's start, one a line")
+    resources = mcp.add_parser("resources", help="start a server, list its resources")
+    resources.add_argument("name", metavar="NAME")
     log = mcp.add_parser("log", help="the file a stdio server's error output goes to")
     log.add_argument("name", metavar="NAME")
 

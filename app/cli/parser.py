@@ -74,6 +74,12 @@ def build_parser() -> CliParser:
     chat.add_argument("--reattach", action="append", default=[], metavar="NAME",
                       help="with -s: send an earlier attachment of the session again (its file name or the start of "
                       "its sha256); repeatable")
+    chat.add_argument("--mcp-prompt", nargs="+", metavar=("SERVER/PROMPT", "NAME=VALUE"),
+                      help="send an MCP server's prompt, filled in with its arguments (MESSAGE, when given, follows "
+                      "it); list them with: palimpsest mcp prompts SERVER")
+    chat.add_argument("--mcp-resource", nargs=2, action="append", default=[], metavar=("SERVER", "URI"),
+                      help="attach an MCP server's resource (read now); repeatable; list them with: palimpsest mcp "
+                      "resources SERVER")
     chat.add_argument("message", metavar="MESSAGE", nargs="?", help="the message; - reads standard input")
 
     _add_sessions(commands)

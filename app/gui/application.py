@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.gui.approver import GuiApprover
 from app.gui.deferred import DeferredBackend
+from app.gui.mcp_user import GuiMcpUser
 from domain.errors import PalimpsestError
 from ui.backend import ChatBackend
 from ui.signals import binding_problem
@@ -105,6 +106,7 @@ def build_window(app: QApplication, make_backend: Callable[[], tuple[ChatBackend
     worker = AsyncWorker()
     holder: dict[str, tuple[ChatBackend, Container | None]] = {}
     approver = GuiApprover()  # asks before a tool's request other than GET/HEAD
+    mcp_user = GuiMcpUser(approver)  # an MCP server's question or sampling request: asked in a dialog
 
     async def build() -> None:
         if make_backend is not None:
@@ -114,6 +116,7 @@ def build_window(app: QApplication, make_backend: Callable[[], tuple[ChatBackend
             from app.gui.bridge import ContainerBackend
 
             container = Container.build(approver=approver)
+            container.mcp.user = mcp_user
             holder["made"] = (ContainerBackend(container), container)
 
     try:
@@ -136,6 +139,7 @@ def build_window_deferred(app: QApplication) -> Running:
     backend = DeferredBackend()
     holder: dict[str, Any] = {}
     approver = GuiApprover()  # asks before a tool's request other than GET/HEAD
+    mcp_user = GuiMcpUser(approver)  # an MCP server's question or sampling request: asked in a dialog
 
     async def build() -> None:
         from app.container import Container
@@ -143,6 +147,7 @@ def build_window_deferred(app: QApplication) -> Running:
 
         try:
             container = Container.build(approver=approver)
+            container.mcp.user = mcp_user
         except BaseException as error:
             backend.fail(error)
             raise

@@ -96,6 +96,7 @@ class ConversationBridge:
 
     async def send(self, session_id: SessionId, text: str, selection: Selection,
                    attachments: Sequence[Attachment] = ()) -> AsyncIterator[ChatEvent]:
+        self._c.mcp_sampler.use(selection.provider_id, selection.model_id)  # an allowed MCP sampling request's model
         async for event in self._c.send_message(
             session_id, text, provider_id=selection.provider_id, model_id=selection.model_id,
             attachments=attachments, wait=True,

@@ -38,7 +38,8 @@ class SqlMcpServerRepository:
             row.transport = server.transport.value
             row.config = json.dumps(_config(server))
             row.tools = json.dumps([{"name": t.name, "description": t.description,
-                                     "input_schema": dict(t.input_schema)} for t in server.tools])
+                                     "input_schema": dict(t.input_schema),
+                                     **({"task_required": True} if t.task_required else {})} for t in server.tools])
             row.permissions = json.dumps({k: v.value for k, v in server.permissions.items()})
         return server
 
@@ -52,7 +53,8 @@ class SqlMcpServerRepository:
 def _config(server: McpServer) -> dict[str, Any]:
     return {"command": server.command, "args": list(server.args), "env_names": list(server.env_names),
             "url": server.url, "header_names": list(server.header_names), "timeout_s": server.timeout_s,
-            "disabled_agents": list(server.disabled_agents), "disabled_sessions": list(server.disabled_sessions)}
+            "disabled_agents": list(server.disabled_agents), "disabled_sessions": list(server.disabled_sessions),
+            **({"roots": list(server.roots)} if server.roots else {})}
 
 
 def _loads(text: str, kind: type) -> Any:
@@ -70,7 +72,8 @@ def _strings(value: Any) -> tuple[str, ...]:
 def _to_domain(row: McpServerRow) -> McpServer:
     config = _loads(row.config, dict)
     tools = tuple(
-        McpToolSpec(t["name"], str(t.get("description") or ""), t.get("input_schema") or {"type": "object"})
+        McpToolSpec(t["name"], str(t.get("description") or ""), t.get("input_schema") or {"type": "object"},
+                    task_required=t.get("task_required") is True)
         for t in _loads(row.tools, list) if isinstance(t, dict) and isinstance(t.get("name"), str)
     )
     rules = {k: ToolPermission(v) for k, v in _loads(row.permissions, dict).items()
@@ -83,4 +86,5 @@ def _to_domain(row: McpServerRow) -> McpServer:
         disabled_agents=_strings(config.get("disabled_agents")),
         disabled_sessions=_strings(config.get("disabled_sessions")),
         timeout_s=float(timeout) if isinstance(timeout, int | float) and timeout > 0 else DEFAULT_TIMEOUT_S,
+        roots=_strings(config.get("roots")),
     )

@@ -18,7 +18,9 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from data.mcp import process_group
 from data.mcp.process_group import LOG_MAX_BYTES, CappedLog, end_groups, recording
+from data.mcp.requests import ServerRequests
 from domain.mcp import McpServer, McpServerSecrets, McpToolSpec, McpTransport
+from domain.provider_ports import ProgressReport
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +32,9 @@ class Connection:
     keeps it open until stop(), and tells `on_tools_changed` the new list after `notifications/tools/list_changed`."""
 
     def __init__(self, server: McpServer, secrets: McpServerSecrets, log_path: Path,
-                 on_tools_changed: ToolsChanged | None = None) -> None:
+                 on_tools_changed: ToolsChanged | None = None, requests: ServerRequests | None = None) -> None:
         self.server = server
+        self._requests = requests or ServerRequests(server, None, None)
         self._secrets = secrets
         self._log_path = log_path
         self._on_tools_changed = on_tools_changed
@@ -66,9 +69,17 @@ class Connection:
             if not cursor:
                 return specs
 
-    async def call(self, tool: str, arguments: dict[str, Any]) -> types.CallToolResult:
-        """Calls a tool (raises MCPError for a protocol error or a closed connection)."""
-        return await self._live().call_tool(tool, arguments)
+    async def call(self, tool: str, arguments: dict[str, Any],
+                   report: ProgressReport | None = None) -> types.CallToolResult:
+        """Calls a tool (raises MCPError for a protocol error or a closed connection); with `report`, the call
+        asks for progress notifications and each goes there."""
+        if report is None:
+            return await self._live().call_tool(tool, arguments)
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            report(progress, total, message)
+
+        return await self._live().call_tool(tool, arguments, progress_callback=on_progress)
 
     async def ping(self, timeout: float) -> None:
         """Raises when the server no longer answers (its process died, its session ended)."""
@@ -94,6 +105,10 @@ class Connection:
         end_groups(self._pids)
         self.closed = True
 
+    def live(self) -> ClientSession:
+        """The open session (ConnectionError when the server is not running)."""
+        return self._live()
+
     def _live(self) -> ClientSession:
         if self.session is None or self.closed:
             raise ConnectionError(f"the MCP server {self.server.name!r} is not running")
@@ -116,7 +131,10 @@ class Connection:
                         create_mcp_http_client(headers=dict(self._secrets.headers) or None))
                     read, write = await stack.enter_async_context(
                         streamable_http_client(self.server.url or "", http_client=client))
-                session = await stack.enter_async_context(ClientSession(read, write, message_handler=self._on_message))
+                answers = self._requests
+                session = await stack.enter_async_context(ClientSession(
+                    read, write, message_handler=self._on_message, elicitation_callback=answers.elicit,
+                    sampling_callback=answers.sample, list_roots_callback=answers.roots))
                 await session.initialize()
                 self.session = session
                 ready.set_result(None)
@@ -151,4 +169,6 @@ class Connection:
 
 def _spec(tool: types.Tool) -> McpToolSpec:
     schema = dict(tool.input_schema) if tool.input_schema else {"type": "object", "properties": {}}
-    return McpToolSpec(tool.name, tool.description or "", schema)
+    execution = tool.execution
+    required = execution is not None and execution.task_support == "required"
+    return McpToolSpec(tool.name, tool.description or "", schema, task_required=required)

@@ -4,18 +4,25 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import logging
 import threading
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+import mcp_types as types
+from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 
+from data.mcp.catalog import contents_of, list_prompts, list_resources, prompt_text
 from data.mcp.connection import Connection
-from data.mcp.results import outcome_of
+from data.mcp.requests import ServerRequests
+from data.mcp.results import StoreImage, outcome_of
 from domain.mcp import McpSecretStore, McpServer, McpServerError, McpToolSpec
-from domain.provider_ports import ToolOutcome
+from domain.mcp_catalog import McpPrompt, McpResource, McpResourceContent
+from domain.mcp_interaction import McpSampler, McpUser
+from domain.provider_ports import ProgressReport, ToolOutcome
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -32,8 +39,11 @@ class McpHub:
     caller's loop or the GUI; close() stops every server (also at interpreter exit)."""
 
     def __init__(self, secrets: McpSecretStore, log_dir: Path, *, on_tools_changed: ToolsChanged | None = None,
-                 start_timeout_s: float = START_TIMEOUT_S) -> None:
+                 start_timeout_s: float = START_TIMEOUT_S, store_image: StoreImage | None = None,
+                 user: McpUser | None = None, sampler: McpSampler | None = None) -> None:
         self._secrets = secrets
+        self._user, self._sampler = user, sampler  # who answers the servers' questions and sampling requests
+        self._store_image = store_image  # images in results become attachments (None: described in the text)
         self._log_dir = log_dir
         self._on_tools_changed = on_tools_changed
         self._start_timeout = start_timeout_s
@@ -53,12 +63,44 @@ class McpHub:
         """Starts the server if needed and lists its tools (McpServerError when it cannot be started)."""
         return await self._submit(self._list, server)
 
-    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
-        """Calls a tool; a failure of any kind comes back as an error outcome for the model."""
+    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any],
+                        progress: ProgressReport | None = None) -> ToolOutcome:
+        """Calls a tool; a failure of any kind comes back as an error outcome for the model. The server's progress
+        notifications go to `progress` on the caller's loop."""
+        report = _on_loop(asyncio.get_running_loop(), progress) if progress is not None else None
         try:
-            return await self._submit(self._call, server, tool, dict(arguments))
+            return await self._submit(self._call, server, tool, dict(arguments), report)
         except McpServerError as err:
             return ToolOutcome(f"Error: {err}", is_error=True)
+
+    async def list_prompts(self, server: McpServer) -> Sequence[McpPrompt]:
+        """See McpCatalog.list_prompts."""
+        return await self._submit(self._ask, server, "list its prompts", list_prompts)
+
+    async def get_prompt(self, server: McpServer, name: str, arguments: Mapping[str, str]) -> str:
+        """See McpCatalog.get_prompt."""
+        async def get(session: ClientSession) -> str:
+            return prompt_text(await session.get_prompt(name, dict(arguments)))
+        return await self._submit(self._ask, server, f"fill in its prompt {name!r}", get)
+
+    async def complete(self, server: McpServer, prompt: str, argument: str, value: str,
+                       context: Mapping[str, str] | None = None) -> list[str]:
+        """See McpCatalog.complete."""
+        async def complete(session: ClientSession) -> list[str]:
+            ref = types.PromptReference(type="ref/prompt", name=prompt)
+            done = await session.complete(ref, {"name": argument, "value": value}, dict(context or {}) or None)
+            return list(done.completion.values)
+        return await self._submit(self._ask, server, f"complete {argument!r} of {prompt!r}", complete)
+
+    async def list_resources(self, server: McpServer) -> Sequence[McpResource]:
+        """See McpCatalog.list_resources."""
+        return await self._submit(self._ask, server, "list its resources", list_resources)
+
+    async def read_resource(self, server: McpServer, uri: str) -> list[McpResourceContent]:
+        """See McpCatalog.read_resource."""
+        async def read(session: ClientSession) -> list[McpResourceContent]:
+            return contents_of(await session.read_resource(uri))
+        return await self._submit(self._ask, server, f"read {uri}", read)
 
     def running(self) -> list[str]:
         """Names of the servers running now."""
@@ -107,10 +149,23 @@ class McpHub:
         except (MCPError, ConnectionError) as err:
             raise McpServerError(f"The MCP server {server.name!r} could not list its tools: {err}") from None
 
-    async def _call(self, server: McpServer, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
+    async def _ask(self, server: McpServer, what: str, request: Callable[[ClientSession], Coroutine[Any, Any, T]]) -> T:
+        """Runs one request on the server's session (started if needed), within its time limit; McpServerError
+        says what could not be done and why."""
+        connection, _ = await self._connection(server)
+        try:
+            return await asyncio.wait_for(request(connection.live()), server.timeout_s)
+        except TimeoutError:
+            raise McpServerError(f"The MCP server {server.name!r} did not {what} within {server.timeout_s:g} s.") \
+                from None
+        except (MCPError, ConnectionError, OSError) as err:
+            raise McpServerError(f"The MCP server {server.name!r} could not {what}: {err}") from None
+
+    async def _call(self, server: McpServer, tool: str, arguments: dict[str, Any],
+                    progress: ProgressReport | None) -> ToolOutcome:
         connection, notice = await self._connection(server)
         try:
-            result = await asyncio.wait_for(connection.call(tool, arguments), server.timeout_s)
+            result = await asyncio.wait_for(connection.call(tool, arguments, progress), server.timeout_s)
         except TimeoutError:
             return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} did not answer within "
                                f"{server.timeout_s:g} s; it was cancelled.", is_error=True, notice=notice)
@@ -124,8 +179,8 @@ class McpHub:
             return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} failed: {type(err).__name__}: "
                                f"{err}", is_error=True, notice=notice)
         self._failures[server.name] = 0
-        outcome = outcome_of(result)
-        return ToolOutcome(outcome.output, outcome.is_error, notice)
+        outcome = outcome_of(result, self._store_image, tool=tool)
+        return ToolOutcome(outcome.output, outcome.is_error, notice, outcome.attachments)
 
     async def _crashed(self, server: McpServer, tool: str, connection: Connection) -> ToolOutcome:
         self._failures[server.name] = self._failures.get(server.name, 0) + 1
@@ -167,7 +222,8 @@ class McpHub:
         secrets = self._secrets.get(server.name)
         tools_changed = self._on_tools_changed
         on_change = (lambda specs: tools_changed(server.name, specs)) if tools_changed else None
-        connection = Connection(server, secrets, Path(self.log_path(server.name)), on_change)
+        connection = Connection(server, secrets, Path(self.log_path(server.name)), on_change,
+                                ServerRequests(server, self._user, self._sampler))
         try:
             await connection.start(self._start_timeout)
         except TimeoutError:
@@ -201,9 +257,20 @@ class McpHub:
         self._connections.clear()
 
 
+def _on_loop(loop: asyncio.AbstractEventLoop, progress: ProgressReport) -> ProgressReport:
+    """`progress` called on `loop` (the caller's) from the hub's thread; a report after that loop closed is dropped."""
+
+    def report(value: float, total: float | None, message: str | None) -> None:
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(progress, value, total, message)
+
+    return report
+
+
 def _launch(server: McpServer) -> tuple[object, ...]:
     """What starting or reaching the server depends on (its rules, tools and switches do not count)."""
-    return (server.transport, server.command, server.args, server.env_names, server.url, server.header_names)
+    return (server.transport, server.command, server.args, server.env_names, server.url, server.header_names,
+            server.roots)
 
 
 def _connection_closed(err: BaseException) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from data.attachments.media import MediaSource
@@ -20,6 +21,7 @@ from data.providers.conversation import (
     to_turns,
 )
 from data.providers.thinking_rules import takes_interleaved
+from domain.attachment import placeholder
 from domain.models import Message, ModelCapabilities, ReasoningBlock, ToolDefinition
 from domain.web import WebSearchSettings
 
@@ -62,7 +64,7 @@ def shape_turns(
                 result: dict[str, Any] = {
                     "type": "tool_result",
                     "tool_use_id": safe_tool_id(block.id),
-                    "content": block.output,
+                    "content": _result_content(block, media),
                 }
                 if block.is_error:
                     result["is_error"] = True
@@ -71,6 +73,21 @@ def shape_turns(
     if cache and shaped and shaped[-1]["content"]:
         shaped[-1]["content"][-1]["cache_control"] = dict(EPHEMERAL)
     return shaped
+
+
+def _result_content(block: ResultBlock, media: MediaSource | None) -> str | list[dict[str, Any]]:
+    """A tool_result's content: its text, then its images as image blocks (an error's content must be text only,
+    so an error's images go as their one-line descriptions)."""
+    if not block.attachments:
+        return block.output
+    if block.is_error:
+        lines = [placeholder(replace(a, omitted=True, note="not sent with an error result"))
+                 for a in block.attachments]
+        return "\n".join([block.output, *lines])
+    parts: list[dict[str, Any]] = [{"type": "text", "text": block.output}]
+    for attachment in block.attachments:
+        parts.extend(anthropic_parts(attachment, media))
+    return parts
 
 
 def anthropic_system(system_prompt: str | None, *, cache: bool = True) -> list[dict[str, Any]] | None:

@@ -40,6 +40,7 @@ class ResultBlock:
     name: str
     output: str
     is_error: bool
+    attachments: tuple[Attachment, ...] = ()  # images the tool returned, as this request sends them
 
     @property
     def marked_output(self) -> str:
@@ -155,7 +156,8 @@ def _result_for(call: CallBlock, results: Mapping[str, Message]) -> ResultBlock:
     if stored is None:
         return ResultBlock(call.id, call.name, INTERRUPTED_RESULT, True)
     output = stored.tool_output if stored.tool_output is not None else stored.content
-    return ResultBlock(call.id, call.name, output or "(no output)", stored.tool_status is ToolStatus.ERROR)
+    return ResultBlock(call.id, call.name, output or "(no output)", stored.tool_status is ToolStatus.ERROR,
+                       stored.attachments)
 
 
 def as_text(turn: Turn) -> Turn:
@@ -167,6 +169,7 @@ def as_text(turn: Turn) -> Turn:
         elif isinstance(block, ResultBlock):
             label = "error from" if block.is_error else "result of"
             blocks.append(TextBlock(f"[{label} tool {block.name}: {block.output}]"))
+            blocks += [AttachmentBlock(a) for a in block.attachments]
         else:
             blocks.append(block)
     return Turn(turn.role, tuple(blocks), turn.reasoning)

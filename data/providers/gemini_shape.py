@@ -100,11 +100,28 @@ def gemini_contents(messages: Sequence[Message], *, tool_blocks: bool = True,
             elif isinstance(block, AttachmentBlock):
                 parts.extend(types.Part(**part) for part in gemini_parts(block.attachment, media, uploaded))
             elif isinstance(block, ResultBlock):
-                response: dict[str, Any] = {"error": block.output} if block.is_error else {"output": block.output}
-                result = types.FunctionResponse(id=block.id, name=block.name, response=response)
-                parts.append(types.Part(function_response=result))
+                parts.append(types.Part(function_response=_function_response(block, media, uploaded)))
         contents.append(types.Content(role="user", parts=parts))
     return contents
+
+
+def _function_response(block: ResultBlock, media: MediaSource | None,
+                       uploaded: Mapping[str, tuple[str, str]] | None) -> types.FunctionResponse:
+    """A tool's result; the images it returned go inside the functionResponse as inline_data or file_data parts
+    (the API's multimodal function response: it takes no text parts, so each image's heading, or the line of an
+    image left out, goes in the response's text)."""
+    lines, parts = [block.output], []
+    for attachment in block.attachments:
+        for part in gemini_parts(attachment, media, uploaded):
+            if "inline_data" in part:
+                parts.append(types.FunctionResponsePart(inline_data=types.FunctionResponseBlob(**part["inline_data"])))
+            elif "file_data" in part:
+                parts.append(types.FunctionResponsePart(file_data=types.FunctionResponseFileData(**part["file_data"])))
+            else:
+                lines.append(str(part.get("text", "")))
+    text = "\n".join(lines)
+    response: dict[str, Any] = {"error": text} if block.is_error else {"output": text}
+    return types.FunctionResponse(id=block.id, name=block.name, response=response, parts=parts or None)
 
 
 def gemini_tools(tools: Sequence[ToolDefinition]) -> list[types.Tool]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from data.attachments.media import MediaSource
 from data.providers.attachment_shape import openai_parts
-from data.providers.conversation import AttachmentBlock, CallBlock, ResultBlock, TextBlock, to_turns
+from data.providers.conversation import AttachmentBlock, CallBlock, ResultBlock, TextBlock, Turn, to_turns
 from data.providers.rules import OPENAI
 from domain.models import Message, ReasoningBlock, ReasoningKind, ToolDefinition
 
@@ -65,13 +65,26 @@ def openai_messages(
             if isinstance(block, ResultBlock):
                 shaped.append({"role": "tool", "tool_call_id": safe_call_id(block.id), "content": block.marked_output})
         files = [b.attachment for b in turn.blocks if isinstance(b, AttachmentBlock)]
-        if files:  # a list of parts: each file in its native form, then the text
-            parts = [part for file in files for part in openai_parts(file, media, forms)]
+        returned = tool_images(turn, media, forms)  # a tool message holds text only: its images follow as user input
+        if files or returned:  # a list of parts: each file in its native form, then the text
+            parts = returned + [part for file in files for part in openai_parts(file, media, forms)]
             parts += [{"type": "text", "text": "\n\n".join(texts)}] if texts else []
             shaped.append({"role": "user", "content": parts})
         elif texts:
             shaped.append({"role": "user", "content": "\n\n".join(texts)})
     return shaped
+
+
+def tool_images(turn: Turn, media: MediaSource | None, forms: str = OPENAI) -> list[dict[str, Any]]:
+    """The images the turn's tool results returned, as user content parts, each result's headed by the call it
+    answers (Chat Completions takes no images in a tool message)."""
+    parts: list[dict[str, Any]] = []
+    for block in turn.blocks:
+        if isinstance(block, ResultBlock) and block.attachments:
+            parts.append({"type": "text", "text": f"[Images returned by the tool {block.name} (call "
+                                                  f"{safe_call_id(block.id)})]"})
+            parts += [part for file in block.attachments for part in openai_parts(file, media, forms)]
+    return parts
 
 
 def openai_tools(tools: Sequence[ToolDefinition]) -> list[dict[str, Any]]:

@@ -98,13 +98,21 @@ def responses_input(
         for block in turn.blocks:
             if isinstance(block, ResultBlock):
                 items.append({"type": "function_call_output", "call_id": safe_call_id(block.id),
-                              "output": block.marked_output})
+                              "output": _output(block, media)})
         texts = [b.text for b in turn.blocks if isinstance(b, TextBlock)]
         files = [part for b in turn.blocks if isinstance(b, AttachmentBlock) for part in responses_parts(b.attachment,
                                                                                                           media)]
         if texts or files:
             items.append({"role": "user", "content": files + (user_content("\n\n".join(texts)) if texts else [])})
     return items
+
+
+def _output(block: ResultBlock, media: MediaSource | None) -> str | list[dict[str, Any]]:
+    """A function_call_output's output: its text, or with images the API's list of input_text and input_image."""
+    if not block.attachments:
+        return block.marked_output
+    parts = [{"type": "input_text", "text": block.marked_output}]
+    return parts + [part for file in block.attachments for part in responses_parts(file, media)]
 
 
 def responses_tools(tools: Sequence[ToolDefinition]) -> list[dict[str, Any]]:

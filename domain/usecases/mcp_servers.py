@@ -40,11 +40,16 @@ class AddMcpServerUseCase:
     async def __call__(
         self, name: str, *, command: Sequence[str] = (), url: str | None = None,
         env: Mapping[str, str] | None = None, headers: Mapping[str, str] | None = None,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
+        timeout_s: float = DEFAULT_TIMEOUT_S, roots: Sequence[str] = (),
     ) -> McpServer:
-        """The stored server with its tools; InvalidInput for bad input, McpServerError when it does not start."""
+        """The stored server with its tools; InvalidInput for bad input, McpServerError when it does not start.
+        `roots`: absolute folders the server is told it may use."""
         server = self.build(name, command=command, url=url, env=env or {}, headers=headers or {},
                             timeout_s=timeout_s)
+        if roots:
+            if any(not root.startswith("/") and ":" not in root[:3] for root in roots):
+                raise InvalidInput("Give each --root as an absolute folder path.")
+            server = replace(server, roots=tuple(roots))
         if self._servers.get(server.name) is not None:
             raise InvalidInput(f"An MCP server named {server.name!r} already exists; remove it first.")
         secrets = McpServerSecrets(dict(env or {}), dict(headers or {}))

@@ -65,7 +65,9 @@ def normalize(body: dict[str, Any], headers: dict[str, str]) -> NormalizedReques
             elif kind == "tool_result":
                 call_id = block["tool_use_id"]
                 text = _text_of(block.get("content", ""))
-                parts.append(ToolResultPart(call_id, names.get(call_id, ""), text, bool(block.get("is_error"))))
+                media = _result_media(block, f"messages.{i}.content.{j}.tool_result.content")
+                parts.append(ToolResultPart(call_id, names.get(call_id, ""), text, bool(block.get("is_error")),
+                                            media))
         messages.append(NormalizedMessage(message["role"], tuple(parts)))
     return NormalizedRequest(
         flavour="anthropic",
@@ -78,6 +80,28 @@ def normalize(body: dict[str, Any], headers: dict[str, str]) -> NormalizedReques
         raw=body,
         headers=headers,
     )
+
+
+RESULT_BLOCKS = ("text", "image", "search_result", "document")
+
+
+def _result_media(block: dict[str, Any], where: str) -> tuple[MediaPart, ...]:
+    """The images and documents inside a tool_result's content, checked; the API takes only text, image,
+    search_result and document blocks there, and only text in an error's result."""
+    content = block.get("content")
+    if not isinstance(content, list):
+        return ()
+    media: list[MediaPart] = []
+    for k, inner in enumerate(content):
+        kind = inner.get("type")
+        if kind not in RESULT_BLOCKS:
+            raise MediaRefused(f"{where}.{k}: Input tag '{kind}' found using 'type' does not match any of the "
+                               "expected tags: 'text', 'image', 'search_result', 'document'")
+        if kind != "text" and block.get("is_error"):
+            raise MediaRefused("all content must be type 'text' if 'is_error' is true")
+        if kind in ("image", "document"):
+            media.append(_media(inner, f"{where}.{k}.{kind}.source"))
+    return tuple(media)
 
 
 def _media(block: dict[str, Any], where: str) -> MediaPart:

@@ -38,6 +38,7 @@ class ToolResultPart:
     name: str
     text: str
     is_error: bool = False
+    media: tuple[MediaPart, ...] = ()  # images inside the result (Anthropic, Gemini, Responses; Chat: none)
 
 
 Part = TextPart | ToolCallPart | ToolResultPart | MediaPart
@@ -80,8 +81,9 @@ class NormalizedRequest:
 
     @property
     def media(self) -> list[MediaPart]:
-        """Every image and PDF of the request, in order."""
-        return [p for m in self.messages for p in m.parts if isinstance(p, MediaPart)]
+        """Every image and PDF of the request, in order (those inside tool results too: billed alike)."""
+        return [q for m in self.messages for p in m.parts
+                for q in ((p,) if isinstance(p, MediaPart) else p.media if isinstance(p, ToolResultPart) else ())]
 
     @property
     def media_tokens(self) -> int:
@@ -101,6 +103,7 @@ class NormalizedRequest:
                     chunks.append(f"{message.role}:{part.kind} {part.sha256}")
                 else:
                     chunks.append(f"{message.role}:result {part.id} {part.name} {part.is_error} {part.text}")
+                    chunks += [f"{message.role}:{m.kind} {m.sha256}" for m in part.media]
         return "\n".join(chunks)
 
 

@@ -22,6 +22,7 @@ from tests.fakeservers.brain import (
 )
 from tests.fakeservers.gemini_media import INLINE_REQUEST_LIMIT, FilesApi, GeminiMediaRefused, is_media, media_part
 from tests.fakeservers.gemini_rules import SIGNING_KEY, refusal, signed_parts, thinks
+from tests.fakeservers.media_rules import MediaPart
 from tests.fakeservers.server import (
     Accounting,
     FakeProviderServer,
@@ -52,6 +53,22 @@ def _result_text(response: Any) -> tuple[str, bool]:
     return json.dumps(response), False
 
 
+RESPONSE_PART_FIELDS = ("inlineData", "fileData", "inline_data", "file_data")
+
+
+def _response_media(result: dict[str, Any], where: str, files: FilesApi) -> tuple[MediaPart, ...]:
+    """The media of a functionResponse's `parts` (FunctionResponsePart: inline_data or file_data only, as the API's
+    proto has no other field: anything else is its "Unknown name" 400)."""
+    media: list[MediaPart] = []
+    for k, part in enumerate(result.get("parts") or []):
+        unknown = next((key for key in part if key not in RESPONSE_PART_FIELDS), None)
+        if unknown is not None:
+            raise GeminiMediaRefused(f"Invalid JSON payload received. Unknown name \"{unknown}\" at "
+                                     f"'{where}.parts[{k}]': Cannot find field.")
+        media.append(media_part(part, f"{where}.parts[{k}]", files))
+    return tuple(media)
+
+
 def normalize(model: str, stream: bool, body: dict[str, Any], headers: dict[str, str],
               files: FilesApi | None = None) -> NormalizedRequest:
     """Reads a generateContent body into the provider-neutral request (role 'model' becomes 'assistant')."""
@@ -71,7 +88,8 @@ def normalize(model: str, stream: bool, body: dict[str, Any], headers: dict[str,
             elif "functionResponse" in part:
                 result = part["functionResponse"]
                 text, is_error = _result_text(result.get("response"))
-                parts.append(ToolResultPart(result.get("id", ""), result["name"], text, is_error))
+                media = _response_media(result, f"contents[{i}].parts[{j}].function_response", files or FilesApi())
+                parts.append(ToolResultPart(result.get("id", ""), result["name"], text, is_error, media))
         role = "assistant" if content.get("role") == "model" else "user"
         messages.append(NormalizedMessage(role, tuple(parts)))
     system = "".join(p.get("text", "") for p in (body.get("systemInstruction") or {}).get("parts", []))

@@ -73,6 +73,10 @@ def normalize(body: dict[str, Any], headers: dict[str, str]) -> NormalizedReques
         text = _text_of(message.get("content"))
         if role == "tool":
             call_id = message.get("tool_call_id", "")
+            content = message.get("content")
+            for j, part in enumerate(content if isinstance(content, list) else []):
+                if isinstance(part, dict) and part.get("type") in ("image_url", "file"):  # refused: not a user message
+                    media_part(part, "tool", f"messages[{i}].content[{j}]")
             parts.append(ToolResultPart(call_id, names.get(call_id, ""), text, False))
         else:
             if text:

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from tests.fakeservers.brain import NormalizedMessage, NormalizedRequest, Part, TextPart, ToolCallPart, ToolResultPart
+from tests.fakeservers.media_rules import MediaPart
+from tests.fakeservers.openai_media import OpenAIMediaRefused
 from tests.fakeservers.responses_media import MEDIA_TYPES, media_part
 
 REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5", "gpt-oss")  # models that take `reasoning` and encrypted content
@@ -99,6 +101,25 @@ def _text(content: Any) -> str:
     return "".join(str(p.get("text", "")) for p in content or [] if isinstance(p, dict))
 
 
+OUTPUT_TYPES = ("input_text", "input_image", "input_file")
+
+
+def output_media(output: Any, where: str) -> tuple[MediaPart, ...]:
+    """The images and files of a function_call_output's list output (input_text, input_image, input_file: the
+    API's ResponseFunctionCallOutputItemList), checked as in a user message; another part type is refused."""
+    if not isinstance(output, list):
+        return ()
+    media: list[MediaPart] = []
+    for j, part in enumerate(output):
+        kind = part.get("type") if isinstance(part, dict) else None
+        if kind not in OUTPUT_TYPES:
+            raise OpenAIMediaRefused(f"Invalid value: '{kind}'. Supported values are: 'input_text', 'input_image', "
+                                     "and 'input_file'.", "invalid_value", f"{where}[{j}].type")
+        if kind in MEDIA_TYPES:
+            media.append(media_part(part, "tool", f"{where}[{j}]"))
+    return tuple(media)
+
+
 def normalize(body: Mapping[str, Any], headers: Mapping[str, str]) -> NormalizedRequest:
     """The request as provider-neutral messages; reasoning items become messages of role 'reasoning' (their
     encrypted content counts for the prompt's size and its cached prefix, as on the real API); input_image and
@@ -128,8 +149,9 @@ def normalize(body: Mapping[str, Any], headers: Mapping[str, str]) -> Normalized
             messages.append(NormalizedMessage("assistant", (ToolCallPart(item["call_id"], item["name"], arguments),)))
         elif kind == "function_call_output":
             call_id = str(item["call_id"])
+            returned = output_media(item.get("output"), f"input[{i}].output")
             messages.append(NormalizedMessage("tool", (ToolResultPart(call_id, names.get(call_id, ""),
-                                                                      _text(item.get("output"))),)))
+                                                                      _text(item.get("output")), media=returned),)))
     if body.get("tools"):  # the definitions are part of the prompt (counted and cached), as on the real API
         system.append("[tools] " + json.dumps(body["tools"], sort_keys=True))
     return NormalizedRequest(

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.mcp import McpServer, McpServerError, McpToolSpec
-from domain.provider_ports import ToolOutcome
+from domain.provider_ports import ProgressReport, ToolOutcome
 from domain.tool_approval import ApprovalDecision, ApprovalRequest
 
 
@@ -47,7 +47,8 @@ class FakeConnector:
             raise McpServerError(f"The MCP server {server.name!r} could not be started: command not found.")
         return self.tools[server.name]
 
-    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
+    async def call_tool(self, server: McpServer, tool: str, arguments: Mapping[str, Any],
+                        progress: ProgressReport | None = None) -> ToolOutcome:
         self.calls.append((server.name, tool, dict(arguments)))
         return ToolOutcome(f"{tool} ran")
 

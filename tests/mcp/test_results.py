@@ -39,3 +39,24 @@ def test_an_error_result_is_an_error_outcome_and_structured_content_stands_in_fo
     structured = outcome_of(types.CallToolResult(content=[], structured_content={"count": 3}))
     assert structured.output == '{"count": 3}'
     assert outcome_of(types.CallToolResult(content=[])).output == "(the tool returned nothing)"
+
+
+def test_with_a_store_an_image_becomes_an_attachment_of_the_result_and_a_broken_one_stays_a_line(tmp_path) -> None:
+    from data.attachments.files import AttachmentFiles
+    from data.attachments.intake import AttachmentIntake
+    from tests.attachment_samples import png
+
+    intake = AttachmentIntake(AttachmentFiles(tmp_path / "attachments"))
+    good = base64.b64encode(png(64, 48)).decode()
+    result = types.CallToolResult(content=[
+        types.TextContent(type="text", text="two pictures"),
+        types.ImageContent(type="image", data=good, mime_type="image/png"),
+        types.ImageContent(type="image", data=PNG, mime_type="image/png"),  # a PNG signature, no image
+    ])
+    outcome = outcome_of(result, intake.from_bytes, tool="shot")
+    [image] = outcome.attachments
+    assert (image.name, image.width, image.height) == ("shot-image-1.png", 64, 48)
+    assert intake.files.read(image.sha256) == png(64, 48)
+    lines = outcome.output.split("\n")
+    assert lines[:2] == ["two pictures", "[image: shot-image-1.png (image, " + lines[1].split("(image, ")[1]]
+    assert lines[2].startswith("[image: image/png, 100 bytes, not readable: ")

@@ -46,6 +46,7 @@ class ChatRow:
     tool_truncated: bool = False
     tool_error: bool = False
     tool_running: bool = False
+    tool_progress: str | None = None  # a running tool's last progress report ("step 2 of 3 (67%)")
     retryable: bool = False
     fix_page: str | None = None  # an ERROR row: the Settings page that fixes it ("Open Settings › Providers")
     ended: str = ""  # an incomplete ASSISTANT row: "stopped" (by the user) or "cut" (by a failure); "": not known
@@ -57,7 +58,7 @@ class ChatRow:
     branch: tuple[int, int] = (0, 0)  # this version's number and how many versions there are (‹ 2 / 3 ›)
     branch_prev: str | None = None  # the message id of the previous / next version
     branch_next: str | None = None
-    attachments: tuple[Attachment, ...] = ()  # a user message's files (thumbnails above its text)
+    attachments: tuple[Attachment, ...] = ()  # a user message's files (thumbnails above its text); a tool's images
 
     def __hash__(self) -> int:
         """Hashed once per row (a row keys the layout cache at every size query and paint; it never changes)."""
@@ -250,4 +251,5 @@ def tool_row(call: Message, result: Message | None, *, dimmed: bool = False) -> 
         tool_truncated=result is not None and is_truncated(result),
         tool_error=result is not None and result.tool_status is ToolStatus.ERROR,
         tool_running=result is None,
+        attachments=result.attachments if result is not None else (),  # images the tool returned
     )

@@ -21,6 +21,8 @@ def accessible_name(row: ChatRow) -> str:
     """What a screen reader says a row is: a message's own text; a tool call or reasoning by its header."""
     if row.kind is RowKind.TOOL:
         state = "running" if row.tool_running else ("failed" if row.tool_error else f"{row.tool_chars or 0:,} chars")
+        if row.tool_running and row.tool_progress:
+            state += f", {row.tool_progress}"
         return f"Tool {row.tool_name}: {state}"
     if row.kind is RowKind.THINKING:
         return f"Thinking: {row.text}"

@@ -24,6 +24,7 @@ from domain.events import (
     ThinkingDelta,
     TitleGenerated,
     ToolCallStarted,
+    ToolProgress,
     ToolResultStored,
     ToolRoundLimitReached,
     Waiting,
@@ -209,6 +210,8 @@ class TurnController:
             live.tool_started(event)
         elif isinstance(event, ToolResultStored):
             live.tool_finished(event)
+        elif isinstance(event, ToolProgress):
+            live.tool_progress(event)
         elif isinstance(event, ResponseComplete):
             live.finish()
         elif isinstance(event, ChatError):

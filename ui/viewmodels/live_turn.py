@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from domain.attachment import Attachment
-from domain.events import ChatError, ToolCallStarted, ToolResultStored, ToolRoundLimitReached
+from domain.events import ChatError, ToolCallStarted, ToolProgress, ToolResultStored, ToolRoundLimitReached
 from ui.error_text import settings_page, turn_error_text
 from ui.models.chat_rows import ChatRow, RowKind, format_arguments
 
@@ -97,6 +97,14 @@ class LiveTurn:
                 tool_input=format_arguments(event.input), tool_running=True,
             )
         )
+
+    def tool_progress(self, event: ToolProgress) -> None:
+        """Shows a running tool's latest progress report on its row."""
+        key = f"live-{self._turn}-tool-{event.call_id}"
+        for i, row in enumerate(self._rows):
+            if row.key == key and row.tool_running:
+                self._rows[i] = replace(row, tool_progress=event.text)
+                return
 
     def tool_finished(self, event: ToolResultStored) -> None:
         """Marks the tool's row done with its result size and whether it was truncated."""

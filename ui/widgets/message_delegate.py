@@ -224,7 +224,7 @@ class MessageDelegate(QStyledItemDelegate):
             status = thinking_status(row)
         elif row.tool_running:
             painter.setPen(QColor(t.accent))
-            status = "running…"
+            status = f"running… · {row.tool_progress}" if row.tool_progress else "running…"
         else:
             painter.setPen(QColor(t.error_text if row.tool_error else t.muted))
             status = f"{row.tool_chars or 0:,} chars"
@@ -233,6 +233,8 @@ class MessageDelegate(QStyledItemDelegate):
             if row.tool_error:
                 status += " · failed"
         painter.drawText(QPointF(status_x, baseline), status)
+        if layout.tiles:
+            paint_tiles(painter, layout.tiles, row.attachments, t, font, self.thumbnail)
         if layout.doc is not None:
             self._paint_doc(painter, row, layout, _small(font))
             self._paint_links(painter, row, layout, font, always=True, skip=("toggle",))

@@ -250,6 +250,14 @@ def _tool_layout(row: ChatRow, usable: float, expanded: bool, theme: Theme, font
     header = QRectF(MARGIN, GAP / 2, bubble_w, TOOL_HEADER)
     layout.hotspots.append((header, "toggle", ""))
     height = TOOL_HEADER
+    if row.attachments:  # the images the tool returned, as thumbnails under its header (click: open)
+        per_line, _, tiles_h = tile_grid(len(row.attachments), bubble_w - 2 * PAD)
+        for i in range(len(row.attachments)):
+            tile = QRectF(MARGIN + PAD + (i % per_line) * (TILE_W + GAP),
+                          GAP / 2 + height + (i // per_line) * (TILE_H + GAP), TILE_W, TILE_H)
+            layout.tiles.append(tile)
+            layout.hotspots.append((tile, f"open-attachment:{i}", ""))
+        height += tiles_h
     if expanded:
         parts = [f"Arguments\n```json\n{row.tool_input or '{}'}\n```"]
         output = row.tool_output
@@ -264,7 +272,7 @@ def _tool_layout(row: ChatRow, usable: float, expanded: bool, theme: Theme, font
         doc, codes = render_document("\n\n".join(parts), theme, _small(font))
         doc.setTextWidth(bubble_w - 2 * PAD)
         layout.doc, layout.codes = doc, codes
-        layout.doc_pos = QPointF(MARGIN + PAD, header.bottom() + 4)
+        layout.doc_pos = QPointF(MARGIN + PAD, GAP / 2 + height + 4)
         _code_boxes(layout, layout.doc_pos)
         for i, rect in enumerate(layout.code_rects):
             spot = _actions([(f"copy-code:{i}", "Copy")], font, 0, 0, right=rect.right() - 2)[0][0]

@@ -1,0 +1,89 @@
+"""The command line's answers to MCP servers' questions: a form and a sampling approval asked on the terminal;
+without one, forms are declined and sampling refused (nothing is sent without the user's answer)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from app.cli.approval import _is_tty, _read_line, _safe
+from domain.mcp_interaction import ElicitAction, ElicitAnswer, Elicitation, ElicitField, SamplingRequest, coerce
+
+ATTEMPTS = 3
+SHOWN_CHARS = 2000
+
+
+class TerminalMcpUser:
+    """Asks on the terminal (prompts on stderr, answers from stdin) when both are TTYs."""
+
+    def __init__(self, *, stdin: TextIO | None = None, stderr: TextIO | None = None) -> None:
+        self._stdin = stdin
+        self._stderr = stderr
+
+    async def elicit(self, request: Elicitation) -> ElicitAnswer:
+        """Answer it? y: each field asked in turn; d: declined; anything else: cancelled."""
+        if not self._terminal():
+            self._say(f"palimpsest: declined without asking (no terminal): the MCP server {request.server} asked: "
+                      f"{_safe(request.message)}\n")
+            return ElicitAnswer(ElicitAction.DECLINE)
+        self._say(f"\nThe MCP server {request.server} asks: {_safe(request.message)}\n"
+                  "Answer? [y]es / [d]ecline / [c]ancel ")
+        choice = (await self._line()).strip().lower()
+        if choice in ("d", "decline"):
+            return ElicitAnswer(ElicitAction.DECLINE)
+        if choice not in ("y", "yes"):
+            return ElicitAnswer(ElicitAction.CANCEL)
+        values: dict[str, Any] = {}
+        for spec in request.fields:
+            value = await self._field(spec)
+            if value is _CANCELLED:
+                return ElicitAnswer(ElicitAction.CANCEL)
+            if value is not None:
+                values[spec.name] = value
+        return ElicitAnswer(ElicitAction.ACCEPT, values)
+
+    async def approve_sampling(self, request: SamplingRequest) -> bool:
+        """y/yes runs this one request on the conversation's model; anything else refuses it."""
+        if not self._terminal():
+            self._say(f"palimpsest: refused without asking (no terminal): the MCP server {request.server} asked to "
+                      "use your model.\n")
+            return False
+        shown = "\n".join(f"  {role}: {_safe(text[:SHOWN_CHARS])}" for role, text in request.messages)
+        system = f"  system: {_safe(request.system[:SHOWN_CHARS])}\n" if request.system else ""
+        self._say(f"\nThe MCP server {request.server} asks to use your model (up to {request.max_tokens:,} output "
+                  f"tokens, billed to you):\n{system}{shown}\nRun it? [y/N] ")
+        return (await self._line()).strip().lower() in ("y", "yes")
+
+    async def _field(self, spec: ElicitField) -> Any:
+        label = spec.title or spec.name
+        hints = [" / ".join(spec.choices)] if spec.choices else []
+        hints += ["yes/no"] if spec.kind == "boolean" else []
+        hints += ["required"] if spec.required else []
+        prompt = f"  {_safe(label)}" + (f" ({', '.join(hints)})" if hints else "") + ": "
+        for _ in range(ATTEMPTS):
+            self._say(prompt)
+            text = (await self._line()).rstrip("\n")
+            if not text.strip():
+                if not spec.required:
+                    return None
+                self._say("  (an answer is needed)\n")
+                continue
+            try:
+                return coerce(text, spec)
+            except ValueError as err:
+                self._say(f"  ({err})\n")
+        return _CANCELLED
+
+    def _terminal(self) -> bool:
+        return _is_tty(self._stdin or sys.stdin) and _is_tty(self._stderr or sys.stderr)
+
+    def _say(self, text: str) -> None:
+        stream = self._stderr or sys.stderr
+        stream.write(text)
+        stream.flush()
+
+    async def _line(self) -> str:
+        return await _read_line(self._stdin or sys.stdin)
+
+
+_CANCELLED = object()

@@ -1,0 +1,68 @@
+"""The desktop app's McpUser: an MCP server's question shown as a dialog on the GUI thread while the server's loop
+waits on a future; a sampling request asked like a tool's request (Allow once or Deny)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtWidgets import QDialog
+
+from app.gui.approver import GuiApprover
+from domain.mcp_interaction import ElicitAnswer, Elicitation, SamplingRequest
+from domain.tool_approval import ApprovalRequest
+from ui.signals import emit
+from ui.widgets.elicitation_dialog import ElicitationDialog
+
+Present = Callable[[QDialog], None]
+
+
+class GuiMcpUser(QObject):
+    """Create on the GUI thread. elicit() runs on the MCP servers' loop: the dialog opens on the GUI thread, and the
+    answer comes back with call_soon_threadsafe; cancelling the call closes the dialog (answered as Cancel)."""
+
+    _asked = Signal(object, object)  # Elicitation, the answer callback
+
+    def __init__(self, approver: GuiApprover, *, present: Present | None = None) -> None:
+        super().__init__()
+        self._approver = approver
+        self._present: Present = present or (lambda dialog: dialog.open())
+        self._asked.connect(self._show, Qt.ConnectionType.QueuedConnection)
+
+    async def elicit(self, request: Elicitation) -> ElicitAnswer:
+        """The user's Submit (with the values), Decline or Cancel."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[ElicitAnswer] = loop.create_future()
+
+        def answer(value: ElicitAnswer) -> None:  # on the GUI thread
+            def resolve() -> None:
+                if not future.done():
+                    future.set_result(value)
+            try:
+                loop.call_soon_threadsafe(resolve)
+            except RuntimeError:  # the servers' loop is closed: no one waits any more
+                pass
+
+        emit(self._asked, request, answer)
+        return await future
+
+    async def approve_sampling(self, request: SamplingRequest) -> bool:
+        """Asked with the tool-approval dialog: the server, the messages and the output limit; Allow once runs it."""
+        shown = "\n\n".join(f"{role}: {text}" for role, text in request.messages)
+        details = [("Server", request.server), ("Output limit", f"{request.max_tokens:,} tokens, billed to you")]
+        if request.system:
+            details.append(("System prompt", request.system))
+        details.append(("Messages", shown))
+        return await self._approver.approve(ApprovalRequest(
+            tool=f"{request.server}:sampling", title=f"Let the MCP server {request.server} use your model?",
+            details=tuple(details)))
+
+    @Slot(object, object)
+    def _show(self, request: Elicitation, answer: Callable[[ElicitAnswer], Any]) -> None:
+        dialog = ElicitationDialog(request, self._approver.window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        dialog.finished.connect(lambda _code: answer(dialog.answer()))
+        self._present(dialog)
+

@@ -1,0 +1,95 @@
+"""What MCP servers offer besides tools: prompts (with argument completion) and resources, and the port to them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from domain.errors import InvalidInput
+from domain.mcp import McpServer
+
+
+@dataclass(frozen=True)
+class McpPromptArgument:
+    """One argument of a prompt."""
+
+    name: str
+    description: str = ""
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class McpPrompt:
+    """A prompt a server offers: a message template the user fills in and sends."""
+
+    name: str
+    description: str = ""
+    arguments: tuple[McpPromptArgument, ...] = ()
+
+
+@dataclass(frozen=True)
+class McpResource:
+    """A resource a server lists (a file, a record, a page) by its URI."""
+
+    uri: str
+    name: str
+    description: str = ""
+    mime_type: str | None = None
+
+
+@dataclass(frozen=True)
+class McpResourceContent:
+    """One part of a read resource: its text, or its bytes."""
+
+    uri: str
+    mime_type: str | None
+    text: str | None = None
+    data: bytes | None = None
+
+
+class McpCatalog(Protocol):
+    """The prompts and resources of running MCP servers (started on first use, like their tools)."""
+
+    async def list_prompts(self, server: McpServer) -> Sequence[McpPrompt]:
+        """Every prompt the server lists; McpServerError when it cannot be reached or has none to offer."""
+        ...
+
+    async def get_prompt(self, server: McpServer, name: str, arguments: Mapping[str, str]) -> str:
+        """The prompt filled in, as the text of one message; McpServerError on the server's refusal."""
+        ...
+
+    async def complete(self, server: McpServer, prompt: str, argument: str, value: str,
+                       context: Mapping[str, str] | None = None) -> list[str]:
+        """The server's completions of a prompt argument's partial value (none when it offers none)."""
+        ...
+
+    async def list_resources(self, server: McpServer) -> Sequence[McpResource]:
+        """Every resource the server lists."""
+        ...
+
+    async def read_resource(self, server: McpServer, uri: str) -> list[McpResourceContent]:
+        """The resource's contents; McpServerError when it cannot be read."""
+        ...
+
+
+def prompt_arguments(prompt: McpPrompt, given: Mapping[str, str]) -> dict[str, str]:
+    """The arguments for a prompt, checked: InvalidInput names an unknown or a missing required one."""
+    known = {a.name for a in prompt.arguments}
+    unknown = sorted(set(given) - known)
+    if unknown:
+        listed = ", ".join(sorted(known)) or "none"
+        raise InvalidInput(f"The prompt {prompt.name!r} has no argument {unknown[0]!r} (its arguments: {listed}).")
+    missing = [a.name for a in prompt.arguments if a.required and not given.get(a.name)]
+    if missing:
+        raise InvalidInput(f"The prompt {prompt.name!r} needs {', '.join(f'{m}=VALUE' for m in missing)}.")
+    return dict(given)
+
+
+def split_prompt_ref(ref: str) -> tuple[str, str]:
+    """(server, prompt) of `SERVER/PROMPT` (or `SERVER:PROMPT`, the composer's form); InvalidInput otherwise."""
+    for separator in ("/", ":"):
+        server, sep, prompt = ref.partition(separator)
+        if sep and server and prompt:
+            return server, prompt
+    raise InvalidInput(f"Give the prompt as SERVER/PROMPT, not {ref!r}.")

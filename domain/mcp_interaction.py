@@ -1,0 +1,115 @@
+"""What an MCP server may ask of the user while a tool runs: a form to fill in (elicitation), or the use of the
+user's model (sampling); the ports that answer, and the answer given when no one can be asked."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+
+class ElicitAction(StrEnum):
+    """The user's answer to a form: sent it, refused it, or dismissed it."""
+
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    CANCEL = "cancel"
+
+
+@dataclass(frozen=True)
+class ElicitField:
+    """One field of a server's form (a property of its flat JSON schema)."""
+
+    name: str
+    kind: str = "string"  # "string" | "number" | "integer" | "boolean"
+    title: str = ""
+    description: str = ""
+    required: bool = False
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Elicitation:
+    """A server's question (form mode): its message and the fields to fill in."""
+
+    server: str
+    message: str
+    fields: tuple[ElicitField, ...] = ()
+
+
+@dataclass(frozen=True)
+class ElicitAnswer:
+    """The user's answer; `values` only when accepted."""
+
+    action: ElicitAction
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SamplingRequest:
+    """A server asks for a completion from the user's model: the messages (role, text), its system prompt and
+    its output limit."""
+
+    server: str
+    messages: tuple[tuple[str, str], ...]
+    system: str | None = None
+    max_tokens: int = 1000
+
+
+@dataclass(frozen=True)
+class SamplingReply:
+    """The model's answer to a sampling request, and which model wrote it."""
+
+    text: str
+    model: str
+
+
+class McpUser(Protocol):
+    """Asks the user on a server's behalf; nothing is sent to the server without the user's answer."""
+
+    async def elicit(self, request: Elicitation) -> ElicitAnswer:
+        """The user's answer to the form (decline when the user cannot be asked)."""
+        ...
+
+    async def approve_sampling(self, request: SamplingRequest) -> bool:
+        """True only when the user allows this request to run on their model."""
+        ...
+
+
+class McpSampler(Protocol):
+    """Runs an approved sampling request on the user's model."""
+
+    async def sample(self, request: SamplingRequest) -> SamplingReply:
+        """The reply; raises PalimpsestError (no model to use, the provider's failure) otherwise."""
+        ...
+
+
+class NobodyToAsk:
+    """The McpUser where no one can be asked (no terminal, a script): forms are declined, sampling refused."""
+
+    async def elicit(self, request: Elicitation) -> ElicitAnswer:
+        """Always declines."""
+        return ElicitAnswer(ElicitAction.DECLINE)
+
+    async def approve_sampling(self, request: SamplingRequest) -> bool:
+        """Always refuses."""
+        return False
+
+
+def coerce(value: str, spec: ElicitField) -> Any:
+    """A typed answer to a field from its text; ValueError says what the field takes."""
+    text = value.strip()
+    if spec.choices and text not in spec.choices:
+        raise ValueError(f"choose one of: {', '.join(spec.choices)}")
+    if spec.kind == "boolean":
+        if text.lower() in ("y", "yes", "true", "1"):
+            return True
+        if text.lower() in ("n", "no", "false", "0"):
+            return False
+        raise ValueError("answer yes or no")
+    if spec.kind == "integer":
+        return int(text)
+    if spec.kind == "number":
+        return float(text)
+    return text

@@ -1,0 +1,112 @@
+"""A real MCP server (the SDK's MCPServer) for the protocol tests beyond plain calls: a screenshot tool returning an
+image, a slow tool reporting progress, a tool callable only as a task, prompts with argument completion, resources,
+a tool that elicits, one that samples and one that lists the client's roots. `python -m tests.mcp.protocol_server`."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import mcp_types as types
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.utilities.types import Image
+from pydantic import BaseModel
+
+LANGUAGES = ("python", "perl", "php", "rust")
+
+
+class TasksServer(MCPServer):
+    """Declares `task_only` as callable only as a task (execution.taskSupport "required")."""
+
+    async def list_tools(self) -> list[Any]:
+        tools = await super().list_tools()
+        return [t.model_copy(update={"execution": types.ToolExecution(task_support="required")})
+                if t.name == "task_only" else t for t in tools]
+
+
+server = TasksServer("palimpsest-test-protocol")
+
+
+def _png(width: int, height: int) -> bytes:
+    from PIL import Image as Pillow
+
+    buffer = io.BytesIO()
+    Pillow.new("RGB", (width, height), (40, 120, 200)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+@server.tool(structured_output=False)
+def screenshot(width: int = 160, height: int = 120) -> list[Any]:
+    """Takes a screenshot (a blue PNG of the size asked) and says what it shows."""
+    return [f"A screenshot of {width}x{height} pixels.", Image(data=_png(width, height), format="png")]
+
+
+@server.tool()
+async def slow(steps: int = 3, pause: float = 0.2, ctx: Context | None = None) -> str:
+    """Works in steps, reporting progress after each."""
+    assert ctx is not None
+    for step in range(1, steps + 1):
+        await asyncio.sleep(pause)
+        await ctx.report_progress(step, steps, f"step {step} of {steps}")
+    return f"done after {steps} steps"
+
+
+@server.tool()
+def task_only() -> str:
+    """Runs only as a task."""
+    return "ran as a plain call"
+
+
+@server.prompt()
+def review(language: str, focus: str = "bugs") -> str:
+    """Review code in a language, with a focus."""
+    return f"Review this {language} code for {focus}."
+
+
+@server.completion()
+async def complete(ref: Any, argument: Any, context: Any) -> types.Completion | None:
+    if isinstance(ref, types.PromptReference) and ref.name == "review" and argument.name == "language":
+        return types.Completion(values=[x for x in LANGUAGES if x.startswith(argument.value)])
+    return None
+
+
+@server.resource("notes://today", name="today", description="Today's notes", mime_type="text/plain")
+def today() -> str:
+    return "Buy milk. Call Ada."
+
+
+class Name(BaseModel):
+    """The user's name."""
+
+    name: str
+
+
+@server.tool()
+async def ask_name(ctx: Context) -> str:
+    """Asks the user for their name (elicitation)."""
+    answer = await ctx.elicit("What is your name?", Name)
+    if answer.action == "accept" and answer.data is not None:
+        return f"Hello, {answer.data.name}."
+    return f"The user chose {answer.action}."
+
+
+@server.tool()
+async def summarize(text: str, ctx: Context) -> str:
+    """Asks the client's model for a one-line summary (sampling)."""
+    result = await ctx.session.create_message(
+        messages=[types.SamplingMessage(role="user", content=types.TextContent(type="text", text=text))],
+        max_tokens=50)
+    content = result.content
+    return f"summary: {content.text if isinstance(content, types.TextContent) else content}"
+
+
+@server.tool()
+async def roots(ctx: Context) -> str:
+    """The folders the client lets this server use."""
+    listed = await ctx.session.list_roots()
+    return "\n".join(str(r.uri) for r in listed.roots) or "(no roots)"
+
+
+if __name__ == "__main__":
+    server.run()

@@ -1,0 +1,133 @@
+"""A server's requests to the client, against the real protocol server (tests/mcp/protocol_server.py) through the
+hub: a form answered on the terminal (or declined without one), sampling only after approval, the declared roots."""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.cli.mcp_user import TerminalMcpUser
+from data.mcp.hub import McpHub
+from domain.mcp import McpServer, McpTransport
+from domain.mcp_interaction import SamplingReply, SamplingRequest
+from domain.services.mcp_sampler import ConversationSampler
+from tests.mcp.helpers import MemorySecrets
+
+
+class Tty(io.StringIO):
+    """A terminal stand-in: text to read (or the prompts written), and isatty() true."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+class RecordingSampler:
+    """An McpSampler that answers with a fixed text and records each request it ran."""
+
+    def __init__(self) -> None:
+        self.requests: list[SamplingRequest] = []
+
+    async def sample(self, request: SamplingRequest) -> SamplingReply:
+        self.requests.append(request)
+        return SamplingReply("It is about a cat.", "claude-test")
+
+
+SERVER = McpServer("proto", McpTransport.STDIO, command=sys.executable, args=("-m", "tests.mcp.protocol_server"),
+                   timeout_s=30)
+
+
+@pytest.fixture()
+def logs(tmp_path: Path) -> Path:
+    return tmp_path / "logs"
+
+
+def _hub(logs: Path, answers: str | None, sampler: RecordingSampler | None = None) -> tuple[McpHub, io.StringIO]:
+    """A hub whose user answers `answers` on a terminal (None: no terminal)."""
+    stderr: io.StringIO = Tty() if answers is not None else io.StringIO()
+    stdin: io.StringIO = Tty(answers) if answers is not None else io.StringIO("")
+    return McpHub(MemorySecrets(), logs, user=TerminalMcpUser(stdin=stdin, stderr=stderr), sampler=sampler), stderr
+
+
+@pytest.fixture()
+def closing() -> Iterator[list[McpHub]]:
+    hubs: list[McpHub] = []
+    yield hubs
+    for hub in hubs:
+        hub.close()
+
+
+@pytest.mark.parametrize(("answers", "expected"), [
+    ("y\nAda\n", "Hello, Ada."),
+    ("d\n", "The user chose decline."),
+    ("c\n", "The user chose cancel."),
+    ("y\n\n\n\n", "The user chose cancel."),  # a required field left empty three times
+])
+async def test_a_servers_form_is_asked_on_the_terminal_and_only_the_answer_is_sent(
+    logs: Path, closing: list[McpHub], answers: str, expected: str
+) -> None:
+    hub, stderr = _hub(logs, answers)
+    closing.append(hub)
+    outcome = await hub.call_tool(SERVER, "ask_name", {})
+    assert outcome.output == expected
+    assert "The MCP server proto asks: What is your name?" in stderr.getvalue()
+
+
+async def test_without_a_terminal_a_form_is_declined_and_the_user_told(logs: Path, closing: list[McpHub]) -> None:
+    hub, stderr = _hub(logs, None)
+    closing.append(hub)
+    outcome = await hub.call_tool(SERVER, "ask_name", {})
+    assert outcome.output == "The user chose decline."
+    assert "declined without asking (no terminal): the MCP server proto asked: What is your name?" in stderr.getvalue()
+
+
+async def test_sampling_runs_on_the_users_model_only_after_approval(logs: Path, closing: list[McpHub]) -> None:
+    sampler = RecordingSampler()
+    hub, stderr = _hub(logs, "y\n", sampler)
+    closing.append(hub)
+    outcome = await hub.call_tool(SERVER, "summarize", {"text": "The cat sat on the mat."})
+    assert outcome.output == "summary: It is about a cat."
+    [request] = sampler.requests
+    assert request.messages == (("user", "The cat sat on the mat."),) and request.max_tokens == 50
+    assert "The MCP server proto asks to use your model (up to 50 output tokens" in stderr.getvalue()
+
+
+@pytest.mark.parametrize("answers", ["n\n", None])
+async def test_sampling_refused_on_the_terminal_or_without_one_never_reaches_the_model(
+    logs: Path, closing: list[McpHub], answers: str | None
+) -> None:
+    sampler = RecordingSampler()
+    hub, stderr = _hub(logs, answers, sampler)
+    closing.append(hub)
+    outcome = await hub.call_tool(SERVER, "summarize", {"text": "secret"})
+    assert outcome.is_error and "declined to run this request on their model" in outcome.output
+    assert sampler.requests == []
+    if answers is None:
+        assert "refused without asking (no terminal): the MCP server proto asked to use your model" in \
+            stderr.getvalue()
+
+
+async def test_the_declared_roots_are_what_the_server_lists(logs: Path, closing: list[McpHub], tmp_path: Path) -> None:
+    hub, _ = _hub(logs, None)
+    closing.append(hub)
+    server = McpServer(SERVER.name, SERVER.transport, command=SERVER.command, args=SERVER.args,
+                       roots=(str(tmp_path / "project"), str(tmp_path / "notes")))
+    outcome = await hub.call_tool(server, "roots", {})
+    assert outcome.output.split("\n") == [(tmp_path / "project").as_uri(), (tmp_path / "notes").as_uri()]
+
+
+async def test_the_conversation_sampler_uses_the_chosen_model_and_refuses_without_one() -> None:
+    from domain.errors import InvalidInput
+    from tests.fakes_models import FakeSummarizer
+
+    summarizer = FakeSummarizer("short")
+    sampler = ConversationSampler(summarizer)
+    request = SamplingRequest("proto", (("user", "long text"),), "Be brief.", 40)
+    with pytest.raises(InvalidInput, match="No conversation's model is known"):
+        await sampler.sample(request)
+    sampler.use("anthropic", "claude-x")
+    assert await sampler.sample(request) == SamplingReply("short", "claude-x")
+    assert summarizer.prompts == ["long text"]
