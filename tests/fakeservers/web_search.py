@@ -208,6 +208,7 @@ def blocks_refusal(body: Mapping[str, Any]) -> str | None:
 
 
 def _unanswered(i: int, uses: Mapping[str, int]) -> str:
-    # the API's wording as quoted in vellum-ai/vellum-assistant#15911 (the location prefix is the API's usual one)
-    return (f"messages.{i}.content.{min(uses.values())}: web_search tool use was found without a corresponding "
-            "web_search_tool_result block")
+    # the API's wording, as a real 400 body quoted in AnswerDotAI/lisette#108 has it (message index, then the id)
+    first = min(uses, key=lambda tool_id: uses[tool_id])
+    return (f"messages.{i}: `web_search` tool use with id `{first}` was found without a corresponding "
+            "`web_search_tool_result` block")
