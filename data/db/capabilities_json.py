@@ -42,6 +42,7 @@ def capabilities_from_json(text: str | None) -> ModelCapabilities | None:
             vision=_flag(raw.get("vision")),
             pdf_input=_flag(raw.get("pdf_input")),
             tool_use=_flag(raw.get("tool_use")),
+            web_search=_flag(raw.get("web_search")),
             sources=tuple(known.items()),
         )
     except (ValueError, TypeError, AttributeError):
