@@ -43,6 +43,7 @@ class ModelCapabilities:
     pdf_input: bool | None = None
     tool_use: bool | None = None
     web_search: bool | None = None  # takes the provider's web search server tool (Anthropic: not every model)
+    web_fetch: bool | None = None  # takes Anthropic's web fetch server tool
     sources: tuple[tuple[str, CapabilitySource], ...] = ()
 
     def source(self, name: str) -> CapabilitySource | None:

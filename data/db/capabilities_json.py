@@ -43,6 +43,7 @@ def capabilities_from_json(text: str | None) -> ModelCapabilities | None:
             pdf_input=_flag(raw.get("pdf_input")),
             tool_use=_flag(raw.get("tool_use")),
             web_search=_flag(raw.get("web_search")),
+            web_fetch=_flag(raw.get("web_fetch")),
             sources=tuple(known.items()),
         )
     except (ValueError, TypeError, AttributeError):
