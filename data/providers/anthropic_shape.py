@@ -111,7 +111,8 @@ def anthropic_request(
     budget model that takes it thinks between tool calls under the interleaved-thinking beta); while it is on, the
     current tool loop's own reasoning blocks of this provider and model go back first in their turns, as they
     came. The beta header, when sent, is in `extra_headers`. With `web_search` on, the web_search server tool is
-    offered (and web_fetch where the model takes it), and earlier searched replies of this provider go back as their blocks came (pruned ones as text)."""
+    offered (and web_fetch where the model takes it), and earlier searched replies of this provider go back as
+    their blocks came (pruned ones as text)."""
     turns = to_turns(messages, user_first=True, tool_blocks=bool(tools),
                      web_provider=provider_id if web_search is not None else None)
     echoed = loop_reasoning(turns, provider_id, model_id)

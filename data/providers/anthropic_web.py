@@ -126,7 +126,8 @@ class SearchFold:
             elif block["type"] == "web_fetch_tool_result":
                 page = block.get("content") or {}
                 if page.get("type") == "web_fetch_result":
-                    sources.append(Source(str(page.get("url", "")), str((page.get("content") or {}).get("title") or "")))
+                    title = (page.get("content") or {}).get("title") or ""
+                    sources.append(Source(str(page.get("url", "")), str(title)))
                 else:
                     errors.append(str(page.get("error_code", "unavailable")))
             elif block["type"] == "web_search_tool_result":
