@@ -15,6 +15,7 @@ from tests.fakeservers import FakeAnthropicServer, Reply, ScriptedBrain
 from tests.fakeservers.anthropic_rules import model_info, refusal
 from ui.backend import ProviderInfo
 from ui.viewmodels.app import build_choices
+from ui.widgets.header import web_tip
 
 KEY = "sk-web-model-key-1"
 OLD = "claude-3-haiku-20240307"
@@ -46,8 +47,12 @@ def test_the_picker_offers_the_globe_only_for_a_model_that_takes_web_search() ->
               AiModel("claude-sonnet-4-6", "Claude Sonnet 4.6", "anthropic", context_window_size=200_000,
                       capabilities=ModelCapabilities(web_search=True)),
               AiModel("claude-unknown", "Claude Unknown", "anthropic", context_window_size=200_000)]
-    by_id = {c.selection.model_id: c.web_search for c in build_choices([provider], models)}
-    assert by_id == {OLD: False, "claude-sonnet-4-6": True, "claude-unknown": True}
+    choices = {c.selection.model_id: c for c in build_choices([provider], models)}
+    assert {k: c.web_search for k, c in choices.items()} == {OLD: False, "claude-sonnet-4-6": True,
+                                                             "claude-unknown": True}
+    old = choices[OLD]
+    assert web_tip(old.provider_name, old.web_search, False, old.label if old.web_search_refused else None) == (
+        "Web search: Claude Haiku 3 does not take Anthropic's web search (pick a model that does).")
 
 
 def test_the_fake_refuses_the_search_tool_for_a_model_without_it_as_the_api_does() -> None:

@@ -56,6 +56,7 @@ def build_choices(providers: Sequence[ProviderInfo], models: Sequence[AiModel]) 
             features=features_of(m),
             reasoning_levels=reasoning_levels_of(m),
             web_search=provider_searches_web(by_id[m.provider_id].provider) and model_takes_web_search(m),
+            web_search_refused=provider_searches_web(by_id[m.provider_id].provider) and not model_takes_web_search(m),
         )
         for m in ordered
     )
