@@ -31,8 +31,8 @@ REASONING_EFFORTS = ("low", "medium", "high", "max")  # the effort levels of the
 
 @dataclass(frozen=True)
 class ModelCapabilities:
-    """What a model accepts besides text (thinking form, effort levels, images, PDFs, tools) and where each known
-    value came from (`sources`: field name -> source). None: not known."""
+    """What a model accepts besides text (thinking form, effort levels, images, PDFs, tools, web search) and where
+    each known value came from (`sources`: field name -> source). None: not known."""
 
     thinking: ThinkingForm = ThinkingForm.NONE
     efforts: tuple[str, ...] = ()  # effort levels the provider accepts for the model (may include e.g. "xhigh")
@@ -42,6 +42,8 @@ class ModelCapabilities:
     vision: bool | None = None
     pdf_input: bool | None = None
     tool_use: bool | None = None
+    web_search: bool | None = None  # takes the provider's web search server tool (Anthropic: not every model)
+    web_fetch: bool | None = None  # takes Anthropic's web fetch server tool
     sources: tuple[tuple[str, CapabilitySource], ...] = ()
 
     def source(self, name: str) -> CapabilitySource | None:

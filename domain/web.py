@@ -41,6 +41,7 @@ class WebSearchRecord:
     blocks: str | None = None  # JSON list of the provider's content blocks, in order, exactly as received
     provider_id: str | None = None
     model_id: str | None = None
+    per_prompt: bool = False  # billed once for the reply, however many queries it ran (Gemini 2.x grounding)
 
     def belongs_to(self, provider_id: str) -> bool:
         """Whether the blocks may go back in a request to this provider."""
@@ -52,8 +53,10 @@ class WebSearchRecord:
 
     @property
     def billed_searches(self) -> int:
-        """The searches that ran (a search that ended in an error code is not billed)."""
-        return max(0, len(self.queries) - len(self.errors))
+        """The billed units: the searches that ran (a search that ended in an error code is not billed), or one
+        grounded prompt for a per-prompt record that ran any."""
+        ran = max(0, len(self.queries) - len(self.errors))
+        return min(ran, 1) if self.per_prompt else ran
 
     def numbered(self) -> tuple[Source, ...]:
         """The sources in the order they are numbered for the reader: cited ones first, then the rest, no repeats."""
@@ -130,6 +133,7 @@ def record_to_json(record: WebSearchRecord | None) -> str | None:
         "citations": [{"url": c.url, "title": c.title, "cited_text": c.cited_text, "start": c.start, "end": c.end}
                       for c in record.citations],
         "blocks": record.blocks, "provider_id": record.provider_id, "model_id": record.model_id,
+        **({"per_prompt": True} if record.per_prompt else {}),
     }, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -170,4 +174,5 @@ def record_from_dict(raw: Mapping[str, Any]) -> WebSearchRecord:
             for c in objects("citations")
         ),
         blocks=text(blocks), provider_id=text(raw.get("provider_id")), model_id=text(raw.get("model_id")),
+        per_prompt=raw.get("per_prompt") is True,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.mcp import SEPARATOR
-from domain.models import Provider, ProviderApi, ProviderType
+from domain.models import AiModel, Provider, ProviderApi, ProviderType
 
 OPENAI_HOST = "api.openai.com"
 
@@ -27,11 +27,25 @@ def native_web_search(adapter: object) -> bool:
     return bool(getattr(adapter, "searches_web", False))
 
 
-def web_search_unavailable(provider: Provider, adapter: object, search_tools: Sequence[str] = ()) -> str | None:
-    """None when the provider searches natively; else the plain sentence for the user: the MCP search tools it
-    can use instead, or that there is none."""
+def model_takes_web_search(model: AiModel | None) -> bool:
+    """Whether the model takes its provider's search tool: only a model known not to (Anthropic's Claude 3 Haiku,
+    Sonnet, Opus and older; capabilities.web_search false) is refused; unknown counts as yes."""
+    caps = model.capabilities if model is not None else None
+    return caps is None or caps.web_search is not False
+
+
+def web_search_unavailable(provider: Provider, adapter: object, search_tools: Sequence[str] = (),
+                           model: AiModel | None = None) -> str | None:
+    """None when the provider searches natively (and the model takes its search); else the plain sentence for the
+    user: the MCP search tools it can use instead, or that there is none."""
     if native_web_search(adapter):
-        return None
+        if model is None or model_takes_web_search(model):
+            return None
+        head = f"{model.display_name or model.id} does not take {provider.name}'s web search"
+        if search_tools:
+            return f"{head}; the model can search through the MCP tool {', '.join(search_tools)} instead."
+        return (f"{head}, and no MCP search server is configured: this conversation's replies cannot search the web "
+                "(pick a model that searches, or add a search server with `palimpsest mcp add`).")
     if search_tools:
         return (f"{provider.name} has no web search of its own; the model can search through the MCP tool "
                 f"{', '.join(search_tools)} instead.")

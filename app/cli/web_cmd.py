@@ -51,7 +51,8 @@ def session_web_search(c: Container, session_id: str, choice: str | None) -> str
     line = f"Web search for {session_id}: {'on' if ctx.settings.web_search else 'off'} ({source})."
     if ctx.provider is not None:
         adapter = c.adapters.for_provider(ctx.provider)
-        missing = web_search_unavailable(ctx.provider, adapter, search_tool_names([t.name for t in ctx.tools]))
+        missing = web_search_unavailable(ctx.provider, adapter, search_tool_names([t.name for t in ctx.tools]),
+                                         ctx.model)
         if missing is not None:
             line += "\n" + missing
     return line

@@ -42,6 +42,8 @@ def capabilities_from_json(text: str | None) -> ModelCapabilities | None:
             vision=_flag(raw.get("vision")),
             pdf_input=_flag(raw.get("pdf_input")),
             tool_use=_flag(raw.get("tool_use")),
+            web_search=_flag(raw.get("web_search")),
+            web_fetch=_flag(raw.get("web_fetch")),
             sources=tuple(known.items()),
         )
     except (ValueError, TypeError, AttributeError):

@@ -9,7 +9,7 @@ from typing import Any
 
 from data.attachments.media import MediaSource
 from data.providers.anthropic_thinking import loop_reasoning, thinking_block, thinking_request
-from data.providers.anthropic_web import sent_back, web_search_tool
+from data.providers.anthropic_web import sent_back, web_fetch_tool, web_search_tool
 from data.providers.attachment_shape import anthropic_parts
 from data.providers.conversation import (
     AttachmentBlock,
@@ -128,7 +128,8 @@ def anthropic_request(
     budget model that takes it thinks between tool calls under the interleaved-thinking beta); while it is on, the
     current tool loop's own reasoning blocks of this provider and model go back first in their turns, as they
     came. The beta header, when sent, is in `extra_headers`. With `web_search` on, the web_search server tool is
-    offered, and earlier searched replies of this provider go back as their blocks came (pruned ones as text)."""
+    offered (and web_fetch where the model takes it), and earlier searched replies of this provider go back as
+    their blocks came (pruned ones as text)."""
     turns = to_turns(messages, user_first=True, tool_blocks=bool(tools),
                      web_provider=provider_id if web_search is not None else None)
     echoed = loop_reasoning(turns, provider_id, model_id)
@@ -148,7 +149,9 @@ def anthropic_request(
     if system:
         params["system"] = system
     if tools or web_search is not None:
-        params["tools"] = [*anthropic_tools(tools), *([web_search_tool(web_search)] if web_search else [])]
+        fetches = web_search is not None and (capabilities is None or capabilities.web_fetch is not False)
+        params["tools"] = [*anthropic_tools(tools), *([web_fetch_tool(web_search)] if web_search and fetches else []),
+                           *([web_search_tool(web_search)] if web_search else [])]
     if thinking.headers:
         params["extra_headers"] = dict(thinking.headers)
     return params

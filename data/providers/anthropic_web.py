@@ -1,5 +1,5 @@
-"""Anthropic's web search server tool: the tool definition, the stream's search and cited-text blocks folded into a
-WebSearchRecord, and those blocks sent back unchanged on later turns."""
+"""Anthropic's web search and web fetch server tools: the tool definitions, the stream's search, fetch and cited-text
+blocks folded into a WebSearchRecord, and those blocks sent back unchanged on later turns."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 from domain.web import Citation, Source, WebSearchRecord, WebSearchSettings
 
 WEB_SEARCH_TOOL = "web_search_20250305"
+WEB_FETCH_TOOL = "web_fetch_20250910"  # in the SDK's (non-beta) Messages types: no beta header is sent
 
 
 def web_search_tool(settings: WebSearchSettings) -> dict[str, Any]:
@@ -26,6 +27,14 @@ def web_search_tool(settings: WebSearchSettings) -> dict[str, Any]:
     return tool
 
 
+def web_fetch_tool(settings: WebSearchSettings) -> dict[str, Any]:
+    """The web_fetch server tool offered beside search (the same use limit and domains; the model fetches only URLs
+    already in the conversation, the user's or a search's)."""
+    tool = web_search_tool(settings)
+    tool.pop("user_location", None)  # the fetch tool has no location
+    return {**tool, "type": WEB_FETCH_TOOL, "name": "web_fetch"}
+
+
 def sent_back(record: WebSearchRecord) -> list[dict[str, Any]]:
     """The reply's content blocks exactly as they came (search calls, their results, the cited text)."""
     return list(json.loads(record.blocks or "[]"))
@@ -38,8 +47,8 @@ def _dump(block: Any) -> dict[str, Any]:
 
 
 class SearchFold:
-    """Collects a streamed reply's server_tool_use, web_search_tool_result and text blocks (with their citations), in
-    order; a record comes out only when the reply searched."""
+    """Collects a streamed reply's server_tool_use, web_search_tool_result, web_fetch_tool_result and text blocks
+    (with their citations), in order; a record comes out only when the reply searched or fetched."""
 
     def __init__(self, provider_id: str, model_id: str) -> None:
         self._owner = (provider_id, model_id)
@@ -68,7 +77,7 @@ class SearchFold:
             self._searched = True
             self._blocks[index] = {**_dump(block), "input": {}}
             self._json[index] = []
-        elif kind == "web_search_tool_result":
+        elif kind in ("web_search_tool_result", "web_fetch_tool_result"):
             self._blocks[index] = _dump(block)
         elif kind == "text":
             self._blocks[index] = {"type": "text", "text": ""}
@@ -112,8 +121,15 @@ class SearchFold:
         errors: list[str] = []
         offset = 0
         for block in blocks:
-            if block["type"] == "server_tool_use":
+            if block["type"] == "server_tool_use" and block.get("name") == "web_search":
                 queries.append(str(block["input"].get("query", "")))
+            elif block["type"] == "web_fetch_tool_result":
+                page = block.get("content") or {}
+                if page.get("type") == "web_fetch_result":
+                    title = (page.get("content") or {}).get("title") or ""
+                    sources.append(Source(str(page.get("url", "")), str(title)))
+                else:
+                    errors.append(str(page.get("error_code", "unavailable")))
             elif block["type"] == "web_search_tool_result":
                 content = block.get("content")
                 if isinstance(content, dict):

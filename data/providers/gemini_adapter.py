@@ -205,7 +205,7 @@ class GeminiAdapter(SdkAdapter):
         if record is not None:
             yield WebSearched(record)
         if usage is not None:
-            yield UsageReported(replace(usage, web_search_requests=len(record.queries)) if record else usage)
+            yield UsageReported(replace(usage, web_search_requests=record.billed_searches) if record else usage)
         stop = _STOP_REASONS.get(finish, "other")
         yield StreamDone("tool_use" if called and stop == "end_turn" else stop)
 

@@ -52,4 +52,6 @@ def grounding_record(meta: Any, text: str, provider_id: str, model_id: str) -> W
                 citations.append(Citation(
                     str(web.uri), str(web.title or ""), str(getattr(segment, "text", "") or ""),
                     _chars(raw, getattr(segment, "start_index", None) or 0), _chars(raw, segment.end_index)))
-    return WebSearchRecord(tuple(queries), tuple(sources), tuple(citations), (), None, provider_id, model_id)
+    # Gemini 2.x grounding is billed per grounded prompt, Gemini 3 per search query (Google's pricing page)
+    return WebSearchRecord(tuple(queries), tuple(sources), tuple(citations), (), None, provider_id, model_id,
+                           per_prompt=not takes_search_with_functions(model_id))

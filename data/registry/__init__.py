@@ -168,7 +168,8 @@ def _parse_model(entry: dict[str, Any], raw_search: dict[str, Any] | None = None
         is_default=bool(entry.get("default", False)),
         price=ModelPrice(float(price["input"]), float(price["output"]),
                          float(price["cache_read"]) if price.get("cache_read") is not None else None,
-                         _search_price(raw_search, entry["provider"]))
+                         _search_price({**raw_search, entry["provider"]: entry["web_search_price"]}
+                                       if "web_search_price" in entry else raw_search, entry["provider"]))
         if price else None,
         capabilities=parse_capabilities(entry, CapabilitySource.REGISTRY),
         input_limit=_positive(entry["input_limit"]) if entry.get("input_limit") is not None else None,

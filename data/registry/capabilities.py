@@ -7,7 +7,7 @@ from typing import Any
 from domain.models import CapabilitySource, ModelCapabilities, ThinkingForm
 
 FIELDS = ("thinking", "efforts", "default_effort", "hides_thinking", "thinks_by_default", "vision", "pdf_input",
-          "tool_use")
+          "tool_use", "web_search", "web_fetch")
 ANTHROPIC_EFFORTS = ("low", "medium", "high", "xhigh", "max")  # output_config.effort values, in order
 
 
@@ -32,6 +32,8 @@ def parse_capabilities(entry: dict[str, Any], source: CapabilitySource) -> Model
         vision=_flag(entry, "vision"),
         pdf_input=_flag(entry, "pdf_input"),
         tool_use=_flag(entry, "tool_use"),
+        web_search=_flag(entry, "web_search"),
+        web_fetch=_flag(entry, "web_fetch"),
         sources=tuple((name, source) for name in given),
     )
 
@@ -73,6 +75,9 @@ def anthropic_capabilities(info: Any) -> ModelCapabilities | None:
         efforts = tuple(level for level in ANTHROPIC_EFFORTS if _supported(getattr(effort, level, None)))
     sources = [("thinking", CapabilitySource.PROVIDER_API), ("efforts", CapabilitySource.PROVIDER_API)]
     vision, pdf = getattr(caps, "image_input", None), getattr(caps, "pdf_input", None)
+    search = getattr(getattr(caps, "server_tools", None), "web_search", None)
+    if search is not None:
+        sources.append(("web_search", CapabilitySource.PROVIDER_API))
     if vision is not None:
         sources.append(("vision", CapabilitySource.PROVIDER_API))
     if pdf is not None:
@@ -82,6 +87,7 @@ def anthropic_capabilities(info: Any) -> ModelCapabilities | None:
         efforts=efforts,
         vision=_supported(vision) if vision is not None else None,
         pdf_input=_supported(pdf) if pdf is not None else None,
+        web_search=_supported(search) if search is not None else None,
         sources=tuple(sources),
     )
 

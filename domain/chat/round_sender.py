@@ -16,6 +16,7 @@ from domain.models import AiModel
 from domain.ports import ModelRepository
 from domain.provider_ports import ModelApiAdapter
 from domain.settings import ContextSettings
+from domain.web_support import model_takes_web_search
 
 RoundEvent = TextDelta | ThinkingDelta | Waiting | CompactStarted | CompactCompleted | Notice
 
@@ -79,7 +80,8 @@ class RoundSender:
                     reasoning=settings.reasoning,
                     capabilities=attempt.model.capabilities,
                     cache_key=attempt.ctx.session.id,
-                    **({"web_search": settings.web} if settings.web_search else {}),  # adapters without it: unasked
+                    **({"web_search": settings.web} if settings.web_search and model_takes_web_search(attempt.model)
+                       else {}),  # adapters without it, and models that refuse it: unasked
                 )
                 async with aclosing(stream_round(stream, attempt.state, settings.deadlines)) as deltas:
                     async for delta in deltas:

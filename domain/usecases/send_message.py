@@ -233,8 +233,8 @@ class SendMessageUseCase:
         ctx, short = await apply_server_window(adapter, self._models, ctx, self._upkeep.planner.estimator.rules)
         if short is not None:
             yield Notice(short, warning=True)
-        unavailable = web_search_unavailable(provider, adapter, search_tool_names([t.name for t in ctx.tools])) \
-            if ctx.settings.web_search else None
+        unavailable = web_search_unavailable(provider, adapter, search_tool_names([t.name for t in ctx.tools]),
+                                             ctx.model) if ctx.settings.web_search else None
         if unavailable is not None:
             yield Notice(unavailable, warning=True)
         if self._numbers is not None:

@@ -36,9 +36,10 @@ def _redacted_valid(model: str, data: Any) -> bool:
 
 
 def model_info(model_id: str, *, thinking: str = "budget", efforts: Iterable[str] = (), max_input: int = 200_000,
-               max_tokens: int = 64_000, display_name: str | None = None) -> dict[str, Any]:
+               max_tokens: int = 64_000, display_name: str | None = None, web_search: bool = True) -> dict[str, Any]:
     """A /v1/models entry with the capabilities object of the real API; thinking: none | budget | adaptive (also
-    takes a budget, can be disabled) | adaptive_only (no budget) | always_on (adaptive only, cannot be disabled)."""
+    takes a budget, can be disabled) | adaptive_only (no budget) | always_on (adaptive only, cannot be disabled);
+    web_search: whether the model takes the web search server tool (Claude 3 Haiku, Sonnet, Opus do not)."""
     yes, no = {"supported": True}, {"supported": False}
     levels = tuple(efforts)
     types = {
@@ -51,7 +52,8 @@ def model_info(model_id: str, *, thinking: str = "budget", efforts: Iterable[str
     capabilities = {
         "batch": yes, "citations": yes, "code_execution": no, "context_management": {"supported": False},
         "effort": effort, "image_input": yes, "pdf_input": yes,
-        "server_tools": {"supported": False, "code_execution": no, "web_search": no}, "structured_outputs": yes,
+        "server_tools": {"supported": web_search, "code_execution": no, "web_search": yes if web_search else no},
+        "structured_outputs": yes,
         "thinking": {"supported": thinking != "none", "types": types},
     }
     return {"id": model_id, "display_name": display_name or model_id, "max_input_tokens": max_input,
@@ -154,7 +156,19 @@ def refusal(body: Mapping[str, Any], models: Iterable[Mapping[str, Any]] = (),
     model = next((m for m in models if m.get("id") == body.get("model")), None)
     return (_thinking_refusal(body, model, headers or {}) or _signature_refusal(body)
             or _tool_loop_refusal(body, model) or _final_assistant_refusal(body)
-            or tool_refusal(web_tool(body)) or blocks_refusal(body))
+            or _server_tool_refusal(body, model) or tool_refusal(web_tool(body)) or blocks_refusal(body))
+
+
+def _server_tool_refusal(body: Mapping[str, Any], model: Mapping[str, Any] | None) -> str | None:
+    """The 400 for a web search tool offered to a model listed without it (the API's wording, as a real body quoted
+    in UKGovernmentBEIS/inspect_ai#3179 has it; that body goes on to suggest the tool types the model takes, "Did
+    you mean one of ...?": which ones a model without web search is offered is not known, so none are named)."""
+    tool = web_tool(body)
+    if tool is None or model is None or "capabilities" not in model:
+        return None
+    if model["capabilities"]["server_tools"]["web_search"]["supported"]:
+        return None
+    return f"'{body.get('model')}' does not support tool types: {tool.get('type')}."
 
 
 def interleaved(headers: Mapping[str, str]) -> bool:

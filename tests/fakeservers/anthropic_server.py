@@ -31,6 +31,7 @@ from tests.fakeservers.server import (
     sse,
     stalled_chunks,
 )
+from tests.fakeservers.web_fetch import fetch_blocks, fetch_tool
 from tests.fakeservers.web_search import citation, result_blocks, web_tool
 
 DEFAULT_MODELS = (model_info("claude-test-1", display_name="Claude Test"),)
@@ -276,10 +277,14 @@ class FakeAnthropicServer(FakeProviderServer):
         tool = web_tool(request.raw)
         pairs = result_blocks(answer.searches, tool, [f"srvtoolu_{uuid.uuid4().hex[:20]}" for _ in answer.searches]
                               ) if tool is not None else []
-        for use, result in pairs:
+        fetcher = fetch_tool(request.raw)
+        fetched = fetch_blocks(answer.fetches, fetcher, request.raw, [b for pair in pairs for b in pair],
+                               [f"srvtoolu_{uuid.uuid4().hex[:20]}" for _ in answer.fetches]
+                               ) if fetcher is not None else []
+        for use, result in [*pairs, *fetched]:
             yield from _search_events(index, use, result)
             index += 2
-        if answer.text or not (answer.tool_calls or pairs):
+        if answer.text or not (answer.tool_calls or pairs or fetched):
             yield sse({"type": "content_block_start", "index": index,
                        "content_block": {"type": "text", "text": ""}}, "content_block_start")
             yield sse({"type": "ping"}, "ping")
@@ -306,10 +311,11 @@ class FakeAnthropicServer(FakeProviderServer):
             yield sse({"type": "content_block_stop", "index": index}, "content_block_stop")
             index += 1
         delta_usage = {k: v for k, v in usage.items() if k in ("output_tokens", "output_tokens_details")}
-        if pairs:
+        if pairs or fetched:
             ran = sum(1 for _, r in pairs if not (isinstance(r["content"], dict)
-                                                  and r["content"]["error_code"] == "max_uses_exceeded"))
-            delta_usage["server_tool_use"] = {"web_search_requests": ran, "web_fetch_requests": 0}
+                                                  and r["content"].get("error_code") == "max_uses_exceeded"))
+            delta_usage["server_tool_use"] = {"web_search_requests": ran, "web_fetch_requests": sum(
+                1 for _, r in fetched if r["content"]["type"] == "web_fetch_result")}
         yield sse({"type": "message_delta", "delta": {"stop_reason": answer.effective_stop_reason,
                                                        "stop_sequence": None},
                    "usage": delta_usage}, "message_delta")

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from tests.fakeservers.media_rules import MediaPart
+from tests.fakeservers.web_fetch import Fetch
 from tests.fakeservers.web_search import Search
 
 Flavour = Literal["anthropic", "openai", "gemini"]
@@ -130,6 +131,7 @@ class Reply:
     tool_argument_chunk: int = 7  # tool-call JSON is streamed in slices of this many characters
     redacted: int = 0  # Anthropic: this many redacted_thinking blocks after the thinking
     searches: tuple[Search, ...] = ()  # web searches run before the text (when the request offers web search)
+    fetches: tuple[Fetch, ...] = ()  # Anthropic web fetches run after the searches (when the request offers it)
 
     @classmethod
     def of_text(cls, text: str, chunk: int = 8) -> Reply:

@@ -172,13 +172,22 @@ def blocks_refusal(body: Mapping[str, Any]) -> str | None:
         if isinstance(content, str):
             continue
         uses: dict[str, int] = {}
+        names: dict[str, str] = {}
         results: dict[str, dict[str, Any]] = {}
         for j, block in enumerate(content or []):
             kind = block.get("type")
-            if uses and kind != "web_search_tool_result":
-                return _unanswered(i, uses)
+            if uses and kind not in ("web_search_tool_result", "web_fetch_tool_result"):
+                return _unanswered(i, uses, names)
             if kind == "server_tool_use":
                 uses[str(block.get("id"))] = j
+                names[str(block.get("id"))] = str(block.get("name", "web_search"))
+            elif kind == "web_fetch_tool_result":
+                tool_id = str(block.get("tool_use_id"))
+                if names.get(tool_id) != "web_fetch":
+                    return (f"messages.{i}.content.{j}: unexpected `tool_use_id` found in `web_fetch_tool_result` "
+                            f"blocks: {tool_id}. Each `web_fetch_tool_result` block must have a corresponding "
+                            "`server_tool_use` block before it.")
+                del uses[tool_id]
             elif kind == "web_search_tool_result":
                 tool_id = str(block.get("tool_use_id"))
                 if tool_id not in uses:
@@ -203,11 +212,14 @@ def blocks_refusal(body: Mapping[str, Any]) -> str | None:
                                                                       encrypted_index(url, cited)):
                         return f"messages.{i}.content.{j}.citations.{k}.encrypted_index: Invalid encrypted index"
         if uses:
-            return _unanswered(i, uses)
+            return _unanswered(i, uses, names)
     return None
 
 
-def _unanswered(i: int, uses: Mapping[str, int]) -> str:
-    # the API's wording as quoted in vellum-ai/vellum-assistant#15911 (the location prefix is the API's usual one)
-    return (f"messages.{i}.content.{min(uses.values())}: web_search tool use was found without a corresponding "
-            "web_search_tool_result block")
+def _unanswered(i: int, uses: Mapping[str, int], names: Mapping[str, str]) -> str:
+    # the API's wording, as a real 400 body quoted in AnswerDotAI/lisette#108 has it (message index, then the id);
+    # for web_fetch the same sentence with that tool's name (by analogy: no real body of it was found)
+    first = min(uses, key=lambda tool_id: uses[tool_id])
+    name = names.get(first, "web_search")
+    return (f"messages.{i}: `{name}` tool use with id `{first}` was found without a corresponding "
+            f"`{name}_tool_result` block")

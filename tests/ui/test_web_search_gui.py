@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from domain.events import SourcesCited, TextDelta
 from domain.models import AiModel
 from domain.web import Citation, Source, WebSearchRecord
 from tests.ui.chat_helpers import row_of
@@ -35,8 +36,8 @@ def test_a_searched_reply_shows_superscripts_and_its_sources_and_the_globe_turns
     open_session(qtbot, window, session.id)
     _position, row = row_of(window.chat_view, RowKind.ASSISTANT)
     assert row.text == (
-        "High tide in Brest is at 06:12.[¹](https://tides.example/brest) The quay works end on Friday, so berth 4 "
-        "reopens.[²](https://port.example/news)\n\n**Sources**\n\n1. [Brest tide table](https://tides.example/brest)"
+        "High tide in Brest is at 06:12.[¹](#source-1) The quay works end on Friday, so berth 4 "
+        "reopens.[²](#source-2)\n\n**Sources**\n\n1. [Brest tide table](https://tides.example/brest)"
         "\n2. [Port of Brest news](https://port.example/news)")
     globe = window.header.web
     assert globe.isVisible() and globe.isEnabled() and not globe.isChecked()
@@ -79,3 +80,35 @@ def test_the_globe_before_the_first_message_is_stored_with_the_new_conversation(
     qtbot.waitUntil(lambda: any(call[0] == "set_web_search" for call in backend.calls))
     created = next(call for call in backend.calls if call[0] == "set_web_search")
     assert created[2] is True and backend.sessions[created[1]].web_search is True
+
+
+def test_a_superscript_leads_to_its_line_in_the_sources_list_not_out_to_the_page(qtbot, worker) -> None:
+    backend = FakeChatBackend(keys={"anthropic": "sk-test"})
+    session = backend.add_session("Tides in Brest", ["When is high tide in Brest?", REPLY], minutes_ago=1)
+    messages = backend.messages[session.id]
+    messages[-1] = replace(messages[-1], web=RECORD)
+    window = themed_window(qtbot, backend, worker)
+    opened: list[object] = []
+    window.chat_view.open_url = opened.append  # type: ignore[method-assign]
+    open_session(qtbot, window, session.id)
+    qtbot.waitUntil(lambda: not window.chat_view.delegate.sizer.pending_count())
+    _position, row = row_of(window.chat_view, RowKind.ASSISTANT)
+    assert window.chat_view.selector.open_link("#source-2", row.key)
+    assert opened == []  # the superscript does not leave the app
+    assert window.chat_view.selector.text() == "Port of Brest news"  # its line in the list is picked out
+
+
+def test_the_sources_show_under_the_streamed_reply_when_it_ends_before_any_read_back(qtbot, worker) -> None:
+    backend = FakeChatBackend(keys={"anthropic": "sk-test"})
+    session = backend.add_session("Tides in Brest", ["hi", "hello"], minutes_ago=1)
+    backend.scripts.append([TextDelta(REPLY), SourcesCited("pending", RECORD), 30.0])  # the turn stays open
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, session.id)
+    window.chat_vm.send("When is high tide in Brest?")
+    qtbot.waitUntil(lambda: "**Sources**" in row_of(window.chat_view, RowKind.ASSISTANT)[1].text, timeout=5000)
+    _position, row = row_of(window.chat_view, RowKind.ASSISTANT)
+    assert row.text.startswith("High tide in Brest is at 06:12.[¹](#source-1)")
+    assert row.text.endswith("2. [Port of Brest news](https://port.example/news)")
+    assert window.chat_vm.state.current_turn is not None  # still streaming: no read-back has happened
+    window.chat_vm.stop()
+    qtbot.waitUntil(lambda: backend.cancelled.is_set())

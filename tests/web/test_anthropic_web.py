@@ -90,8 +90,10 @@ async def test_the_fake_refuses_a_turn_whose_search_blocks_were_dropped_or_alter
     without_result = {**body, "messages": [body["messages"][0], {"role": "assistant", "content": [blocks[0],
                                                                                                       blocks[2]]},
                                            body["messages"][2]]}
-    assert "web_search tool use was found without a corresponding web_search_tool_result block" in str(
-        blocks_refusal(without_result))
+    # the API's wording (AnswerDotAI/lisette#108 quotes a real 400 body): the message index, then the tool use's id
+    assert blocks_refusal(without_result) == (
+        f"messages.1: `web_search` tool use with id `{blocks[0]['id']}` was found without a corresponding "
+        "`web_search_tool_result` block")
     altered = json.loads(json.dumps(body))
     altered["messages"][1]["content"][1]["content"][0]["encrypted_content"] += "x"
     assert "Invalid encrypted content" in str(blocks_refusal(altered))

@@ -56,3 +56,17 @@ async def test_gemini_3_takes_search_beside_functions_and_2x_refuses_the_pair() 
     both = {"tools": tools}
     assert gemini_tool_refusal("gemini-2.5-flash", both) == "Tool use with function calling is unsupported"
     assert gemini_tool_refusal("gemini-3-pro-preview", both) is None
+
+
+async def test_a_gemini_2_reply_that_ran_two_queries_is_billed_one_grounded_prompt_and_gemini_3_two() -> None:
+    other = Search("pluie paris", (("https://news.example/rain", "Rain in Paris"),))
+    counts = {}
+    for model in ("gemini-2.5-flash", "gemini-3-pro-preview"):
+        brain = ScriptedBrain([replace(Reply.of_text("Il pleut à Paris."), searches=(PARIS, other))])
+        with FakeGeminiServer(brain) as fake:
+            events = await _turn(adapter_for(ProviderType.GEMINI, fake.base_url), History().user("Météo ?"), model)
+        record = next(e.record for e in events if isinstance(e, WebSearched))
+        usage = next(e.usage for e in events if isinstance(e, UsageReported))
+        assert len(record.queries) == 2
+        counts[model] = (record.billed_searches, usage.web_search_requests)
+    assert counts == {"gemini-2.5-flash": (1, 1), "gemini-3-pro-preview": (2, 2)}

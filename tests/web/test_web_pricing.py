@@ -42,3 +42,21 @@ def test_the_store_counts_the_searches_that_ran_per_model(tmp_path: Path) -> Non
         assert usage.searches == ((SONNET, 3),)  # an error is not billed
     finally:
         storage.close()
+
+
+def test_gemini_2_grounding_is_priced_per_grounded_prompt_and_gemini_3_per_search_query() -> None:
+    # Google's pricing (as discuss.ai.google.dev answers and the pricing page transcript have it): Gemini 2.x
+    # grounding $35 per 1,000 grounded prompts, however many queries one ran; Gemini 3 $14 per 1,000 queries
+    flash, three = price_of("gemini-2.5-flash"), price_of("gemini-3-pro-preview")
+    assert flash is not None and flash.web_search == 0.035
+    assert three is not None and three.web_search == 0.014
+    assert WebSearchRecord(queries=("a", "b", "c"), per_prompt=True).billed_searches == 1
+    assert WebSearchRecord(queries=("a", "b", "c")).billed_searches == 3
+    assert WebSearchRecord(queries=(), per_prompt=True).billed_searches == 0
+
+
+def test_a_per_prompt_record_keeps_its_unit_through_storage() -> None:
+    from domain.web import record_from_json, record_to_json
+
+    stored = record_from_json(record_to_json(WebSearchRecord(queries=("a", "b"), per_prompt=True)))
+    assert stored is not None and stored.per_prompt and stored.billed_searches == 1

@@ -22,7 +22,8 @@ class ModelChoice:
     window_is_guess: bool = False
     features: tuple[str, ...] = ()  # what the model takes besides text: "reasoning", "images", "PDFs", "tools"
     reasoning_levels: tuple[str, ...] = ()  # the reasoning settings that mean something for it (none: no picker)
-    web_search: bool = False  # its provider has a web search of its own
+    web_search: bool = False  # its provider has a web search of its own, and the model takes it
+    web_search_refused: bool = False  # the provider has one but this model does not take it (Claude 3)
 
 
 # --- the turn ------------------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from domain.models import Agent, AiModel, ThinkingForm
-from domain.web_support import provider_searches_web
+from domain.web_support import model_takes_web_search, provider_searches_web
 from ui.backend import AppBackend, ProviderInfo, Selection, StartupInfo
 from ui.error_text import describe
 from ui.signals import emit
@@ -55,7 +55,8 @@ def build_choices(providers: Sequence[ProviderInfo], models: Sequence[AiModel]) 
             window_is_guess=m.window_is_guess,
             features=features_of(m),
             reasoning_levels=reasoning_levels_of(m),
-            web_search=provider_searches_web(by_id[m.provider_id].provider),
+            web_search=provider_searches_web(by_id[m.provider_id].provider) and model_takes_web_search(m),
+            web_search_refused=provider_searches_web(by_id[m.provider_id].provider) and not model_takes_web_search(m),
         )
         for m in ordered
     )

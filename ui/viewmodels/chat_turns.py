@@ -20,6 +20,7 @@ from domain.events import (
     MemoryFlushed,
     Notice,
     ResponseComplete,
+    SourcesCited,
     TextDelta,
     ThinkingDelta,
     TitleGenerated,
@@ -214,6 +215,8 @@ class TurnController:
             live.tool_progress(event)
         elif isinstance(event, ResponseComplete):
             live.finish()
+        elif isinstance(event, SourcesCited):
+            live.cite(event.record)
         elif isinstance(event, ChatError):
             vm.rows.error_row = live.failed(event)
             vm.dispatch(ReplyFailed(vm.rows.error_row.text))

@@ -8,7 +8,9 @@ from dataclasses import replace
 
 from domain.attachment import Attachment
 from domain.events import ChatError, ToolCallStarted, ToolProgress, ToolResultStored, ToolRoundLimitReached
+from domain.web import WebSearchRecord
 from ui.error_text import settings_page, turn_error_text
+from ui.markdown_sources import with_sources
 from ui.models.chat_rows import ChatRow, RowKind, format_arguments
 
 
@@ -24,6 +26,7 @@ class LiveTurn:
         self._thinking: ChatRow | None = None  # the reasoning streaming now (open until the reply starts)
         self._thinking_began = 0.0
         self._clock = clock
+        self._web: WebSearchRecord | None = None  # the sources the reply closing now cites
         self._pending = True  # nothing has come back yet: a pending reply (a typing indicator) shows at once
         if user_text is not None:
             self._rows.append(ChatRow(RowKind.USER, f"live-{turn}-user", text=user_text, attachments=attachments))
@@ -148,6 +151,17 @@ class LiveTurn:
         self._rows.append(row)
         return row
 
+    def cite(self, record: WebSearchRecord) -> None:
+        """The stored reply cites web sources (it is whole: the event follows its last text): its superscripts and
+        sources list show now, not only once the stored rows are read back."""
+        if self._reply is not None:
+            self._web = record
+            self._close_segment()
+            return
+        last = max((i for i, row in enumerate(self._rows) if row.kind is RowKind.ASSISTANT), default=None)
+        if last is not None:
+            self._rows[last] = replace(self._rows[last], text=with_sources(self._rows[last].text, record))
+
     def finish(self, *, incomplete: bool = False) -> None:
         """Ends streaming of the current segment."""
         self._pending = False
@@ -157,5 +171,7 @@ class LiveTurn:
         self._close_thinking()
         if self._reply is not None:
             if self._reply.text.strip() or incomplete:
-                self._rows.append(replace(self._reply, streaming=False, incomplete=incomplete, ended=ended))
+                text = with_sources(self._reply.text, self._web) if self._web is not None else self._reply.text
+                self._rows.append(replace(self._reply, text=text, streaming=False, incomplete=incomplete, ended=ended))
             self._reply = None
+            self._web = None

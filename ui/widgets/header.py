@@ -195,7 +195,8 @@ class Header(QWidget):
         self.web.setChecked(on and available)
         self.web.blockSignals(False)
         self.web.setEnabled(available and not (state.streaming or state.compacting))
-        self.web.setToolTip(web_tip(choice.provider_name if choice else None, available, on))
+        refused = choice.label if choice is not None and choice.web_search_refused else None
+        self.web.setToolTip(web_tip(choice.provider_name if choice else None, available, on, refused))
 
     def _model_chosen(self, selection: object) -> None:
         if isinstance(selection, Selection):
@@ -209,8 +210,11 @@ class Header(QWidget):
 REASONING_TIP = "Reasoning: how much the model thinks before it answers (this conversation)"
 
 
-def web_tip(provider: str | None, available: bool, on: bool) -> str:
-    """The globe's tooltip: what it does, whether it is on, or plainly why it cannot be."""
+def web_tip(provider: str | None, available: bool, on: bool, refused_by: str | None = None) -> str:
+    """The globe's tooltip: what it does, whether it is on, or plainly why it cannot be (`refused_by`: the model
+    that does not take its provider's search)."""
+    if provider is not None and refused_by is not None:
+        return f"Web search: {refused_by} does not take {provider}'s web search (pick a model that does)."
     if provider is not None and not available:
         return (f"Web search: {provider} has no web search of its own, and no MCP search server is configured "
                 "(add one in Settings › Tools).")

@@ -9,6 +9,7 @@ from PySide6.QtGui import QGuiApplication, QMouseEvent, QTextCursor
 from PySide6.QtWidgets import QListView, QMenu, QToolTip
 
 from ui.markdown_links import citation_target
+from ui.markdown_sources import source_number
 from ui.models.chat_rows import ChatRow
 from ui.models.message_list import MessageListModel
 from ui.widgets.doc_painter import TextRange, box_at, clamp_offset, doc_point, scrollbar_rect
@@ -156,12 +157,12 @@ class TextSelector(QObject):
             return True
         if self._press is None or event.button() != Qt.MouseButton.LeftButton:
             return False
-        _, _, link, _ = self._press
+        key, _, link, _ = self._press
         self._press = None
         if not self._dragged:
             self.set_selection(None)
             if link:
-                self.open_link(link)
+                self.open_link(link, key)
         return True
 
     def double_click(self, event: QMouseEvent) -> bool:
@@ -254,9 +255,12 @@ class TextSelector(QObject):
         return True
 
     # --- links and the menu ----------------------------------------------------------------------------
-    def open_link(self, href: str) -> bool:
-        """Opens an http(s) link with the view's opener, a page citation with its `open_citation`; anything else is
-        refused (False)."""
+    def open_link(self, href: str, key: str | None = None) -> bool:
+        """Opens an http(s) link with the view's opener, a page citation with its `open_citation`, a source's
+        superscript (in row `key`) by picking out its line in the sources list; anything else is refused (False)."""
+        number = source_number(href)
+        if number is not None:
+            return key is not None and self.show_source(key, number)
         cited = citation_target(href)  # a page citation: the document opens at that page
         if cited is not None:
             open_page = getattr(self._view, "open_citation", None)
@@ -265,6 +269,24 @@ class TextSelector(QObject):
         if not is_web_link(href) or opener is None:
             return False
         opener(QUrl(href))
+        return True
+
+    def show_source(self, key: str, number: int) -> bool:
+        """Selects line `number` of the sources list under row `key` and scrolls it into view (False: no such line)."""
+        position = self._model.position(key)
+        found = self._layout(self._model.index(position)) if position is not None else None
+        doc = found[1].doc if found is not None else None
+        if doc is None or position is None:
+            return False
+        block = doc.lastBlock()
+        while block.isValid() and block.textList() is None:
+            block = block.previous()
+        listed = block.textList() if block.isValid() else None
+        if listed is None or not 0 < number <= listed.count():
+            return False
+        line = listed.item(number - 1)
+        self.set_selection(TextRange(key, line.position(), line.position() + len(line.text())))
+        self._view.scrollTo(self._model.index(position), QListView.ScrollHint.PositionAtBottom)
         return True
 
     def menu_for(self, point: QPoint) -> QMenu | None:
@@ -283,8 +305,8 @@ class TextSelector(QObject):
         menu.addAction("Select all", lambda: self.select_all(key))
         if hit.link:
             menu.addSeparator()
-            opened = menu.addAction("Open link", lambda: self.open_link(hit.link))
-            opened.setEnabled(is_web_link(hit.link))
+            opened = menu.addAction("Open link", lambda: self.open_link(hit.link, key))
+            opened.setEnabled(is_web_link(hit.link) or source_number(hit.link) is not None)
             menu.addAction("Copy link address", lambda: QGuiApplication.clipboard().setText(hit.link))
         return menu
 
