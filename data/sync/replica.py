@@ -14,10 +14,10 @@ from sqlalchemy import Connection
 from data.attachments.files import AttachmentFiles
 from data.db.attachment_refs import unreferenced
 from data.db.engine import Database
-from data.sync.apply import apply_files, load_shadow, save_shadow
+from data.sync.apply import apply_files, load_shadow, load_times, save_shadow
 from data.sync.order import attachment_digests, renumber
 from data.sync.tables import Key, current_state, digest
-from domain.sync.hlc import HybridClock, Stamp
+from domain.sync.hlc import HybridClock, Stamp, made_at
 from domain.sync.ports import Applied, Pending
 from domain.sync.records import DELETED, Change, ChangeFile, CorruptFile
 
@@ -77,6 +77,7 @@ class SqlReplica:
             conn = s.connection()
             state = current_state(conn)
             shadow = load_shadow(conn)
+            times = load_times(conn)
             clock = self._clock(conn)
         now = self._now_ms()
         changes: list[Change] = []
@@ -86,7 +87,8 @@ class SqlReplica:
             d = digest(value)
             known = shadow.get(key)
             if known is None or known[0] != d:
-                stamp = clock.tick(now).text()
+                made = made_at(times.get(key), self.device, known[1] if known else None)
+                stamp = clock.issue(made, now).text()
                 changes.append(Change(*key, value, stamp))
                 marks[key] = (d, stamp)
                 if key[0] == "message":
