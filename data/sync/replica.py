@@ -18,10 +18,10 @@ from data.sync.apply import apply_files, load_shadow, load_times, save_shadow
 from data.sync.order import attachment_digests, renumber
 from data.sync.tables import Key, current_state, digest
 from domain.sync.hlc import HybridClock, Stamp, made_at
-from domain.sync.ports import Applied, Pending
+from domain.sync.ports import Applied, Pending, Written
 from domain.sync.records import DELETED, Change, ChangeFile, CorruptFile
 
-DEVICE_KEY, CLOCK_KEY = "device", "clock"
+DEVICE_KEY, CLOCK_KEY, WRITTEN_KEY = "device", "clock", "written"
 
 
 def meta(conn: Connection, key: str) -> Any:
@@ -110,7 +110,21 @@ class SqlReplica:
         token = (marks, clock.last.text())
         return Pending(tuple(changes), tuple(dict.fromkeys(blobs)), token)
 
-    def mark_pushed(self, pending: Pending) -> None:
+    def written(self) -> Written | None:
+        with self._db.read() as s:
+            value = meta(s.connection(), WRITTEN_KEY)
+        return Written(int(value["seq"]), value["nonce"]) if value and value["seq"] is not None else None
+
+    def begin_push(self) -> str:
+        with self._db.write() as s:
+            conn = s.connection()
+            value = meta(conn, WRITTEN_KEY) or {"seq": None, "nonce": None}
+            if value["nonce"] is None:
+                value["nonce"] = uuid.uuid4().hex
+                set_meta(conn, WRITTEN_KEY, value)
+        return str(value["nonce"])
+
+    def mark_pushed(self, pending: Pending, seq: int) -> None:
         marks: dict[Key, tuple[str, str] | None]
         last: str
         marks, last = pending.token  # type: ignore[misc]
@@ -119,6 +133,7 @@ class SqlReplica:
         with self._db.write() as s:
             conn = s.connection()
             save_shadow(conn, shadow, set(marks))
+            set_meta(conn, WRITTEN_KEY, {"seq": seq, "nonce": None})
             clock = self._clock(conn)
             clock.observe(last)
             set_meta(conn, CLOCK_KEY, clock.last.text())

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from domain.sync.errors import DeviceCopied
 from domain.sync.ports import Cipher, Remote, Replica
 from domain.sync.records import ChangeFile, CorruptFile, decode, encode
 
@@ -60,9 +61,27 @@ class SyncNowUseCase:
 
     def __call__(self) -> SyncReport:
         listing = _listing(self._remote.list(DEVICES))
+        self._check_own(listing)
         received, notices, skipped = self._pull(listing)
         sent, sent_bytes = self._push(listing)
         return SyncReport(received, sent, sent_bytes, notices, skipped)
+
+    def _check_own(self, listing: _Listing) -> None:
+        """DeviceCopied (before anything changes) when a file under this device's id past what it wrote is not
+        from its own push cut short."""
+        written = self._replica.written()
+        if written is None:
+            return
+        me = self._replica.device
+        for seq in listing.changes.get(me, []):
+            if seq <= written.seq:
+                continue
+            try:
+                nonce = self._read(change_name(me, seq)).nonce
+            except CorruptFile:
+                continue  # unreadable here: not evidence either way
+            if nonce != written.nonce:
+                raise DeviceCopied(me)
 
     def _read(self, name: str) -> ChangeFile:
         return decode(self._cipher.open(name, self._remote.get(name)))
@@ -128,12 +147,14 @@ class SyncNowUseCase:
         own = listing.changes.get(me, [])
         seq = (own[-1] if own else 0) + 1
         name = change_name(me, seq)
-        data = self._cipher.seal(name, encode(ChangeFile(me, seq, pending.changes, blobs=pending.blobs)))
+        nonce = self._replica.begin_push()
+        data = self._cipher.seal(name, encode(ChangeFile(me, seq, pending.changes, blobs=pending.blobs, nonce=nonce)))
         while not self._remote.put(name, data):  # a file of ours from a sync cut short after its upload
             seq += 1
             name = change_name(me, seq)
-            data = self._cipher.seal(name, encode(ChangeFile(me, seq, pending.changes, blobs=pending.blobs)))
-        self._replica.mark_pushed(pending)
+            data = self._cipher.seal(name, encode(ChangeFile(me, seq, pending.changes, blobs=pending.blobs,
+                                                             nonce=nonce)))
+        self._replica.mark_pushed(pending, seq)
         sent += len(data)
         snaps = listing.snapshots.get(me, [])
         if seq - (snaps[-1] if snaps else 0) >= SNAPSHOT_EVERY:
