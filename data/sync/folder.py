@@ -49,6 +49,12 @@ class FolderRemote:
         except OSError as exc:
             raise RemoteError(f"Cannot read {name} in the sync folder {self.root} ({exc.strerror}).") from exc
 
+    def delete(self, name: str) -> None:
+        try:
+            (self.root / name).unlink(missing_ok=True)
+        except OSError as exc:
+            raise RemoteError(f"Cannot delete {name} in the sync folder {self.root} ({exc.strerror}).") from exc
+
     def put(self, name: str, data: bytes) -> bool:
         target = self.root / name
         try:

@@ -67,6 +67,12 @@ class S3Remote:
         except self._errors as exc:
             raise self._fail(f"reading {name}", exc) from exc
 
+    def delete(self, name: str) -> None:
+        try:
+            self._client.delete_object(Bucket=self.bucket, Key=self.prefix + name)
+        except self._errors as exc:
+            raise self._fail(f"deleting {name}", exc) from exc
+
     def put(self, name: str, data: bytes) -> bool:
         from botocore.exceptions import ClientError
 

@@ -76,6 +76,11 @@ class WebDavRemote:
             raise RemoteError(f"The WebDAV server answered {response.status_code} to reading {name}.")
         return response.content
 
+    def delete(self, name: str) -> None:
+        response = self._send("DELETE", name)
+        if response.status_code not in (200, 204, 404):
+            raise RemoteError(f"The WebDAV server answered {response.status_code} to deleting {name}.")
+
     def put(self, name: str, data: bytes) -> bool:
         folder = name.rsplit("/", 1)[0] + "/" if "/" in name else ""
         self._make_folders(folder)

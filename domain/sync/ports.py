@@ -24,6 +24,10 @@ class Remote(Protocol):
         """Writes a file that does not exist yet, atomically; False (and nothing written) if it already exists."""
         ...
 
+    def delete(self, name: str) -> None:
+        """Deletes a file (none of that name: nothing to do); RemoteError if it cannot."""
+        ...
+
 
 class Cipher(Protocol):
     """Seals what leaves the device and opens what comes back (the identity when the remote is not encrypted)."""

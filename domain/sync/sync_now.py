@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from domain.sync.errors import DeviceCopied
+from domain.sync.errors import DeviceCopied, RemoteError, RemoteMissing
 from domain.sync.ports import Cipher, Remote, Replica
 from domain.sync.records import ChangeFile, CorruptFile, decode, encode
 
@@ -98,13 +98,20 @@ class SyncNowUseCase:
         for device, seqs in sorted(listing.changes.items()):
             if device == me:
                 continue
-            for seq in seqs:
-                if seq <= applied.get(device, 0):
+            newer = [seq for seq in seqs if seq > applied.get(device, 0)]
+            if newer and newer[0] > applied.get(device, 0) + 1:  # the files between were pruned: their snapshot
+                snapshot = self._catch_up(listing, device, newer[0] - 1, skipped)
+                if snapshot is None:
                     continue
+                files.append(snapshot)
+                for other, seq in snapshot.covers.items():
+                    applied[other] = max(applied.get(other, 0), seq)
+                newer = [seq for seq in newer if seq > applied[device]]
+            for seq in newer:
                 name = change_name(device, seq)
                 try:
                     files.append(self._read(name))
-                except CorruptFile:
+                except (CorruptFile, RemoteMissing):  # torn, another key, or pruned since the listing
                     skipped.append(name)
                     break  # a device's files apply in its order: the rest wait for this one
         if not files:
@@ -120,9 +127,22 @@ class SyncNowUseCase:
             name = snapshot_name(device, seq)
             try:
                 return [self._read(name)]
-            except CorruptFile:
+            except (CorruptFile, RemoteMissing):
                 skipped.append(name)
         return []
+
+    def _catch_up(self, listing: _Listing, device: str, through: int, skipped: list[str]) -> ChangeFile | None:
+        """The device's newest snapshot, when it covers its files up to `through` (pruned from the remote)."""
+        seqs = listing.snapshots.get(device, [])
+        if not seqs or seqs[-1] < through:
+            skipped.append(change_name(device, through))
+            return None
+        name = snapshot_name(device, seqs[-1])
+        try:
+            return self._read(name)
+        except (CorruptFile, RemoteMissing):
+            skipped.append(name)
+            return None
 
     def _fetch_blobs(self, files: Sequence[ChangeFile]) -> None:
         wanted = {sha for f in files for sha in f.blobs if not self._replica.has_blob(sha)}
@@ -144,8 +164,7 @@ class SyncNowUseCase:
         if not pending.changes:
             return 0, 0
         sent = self._put_blobs(pending.blobs)
-        own = listing.changes.get(me, [])
-        seq = (own[-1] if own else 0) + 1
+        seq = max([0, *listing.changes.get(me, []), *listing.snapshots.get(me, [])]) + 1
         name = change_name(me, seq)
         nonce = self._replica.begin_push()
         data = self._cipher.seal(name, encode(ChangeFile(me, seq, pending.changes, blobs=pending.blobs, nonce=nonce)))
@@ -158,8 +177,23 @@ class SyncNowUseCase:
         sent += len(data)
         snaps = listing.snapshots.get(me, [])
         if seq - (snaps[-1] if snaps else 0) >= SNAPSHOT_EVERY:
-            sent += self._put_snapshot(seq)
+            written = self._put_snapshot(seq)
+            sent += written
+            if written and snaps:
+                self._prune(listing, snaps[-1])
         return len(pending.changes), sent
+
+    def _prune(self, listing: _Listing, through: int) -> None:
+        """Deletes this device's change files up to its previous snapshot (`through`) and its older snapshots: the
+        newest snapshot covers them, and a device that had not applied them catches up from it."""
+        me = self._replica.device
+        names = [change_name(me, seq) for seq in listing.changes.get(me, []) if seq <= through]
+        names += [snapshot_name(me, seq) for seq in listing.snapshots.get(me, []) if seq <= through]
+        try:
+            for name in names:
+                self._remote.delete(name)
+        except RemoteError:
+            return  # left for the next snapshot's pruning
 
     def _put_blobs(self, blobs: Sequence[str]) -> int:
         if not blobs:

@@ -36,6 +36,13 @@ class FlakyRemote:
         self._tick()
         return self.inner.get(name)
 
+    def delete(self, name: str) -> None:
+        if not self.after:
+            self._tick()
+        self.inner.delete(name)
+        if self.after:
+            self._tick()
+
     def put(self, name: str, data: bytes) -> bool:
         if not self.after:
             self._tick()
