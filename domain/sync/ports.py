@@ -20,8 +20,13 @@ class Remote(Protocol):
         """The bytes of one file; RemoteMissing if there is none, RemoteError if it cannot be read."""
         ...
 
-    def put(self, name: str, data: bytes) -> bool:
-        """Writes a file that does not exist yet, atomically; False (and nothing written) if it already exists."""
+    def put(self, name: str, data: bytes, scratch: str | None = None) -> bool:
+        """Writes a file that does not exist yet, atomically; False (and nothing written) if it already exists.
+        A remote that writes aside first does so in `scratch` (a folder of this device's) when given."""
+        ...
+
+    def sweep(self, folder: str) -> int:
+        """Deletes what uploads cut short left aside in `folder` (this device's own); how many."""
         ...
 
     def delete(self, name: str) -> None:

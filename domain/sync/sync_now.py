@@ -58,10 +58,12 @@ class SyncNowUseCase:
 
     def __init__(self, remote: Remote, cipher: Cipher, replica: Replica) -> None:
         self._remote, self._cipher, self._replica = remote, cipher, replica
+        self._scratch = f"{DEVICES}{replica.device}/"  # where this device's uploads are written aside
 
     def __call__(self) -> SyncReport:
         listing = _listing(self._remote.list(DEVICES))
         self._check_own(listing)
+        self._remote.sweep(self._scratch)
         received, notices, skipped = self._pull(listing)
         sent, sent_bytes = self._push(listing)
         return SyncReport(received, sent, sent_bytes, notices, skipped)
@@ -168,7 +170,7 @@ class SyncNowUseCase:
         name = change_name(me, seq)
         nonce = self._replica.begin_push()
         data = self._cipher.seal(name, encode(ChangeFile(me, seq, pending.changes, blobs=pending.blobs, nonce=nonce)))
-        while not self._remote.put(name, data):  # a file of ours from a sync cut short after its upload
+        while not self._remote.put(name, data, self._scratch):  # a file of ours from a sync cut short after its upload
             seq += 1
             name = change_name(me, seq)
             data = self._cipher.seal(name, encode(ChangeFile(me, seq, pending.changes, blobs=pending.blobs,
@@ -205,7 +207,7 @@ class SyncNowUseCase:
             if name in present or not self._replica.has_blob(sha):
                 continue
             data = self._cipher.seal(name, self._replica.read_blob(sha))
-            if self._remote.put(name, data):
+            if self._remote.put(name, data, self._scratch):
                 sent += len(data)
         return sent
 
@@ -215,4 +217,4 @@ class SyncNowUseCase:
         name = snapshot_name(me, seq)
         data = self._cipher.seal(name, encode(ChangeFile(me, seq, self._replica.state(), snapshot=True,
                                                          covers=covers)))
-        return len(data) if self._remote.put(name, data) else 0
+        return len(data) if self._remote.put(name, data, self._scratch) else 0

@@ -43,11 +43,15 @@ class FlakyRemote:
         if self.after:
             self._tick()
 
-    def put(self, name: str, data: bytes) -> bool:
+    def sweep(self, folder: str) -> int:
+        self._tick()
+        return self.inner.sweep(folder)
+
+    def put(self, name: str, data: bytes, scratch: str | None = None) -> bool:
         if not self.after:
             self._tick()
-            return self.inner.put(name, data)
-        done = self.inner.put(name, data)
+            return self.inner.put(name, data, scratch)
+        done = self.inner.put(name, data, scratch)
         self._tick()
         return done
 
