@@ -142,9 +142,10 @@ def status(storage: Storage) -> dict[str, Any] | None:
             "last": last, "waiting_changes": len(replica.pending().changes)}
 
 
-def turn_off(storage: Storage) -> None:
-    """Forgets the remote, what was synced with it, and its secrets (the remote's files stay)."""
-    forget(storage.unit_of_work)
+def turn_off(storage: Storage, new_device: bool = False) -> None:
+    """Forgets the remote, what was synced with it, and its secrets (the remote's files stay); `new_device`: this
+    data folder takes a new device id (it was copied from another device's)."""
+    forget(storage.unit_of_work, new_device)
     secrets = SyncSecrets()
     for name in (PASSWORD, ACCESS_KEY, SECRET_KEY, CIPHER_KEY):
         secrets.delete(name)

@@ -25,7 +25,7 @@ async def run_sync(c: Container, args: argparse.Namespace, out: TextIO, err: Tex
     if args.action == "setup":
         return _setup(c, args, err)
     if args.action == "off":
-        turn_off(c.storage)
+        turn_off(c.storage, getattr(args, "new_device", False))
         err.write("Sync is off. The remote keeps its files; set sync up again to resume.\n")
         return 0
     if args.action == "status":

@@ -24,4 +24,7 @@ def add_sync_parser(commands: argparse._SubParsersAction, group: Any) -> None:
     sync.add_parser("now", help="send this device's changes and receive the others'")
     status = sync.add_parser("status", help="where this device syncs, when it last did, what waits to be sent")
     status.add_argument("--json", action="store_true", help="print JSON")
-    sync.add_parser("off", help="stop syncing (the remote and the conversations stay; secrets leave the keychain)")
+    off = sync.add_parser("off",
+                          help="stop syncing (the remote and the conversations stay; secrets leave the keychain)")
+    off.add_argument("--new-device", action="store_true",
+                     help="also take a new device id (for a data folder copied from another device)")

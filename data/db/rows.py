@@ -385,3 +385,13 @@ class SyncMetaRow(Base):
     __tablename__ = "sync_meta"
     key: Mapped[str] = mapped_column(String, primary_key=True)
     value: Mapped[str] = mapped_column(Text, nullable=False)
+
+
+class SyncFieldTimeRow(Base):
+    """When this device last changed one synced field (wall ms, past every stamp seen then); kept by triggers."""
+
+    __tablename__ = "sync_field_times"
+    kind: Mapped[str] = mapped_column(String, primary_key=True)
+    key: Mapped[str] = mapped_column(String, primary_key=True)
+    field: Mapped[str] = mapped_column(String, primary_key=True)
+    ms: Mapped[int] = mapped_column(Integer, nullable=False)

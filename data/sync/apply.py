@@ -24,7 +24,7 @@ from data.sync.tables import (
     digest,
     synced_columns,
 )
-from domain.sync.hlc import HybridClock
+from domain.sync.hlc import HybridClock, made_at
 from domain.sync.merge import keeps_deleted, wins
 from domain.sync.records import DELETED, KINDS, Change, ChangeFile
 
@@ -38,6 +38,8 @@ class Merge:
     conn: Connection
     shadow: Shadow
     local: dict[Key, Any]
+    me: str = ""
+    times: dict[Key, int] = field(default_factory=dict)  # when this device last changed a field (wall ms)
     dirty: set[Key] = field(default_factory=set)
     touched: set[str] = field(default_factory=set)  # sessions whose messages changed
     leaves: dict[str, str] = field(default_factory=dict)
@@ -76,6 +78,12 @@ class Merge:
         return known is None or known[0] != digest(self.local[key])
 
 
+def load_times(conn: Connection) -> dict[Key, int]:
+    """When each field was last changed on this device (kept by migration 0033's triggers)."""
+    return {(k, key, f): int(ms) for k, key, f, ms in conn.exec_driver_sql(
+        "SELECT kind, key, field, ms FROM sync_field_times")}
+
+
 def load_shadow(conn: Connection) -> Shadow:
     return {(k, key, f): (d, s) for k, key, f, d, s in conn.exec_driver_sql(
         "SELECT kind, key, field, digest, stamp FROM sync_shadow")}
@@ -93,7 +101,7 @@ def save_shadow(conn: Connection, shadow: Shadow, dirty: set[Key]) -> None:
 
 def apply_files(conn: Connection, files: Sequence[ChangeFile], me: str, clock: HybridClock) -> Merge:
     """Applies the files' changes (kinds in dependency order, each kind in clock order)."""
-    merge = Merge(conn, load_shadow(conn), current_state(conn))
+    merge = Merge(conn, load_shadow(conn), current_state(conn), me, load_times(conn))
     changes = [c for f in files for c in f.changes]
     for c in changes:
         clock.observe(c.stamp)
@@ -181,7 +189,9 @@ def _field(merge: Merge, c: Change) -> None:
         return
     value_digest = digest(c.value)
     if known is not None and merge.pending_locally(key) and digest(merge.local[key]) != value_digest:
-        return  # changed here since the last sync: this value is sent next, stamped later, and wins
+        made = made_at(merge.times.get(key), merge.me, known[1])
+        if made is None or made.text() > c.stamp:
+            return  # changed here since the last sync, later than this: sent next with the time it was made; wins
     # never synced here (a row both devices had before their first sync, or sync set up again): the remote's wins
     if c.kind == "session":
         if c.field not in SESSION_FIELDS and c.field not in (LEAF, CHECKPOINT):

@@ -40,12 +40,13 @@ def save_config(db: Database, config: SyncConfig) -> None:
         set_meta(s.connection(), CONFIG_KEY, asdict(config))
 
 
-def forget(db: Database) -> None:
-    """Turns sync off: the settings, what was synced and with whom (a later set-up starts afresh); the device id
-    and its clock stay."""
+def forget(db: Database, new_device: bool = False) -> None:
+    """Turns sync off: the settings, what was synced and with whom (a later set-up starts afresh); the clock stays,
+    and the device id unless `new_device` (a copied data folder takes a new one)."""
+    keys = "'remote', 'last', 'written'" + (", 'device'" if new_device else "")
     with db.write() as s:
         conn = s.connection()
-        for statement in ("DELETE FROM sync_meta WHERE key IN ('remote', 'last')", "DELETE FROM sync_shadow",
+        for statement in (f"DELETE FROM sync_meta WHERE key IN ({keys})", "DELETE FROM sync_shadow",
                           "DELETE FROM sync_applied"):
             conn.exec_driver_sql(statement)
 

@@ -49,13 +49,32 @@ class FolderRemote:
         except OSError as exc:
             raise RemoteError(f"Cannot read {name} in the sync folder {self.root} ({exc.strerror}).") from exc
 
-    def put(self, name: str, data: bytes) -> bool:
+    def delete(self, name: str) -> None:
+        try:
+            (self.root / name).unlink(missing_ok=True)
+        except OSError as exc:
+            raise RemoteError(f"Cannot delete {name} in the sync folder {self.root} ({exc.strerror}).") from exc
+
+    def sweep(self, folder: str) -> int:
+        base = self.root / folder
+        gone = 0
+        try:
+            for path in base.glob(f".*{TMP_SUFFIX}") if base.is_dir() else ():
+                path.unlink(missing_ok=True)
+                gone += 1
+        except OSError as exc:
+            raise RemoteError(f"Cannot clean {folder} in the sync folder {self.root} ({exc.strerror}).") from exc
+        return gone
+
+    def put(self, name: str, data: bytes, scratch: str | None = None) -> bool:
         target = self.root / name
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             if target.exists():
                 return False
-            tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}{TMP_SUFFIX}")
+            aside = target.parent if scratch is None else self.root / scratch
+            aside.mkdir(parents=True, exist_ok=True)
+            tmp = aside / f".{target.name}.{uuid.uuid4().hex}{TMP_SUFFIX}"
             with open(tmp, "wb") as out:
                 out.write(data)
                 out.flush()

@@ -14,14 +14,14 @@ from sqlalchemy import Connection
 from data.attachments.files import AttachmentFiles
 from data.db.attachment_refs import unreferenced
 from data.db.engine import Database
-from data.sync.apply import apply_files, load_shadow, save_shadow
+from data.sync.apply import apply_files, load_shadow, load_times, save_shadow
 from data.sync.order import attachment_digests, renumber
 from data.sync.tables import Key, current_state, digest
-from domain.sync.hlc import HybridClock, Stamp
-from domain.sync.ports import Applied, Pending
+from domain.sync.hlc import HybridClock, Stamp, made_at
+from domain.sync.ports import Applied, Pending, Written
 from domain.sync.records import DELETED, Change, ChangeFile, CorruptFile
 
-DEVICE_KEY, CLOCK_KEY = "device", "clock"
+DEVICE_KEY, CLOCK_KEY, WRITTEN_KEY = "device", "clock", "written"
 
 
 def meta(conn: Connection, key: str) -> Any:
@@ -77,6 +77,7 @@ class SqlReplica:
             conn = s.connection()
             state = current_state(conn)
             shadow = load_shadow(conn)
+            times = load_times(conn)
             clock = self._clock(conn)
         now = self._now_ms()
         changes: list[Change] = []
@@ -86,7 +87,8 @@ class SqlReplica:
             d = digest(value)
             known = shadow.get(key)
             if known is None or known[0] != d:
-                stamp = clock.tick(now).text()
+                made = made_at(times.get(key), self.device, known[1] if known else None)
+                stamp = clock.issue(made, now).text()
                 changes.append(Change(*key, value, stamp))
                 marks[key] = (d, stamp)
                 if key[0] == "message":
@@ -108,7 +110,21 @@ class SqlReplica:
         token = (marks, clock.last.text())
         return Pending(tuple(changes), tuple(dict.fromkeys(blobs)), token)
 
-    def mark_pushed(self, pending: Pending) -> None:
+    def written(self) -> Written | None:
+        with self._db.read() as s:
+            value = meta(s.connection(), WRITTEN_KEY)
+        return Written(int(value["seq"]), value["nonce"]) if value and value["seq"] is not None else None
+
+    def begin_push(self) -> str:
+        with self._db.write() as s:
+            conn = s.connection()
+            value = meta(conn, WRITTEN_KEY) or {"seq": None, "nonce": None}
+            if value["nonce"] is None:
+                value["nonce"] = uuid.uuid4().hex
+                set_meta(conn, WRITTEN_KEY, value)
+        return str(value["nonce"])
+
+    def mark_pushed(self, pending: Pending, seq: int) -> None:
         marks: dict[Key, tuple[str, str] | None]
         last: str
         marks, last = pending.token  # type: ignore[misc]
@@ -117,6 +133,7 @@ class SqlReplica:
         with self._db.write() as s:
             conn = s.connection()
             save_shadow(conn, shadow, set(marks))
+            set_meta(conn, WRITTEN_KEY, {"seq": seq, "nonce": None})
             clock = self._clock(conn)
             clock.observe(last)
             set_meta(conn, CLOCK_KEY, clock.last.text())

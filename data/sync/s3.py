@@ -67,7 +67,16 @@ class S3Remote:
         except self._errors as exc:
             raise self._fail(f"reading {name}", exc) from exc
 
-    def put(self, name: str, data: bytes) -> bool:
+    def delete(self, name: str) -> None:
+        try:
+            self._client.delete_object(Bucket=self.bucket, Key=self.prefix + name)
+        except self._errors as exc:
+            raise self._fail(f"deleting {name}", exc) from exc
+
+    def sweep(self, folder: str) -> int:
+        return 0  # a PutObject is whole or absent: nothing is written aside
+
+    def put(self, name: str, data: bytes, scratch: str | None = None) -> bool:
         from botocore.exceptions import ClientError
 
         try:

@@ -76,10 +76,30 @@ class WebDavRemote:
             raise RemoteError(f"The WebDAV server answered {response.status_code} to reading {name}.")
         return response.content
 
-    def put(self, name: str, data: bytes) -> bool:
+    def delete(self, name: str) -> None:
+        response = self._send("DELETE", name)
+        if response.status_code not in (200, 204, 404):
+            raise RemoteError(f"The WebDAV server answered {response.status_code} to deleting {name}.")
+
+    def sweep(self, folder: str) -> int:
+        response = self._send("PROPFIND", folder, content=_PROPFIND, headers={"Depth": "1"})
+        if response.status_code == 404:
+            return 0
+        if response.status_code != 207:
+            raise RemoteError(f"The WebDAV server answered {response.status_code} to listing {folder}.")
+        names = [unquote(urlsplit(href).path)[len(self._base_path):] for href, is_folder in _entries(response.content)
+                 if not is_folder and href.endswith(TMP_SUFFIX)]
+        mine = [name for name in names if name.startswith(folder)]
+        for name in mine:
+            self.delete(name)
+        return len(mine)
+
+    def put(self, name: str, data: bytes, scratch: str | None = None) -> bool:
         folder = name.rsplit("/", 1)[0] + "/" if "/" in name else ""
         self._make_folders(folder)
-        tmp = f"{folder}.{uuid.uuid4().hex}{TMP_SUFFIX}"
+        if scratch is not None and scratch != folder:
+            self._make_folders(scratch)
+        tmp = f"{folder if scratch is None else scratch}.{uuid.uuid4().hex}{TMP_SUFFIX}"
         response = self._send("PUT", tmp, content=data)
         if response.status_code not in (200, 201, 204):
             raise RemoteError(f"The WebDAV server answered {response.status_code} to writing {name}.")

@@ -21,6 +21,16 @@ class WrongPassphrase(PalimpsestError):
                          "used on the first device.")
 
 
+class DeviceCopied(PalimpsestError):
+    """Another installation writes under this device's sync id: the data folder was copied."""
+
+    def __init__(self, device: str) -> None:
+        super().__init__(f"Another machine syncs under this device's id {device}: its data folder was copied from "
+                         "this one (or this one from it). Nothing was changed. On the copy, run: palimpsest sync off "
+                         "--new-device, then set sync up again (its conversations are kept and merged).")
+        self.device = device
+
+
 class SyncNotSetUp(PalimpsestError):
     """Sync was asked for before a remote was set up."""
 

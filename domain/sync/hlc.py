@@ -44,8 +44,28 @@ class HybridClock:
         self.last = stamp
         return stamp
 
+    def issue(self, stamp: Stamp | None, now_ms: int) -> Stamp:
+        """`stamp` when given (a change's own time; the clock moves past it), else a new stamp for now."""
+        if stamp is None:
+            return self.tick(now_ms)
+        if stamp > self.last:
+            self.last = stamp
+        return stamp
+
     def observe(self, text: str) -> None:
         """Moves the clock past a stamp read from another device."""
         seen = Stamp.parse(text)
         if (seen.ms, seen.counter) > (self.last.ms, self.last.counter):
             self.last = Stamp(seen.ms, seen.counter, self.device)
+
+
+def made_at(ms: int | None, device: str, synced: str | None) -> Stamp | None:
+    """The stamp of a change this device made at `ms` (a wall time already past every stamp it had seen then), so
+    the later edit wins however late it is sent; None when the time is unknown or not after the field's last synced
+    stamp (`synced`): the change is then stamped when it is sent."""
+    if ms is None:
+        return None
+    stamp = Stamp(ms, 0, device)
+    if synced is not None and stamp.text() <= synced:
+        return None
+    return stamp

@@ -20,8 +20,17 @@ class Remote(Protocol):
         """The bytes of one file; RemoteMissing if there is none, RemoteError if it cannot be read."""
         ...
 
-    def put(self, name: str, data: bytes) -> bool:
-        """Writes a file that does not exist yet, atomically; False (and nothing written) if it already exists."""
+    def put(self, name: str, data: bytes, scratch: str | None = None) -> bool:
+        """Writes a file that does not exist yet, atomically; False (and nothing written) if it already exists.
+        A remote that writes aside first does so in `scratch` (a folder of this device's) when given."""
+        ...
+
+    def sweep(self, folder: str) -> int:
+        """Deletes what uploads cut short left aside in `folder` (this device's own); how many."""
+        ...
+
+    def delete(self, name: str) -> None:
+        """Deletes a file (none of that name: nothing to do); RemoteError if it cannot."""
         ...
 
 
@@ -58,6 +67,15 @@ class Applied:
     notices: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Written:
+    """What this device knows it wrote to the remote: its files up to `seq`, and the nonce of a push under way
+    (a file past `seq` carrying it is this device's, from a push cut short; any other is a copy's)."""
+
+    seq: int
+    nonce: str | None
+
+
 class Replica(Protocol):
     """This device's store as sync sees it."""
 
@@ -75,8 +93,16 @@ class Replica(Protocol):
         """The local changes since the last sync, stamped by this device's clock."""
         ...
 
-    def mark_pushed(self, pending: Pending) -> None:
-        """Records `pending` as on the remote."""
+    def written(self) -> Written | None:
+        """What this device wrote to the remote (None: not known, as before its first push)."""
+        ...
+
+    def begin_push(self) -> str:
+        """The nonce of the push about to be written, kept before the write (the same until a push is marked)."""
+        ...
+
+    def mark_pushed(self, pending: Pending, seq: int) -> None:
+        """Records `pending` as on the remote, in this device's file `seq`."""
         ...
 
     def state(self) -> tuple[Change, ...]:

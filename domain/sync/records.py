@@ -40,12 +40,13 @@ class ChangeFile:
     snapshot: bool = False
     covers: dict[str, int] = field(default_factory=dict)
     blobs: tuple[str, ...] = ()
+    nonce: str = ""  # random per push of this device's installation: tells its files from a copy's
 
 
 def encode(file: ChangeFile) -> bytes:
     """The file as UTF-8 JSON (one change per line inside a list, so a diff of two stays readable)."""
     head = {"format": FORMAT, "device": file.device, "seq": file.seq, "snapshot": file.snapshot,
-            "covers": file.covers, "blobs": list(file.blobs)}
+            "covers": file.covers, "blobs": list(file.blobs), "nonce": file.nonce}
     lines = [json.dumps([c.kind, c.key, c.field, c.value, c.stamp], ensure_ascii=False, separators=(",", ":"))
              for c in file.changes]
     return (json.dumps(head, separators=(",", ":")) + "\n" + "\n".join(lines) + "\n").encode("utf-8")
@@ -65,7 +66,8 @@ def decode(data: bytes) -> ChangeFile:
             raise CorruptFile("not a change file of format 1")
         changes = tuple(Change(*json.loads(line)) for line in rest.splitlines() if line)
         return ChangeFile(str(head["device"]), int(head["seq"]), changes, bool(head["snapshot"]),
-                          {str(k): int(v) for k, v in head["covers"].items()}, tuple(head.get("blobs", ())))
+                          {str(k): int(v) for k, v in head["covers"].items()}, tuple(head.get("blobs", ())),
+                          str(head.get("nonce", "")))
     except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, CorruptFile):
             raise

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.sync.hlc import HybridClock, Stamp
+from domain.sync.hlc import HybridClock, Stamp, made_at
 from domain.sync.merge import Node, canonical_order, keeps_deleted, wins
 from domain.sync.records import Change, ChangeFile, CorruptFile, decode, encode
 
@@ -20,6 +20,17 @@ def test_the_clock_passes_every_stamp_it_has_seen() -> None:
     clock = HybridClock("a")
     clock.observe(Stamp(5_000, 3, "b").text())
     assert clock.tick(1_000).text() > Stamp(5_000, 3, "b").text()
+
+
+def test_a_change_is_stamped_when_it_was_made_unless_that_is_not_after_its_last_synced_stamp() -> None:
+    synced = Stamp(1_000, 3, "other").text()
+    made = made_at(2_000, "me", synced)
+    assert made == Stamp(2_000, 0, "me")
+    assert made_at(1_000, "me", synced) is None  # not after it: stamped when sent instead
+    assert made_at(None, "me", synced) is None
+    clock = HybridClock("me", Stamp(1_500, 0, "me"))
+    assert clock.issue(made, now_ms=5_000) == made and clock.last == made  # the clock moves past it
+    assert clock.issue(None, now_ms=5_000) == Stamp(5_000, 0, "me")
 
 
 def test_stamp_text_sorts_like_the_stamps() -> None:

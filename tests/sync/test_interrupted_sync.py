@@ -36,11 +36,22 @@ class FlakyRemote:
         self._tick()
         return self.inner.get(name)
 
-    def put(self, name: str, data: bytes) -> bool:
+    def delete(self, name: str) -> None:
         if not self.after:
             self._tick()
-            return self.inner.put(name, data)
-        done = self.inner.put(name, data)
+        self.inner.delete(name)
+        if self.after:
+            self._tick()
+
+    def sweep(self, folder: str) -> int:
+        self._tick()
+        return self.inner.sweep(folder)
+
+    def put(self, name: str, data: bytes, scratch: str | None = None) -> bool:
+        if not self.after:
+            self._tick()
+            return self.inner.put(name, data, scratch)
+        done = self.inner.put(name, data, scratch)
         self._tick()
         return done
 

@@ -49,3 +49,13 @@ def test_reading_a_missing_file_says_it_is_missing(remote: Remote) -> None:
     remote.put("devices/somebody/c0000000001", b"x")
     with pytest.raises(RemoteMissing):
         remote.get("devices/somebody/c0000000002")
+
+
+def test_a_file_is_deleted_and_deleting_a_missing_one_is_no_error(remote: Remote) -> None:
+    for name in ("devices/d1/c0000000001", "devices/d1/c0000000002"):
+        remote.put(name, b"x")
+    remote.delete("devices/d1/c0000000001")
+    remote.delete("devices/d1/c0000000001")
+    assert remote.list("devices/") == ["devices/d1/c0000000002"]
+    with pytest.raises(RemoteMissing):
+        remote.get("devices/d1/c0000000001")
