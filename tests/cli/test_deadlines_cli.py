@@ -36,7 +36,7 @@ def test_idle_timeout_ends_a_reply_of_only_keep_alive_pings_and_keeps_the_partia
         assert lines[1].startswith("palimpsest: No data from the provider for 0.5 s (idle timeout).")
         session_id = lines[0].removeprefix("session: ")
         shown = cli.run("sessions", "show", session_id, subprocess_run=False)
-    assert "assistant (incomplete)" in shown.out and "    partial" in shown.out
+    assert "assistant (cut off, incomplete)" in shown.out and "    partial" in shown.out
 
 
 def test_idle_timeout_out_of_range_is_a_usage_error_and_nothing_is_sent(tmp_path: Path) -> None:
