@@ -78,11 +78,11 @@ async def run_chat(c: Container, args: argparse.Namespace, out: TextIO, err: Tex
         if target is not None:
             await check_model(c, target, args.model, err)
     session = existing or c.create_session(agent=agent_id, provider_id=provider_id, model_id=args.model)
-    sampling_provider = provider_id or session.current_provider_id
-    sampling_model = args.model or session.current_model_id
-    if sampling_provider and sampling_model:  # an MCP server's approved sampling request runs on this model
-        c.mcp_sampler.use(sampling_provider, sampling_model)
     try:
+        sampling_provider = provider_id or session.current_provider_id
+        sampling_model = args.model or session.current_model_id
+        if sampling_provider and sampling_model:  # an MCP server's approved sampling request runs on this model
+            c.mcp_sampler.use(sampling_provider, sampling_model)
         return await _send(c, args, session.id, text, provider_id, agent_id, out, err, files)
     finally:
         if not args.session_id:

@@ -31,8 +31,12 @@ def upgrade() -> None:
         sa.Column("field", sa.String(), primary_key=True),
         sa.Column("ms", sa.Integer(), nullable=False),
     )
+    # a DELETE then a plain INSERT, not INSERT OR REPLACE: inside a foreign key's action (an agent deleted sets its
+    # sessions' current_agent_id to NULL) SQLite applies the outer statement's ABORT, and the REPLACE failed
     statements = "\n".join(
-        f"INSERT OR REPLACE INTO sync_field_times (kind, key, field, ms) SELECT 'session', NEW.id, '{name}',"
+        f"DELETE FROM sync_field_times WHERE kind = 'session' AND key = NEW.id AND field = '{name}'"
+        f" AND OLD.{name} IS NOT NEW.{name};\n"
+        f"INSERT INTO sync_field_times (kind, key, field, ms) SELECT 'session', NEW.id, '{name}',"
         f" {_NOW_MS} WHERE OLD.{name} IS NOT NEW.{name};" for name in _FIELDS)
     op.execute(f"CREATE TRIGGER sync_session_field_times AFTER UPDATE ON sessions BEGIN\n{statements}\nEND")
     op.execute("CREATE TRIGGER sync_session_field_times_gone AFTER DELETE ON sessions BEGIN"

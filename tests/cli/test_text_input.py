@@ -121,6 +121,8 @@ class _Messages:
 @dataclass(frozen=True)
 class _NewSession:
     id: str
+    current_provider_id: str | None = None
+    current_model_id: str | None = None
 
 
 class _FailingContainer:
