@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -13,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.harness import Cli
-from tests.fakeservers.brain import (NormalizedRequest, Reply, ScriptedBrain, TextPart, ToolCallPart,
-                                     ToolResultPart)
+from tests.fakeservers.brain import NormalizedRequest, Reply, ScriptedBrain, TextPart, ToolCallPart, ToolResultPart
 from tests.fakeservers.media_rules import MediaPart
 from tests.fakeservers.responses_server import FakeResponsesServer
 from tests.fakeservers.trio import fake_provider_servers
@@ -145,13 +146,14 @@ def _visible(request: NormalizedRequest) -> Seen:
     out: Seen = []
     for message in request.messages:
         role = "user" if message.role == "tool" else message.role
-        for part in sorted(message.parts, key=lambda p: isinstance(p, MediaPart)):  # files after text, as all do
-            if isinstance(part, TextPart) and HEADING.sub("", part.text).strip():
-                part = TextPart(HEADING.sub("", part.text))
+        # providers put a turn's files before or after its text: files go last here, so all compare alike
+        for part in sorted(message.parts, key=lambda p: isinstance(p, MediaPart)):
+            text = HEADING.sub("", part.text) if isinstance(part, TextPart) else ""
+            if text.strip():
                 if out and out[-1][0] == role and not out[-1][1].startswith(("call ", "result: ", "[image ")):
-                    out[-1] = (role, f"{out[-1][1]}\n\n{part.text}")
+                    out[-1] = (role, f"{out[-1][1]}\n\n{text}")
                 else:
-                    out.append((role, part.text))
+                    out.append((role, text))
             elif isinstance(part, ToolCallPart):
                 out.append(_call(part.name, dict(part.input)))
             elif isinstance(part, ToolResultPart):
@@ -161,9 +163,30 @@ def _visible(request: NormalizedRequest) -> Seen:
     return out
 
 
-def _continue_each(cli: Cli, source: str, provider: str, conversations: list[Conversation], path: Path) -> None:
-    imported = cli.run("import", source, str(path), subprocess_run=False)
-    assert imported.code == 0, imported.err
+@pytest.fixture(scope="module")
+def imported_homes(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """A home with one source imported, made once per source and copied by each provider's test (it is slow)."""
+    made: dict[str, Path] = {}
+
+    def home_of(source: str) -> Path:
+        if source not in made:
+            root = tmp_path_factory.mktemp(source)
+            imported = Cli(root / "home", root / "keys.json").run("import", source, str(_source_path(source, root)),
+                                                                 subprocess_run=False)
+            assert imported.code == 0, imported.err
+            made[source] = root
+        return made[source]
+    return home_of
+
+
+def _source_path(source: str, root: Path) -> Path:
+    if (relative := SOURCES[source][0]) is not None:
+        return FIXTURES / relative
+    (root / "claude.json").write_text(json.dumps(claude_export()), encoding="utf-8")
+    return root / "claude.json"
+
+
+def _continue_each(cli: Cli, provider: str, conversations: list[Conversation]) -> None:
     for conversation in conversations:
         done = cli.run("chat", "-s", conversation.sid, "-p", provider, ASKED, subprocess_run=False)
         assert done.code == 0, done.err
@@ -171,25 +194,23 @@ def _continue_each(cli: Cli, source: str, provider: str, conversations: list[Con
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai", "gemini", "openai-responses"])
 @pytest.mark.parametrize("source", list(SOURCES))
-def test_continuing_an_imported_conversation_sends_what_its_client_showed(tmp_path: Path, source: str,
-                                                                         provider: str) -> None:
-    relative, conversations_of = SOURCES[source]
-    conversations = conversations_of()
-    path = FIXTURES / relative if relative else tmp_path / "claude.json"
-    if relative is None:
-        path.write_text(json.dumps(claude_export()), encoding="utf-8")
+def test_continuing_an_imported_conversation_sends_what_its_client_showed(
+        tmp_path: Path, imported_homes: Callable[[str], Path], source: str, provider: str) -> None:
+    conversations = SOURCES[source][1]()
+    template = imported_homes(source)
+    shutil.copytree(template / "home", tmp_path / "home")
+    path = _source_path(source, template)
     brain = ScriptedBrain(default=Reply.of_text("Noted."))
     if provider == "openai-responses":
         with FakeResponsesServer(brain, api_key=KEY) as responses:
             cli = Cli(tmp_path / "home", tmp_path / "keys.json",
                       {"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": responses.base_url})
             assert cli.run("providers", "set", "openai", "--api", "responses", subprocess_run=False).code == 0
-            _continue_each(cli, source, "openai", conversations, path)
+            _continue_each(cli, "openai", conversations)
             requests = list(responses.requests)
     else:
         with fake_provider_servers(brain, api_key=KEY) as fakes:
-            _continue_each(Cli(tmp_path / "home", tmp_path / "keys.json", fakes.env(KEY)), source, provider,
-                           conversations, path)
+            _continue_each(Cli(tmp_path / "home", tmp_path / "keys.json", fakes.env(KEY)), provider, conversations)
             requests = list({"anthropic": fakes.anthropic, "openai": fakes.openai, "gemini": fakes.gemini}[
                 provider].requests)
     source_bytes = b"".join(f.read_bytes() for f in ([path] if path.is_file() else sorted(path.rglob("*.json*"))))
