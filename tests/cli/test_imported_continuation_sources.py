@@ -133,12 +133,37 @@ def _jan() -> list[Conversation]:
             ("assistant", "It is sunny, 24°C."), ("user", ASKED)])]
 
 
-SOURCES = {
-    "claude": (None, _claude), "llm": ("llm/logs-0.36.db", _llm),
-    "openwebui": ("openwebui/openwebui-export.json", _openwebui),
-    "librechat": ("librechat/librechat-opts-nonr-branches.json", _librechat),
-    "chatbox": ("chatbox/chatbox-exported-data-2025-6-1.json", _chatbox), "lmstudio": ("lmstudio", _lmstudio),
-    "jan": ("jan", _jan)}
+def _llm_0_27() -> list[Conversation]:
+    """llm 0.27.1's `responses` tables (another reader than 0.36's message store) as llm itself wrote them."""
+    return [
+        Conversation("llm-01m8ds7wjrz3wz8817pn9s7mj1", None, [
+            ("user", "Which llm version am I running?"), _call("llm_version", {}), ("user", "result: 0.27.1"),
+            ("assistant", "You are running llm 0.27.1."), ("user", ASKED)]),
+        Conversation("llm-01m8ds7vdchb68y07hy0dfj64y", "You are terse.", [
+            ("user", "Name a prime number"), ("assistant", "7"), ("user", ASKED)])]
+
+
+def _chatbox_before_1_12() -> list[Conversation]:
+    return [Conversation("chatbox-6dafa15e-c72f-4036-ac89-33c09e875bdc",
+                         "I want you to act as a travel guide. I will write you my location and you will suggest a "
+                         "place to visit near my location. In some cases, I will also give you the type of places I "
+                         "will visit. You will also suggest me places of similar type that are close to my first "
+                         "location.", [
+                             ("user", "Give me a 7-day travel itinerary for Japan"),
+                             ("assistant", "Sure, here's a 7-day itinerary for exploring Japan:\n\nDay 1: Tokyo\n- "
+                                           "Visit Sensoji Temple in Asakusa\n- Explore the trendy neighborhood of "
+                                           "Shibuya\n- See the iconic Tokyo Tower"),
+                             ("user", ASKED)])]
+
+
+SOURCES: dict[str, tuple[str, str | None, Callable[[], list[Conversation]]]] = {  # case: (command, file, seen)
+    "claude": ("claude", None, _claude), "llm": ("llm", "llm/logs-0.36.db", _llm),
+    "llm-0.27": ("llm", "llm/logs-0.27.1.db", _llm_0_27),
+    "openwebui": ("openwebui", "openwebui/openwebui-export.json", _openwebui),
+    "librechat": ("librechat", "librechat/librechat-opts-nonr-branches.json", _librechat),
+    "chatbox": ("chatbox", "chatbox/chatbox-exported-data-2025-6-1.json", _chatbox),
+    "chatbox-2023": ("chatbox", "chatbox/chatbox-exported-data-2023-5-2.json", _chatbox_before_1_12),
+    "lmstudio": ("lmstudio", "lmstudio", _lmstudio), "jan": ("jan", "jan", _jan)}
 
 
 def _visible(request: NormalizedRequest) -> Seen:
@@ -166,12 +191,13 @@ def _visible(request: NormalizedRequest) -> Seen:
 @pytest.fixture(scope="module")
 def imported_homes(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
     """A home with one source imported, made once per source and copied by each provider's test (it is slow)."""
-    made: dict[str, Path] = {}
+    made: dict[str, Path] = {}  # case -> the folder holding its imported home
 
     def home_of(source: str) -> Path:
         if source not in made:
             root = tmp_path_factory.mktemp(source)
-            imported = Cli(root / "home", root / "keys.json").run("import", source, str(_source_path(source, root)),
+            imported = Cli(root / "home", root / "keys.json").run("import", SOURCES[source][0],
+                                                                 str(_source_path(source, root)),
                                                                  subprocess_run=False)
             assert imported.code == 0, imported.err
             made[source] = root
@@ -180,7 +206,7 @@ def imported_homes(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], 
 
 
 def _source_path(source: str, root: Path) -> Path:
-    if (relative := SOURCES[source][0]) is not None:
+    if (relative := SOURCES[source][1]) is not None:
         return FIXTURES / relative
     (root / "claude.json").write_text(json.dumps(claude_export()), encoding="utf-8")
     return root / "claude.json"
@@ -196,7 +222,7 @@ def _continue_each(cli: Cli, provider: str, conversations: list[Conversation]) -
 @pytest.mark.parametrize("source", list(SOURCES))
 def test_continuing_an_imported_conversation_sends_what_its_client_showed(
         tmp_path: Path, imported_homes: Callable[[str], Path], source: str, provider: str) -> None:
-    conversations = SOURCES[source][1]()
+    conversations = SOURCES[source][2]()
     template = imported_homes(source)
     shutil.copytree(template / "home", tmp_path / "home")
     path = _source_path(source, template)
