@@ -3,73 +3,23 @@ its tokens and client registration in the OS keychain (service "palimpsest", use
 
 from __future__ import annotations
 
-import json
-import logging
 import time
 from typing import Any
 
 import httpx2
 from mcp.client.auth import OAuthClientProvider
-from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthMetadata, OAuthToken
+from mcp.shared.auth import (
+    AuthorizationCodeResult,
+    OAuthClientInformationFull,
+    OAuthClientMetadata,
+    OAuthMetadata,
+    OAuthToken,
+)
 
-from data.keys import SERVICE, keychain_problem
+from data.mcp.oauth_keychain import read_entry, write_entry
 from data.mcp.oauth_redirect import RedirectListener, ShowSignIn, free_port, redirect_uri
 from data.redaction import register_secret
-from domain.errors import KeychainUnavailable
 from domain.mcp import McpServer, McpServerError
-
-_log = logging.getLogger(__name__)
-
-
-def _user(server: str) -> str:
-    return f"mcp-oauth:{server}"
-
-
-def read_entry(server: str) -> dict[str, Any]:
-    """The server's OAuth entry ({} when there is none or the keychain cannot be read)."""
-    import keyring
-    from keyring.errors import KeyringError
-
-    backend = keyring.get_keyring()
-    if keychain_problem(backend) is not None:
-        return {}
-    try:
-        raw = backend.get_password(SERVICE, _user(server))
-        entry = json.loads(raw) if raw else {}
-    except (KeyringError, ValueError) as exc:
-        _log.warning("Could not read the sign-in of the MCP server %s (%s).", server, type(exc).__name__)
-        return {}
-    return entry if isinstance(entry, dict) else {}
-
-
-def _write_entry(server: str, entry: dict[str, Any]) -> None:
-    import keyring
-    from keyring.errors import KeyringError
-
-    backend = keyring.get_keyring()
-    problem = keychain_problem(backend)
-    if problem is not None:
-        raise KeychainUnavailable(message=(
-            f"The sign-in to the MCP server {server!r} is kept only in the system keychain, and none is usable here. "
-            f"{problem.split(' Use the provider')[0]}"))
-    try:
-        backend.set_password(SERVICE, _user(server), json.dumps(entry))
-    except KeyringError as exc:
-        raise KeychainUnavailable(f"the keychain refused to store it: {type(exc).__name__}") from None
-
-
-def forget(server: str) -> bool:
-    """Deletes the server's tokens and client registration; False when there were none."""
-    if not read_entry(server):
-        return False
-    import keyring
-    from keyring.errors import KeyringError, PasswordDeleteError
-
-    try:
-        keyring.get_keyring().delete_password(SERVICE, _user(server))
-    except (PasswordDeleteError, KeyringError):
-        return False
-    return True
 
 
 class KeychainTokenStorage:
@@ -115,7 +65,7 @@ class KeychainTokenStorage:
     def _update(self, **values: Any) -> None:
         entry = read_entry(self._server)
         entry.update(values)
-        _write_entry(self._server, entry)
+        write_entry(self._server, entry)
 
 
 class KeptOAuthProvider(OAuthClientProvider):
