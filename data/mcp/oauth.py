@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from typing import Any
+from urllib.parse import urlparse
 
 import httpx2
 from mcp.client.auth import OAuthClientProvider
@@ -15,6 +16,7 @@ from mcp.shared.auth import (
     OAuthMetadata,
     OAuthToken,
 )
+from pydantic import AnyUrl
 
 from data.mcp.oauth_keychain import read_entry, write_entry
 from data.mcp.oauth_redirect import RedirectListener, ShowSignIn, free_port, redirect_uri
@@ -108,19 +110,17 @@ def oauth_for(server: McpServer, show: ShowSignIn | None) -> KeptOAuthProvider:
     storage = KeychainTokenStorage(server.name)
     client = read_entry(server.name).get("client") or {}
     uris = client.get("redirect_uris") or []
-    port = urlparse_port(uris[0]) if uris else None
+    port = _port(uris[0]) if uris else None
     port = port or free_port()
     listener = RedirectListener(server.name, port, show) if show is not None else None
-    metadata = OAuthClientMetadata(client_name="Palimpsest", redirect_uris=[redirect_uri(port)],  # type: ignore[list-item]
+    metadata = OAuthClientMetadata(client_name="Palimpsest", redirect_uris=[AnyUrl(redirect_uri(port))],
                                    grant_types=["authorization_code", "refresh_token"], response_types=["code"],
                                    token_endpoint_auth_method="client_secret_post")
     return KeptOAuthProvider(server.url or "", metadata, storage, listener, server.name)
 
 
-def urlparse_port(uri: str) -> int | None:
-    """The port of a stored redirect URI."""
-    from urllib.parse import urlparse
-
+def _port(uri: str) -> int | None:
+    """The port of a stored redirect URI (the registration names it, so a later sign-in must listen there)."""
     try:
         return urlparse(uri).port
     except ValueError:

@@ -81,11 +81,15 @@ class RedirectListener:
                     self._result.set_exception(PermissionError(f"the sign-in was refused: {why}"))
                 else:
                     self._result.set_result(AuthorizationCodeResult(
-                        code=query["code"][0], state=(query.get("state") or [None])[0],
-                        iss=(query.get("iss") or [None])[0]))
+                        code=query["code"][0], state=_first(query, "state"), iss=_first(query, "iss")))
         except (TimeoutError, ConnectionError, UnicodeError):
             return
         finally:
             with contextlib.suppress(ConnectionError):
                 await writer.drain()
             writer.close()
+
+
+def _first(query: dict[str, list[str]], name: str) -> str | None:
+    values = query.get(name)
+    return values[0] if values else None
