@@ -211,3 +211,34 @@ def test_without_a_terminal_to_sign_in_on_the_error_says_how_to_sign_in(env: Env
             asyncio.run(hub.list_tools(McpServer("web", McpTransport.HTTP, url=env.url)))
     finally:
         hub.close()
+
+
+def test_after_a_restart_the_refresh_goes_to_the_token_endpoint_found_at_sign_in() -> None:
+    from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken
+
+    from data.mcp.oauth import KeychainTokenStorage, oauth_for
+
+    async def signed_in_earlier() -> None:  # what a sign-in left in the keychain; the server's AS is elsewhere
+        storage = KeychainTokenStorage("web")
+        await storage.set_client_info(OAuthClientInformationFull(
+            client_id="c-1", client_secret="s-1", redirect_uris=["http://127.0.0.1:40001/callback"],  # type: ignore[list-item]
+            token_endpoint_auth_method="client_secret_post"))
+        await storage.set_tokens(OAuthToken(access_token="at-old", refresh_token="rt-old", expires_in=0))
+        storage.set_metadata(OAuthMetadata.model_validate({
+            "issuer": "https://login.example.com", "authorization_endpoint": "https://login.example.com/authorize",
+            "token_endpoint": "https://login.example.com/oauth/token"}))
+
+    asyncio.run(signed_in_earlier())
+    provider = oauth_for(McpServer("web", McpTransport.HTTP, url="https://tools.example.com/mcp"), None)
+
+    async def refresh_request() -> tuple[str, bytes]:
+        await provider._initialize()
+        assert not provider.context.is_token_valid() and provider.context.can_refresh_token()
+        request = await provider._refresh_token()
+        return str(request.url), request.read()
+
+    url, body = asyncio.run(refresh_request())
+    assert url == "https://login.example.com/oauth/token"
+    assert b"grant_type=refresh_token" in body and b"refresh_token=rt-old" in body
+    assert [str(u) for u in provider.context.client_metadata.redirect_uris or []] == [
+        "http://127.0.0.1:40001/callback"]  # the port registered before
