@@ -119,13 +119,15 @@ class LazyMcpConnector:
         self._hub: McpHub | None = None
         self.user: McpUser | None = None  # who answers the servers' questions (None: nobody, they are declined)
         self.sampler: McpSampler | None = None  # runs the servers' sampling requests the user approved
+        self.show_sign_in: Callable[[str, str], None] | None = None  # (server, URL) of an OAuth sign-in; None: error
 
     def _get(self) -> McpHub:
         if self._hub is None:
             from data.mcp.hub import McpHub
 
             self._hub = McpHub(self._secrets, self._log_dir, on_tools_changed=self._on_tools_changed,
-                               store_image=self._store_image, user=self.user, sampler=self.sampler)
+                               store_image=self._store_image, user=self.user, sampler=self.sampler,
+                               show_sign_in=self.show_sign_in)
         return self._hub
 
     async def list_tools(self, server: McpServer) -> Sequence[McpToolSpec]:

@@ -123,9 +123,10 @@ def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ) if value}
     container = Container.build(approver=approver, context_overrides=overrides or None)
     if args.command in ("chat", "mcp"):  # an MCP server's question or sampling request: asked on a terminal
-        from app.cli.mcp_user import TerminalMcpUser
+        from app.cli.mcp_user import TerminalMcpUser, sign_in_notice
 
         container.mcp.user = TerminalMcpUser(stderr=err)
+        container.mcp.show_sign_in = sign_in_notice(err)
     try:
         return asyncio.run(_closing_adapters(container, _until_signalled(command(container, args, out, err))))
     finally:

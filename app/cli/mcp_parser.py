@@ -28,6 +28,8 @@ def add_mcp_parser(commands: argparse._SubParsersAction, group: Any) -> None:
     tools.add_argument("name", metavar="NAME")
     remove = mcp.add_parser("remove", help="remove a server (and its secrets from the keychain)")
     remove.add_argument("name", metavar="NAME")
+    logout = mcp.add_parser("logout", help="sign out of a remote server: delete its OAuth tokens from the keychain")
+    logout.add_argument("name", metavar="NAME")
     imp = mcp.add_parser("import", help="add the servers of another client's JSON configuration (mcpServers)")
     imp.add_argument("file", metavar="FILE")
     rule = mcp.add_parser("permission", help="set a tool's rule: ask (the default), allow or deny; TOOL * for all")

@@ -4,6 +4,7 @@ without one, forms are declined and sampling refused (nothing is sent without th
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from app.cli.approval import _is_tty, _read_line, _safe
@@ -87,3 +88,14 @@ class TerminalMcpUser:
 
 
 _CANCELLED = object()
+
+
+def sign_in_notice(err: TextIO) -> Callable[[str, str], None]:
+    """Shows an MCP server's OAuth sign-in URL on the terminal (the sign-in then waits for the browser's redirect)."""
+
+    def show(server: str, url: str) -> None:
+        err.write(f"The MCP server {server} asks you to sign in. Open this address in a browser:\n{url}\n"
+                  "Waiting for the sign-in to finish...\n")
+        err.flush()
+
+    return show

@@ -17,6 +17,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from data.mcp import process_group
+from data.mcp.oauth import oauth_for
+from data.mcp.oauth_redirect import ShowSignIn
 from data.mcp.process_group import LOG_MAX_BYTES, CappedLog, end_groups, recording
 from data.mcp.requests import ServerRequests
 from domain.mcp import McpServer, McpServerSecrets, McpToolSpec, McpTransport
@@ -32,8 +34,10 @@ class Connection:
     keeps it open until stop(), and tells `on_tools_changed` the new list after `notifications/tools/list_changed`."""
 
     def __init__(self, server: McpServer, secrets: McpServerSecrets, log_path: Path,
-                 on_tools_changed: ToolsChanged | None = None, requests: ServerRequests | None = None) -> None:
+                 on_tools_changed: ToolsChanged | None = None, requests: ServerRequests | None = None,
+                 show_sign_in: ShowSignIn | None = None) -> None:
         self.server = server
+        self._show_sign_in = show_sign_in  # an HTTP server answering 401: the sign-in URL goes there (None: an error)
         self._requests = requests or ServerRequests(server, None, None)
         self._secrets = secrets
         self._log_path = log_path
@@ -127,8 +131,11 @@ class Connection:
                         read, write = await stack.enter_async_context(stdio_client(params, errlog=errlog.writer))
                     errlog.close_writer()  # the server holds its own copy
                 else:
+                    headers = dict(self._secrets.headers)
+                    given = any(k.lower() == "authorization" for k in headers)  # the user's own token: no OAuth
+                    auth = None if given else oauth_for(self.server, self._show_sign_in)
                     client = await stack.enter_async_context(
-                        create_mcp_http_client(headers=dict(self._secrets.headers) or None))
+                        create_mcp_http_client(headers=headers or None, auth=auth))
                     read, write = await stack.enter_async_context(
                         streamable_http_client(self.server.url or "", http_client=client))
                 answers = self._requests

@@ -17,6 +17,7 @@ from mcp.shared.exceptions import MCPError
 
 from data.mcp.catalog import contents_of, list_prompts, list_resources, prompt_text
 from data.mcp.connection import Connection
+from data.mcp.oauth_redirect import SIGN_IN_TIMEOUT_S, ShowSignIn
 from data.mcp.requests import ServerRequests
 from data.mcp.results import StoreImage, outcome_of
 from domain.mcp import McpSecretStore, McpServer, McpServerError, McpToolSpec
@@ -40,8 +41,10 @@ class McpHub:
 
     def __init__(self, secrets: McpSecretStore, log_dir: Path, *, on_tools_changed: ToolsChanged | None = None,
                  start_timeout_s: float = START_TIMEOUT_S, store_image: StoreImage | None = None,
-                 user: McpUser | None = None, sampler: McpSampler | None = None) -> None:
+                 user: McpUser | None = None, sampler: McpSampler | None = None,
+                 show_sign_in: ShowSignIn | None = None) -> None:
         self._secrets = secrets
+        self._show_sign_in = show_sign_in  # where an OAuth sign-in's URL is shown (None: a sign-in is an error)
         self._user, self._sampler = user, sampler  # who answers the servers' questions and sampling requests
         self._store_image = store_image  # images in results become attachments (None: described in the text)
         self._log_dir = log_dir
@@ -223,11 +226,14 @@ class McpHub:
         tools_changed = self._on_tools_changed
         on_change = (lambda specs: tools_changed(server.name, specs)) if tools_changed else None
         connection = Connection(server, secrets, Path(self.log_path(server.name)), on_change,
-                                ServerRequests(server, self._user, self._sampler))
+                                ServerRequests(server, self._user, self._sampler), self._show_sign_in)
+        timeout = self._start_timeout
+        if self._show_sign_in is not None and server.url:  # a person may have to sign in first
+            timeout += SIGN_IN_TIMEOUT_S
         try:
-            await connection.start(self._start_timeout)
+            await connection.start(timeout)
         except TimeoutError:
-            raise McpServerError(f"The MCP server {server.name!r} did not start within {self._start_timeout:g} s"
+            raise McpServerError(f"The MCP server {server.name!r} did not start within {timeout:g} s"
                                  f"{self._log_hint(server)}.") from None
         except Exception as err:
             raise McpServerError(f"The MCP server {server.name!r} could not be started: {_reason(err)}"
