@@ -15,7 +15,6 @@ from app.container_management import ManagementUseCases
 from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
 from data.db.turn_leases import HOST
-from data.documents.cards import AttachmentDocuments
 from data.keys import KeyringApiKeyStorage
 from data.mcp.secrets import KeyringMcpSecrets
 from data.providers.media_forms import AttachmentForms
@@ -55,6 +54,7 @@ from domain.usecases.reset_context import ResetContextUseCase
 from domain.usecases.send_message import SendMessageUseCase
 
 if TYPE_CHECKING:
+    from data.documents.cards import AttachmentDocuments
     from data.mcp.hub import McpHub
 
 
@@ -64,6 +64,23 @@ class SystemClock:
     def now(self) -> datetime:
         """Now, timezone-aware UTC."""
         return datetime.now(UTC)
+
+
+class LazyDocumentCards:
+    """The cards of documents too large to send whole (data.documents.cards), imported on the first one a request
+    carries: a turn with no such document never loads the extractors."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+        self._cards: AttachmentDocuments | None = None
+
+    def card(self, attachment: Attachment) -> str:
+        """See AttachmentDocuments.card."""
+        if self._cards is None:
+            from data.documents.cards import AttachmentDocuments
+
+            self._cards = AttachmentDocuments(self._storage.documents, self._storage.attachment_files)
+        return self._cards.card(attachment)
 
 
 class LazyMcpConnector:
@@ -137,7 +154,7 @@ class Container(ManagementUseCases):
             adapters.probes = storage.server_probes
         self.attachments = AttachmentIntake(storage.attachment_files)
         self.documents = storage.documents  # documents read on demand (issue 30): cards, tools, knowledge folders
-        self.media.documents = AttachmentDocuments(storage.documents, storage.attachment_files)
+        self.media.documents = LazyDocumentCards(storage)
         self.turn_gate = TurnGate(storage.turn_leases, self.clock, f"process {os.getpid()} on {HOST}", host=HOST,
                                   pid=os.getpid())  # one turn at a time per conversation, across processes
         # a command's flags (`chat --reasoning high`): applied by the context loader over the app's, the agent's and

@@ -112,7 +112,8 @@ def test_commands_that_send_nothing_do_not_import_the_http_request_tools_client(
 # what one chat turn never uses: other SDKs, Qt, the management use cases, importers, knowledge folders, the MCP hub
 TURN_NEVER = ("PySide6", "anthropic", "google", "domain.usecases.import_conversations",
               "domain.usecases.export_session", "domain.usecases.purge_deleted", "domain.usecases.fork_session",
-              "domain.usecases.refresh_models", "domain.importers", "data.documents.knowledge", "data.mcp.hub")
+              "domain.usecases.refresh_models", "domain.importers", "data.documents.knowledge", "data.mcp.hub",
+              "data.documents.cards", "data.documents.extract", "data.documents.office")
 
 
 def test_a_chat_turn_imports_nothing_a_turn_does_not_use(tmp_path: Path) -> None:
