@@ -138,3 +138,22 @@ def test_a_chat_turn_imports_nothing_a_turn_does_not_use(tmp_path: Path) -> None
     assert line.endswith(" 0"), done.stdout + done.stderr
     loaded = ast.literal_eval(line.split(" ", 1)[1].rsplit(" ", 1)[0])
     assert [m for m in loaded if m in TURN_NEVER or m.split(".")[0] in ("PySide6", "anthropic", "google")] == []
+
+
+def test_a_one_command_process_skips_the_interpreters_teardown_but_flushes_and_runs_atexit(tmp_path: Path) -> None:
+    cli = make_cli(tmp_path)
+    assert cli.run("providers", "list").code == 0
+    code = ("import atexit, os, sys\nclass Teardown:\n    def __del__(self, write=os.write):\n"
+            "        write(1, b'TORN DOWN\\n')\n"
+            "def at_exit():\n"
+            "    cycle = [Teardown()]  # garbage only the interpreter's final collection frees\n"
+            "    cycle.append(cycle)\n"
+            "    print('ATEXIT RAN')\n"
+            "atexit.register(at_exit)\n"
+            "from app.main import main\nsys.argv = ['palimpsest', 'providers', 'list']\nraise SystemExit(main())\n")
+    done = subprocess.run([sys.executable, "-c", code], env=cli.env, cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[0] for line in done.stdout.splitlines()] == ["ID", "anthropic", "openai", "gemini",
+                                                                     "ATEXIT"]  # all the output, flushed
+    assert done.stdout.rstrip().endswith("ATEXIT RAN") and "TORN DOWN" not in done.stdout, done.stdout
