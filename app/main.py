@@ -201,14 +201,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if bad_text is not None:  # refused before anything is opened or stored
         print(f"palimpsest: {bad_text}", file=sys.stderr)
         return EXIT_USAGE
-    one_command = argv is None and args.command is not None  # this process runs one command (not an embedding caller)
-    if one_command:
+    if argv is None and args.command is not None:  # this process runs one command (an embedding caller keeps its GC)
         tune_gc_for_a_command()
+    _ran.clear()
+    _ran.append(args.command is not None)
     with redacted_output(debug=args.debug):  # no API key in any log line, traceback or error line
-        status = _run(args)
-    if one_command:
+        return _run(args)
+
+
+_ran: list[bool] = []  # whether the last main() ran a command (not the desktop app)
+
+
+def cli() -> None:
+    """The `palimpsest` script: main() on the process arguments; a command's process then ends at once."""
+    status = main()
+    if _ran == [True]:
         end_command_process(status)
-    return status
+    raise SystemExit(status)
 
 
 def end_command_process(status: int) -> None:
@@ -270,4 +279,4 @@ def _silence_stdout() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli()

@@ -150,7 +150,7 @@ def test_a_one_command_process_skips_the_interpreters_teardown_but_flushes_and_r
             "    cycle.append(cycle)\n"
             "    print('ATEXIT RAN')\n"
             "atexit.register(at_exit)\n"
-            "from app.main import main\nsys.argv = ['palimpsest', 'providers', 'list']\nraise SystemExit(main())\n")
+            "from app.main import cli\nsys.argv = ['palimpsest', 'providers', 'list']\ncli()\n")
     done = subprocess.run([sys.executable, "-c", code], env=cli.env, cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
