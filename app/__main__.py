@@ -1,7 +1,5 @@
 """`python -m app` runs the `palimpsest` command."""
 
-import sys
+from app.main import cli
 
-from app.main import main
-
-sys.exit(main())
+cli()

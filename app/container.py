@@ -1,4 +1,5 @@
-"""The composition root: builds storage, keys, adapters, tools, the context engine and every use case once."""
+"""The composition root: builds storage, keys, adapters, tools, the context engine and the chat use cases once (the
+others on first use, app/container_management.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.adapter_cache import LazyAdapterFactory
+from app.container_management import ManagementUseCases
 from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
 from data.db.turn_leases import HOST
-from data.documents.cards import AttachmentDocuments
-from data.documents.knowledge import KnowledgeIndexer
 from data.keys import KeyringApiKeyStorage
 from data.mcp.secrets import KeyringMcpSecrets
 from data.providers.media_forms import AttachmentForms
@@ -22,9 +22,7 @@ from data.providers.rules import PROVIDER_RULES
 from data.providers.thinking_rules import ProviderThinkingRules
 from data.storage import Storage
 from data.tools import BuiltinTools
-from data.tools.executor import TOOL_NAMES
 from domain.attachment import Attachment
-from domain.chat.paths import BranchSwitcher
 from domain.chat.provider_numbers import ProviderNumbers
 from domain.chat.request import RequestPlanner
 from domain.chat.turn_gate import TurnGate
@@ -45,58 +43,18 @@ from domain.services.mcp_sampler import ConversationSampler
 from domain.services.summarizer import AdapterSummarizer
 from domain.settings import ContextSettings
 from domain.tool_approval import ToolApprover
-from domain.usecases.add_model import AddModelUseCase
-from domain.usecases.add_provider import AddProviderUseCase
-from domain.usecases.api_key_status import ApiKeyStatusUseCase
-from domain.usecases.archive_session import ArchiveSessionUseCase
 from domain.usecases.auto_compact import AutoCompactUseCase
-from domain.usecases.automatic_window import UseAutomaticWindowUseCase
-from domain.usecases.branches import CheckoutBranchUseCase, DeleteBranchUseCase, ListBranchesQuery
 from domain.usecases.compact_now import CompactNowUseCase
-from domain.usecases.configure_agent import ConfigureAgentUseCase
 from domain.usecases.context_status import GetContextStatusUseCase
-from domain.usecases.create_session import CreateSessionUseCase
-from domain.usecases.delete_agent import DeleteAgentUseCase
-from domain.usecases.delete_api_key import DeleteApiKeyUseCase
-from domain.usecases.delete_memory import DeleteMemoryUseCase
-from domain.usecases.delete_provider import DeleteProviderUseCase
-from domain.usecases.delete_session import DeleteSessionUseCase
 from domain.usecases.discover_model import DiscoverModelUseCase
 from domain.usecases.edit_summary import EditSummaryUseCase
-from domain.usecases.export_session import ExportSessionUseCase
-from domain.usecases.fork_session import ForkSessionUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
-from domain.usecases.import_conversations import ImportConversationsUseCase
-from domain.usecases.list_agents import ListAgentsUseCase
-from domain.usecases.list_memories import ListMemoriesUseCase
-from domain.usecases.list_models import ListModelsUseCase
-from domain.usecases.list_providers import ListProvidersUseCase
-from domain.usecases.list_sessions import ListSessionsUseCase
-from domain.usecases.load_conversation import LoadConversationQuery
 from domain.usecases.memory_flush import MemoryFlushUseCase
-from domain.usecases.open_at_message import OpenAtMessageQuery
-from domain.usecases.pin_message import PinMessageUseCase
-from domain.usecases.purge_deleted import PurgeDeletedSessionsUseCase
-from domain.usecases.reattach import SessionAttachmentsQuery
-from domain.usecases.refresh_models import RefreshModelsUseCase
-from domain.usecases.rename_session import RenameSessionUseCase
 from domain.usecases.reset_context import ResetContextUseCase
-from domain.usecases.save_agent import SaveAgentUseCase
-from domain.usecases.save_context_settings import SaveContextSettingsUseCase
-from domain.usecases.save_memory_entry import SaveMemoryEntryUseCase
-from domain.usecases.search_sessions import SearchSessionsUseCase
-from domain.usecases.select_target import SelectTargetUseCase
 from domain.usecases.send_message import SendMessageUseCase
-from domain.usecases.session_usage import SessionUsageQuery
-from domain.usecases.set_api_key import SetApiKeyUseCase
-from domain.usecases.set_provider_api import SetProviderApiUseCase
-from domain.usecases.set_provider_base_url import SetProviderBaseUrlUseCase
-from domain.usecases.set_session_prompt import SetSessionPromptUseCase
-from domain.usecases.set_session_reasoning import SetSessionReasoningUseCase
-from domain.usecases.set_session_web_search import SetSessionWebSearchUseCase
-from domain.usecases.show_session import ShowSessionUseCase
 
 if TYPE_CHECKING:
+    from data.documents.cards import AttachmentDocuments
     from data.mcp.hub import McpHub
 
 
@@ -106,6 +64,23 @@ class SystemClock:
     def now(self) -> datetime:
         """Now, timezone-aware UTC."""
         return datetime.now(UTC)
+
+
+class LazyDocumentCards:
+    """The cards of documents too large to send whole (data.documents.cards), imported on the first one a request
+    carries: a turn with no such document never loads the extractors."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+        self._cards: AttachmentDocuments | None = None
+
+    def card(self, attachment: Attachment) -> str:
+        """See AttachmentDocuments.card."""
+        if self._cards is None:
+            from data.documents.cards import AttachmentDocuments
+
+            self._cards = AttachmentDocuments(self._storage.documents, self._storage.attachment_files)
+        return self._cards.card(attachment)
 
 
 class LazyMcpConnector:
@@ -153,7 +128,7 @@ class LazyMcpConnector:
             self._hub.close()
 
 
-class Container:
+class Container(ManagementUseCases):
     """Every long-lived object of a running Palimpsest; the CLI and the desktop app call its use cases."""
 
     def __init__(
@@ -181,8 +156,7 @@ class Container:
             adapters.probes = storage.server_probes
         self.attachments = AttachmentIntake(storage.attachment_files)
         self.documents = storage.documents  # documents read on demand (issue 30): cards, tools, knowledge folders
-        self.media.documents = AttachmentDocuments(storage.documents, storage.attachment_files)
-        self.knowledge = KnowledgeIndexer(storage.documents)
+        self.media.documents = LazyDocumentCards(storage)
         self.turn_gate = TurnGate(storage.turn_leases, self.clock, f"process {os.getpid()} on {HOST}", host=HOST,
                                   pid=os.getpid())  # one turn at a time per conversation, across processes
         # a command's flags (`chat --reasoning high`): applied by the context loader over the app's, the agent's and
@@ -198,7 +172,6 @@ class Container:
         self.mcp.sampler = self.mcp_sampler
         self._build_engine(approver)
         self._build_conversation()
-        self._build_management()
 
     def _build_engine(self, approver: ToolApprover | None) -> None:
         settings = self.settings
@@ -247,55 +220,6 @@ class Container:
             numbers=ProviderNumbers(self.storage.attachment_counts, self.storage.cut_evidence, self.models),
             gate=self.turn_gate,
         )
-
-    def _build_management(self) -> None:
-        self.create_session = CreateSessionUseCase(self.sessions, self.agents, self.clock)
-        self.list_sessions = ListSessionsUseCase(self.sessions)
-        self.show_session = ShowSessionUseCase(self.sessions, self.messages)
-        self.conversation = LoadConversationQuery(self.sessions, self.messages)
-        self.session_usage = SessionUsageQuery(self.sessions, self.messages)
-        self.select_target = SelectTargetUseCase(self.store, self.sessions, self.providers, self.agents)
-        self.export_session = ExportSessionUseCase(self.sessions, self.messages)
-        self.search_sessions = SearchSessionsUseCase(self.sessions)
-        self.delete_session = DeleteSessionUseCase(self.sessions, self.clock)
-        self.rename_session = RenameSessionUseCase(self.sessions, self.clock)
-        self.archive_session = ArchiveSessionUseCase(self.sessions)
-        self.purge_deleted_sessions = PurgeDeletedSessionsUseCase(self.sessions, self.clock)
-        self.set_session_reasoning = SetSessionReasoningUseCase(self.sessions, self.clock)
-        self.set_session_web_search = SetSessionWebSearchUseCase(self.sessions, self.clock)
-        self.set_session_prompt = SetSessionPromptUseCase(self.sessions, self.clock)
-        self.pin_message = PinMessageUseCase(self.messages)
-        switcher = BranchSwitcher(self.store, self.sessions, self.messages)
-        self.list_branches = ListBranchesQuery(self.sessions, self.messages)
-        self.checkout_branch = CheckoutBranchUseCase(switcher, self.sessions, self.messages, gate=self.turn_gate)
-        self.open_at_message = OpenAtMessageQuery(self.sessions, self.messages, self.conversation, self.checkout_branch)
-        self.delete_branch = DeleteBranchUseCase(self.store, switcher, self.sessions, self.messages,
-                                                 gate=self.turn_gate)
-        self.fork_session = ForkSessionUseCase(self.store, self.sessions, self.messages, self.clock,
-                                               gate=self.turn_gate)
-        self.import_conversations = ImportConversationsUseCase(self.store, self.sessions, self.messages, self.agents,
-                                                               gate=self.turn_gate)
-        self.session_attachments = SessionAttachmentsQuery(self.messages)
-        self.list_providers = ListProvidersUseCase(self.providers, self.keys)
-        self.set_provider_base_url = SetProviderBaseUrlUseCase(self.providers)
-        self.set_provider_api = SetProviderApiUseCase(self.providers)
-        self.add_provider = AddProviderUseCase(self.providers)
-        self.delete_provider = DeleteProviderUseCase(self.providers, self.keys)
-        self.list_models = ListModelsUseCase(self.providers, self.models)
-        self.refresh_models = RefreshModelsUseCase(self.providers, self.models, self.adapters)
-        self.add_model = AddModelUseCase(self.providers, self.models)
-        self.use_automatic_window = UseAutomaticWindowUseCase(self.providers, self.models)
-        self.set_api_key = SetApiKeyUseCase(self.providers, self.keys)
-        self.delete_api_key = DeleteApiKeyUseCase(self.providers, self.keys)
-        self.api_key_status = ApiKeyStatusUseCase(self.providers, self.keys)
-        self.list_memories = ListMemoriesUseCase(self.memories)
-        self.save_memory_entry = SaveMemoryEntryUseCase(self.memories, self.clock)
-        self.delete_memory = DeleteMemoryUseCase(self.memories)
-        self.list_agents = ListAgentsUseCase(self.agents)
-        self.save_agent = SaveAgentUseCase(self.agents, TOOL_NAMES)
-        self.configure_agent = ConfigureAgentUseCase(self.agents, self.save_agent)
-        self.save_context_settings = SaveContextSettingsUseCase(self.settings)
-        self.delete_agent = DeleteAgentUseCase(self.agents)
 
     def housekeeping(self) -> None:
         """Start-up cleaning in the desktop app: conversations deleted over 30 days ago go for good, and so do

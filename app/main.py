@@ -204,8 +204,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     if argv is None and args.command is not None:  # this process runs one command (an embedding caller keeps its GC)
         tune_gc_for_a_command()
+    _ran.clear()
+    _ran.append(args.command is not None)
     with redacted_output(debug=args.debug):  # no API key in any log line, traceback or error line
         return _run(args)
+
+
+_ran: list[bool] = []  # whether the last main() ran a command (not the desktop app)
+
+
+def cli() -> None:
+    """The `palimpsest` script: main() on the process arguments; a command's process then ends at once."""
+    status = main()
+    if _ran == [True]:
+        end_command_process(status)
+    raise SystemExit(status)
+
+
+def end_command_process(status: int) -> None:
+    """Ends a process that ran one command with `status`, skipping the interpreter's teardown of every module and
+    object one by one (about a fifth of a chat turn's CPU), which frees nothing the system does not: output is
+    flushed and the atexit handlers run first, as at any exit. Returns instead (the ordinary exit follows) while
+    another thread still runs or when the output cannot be flushed, so those cases end as before."""
+    import atexit
+    import threading
+
+    if threading.active_count() > 1:
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        os._exit(120)  # what the interpreter's own exit returns when it cannot flush
+    os._exit(status)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -243,4 +280,4 @@ def _silence_stdout() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli()

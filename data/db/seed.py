@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
+from sqlalchemy import select
+
 from data.db.agents import DEFAULT_AGENT_ID
 from data.db.capabilities_json import capabilities_from_json, capabilities_to_json, refreshed
 from data.db.engine import Database
@@ -29,8 +31,9 @@ def seed(db: Database, registry: Registry) -> None:
     came from the registry (what the provider reported or the user set stays)."""
     now = datetime.now(UTC)
     with db.write() as s:
+        providers = {row.id for row in s.scalars(select(ProviderRow))}
         for provider_id, name, kind in BUILT_IN_PROVIDERS:
-            if s.get(ProviderRow, provider_id) is None:
+            if provider_id not in providers:
                 s.add(ProviderRow(id=provider_id, name=name, type=kind.value, base_url=None, is_active=True,
                                   created_at=now, updated_at=now))
         if s.get(AgentRow, DEFAULT_AGENT_ID) is None:
@@ -39,14 +42,17 @@ def seed(db: Database, registry: Registry) -> None:
                            tool_names=json.dumps(list(BUILT_IN_TOOLS)), is_built_in=True, created_at=now,
                            updated_at=now, context_overrides="{}"))
         s.flush()
+        models = {(row.id, row.provider_id): row for row in s.scalars(select(ModelRow))}  # one read, not one a preset
         for preset in registry.models:
-            row = s.get(ModelRow, (preset.id, preset.provider_id))
+            row = models.get((preset.id, preset.provider_id))
             if row is None:
-                s.add(ModelRow(id=preset.id, provider_id=preset.provider_id, display_name=preset.display_name,
+                row = ModelRow(id=preset.id, provider_id=preset.provider_id, display_name=preset.display_name,
                                is_default=preset.is_default, source=ModelSource.PRESET.value,
                                context_window_size=preset.context_window, max_output_tokens=preset.max_output_tokens,
                                window_is_guess=False, user_window=False, input_limit=preset.input_limit,
-                               capabilities=capabilities_to_json(preset.capabilities)))
+                               capabilities=capabilities_to_json(preset.capabilities))
+                models[(preset.id, preset.provider_id)] = row
+                s.add(row)
                 continue
             fresh = refreshed(capabilities_from_json(row.capabilities), preset.capabilities)
             row.capabilities = capabilities_to_json(fresh)

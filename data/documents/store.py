@@ -8,13 +8,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import text
 
 from data.db.engine import Database
-from data.documents.extract import Extracted
 from domain.documents import DocumentInfo, Passage
 from domain.models import AgentId, SessionId
+
+if TYPE_CHECKING:
+    from data.documents.extract import Extracted
 
 SNIPPET_TOKENS = 48
 _WORD = re.compile(r"\w+", re.UNICODE)

@@ -106,3 +106,18 @@ def _closed(client: Any) -> bool:
     if hasattr(client, "is_closed"):  # anthropic, openai
         return bool(client.is_closed())
     return bool(client.aio._api_client._async_httpx_client.is_closed)  # google-genai: its httpx client
+
+
+def test_every_use_case_built_on_first_use_builds_over_a_real_store(tmp_path: Path) -> None:
+    from functools import cached_property
+
+    from app.container_management import ManagementUseCases
+
+    lazy = [name for name, value in vars(ManagementUseCases).items() if isinstance(value, cached_property)]
+    container = Container.build(tmp_path / "home", keys=FakeApiKeyStorage({}))
+    try:
+        assert "list_sessions" in lazy and "import_conversations" in lazy and "knowledge" in lazy
+        for name in lazy:
+            assert getattr(container, name) is getattr(container, name), name  # built once, then kept
+    finally:
+        container.close()

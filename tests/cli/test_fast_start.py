@@ -107,3 +107,53 @@ def test_commands_that_send_nothing_do_not_import_the_http_request_tools_client(
     assert cli.run("providers", "list").code == 0
     for args in (("sessions", "search", "anything"), ("models", "list")):
         assert _imported_by(cli, *args, heavy=("httpx2", "httpx", "aiohttp")) == [], args
+
+
+# what one chat turn never uses: other SDKs, Qt, the management use cases, importers, knowledge folders, the MCP hub
+TURN_NEVER = ("PySide6", "anthropic", "google", "domain.usecases.import_conversations",
+              "domain.usecases.export_session", "domain.usecases.purge_deleted", "domain.usecases.fork_session",
+              "domain.usecases.refresh_models", "domain.importers", "data.documents.knowledge", "data.mcp.hub",
+              "data.documents.cards", "data.documents.extract", "data.documents.office")
+
+
+def test_a_chat_turn_imports_nothing_a_turn_does_not_use(tmp_path: Path) -> None:
+    from tests.fakeservers.brain import Reply, ScriptedBrain
+    from tests.fakeservers.openai_server import FakeOpenAIServer
+
+    server = FakeOpenAIServer(ScriptedBrain(default=Reply.of_text("Hello there.")), models=[{"id": "gpt-test-1"}])
+    server.start()
+    try:
+        cli = make_cli(tmp_path)
+        added = cli.run("providers", "add", "--type", "openai_compatible", "--base-url", server.base_url, "local")
+        assert added.code == 0, added.err
+        code = ("import sys; from app.main import main; status = main(['chat', '-p', 'local', '-m', 'gpt-test-1', "
+                f"'hi']); print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in {set(TURN_NEVER)!r} "
+                f"or m in {set(TURN_NEVER)!r}), status)")
+        done = subprocess.run([sys.executable, "-c", code], env=cli.env, cwd=ROOT, capture_output=True, text=True,
+                              timeout=120)
+    finally:
+        server.stop()
+    assert "Hello there." in done.stdout, done.stdout + done.stderr
+    line = next(line for line in done.stdout.splitlines() if line.startswith("LOADED"))
+    assert line.endswith(" 0"), done.stdout + done.stderr
+    loaded = ast.literal_eval(line.split(" ", 1)[1].rsplit(" ", 1)[0])
+    assert [m for m in loaded if m in TURN_NEVER or m.split(".")[0] in ("PySide6", "anthropic", "google")] == []
+
+
+def test_a_one_command_process_skips_the_interpreters_teardown_but_flushes_and_runs_atexit(tmp_path: Path) -> None:
+    cli = make_cli(tmp_path)
+    assert cli.run("providers", "list").code == 0
+    code = ("import atexit, os, sys\nclass Teardown:\n    def __del__(self, write=os.write):\n"
+            "        write(1, b'TORN DOWN\\n')\n"
+            "def at_exit():\n"
+            "    cycle = [Teardown()]  # garbage only the interpreter's final collection frees\n"
+            "    cycle.append(cycle)\n"
+            "    print('ATEXIT RAN')\n"
+            "atexit.register(at_exit)\n"
+            "from app.main import cli\nsys.argv = ['palimpsest', 'providers', 'list']\ncli()\n")
+    done = subprocess.run([sys.executable, "-c", code], env=cli.env, cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[0] for line in done.stdout.splitlines()] == ["ID", "anthropic", "openai", "gemini",
+                                                                     "ATEXIT"]  # all the output, flushed
+    assert done.stdout.rstrip().endswith("ATEXIT RAN") and "TORN DOWN" not in done.stdout, done.stdout

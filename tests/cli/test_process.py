@@ -63,9 +63,9 @@ def test_the_command_line_path_never_imports_qt(tmp_path: Path) -> None:
     assert "QT []" in done.stdout, done.stdout + done.stderr
 
 
-def test_the_console_script_and_python_dash_m_app_run_main() -> None:
+def test_the_console_script_and_python_dash_m_app_run_cli() -> None:
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts["palimpsest"] == "app.main:main"
+    assert scripts["palimpsest"] == "app.main:cli"
     done = subprocess.run([sys.executable, "-m", "app", "--help"], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0 and "usage: palimpsest" in done.stdout

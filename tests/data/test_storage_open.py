@@ -191,3 +191,22 @@ def test_a_relative_home_is_opened_and_reopened(tmp_path: Path, monkeypatch: pyt
         assert len(reopened.providers.list()) == 3
     finally:
         reopened.close()
+
+
+def test_reopening_a_seeded_store_reads_the_presets_in_one_query_not_one_each(tmp_path: Path) -> None:
+    from sqlalchemy import event
+
+    from data.db.seed import seed
+
+    storage = Storage.open(tmp_path)
+    try:
+        assert len(storage.registry.models) > 10
+        selects: list[str] = []
+        event.listen(storage._db.engine, "before_cursor_execute",
+                     lambda _c, _cur, statement, *_: statement.startswith("SELECT") and selects.append(statement))
+        seed(storage._db, storage.registry)  # what every later open does
+        assert len(selects) <= 5, selects
+        presets = [m for m in storage.registry.models if m.provider_id == "openai"]
+        assert len(storage.models.list("openai")) == len(presets)
+    finally:
+        storage.close()
