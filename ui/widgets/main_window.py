@@ -30,13 +30,11 @@ from ui.widgets.import_flow import ImportFlow
 from ui.widgets.paste_flow import OversizedPaste
 from ui.widgets.session_menu import SessionExport, SessionPromptFlow, show_shortcuts
 from ui.widgets.settings_dialog import SettingsDialog
-from ui.widgets.sidebar import WIDTH as SIDEBAR_WIDTH
 from ui.widgets.sidebar import Sidebar
+from ui.widgets.sidebar_drawer import SidebarDrawer
 from ui.widgets.snackbar import Snackbar
 from ui.widgets.sync_indicator import SyncIndicator
 from ui.worker import AsyncWorker
-
-NARROW_BELOW = 900  # narrower windows show the sidebar as a drawer over the chat, opened from the header
 
 
 async def _warm_up() -> None:
@@ -107,9 +105,7 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.sidebar)
         layout.addWidget(right, 1)
         self.setCentralWidget(central)
-        self._central_layout = layout
-        self._narrow = False
-        self._sidebar_wanted = True  # in a wide window, whether the user keeps the sidebar open
+        self.drawer = SidebarDrawer(self.sidebar, layout, self.header)
         self._chat_shown: ChatState | None = None  # the chat state rendered last
         self.snackbar = Snackbar(right)
         self.attachments = AttachmentWiring(self, self.chat_vm, self.composer, self.chat_view)
@@ -156,8 +152,8 @@ class MainWindow(QMainWindow):
         h.originals_toggled.connect(lambda: chat.set_show_originals(not chat.state.show_originals))
         h.settings_requested.connect(self.open_settings)
         h.sidebar_toggled.connect(self.toggle_sidebar)
-        sessions.opened.connect(lambda _sid: self._close_drawer())
-        sessions.opened_at.connect(lambda _sid, _mid: self._close_drawer())
+        sessions.opened.connect(lambda _sid: self.drawer.close())
+        sessions.opened_at.connect(lambda _sid, _mid: self.drawer.close())
         self.sidebar.settings_requested.connect(self.open_settings)
         self.first_run.open_settings.connect(self.open_settings)
         self.first_run.add_local.connect(lambda: self.open_settings(local=True))
@@ -354,46 +350,15 @@ class MainWindow(QMainWindow):
     # --- narrow windows ------------------------------------------------------------------------------
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self._set_narrow(self.width() < NARROW_BELOW)
-        if self._narrow and self.sidebar.isVisible():
-            self._place_drawer()
+        self.drawer.resized(self.width())
 
     def is_narrow(self) -> bool:
         """Whether the sidebar is a drawer (the window is narrower than NARROW_BELOW)."""
-        return self._narrow
+        return self.drawer.narrow
 
     def toggle_sidebar(self) -> None:
         """Shows or hides the conversations (Ctrl+B, or the ☰ button): inline when wide, as a drawer when narrow."""
-        if self._narrow:
-            if self.sidebar.isVisible():
-                self._close_drawer()
-            else:
-                self._place_drawer()
-                self.sidebar.show()
-                self.sidebar.raise_()
-            return
-        self._sidebar_wanted = not self.sidebar.isVisible()
-        self.sidebar.setVisible(self._sidebar_wanted)
-
-    def _set_narrow(self, narrow: bool) -> None:
-        if narrow == self._narrow:
-            return
-        self._narrow = narrow
-        if narrow:
-            self._central_layout.removeWidget(self.sidebar)
-            self.sidebar.hide()
-        else:
-            self._central_layout.insertWidget(0, self.sidebar)
-            self.sidebar.setVisible(self._sidebar_wanted)
-
-    def _place_drawer(self) -> None:
-        top = self.header.height()
-        central = self.sidebar.parentWidget() or self
-        self.sidebar.setGeometry(0, top, min(SIDEBAR_WIDTH, central.width()), max(0, central.height() - top))
-
-    def _close_drawer(self) -> None:
-        if self._narrow:
-            self.sidebar.hide()
+        self.drawer.toggle()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.chat_vm.stop()
