@@ -19,6 +19,16 @@ def run(title: str, argv: list[str]) -> None:
         sys.exit(code)
 
 
+def workers(argv: list[str]) -> list[str]:
+    """pytest-xdist's options for the whole suite: a worker per core (2 to 4; the suite is mostly CLI subprocesses and
+    local servers waiting on each other), one test file per worker so a module's servers start once. Given any pytest
+    arguments (a file, -k, -x, -n ...) the caller chose the run: nothing is added."""
+    if argv:
+        return []
+    count = min(4, max(2, os.cpu_count() or 2))
+    return ["-n", str(count), "--dist", "loadfile"]
+
+
 def main() -> None:
     """Lint, type-check, check the layer contract, then test (extra pytest arguments pass through)."""
     py = sys.executable
@@ -27,7 +37,7 @@ def main() -> None:
     run("ruff", [py, "-m", "ruff", "check", "."])
     run("mypy", [py, "-m", "mypy"])
     run("import-linter", [str(bindir / "lint-imports")])
-    run("pytest", [py, "-m", "pytest", *sys.argv[1:]])
+    run("pytest", [py, "-m", "pytest", *workers(sys.argv[1:]), *sys.argv[1:]])
 
 
 if __name__ == "__main__":
