@@ -53,7 +53,7 @@ def test_jan_threads_keep_instructions_thinking_tool_calls_and_embedded_images(t
                                          AttachmentIntake(AttachmentFiles(tmp_path / "files")))
     store = fake_store()
     result = _import(store, conversations)
-    assert result.imported == ("jan-jan_1717400000", "jan-jan_1717500000")
+    assert result.imported == ("jan-jan_1717400000", "jan-jan_1717500000", "jan-jan_1723493088")
     leaf = store.messages.snapshot("jan-jan_1717400000")
     assert leaf[0].content == "Why is this leaf green?" and [a.width for a in leaf[0].attachments] == [16]
     assert leaf[1].content == "Chlorophyll." and leaf[1].model_id == "llama3.2-3b-instruct"
@@ -65,6 +65,20 @@ def test_jan_threads_keep_instructions_thinking_tool_calls_and_embedded_images(t
                                          MessageType.AI_RESPONSE]
     assert (weather[1].tool_name, weather[2].tool_output, weather[3].content) == ("get_weather", "sunny, 24C",
                                                                                   "It is sunny, 24°C.")
+
+
+def test_jans_own_thread_folder_from_its_e2e_seed_imports_its_message() -> None:
+    """The thread Jan's end-to-end tests write into its threads folder (fixtures/jan/SOURCE.md): the legacy layout
+    (times in ms, `created`, an empty `instructions`, the retrieval tool's settings), read as Jan wrote it."""
+    store = fake_store()
+    result = _import(store, read_jan(FIXTURES / "jan" / "threads" / "jan_1723493088"))
+    assert result.imported == ("jan-jan_1723493088",)
+    session = store.sessions.get("jan-jan_1723493088")
+    assert session is not None and (session.title, session.system_prompt) == ("New Thread", None)
+    assert session.created_at.isoformat() == "2024-08-12T20:04:48.249000+00:00"
+    [hey] = store.messages.snapshot("jan-jan_1723493088")
+    assert (hey.type, hey.content, hey.id) == (MessageType.USER, "hey", "jan-jan_1723493088/01J5437S21MX7S1NA1W3QZJ6B9")
+    assert hey.created_at is not None and hey.created_at.isoformat() == "2024-08-12T20:07:26.017000+00:00"
 
 
 def test_a_folder_without_threads_or_conversations_is_refused_with_a_sentence(tmp_path: Path) -> None:
