@@ -1,7 +1,7 @@
 """Reads one LM Studio conversation file (`~/.lmstudio/conversations/<id>.conversation.json`): each message's
 versions (the selected one on the path, the others as branches beside it), replies' steps (thinking blocks as
-thinking, tool call requests and results as rounds, the model from genInfo or senderInfo), files as lines, and the
-system prompt; also the older flat `{role, content}` messages."""
+thinking, tool call requests and results as rounds: the files' flat parts or the SDK's nested ones, the model from
+genInfo or senderInfo), files as lines, and the system prompt; also the older flat `{role, content}` messages."""
 
 from __future__ import annotations
 
@@ -60,9 +60,29 @@ def _tool_results(entries: list[Any]) -> dict[str, str]:
             for step in list_of(version, "steps"):
                 parts = [*parts, *list_of(step, "content")]
             for p in parts:
-                if isinstance(p, dict) and p.get("type") == "toolCallResult" and p.get("toolCallId"):
-                    out[str(p["toolCallId"])] = str(p.get("content") or "")
+                if isinstance(p, dict) and p.get("type") == "toolCallResult" and _call_id(p):
+                    out[_call_id(p)] = _result_text(p.get("content"))
     return out
+
+
+def _call_id(part: dict[str, Any]) -> str:
+    """A tool call's id: `toolCallRequestId` (and the numeric `callId`) in the files' flat parts, `toolCallId` or the
+    nested request's `id` in the SDK's chat history shape."""
+    nested = dict_of(part, "toolCallRequest")
+    found = part.get("toolCallRequestId") or part.get("toolCallId") or nested.get("id") or part.get("callId")
+    return str(found) if found not in (None, "") else ""
+
+
+def _result_text(content: Any) -> str:
+    """A tool result's text; a result kept as a JSON list of content blocks (an MCP tool's) gives its texts."""
+    text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False) if content else ""
+    try:
+        blocks = json.loads(text) if text.startswith("[") else None
+    except ValueError:
+        return text
+    if isinstance(blocks, list) and blocks and all(isinstance(b, dict) and "type" in b for b in blocks):
+        return "\n".join(str(b.get("text") or "") for b in blocks if b.get("type") == "text")
+    return text
 
 
 def _prompt(data: dict[str, Any], entries: list[Any]) -> str | None:
@@ -128,13 +148,16 @@ def _part(part: Any, reply: Reply, calls: dict[str, ToolRound], thinking: bool) 
             reply.thinking.append(text)
         else:
             split_markup(text, reply)
-    elif kind == "toolCallRequest" and isinstance(part.get("toolCallRequest"), dict):
-        request = part["toolCallRequest"]
-        call_id = str(request.get("id") or f"call_{len(calls)}")
+    elif kind == "toolCallRequest":  # flat in the files (name, parameters); nested under toolCallRequest in the SDK
+        request = dict_of(part, "toolCallRequest") or part
+        call_id = _call_id(part) or f"call_{len(calls)}"
+        arguments = request.get("arguments", request.get("parameters"))
         calls[call_id] = ToolRound(call_id, str(request.get("name") or "tool"),
-                                   json.dumps(request.get("arguments") or {}, ensure_ascii=False))
+                                   json.dumps(arguments or {}, ensure_ascii=False))
+        if isinstance(part.get("callId"), int):  # a result may name only the numeric callId
+            calls[str(part["callId"])] = calls[call_id]
         reply.rounds.append(calls[call_id])
     elif kind == "toolCallResult":
-        call = calls.get(str(part.get("toolCallId")))
+        call = calls.get(_call_id(part)) or calls.get(str(part.get("callId")))
         if call is not None:
-            call.result = str(part.get("content") or "")
+            call.result = _result_text(part.get("content"))

@@ -13,6 +13,7 @@ from data.importing.archive_files import attach_archive_files
 from data.importing.folders import read_jan, read_lmstudio
 from domain.chat.tree import Tree
 from domain.errors import InvalidInput
+from domain.importers import lmstudio
 from domain.models import MessageType
 from tests.contracts.conftest import fake_store
 from tests.importers.test_readers import _import
@@ -65,6 +66,26 @@ def test_jan_threads_keep_instructions_thinking_tool_calls_and_embedded_images(t
                                          MessageType.AI_RESPONSE]
     assert (weather[1].tool_name, weather[2].tool_output, weather[3].content) == ("get_weather", "sunny, 24C",
                                                                                   "It is sunny, 24°C.")
+
+
+def test_lm_studio_tool_calls_in_the_sdks_chat_history_shape_still_import() -> None:
+    """The SDK's shape (lmstudio-js ChatHistoryData: the request nested under `toolCallRequest`, its result in a `tool`
+    message naming `toolCallId`), which the fixture no longer uses now that it has the files' flat parts."""
+    def step(*parts: object) -> dict[str, object]:
+        return {"type": "contentBlock", "content": list(parts)}
+    data = {"createdAt": 1736790000000, "messages": [
+        {"versions": [{"type": "singleStep", "role": "user", "content": [{"type": "text", "text": "Time?"}]}]},
+        {"versions": [{"type": "multiStep", "role": "assistant", "steps": [
+            step({"type": "toolCallRequest", "toolCallRequest": {"id": "c1", "type": "function", "name": "now",
+                                                                  "arguments": {"tz": "UTC"}}}),
+            step({"type": "text", "text": "Noon."})]}]},
+        {"versions": [{"type": "singleStep", "role": "tool",
+                       "content": [{"type": "toolCallResult", "toolCallId": "c1", "content": "12:00"}]}]}]}
+    conversation = lmstudio.conversation(data, "1736790000000", "inline")
+    kinds = [(m.type, m.tool_name, m.tool_input, m.tool_output, m.content) for m in conversation.messages]
+    assert kinds[1:] == [(MessageType.TOOL_CALL, "now", '{"tz": "UTC"}', None, ""),
+                         (MessageType.TOOL_RESULT, "now", None, "12:00", ""),
+                         (MessageType.AI_RESPONSE, None, None, None, "Noon.")]
 
 
 def test_jans_own_thread_folder_from_its_e2e_seed_imports_its_message() -> None:
