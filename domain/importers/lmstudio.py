@@ -1,12 +1,15 @@
 """Reads one LM Studio conversation file (`~/.lmstudio/conversations/<id>.conversation.json`): each message's
 versions (the selected one on the path, the others as branches beside it), replies' steps (thinking blocks as
 thinking, tool call requests and results as rounds: the files' flat parts or the SDK's nested ones, the model from
-genInfo or senderInfo), files as lines, and the system prompt; also the older flat `{role, content}` messages."""
+genInfo or senderInfo, its time from its first step's identifier), files as lines, and the system prompt; also the
+older flat `{role, content}` messages."""
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from domain.importers.markup import Reply, ToolRound, dict_of, epoch, list_of, reply_messages, split_markup, text_of
@@ -14,6 +17,7 @@ from domain.importers.model import ImportedConversation, expect, ordered
 from domain.models import Message, MessageType
 
 PREFIX = "lmstudio-"
+STEP_TIME = re.compile(r"^(\d{13})-")  # a step's identifier starts with its time in ms
 
 
 def conversation(data: Any, source_id: str, where: str) -> ImportedConversation:
@@ -24,6 +28,7 @@ def conversation(data: Any, source_id: str, where: str) -> ImportedConversation:
     entries = expect(data.get("messages", []), list, f"{where}.messages", "a list of messages")
     messages: list[Message] = []
     parent: str | None = None
+    last = created  # the time of the latest message on the open path: a question has no time of its own
     results = _tool_results(entries)
     for i, entry in enumerate(entries):
         at = f"{where}.messages[{i}]"
@@ -31,22 +36,34 @@ def conversation(data: Any, source_id: str, where: str) -> ImportedConversation:
         versions = entry.get("versions") if isinstance(entry.get("versions"), list) else [entry]
         chosen = entry.get("currentlySelected") if isinstance(entry.get("currentlySelected"), int) else 0
         chosen = chosen if 0 <= chosen < len(versions) else len(versions) - 1
-        next_parent = parent
+        next_parent, next_last = parent, last
         for n, version in enumerate(versions):
             if not isinstance(version, dict) or version.get("role") in ("system", "tool"):
                 continue
             key = f"{sid}/{i}" if n == chosen else f"{sid}/{i}v{n}"
-            base = Message(id=key, session_id=sid, type=MessageType.USER, active=False, created_at=created,
+            when = _step_time(version, created) or last
+            base = Message(id=key, session_id=sid, type=MessageType.USER, active=False, created_at=when,
                            parent_id=parent)
             built = _pieces(version, base, results)
             messages += built
             if n == chosen and built:
-                next_parent = built[-1].id
-        parent = next_parent
+                next_parent, next_last = built[-1].id, when
+        parent, last = next_parent, next_last
     title = data.get("name") if isinstance(data.get("name"), str) and data["name"].strip() else "LM Studio chat"
+    stamps = [data.get(k) for k in ("userLastMessagedAt", "assistantLastMessagedAt")]
+    updated = max([created, *(m.created_at for m in messages if m.created_at),
+                   *(epoch(v, where) for v in stamps if isinstance(v, int) and not isinstance(v, bool) and v > 0)])
     return ImportedConversation(
-        session_id=sid, title=title, created_at=created, updated_at=created, messages=ordered(messages, where),
+        session_id=sid, title=title, created_at=created, updated_at=updated, messages=ordered(messages, where),
         leaf_id=parent, system_prompt=_prompt(data, entries))
+
+
+def _step_time(version: dict[str, Any], created: datetime) -> datetime | None:
+    """A reply's time: its first step's, from the step's identifier (none before the conversation began)."""
+    steps = list_of(version, "steps")
+    found = STEP_TIME.match(str(steps[0].get("stepIdentifier") or "")) if steps and isinstance(steps[0], dict) else None
+    when = epoch(int(found[1]), "stepIdentifier") if found else None
+    return when if when is not None and when >= created else None
 
 
 def _tool_results(entries: list[Any]) -> dict[str, str]:

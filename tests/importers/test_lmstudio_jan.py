@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,10 @@ def test_lm_studio_keeps_versions_as_branches_thinking_tool_rounds_and_the_promp
     assert answer.content.startswith("`s` is dropped at the end of the inner block")
     assert answer.thinking_content == "The reference to `s` escapes the block where `s` is dropped."
     assert (answer.model_id, answer.input_tokens, answer.output_tokens) == ("deepseek-r1-distill-qwen-7b", 180, 96)
+    # a reply's time is its first step's (stepIdentifier starts with it, in ms); a question has none of its own
+    assert answer.created_at == datetime.fromtimestamp(1736789960.222, UTC)
+    assert path[2].created_at == answer.created_at and question.created_at == session.created_at
+    assert session.updated_at == datetime.fromtimestamp(1736790000.7, UTC)  # assistantLastMessagedAt
     call, output, reply = path[3:]
     assert (call.tool_name, json.loads(call.tool_input or ""), output.tool_output) == (
         "get_time", {"timezone": "Asia/Tokyo"}, '{"time": "21:04"}')
