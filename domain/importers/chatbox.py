@@ -1,7 +1,7 @@
 """Reads Chatbox's backup (Settings → Backup → Export): the sessions under `session:<id>` (1.12+) or in
 `chat-sessions` (earlier), each with its system message as the session's prompt, messages' content parts (text,
-reasoning as thinking, tool calls with their results; images and files as lines, their bytes are not in a backup),
-forks as branches, and each earlier thread as a session of its own."""
+reasoning as thinking, tool calls with their results; images and files as lines, their bytes are not in a backup,
+with an image's OCR text), forks as branches, and each earlier thread as a session of its own."""
 
 from __future__ import annotations
 
@@ -119,8 +119,10 @@ def _pieces(message: dict[str, Any], base: Message) -> list[Message]:
             reply.text.append(str(part.get("text") or ""))
         elif kind == "reasoning":
             reply.thinking.append(str(part.get("text") or ""))
-        elif kind == "image":
-            reply.text.append(f"[image: {part.get('storageKey') or part.get('url') or 'image'} (not in the backup)]")
+        elif kind == "image":  # its OCR text, if any, as Chatbox sends it to a model without vision
+            ocr = part.get("ocrResult")
+            reply.text.append(f"[image: {part.get('storageKey') or part.get('url') or 'image'} (not in the backup)]"
+                              + (f"\nThis is an image, OCR Result: \n{ocr}" if isinstance(ocr, str) and ocr else ""))
         elif kind == "tool-call":
             result = part.get("result")
             reply.rounds.append(ToolRound(

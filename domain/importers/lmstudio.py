@@ -1,12 +1,15 @@
 """Reads one LM Studio conversation file (`~/.lmstudio/conversations/<id>.conversation.json`): each message's
 versions (the selected one on the path, the others as branches beside it), replies' steps (thinking blocks as
-thinking, tool call requests and results as rounds, the model from genInfo or senderInfo), files as lines, and the
-system prompt; also the older flat `{role, content}` messages."""
+thinking, tool call requests and results as rounds: the files' flat parts or the SDK's nested ones, the model from
+genInfo or senderInfo, its time from its first step's identifier), files as lines, and the system prompt; also the
+older flat `{role, content}` messages."""
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from domain.importers.markup import Reply, ToolRound, dict_of, epoch, list_of, reply_messages, split_markup, text_of
@@ -14,6 +17,7 @@ from domain.importers.model import ImportedConversation, expect, ordered
 from domain.models import Message, MessageType
 
 PREFIX = "lmstudio-"
+STEP_TIME = re.compile(r"^(\d{13})-")  # a step's identifier starts with its time in ms
 
 
 def conversation(data: Any, source_id: str, where: str) -> ImportedConversation:
@@ -24,6 +28,7 @@ def conversation(data: Any, source_id: str, where: str) -> ImportedConversation:
     entries = expect(data.get("messages", []), list, f"{where}.messages", "a list of messages")
     messages: list[Message] = []
     parent: str | None = None
+    last = created  # the time of the latest message on the open path: a question has no time of its own
     results = _tool_results(entries)
     for i, entry in enumerate(entries):
         at = f"{where}.messages[{i}]"
@@ -31,22 +36,34 @@ def conversation(data: Any, source_id: str, where: str) -> ImportedConversation:
         versions = entry.get("versions") if isinstance(entry.get("versions"), list) else [entry]
         chosen = entry.get("currentlySelected") if isinstance(entry.get("currentlySelected"), int) else 0
         chosen = chosen if 0 <= chosen < len(versions) else len(versions) - 1
-        next_parent = parent
+        next_parent, next_last = parent, last
         for n, version in enumerate(versions):
             if not isinstance(version, dict) or version.get("role") in ("system", "tool"):
                 continue
             key = f"{sid}/{i}" if n == chosen else f"{sid}/{i}v{n}"
-            base = Message(id=key, session_id=sid, type=MessageType.USER, active=False, created_at=created,
+            when = _step_time(version, created) or last
+            base = Message(id=key, session_id=sid, type=MessageType.USER, active=False, created_at=when,
                            parent_id=parent)
             built = _pieces(version, base, results)
             messages += built
             if n == chosen and built:
-                next_parent = built[-1].id
-        parent = next_parent
+                next_parent, next_last = built[-1].id, when
+        parent, last = next_parent, next_last
     title = data.get("name") if isinstance(data.get("name"), str) and data["name"].strip() else "LM Studio chat"
+    stamps = [data.get(k) for k in ("userLastMessagedAt", "assistantLastMessagedAt")]
+    updated = max([created, *(m.created_at for m in messages if m.created_at),
+                   *(epoch(v, where) for v in stamps if isinstance(v, int) and not isinstance(v, bool) and v > 0)])
     return ImportedConversation(
-        session_id=sid, title=title, created_at=created, updated_at=created, messages=ordered(messages, where),
+        session_id=sid, title=title, created_at=created, updated_at=updated, messages=ordered(messages, where),
         leaf_id=parent, system_prompt=_prompt(data, entries))
+
+
+def _step_time(version: dict[str, Any], created: datetime) -> datetime | None:
+    """A reply's time: its first step's, from the step's identifier (none before the conversation began)."""
+    steps = list_of(version, "steps")
+    found = STEP_TIME.match(str(steps[0].get("stepIdentifier") or "")) if steps and isinstance(steps[0], dict) else None
+    when = epoch(int(found[1]), "stepIdentifier") if found else None
+    return when if when is not None and when >= created else None
 
 
 def _tool_results(entries: list[Any]) -> dict[str, str]:
@@ -60,9 +77,29 @@ def _tool_results(entries: list[Any]) -> dict[str, str]:
             for step in list_of(version, "steps"):
                 parts = [*parts, *list_of(step, "content")]
             for p in parts:
-                if isinstance(p, dict) and p.get("type") == "toolCallResult" and p.get("toolCallId"):
-                    out[str(p["toolCallId"])] = str(p.get("content") or "")
+                if isinstance(p, dict) and p.get("type") == "toolCallResult" and _call_id(p):
+                    out[_call_id(p)] = _result_text(p.get("content"))
     return out
+
+
+def _call_id(part: dict[str, Any]) -> str:
+    """A tool call's id: `toolCallRequestId` (and the numeric `callId`) in the files' flat parts, `toolCallId` or the
+    nested request's `id` in the SDK's chat history shape."""
+    nested = dict_of(part, "toolCallRequest")
+    found = part.get("toolCallRequestId") or part.get("toolCallId") or nested.get("id") or part.get("callId")
+    return str(found) if found not in (None, "") else ""
+
+
+def _result_text(content: Any) -> str:
+    """A tool result's text; a result kept as a JSON list of content blocks (an MCP tool's) gives its texts."""
+    text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False) if content else ""
+    try:
+        blocks = json.loads(text) if text.startswith("[") else None
+    except ValueError:
+        return text
+    if isinstance(blocks, list) and blocks and all(isinstance(b, dict) and "type" in b for b in blocks):
+        return "\n".join(str(b.get("text") or "") for b in blocks if b.get("type") == "text")
+    return text
 
 
 def _prompt(data: dict[str, Any], entries: list[Any]) -> str | None:
@@ -128,13 +165,16 @@ def _part(part: Any, reply: Reply, calls: dict[str, ToolRound], thinking: bool) 
             reply.thinking.append(text)
         else:
             split_markup(text, reply)
-    elif kind == "toolCallRequest" and isinstance(part.get("toolCallRequest"), dict):
-        request = part["toolCallRequest"]
-        call_id = str(request.get("id") or f"call_{len(calls)}")
+    elif kind == "toolCallRequest":  # flat in the files (name, parameters); nested under toolCallRequest in the SDK
+        request = dict_of(part, "toolCallRequest") or part
+        call_id = _call_id(part) or f"call_{len(calls)}"
+        arguments = request.get("arguments", request.get("parameters"))
         calls[call_id] = ToolRound(call_id, str(request.get("name") or "tool"),
-                                   json.dumps(request.get("arguments") or {}, ensure_ascii=False))
+                                   json.dumps(arguments or {}, ensure_ascii=False))
+        if isinstance(part.get("callId"), int):  # a result may name only the numeric callId
+            calls[str(part["callId"])] = calls[call_id]
         reply.rounds.append(calls[call_id])
     elif kind == "toolCallResult":
-        call = calls.get(str(part.get("toolCallId")))
+        call = calls.get(_call_id(part)) or calls.get(str(part.get("callId")))
         if call is not None:
-            call.result = str(part.get("content") or "")
+            call.result = _result_text(part.get("content"))

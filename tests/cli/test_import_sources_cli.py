@@ -22,7 +22,7 @@ CASES = [
     ("chatbox/chatbox-exported-data-2023-5-2.json", "chatbox", "a Chatbox backup", 1),
     ("lmstudio", "lmstudio", "LM Studio conversations", 2),
     ("lmstudio/conversations/Qwen/1712000000000.conversation.json", "lmstudio", "LM Studio conversations", 1),
-    ("jan", "jan", "Jan threads", 2),
+    ("jan", "jan", "Jan threads", 3),
     ("llm/logs-0.36.db", "llm", "an llm logs database", 6),
     ("llm/logs-0.27.1.db", "llm", "an llm logs database", 6),
 ]

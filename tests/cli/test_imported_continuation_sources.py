@@ -130,7 +130,9 @@ def _jan() -> list[Conversation]:
             ("user", ASKED)], ("<think>", "chlorophyll reflects green light")),
         Conversation("jan-jan_1717500000", None, [
             ("user", "Weather in Rome?"), _call("get_weather", {"city": "Rome"}), ("user", "result: sunny, 24C"),
-            ("assistant", "It is sunny, 24°C."), ("user", ASKED)])]
+            ("assistant", "It is sunny, 24°C."), ("user", ASKED)]),
+        # Jan's own e2e seed: a thread whose one question had no reply, so the next question joins it
+        Conversation("jan-jan_1723493088", None, [("user", f"hey\n\n{ASKED}")])]
 
 
 def _llm_0_27() -> list[Conversation]:

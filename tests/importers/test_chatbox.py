@@ -57,3 +57,16 @@ def test_a_backup_from_before_content_parts_reads_plain_content() -> None:
     path = store.messages.snapshot(sid)
     assert path[0].content == "Give me a 7-day travel itinerary for Japan"
     assert path[1].content.startswith("Sure, here's a 7-day itinerary") and path[1].model_id is None
+
+
+def test_an_images_ocr_text_is_kept_as_chatbox_sent_it_to_models_without_vision() -> None:
+    """Chatbox keeps an image's OCR text on the part (`ocrResult`) and sends it instead of the image to a model
+    without vision (`src/renderer/packages/model-calls/message-utils.ts`); the image's bytes are not in a backup."""
+    session = {"id": "s1", "name": "Receipt", "messages": [{"id": "u1", "role": "user", "timestamp": 1748736000000,
+                                                            "contentParts": [
+                                                                {"type": "text", "text": "Total?"},
+                                                                {"type": "image", "storageKey": "picture:r1",
+                                                                 "ocrResult": "TOTAL 12.40 EUR"}]}]}
+    [conversation] = read_chatbox(json.dumps({"session:s1": session, "chat-sessions-list": [{"id": "s1"}]}))
+    assert conversation.messages[0].content == ("Total?\n[image: picture:r1 (not in the backup)]\n"
+                                                "This is an image, OCR Result: \nTOTAL 12.40 EUR")

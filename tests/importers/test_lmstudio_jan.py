@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from data.importing.archive_files import attach_archive_files
 from data.importing.folders import read_jan, read_lmstudio
 from domain.chat.tree import Tree
 from domain.errors import InvalidInput
+from domain.importers import lmstudio
 from domain.models import MessageType
 from tests.contracts.conftest import fake_store
 from tests.importers.test_readers import _import
@@ -36,6 +38,10 @@ def test_lm_studio_keeps_versions_as_branches_thinking_tool_rounds_and_the_promp
     assert answer.content.startswith("`s` is dropped at the end of the inner block")
     assert answer.thinking_content == "The reference to `s` escapes the block where `s` is dropped."
     assert (answer.model_id, answer.input_tokens, answer.output_tokens) == ("deepseek-r1-distill-qwen-7b", 180, 96)
+    # a reply's time is its first step's (stepIdentifier starts with it, in ms); a question has none of its own
+    assert answer.created_at == datetime.fromtimestamp(1736789960.222, UTC)
+    assert path[2].created_at == answer.created_at and question.created_at == session.created_at
+    assert session.updated_at == datetime.fromtimestamp(1736790000.7, UTC)  # assistantLastMessagedAt
     call, output, reply = path[3:]
     assert (call.tool_name, json.loads(call.tool_input or ""), output.tool_output) == (
         "get_time", {"timezone": "Asia/Tokyo"}, '{"time": "21:04"}')
@@ -53,7 +59,7 @@ def test_jan_threads_keep_instructions_thinking_tool_calls_and_embedded_images(t
                                          AttachmentIntake(AttachmentFiles(tmp_path / "files")))
     store = fake_store()
     result = _import(store, conversations)
-    assert result.imported == ("jan-jan_1717400000", "jan-jan_1717500000")
+    assert result.imported == ("jan-jan_1717400000", "jan-jan_1717500000", "jan-jan_1723493088")
     leaf = store.messages.snapshot("jan-jan_1717400000")
     assert leaf[0].content == "Why is this leaf green?" and [a.width for a in leaf[0].attachments] == [16]
     assert leaf[1].content == "Chlorophyll." and leaf[1].model_id == "llama3.2-3b-instruct"
@@ -65,6 +71,40 @@ def test_jan_threads_keep_instructions_thinking_tool_calls_and_embedded_images(t
                                          MessageType.AI_RESPONSE]
     assert (weather[1].tool_name, weather[2].tool_output, weather[3].content) == ("get_weather", "sunny, 24C",
                                                                                   "It is sunny, 24°C.")
+
+
+def test_lm_studio_tool_calls_in_the_sdks_chat_history_shape_still_import() -> None:
+    """The SDK's shape (lmstudio-js ChatHistoryData: the request nested under `toolCallRequest`, its result in a `tool`
+    message naming `toolCallId`), which the fixture no longer uses now that it has the files' flat parts."""
+    def step(*parts: object) -> dict[str, object]:
+        return {"type": "contentBlock", "content": list(parts)}
+    data = {"createdAt": 1736790000000, "messages": [
+        {"versions": [{"type": "singleStep", "role": "user", "content": [{"type": "text", "text": "Time?"}]}]},
+        {"versions": [{"type": "multiStep", "role": "assistant", "steps": [
+            step({"type": "toolCallRequest", "toolCallRequest": {"id": "c1", "type": "function", "name": "now",
+                                                                  "arguments": {"tz": "UTC"}}}),
+            step({"type": "text", "text": "Noon."})]}]},
+        {"versions": [{"type": "singleStep", "role": "tool",
+                       "content": [{"type": "toolCallResult", "toolCallId": "c1", "content": "12:00"}]}]}]}
+    conversation = lmstudio.conversation(data, "1736790000000", "inline")
+    kinds = [(m.type, m.tool_name, m.tool_input, m.tool_output, m.content) for m in conversation.messages]
+    assert kinds[1:] == [(MessageType.TOOL_CALL, "now", '{"tz": "UTC"}', None, ""),
+                         (MessageType.TOOL_RESULT, "now", None, "12:00", ""),
+                         (MessageType.AI_RESPONSE, None, None, None, "Noon.")]
+
+
+def test_jans_own_thread_folder_from_its_e2e_seed_imports_its_message() -> None:
+    """The thread Jan's end-to-end tests write into its threads folder (fixtures/jan/SOURCE.md): the legacy layout
+    (times in ms, `created`, an empty `instructions`, the retrieval tool's settings), read as Jan wrote it."""
+    store = fake_store()
+    result = _import(store, read_jan(FIXTURES / "jan" / "threads" / "jan_1723493088"))
+    assert result.imported == ("jan-jan_1723493088",)
+    session = store.sessions.get("jan-jan_1723493088")
+    assert session is not None and (session.title, session.system_prompt) == ("New Thread", None)
+    assert session.created_at.isoformat() == "2024-08-12T20:04:48.249000+00:00"
+    [hey] = store.messages.snapshot("jan-jan_1723493088")
+    assert (hey.type, hey.content, hey.id) == (MessageType.USER, "hey", "jan-jan_1723493088/01J5437S21MX7S1NA1W3QZJ6B9")
+    assert hey.created_at is not None and hey.created_at.isoformat() == "2024-08-12T20:07:26.017000+00:00"
 
 
 def test_a_folder_without_threads_or_conversations_is_refused_with_a_sentence(tmp_path: Path) -> None:
