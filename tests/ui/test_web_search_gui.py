@@ -112,3 +112,32 @@ def test_the_sources_show_under_the_streamed_reply_when_it_ends_before_any_read_
     assert window.chat_vm.state.current_turn is not None  # still streaming: no read-back has happened
     window.chat_vm.stop()
     qtbot.waitUntil(lambda: backend.cancelled.is_set())
+
+
+def test_a_passage_cited_from_a_fetched_page_gets_its_superscript_and_its_line(qtbot, worker) -> None:
+    """The record as the Anthropic adapter makes it from a reply citing a fetched page (char_location)."""
+    import asyncio
+
+    from domain.events import WebSearched
+    from domain.models import ProviderType
+    from domain.web import WebSearchSettings
+    from tests.fakeservers import FakeAnthropicServer, Reply, ScriptedBrain
+    from tests.fakeservers.web_fetch import Fetch
+    from tests.providers.helpers import History, adapter_for, collect
+
+    page = Fetch("https://tides.example/brest", "Brest tides", "High tide at 06:12. Low tide at 12:30.")
+    with FakeAnthropicServer(ScriptedBrain([replace(Reply.of_text("High tide is at 06:12."), fetches=(page,))])
+                             ) as fake:
+        events = asyncio.run(collect(adapter_for(ProviderType.ANTHROPIC, fake.base_url).send_message_stream(
+            model_id="claude-test-1", system_prompt="", messages=History().user(f"Read {page.url}").messages,
+            tools=(), max_output_tokens=256, web_search=WebSearchSettings(enabled=True))))
+    record = next(e.record for e in events if isinstance(e, WebSearched))
+    backend = FakeChatBackend(keys={"anthropic": "sk-test"})
+    session = backend.add_session("Tides", [f"Read {page.url}", "High tide is at 06:12."], minutes_ago=1)
+    messages = backend.messages[session.id]
+    messages[-1] = replace(messages[-1], web=record)
+    window = themed_window(qtbot, backend, worker)
+    open_session(qtbot, window, session.id)
+    _position, row = row_of(window.chat_view, RowKind.ASSISTANT)
+    assert row.text == ("High tide is at 06:12.[¹](#source-1)\n\n**Sources**\n\n"
+                        "1. [Brest tides](https://tides.example/brest)")
