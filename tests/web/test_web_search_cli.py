@@ -120,3 +120,13 @@ def test_a_passage_cited_from_a_fetched_page_is_listed_and_sent_as_a_citation_sp
     citations = [e for e in map(json.loads, lines.out.splitlines()) if e["type"] == "citation"]
     assert [(c["index"], c["url"], c["spans"]) for c in citations] == [
         (1, "https://tides.example/brest", [{"cited_text": "High tide at 06:12.", "start": 0, "end": 22}])]
+
+
+def test_a_fetch_the_api_refused_is_said_in_words_after_the_reply() -> None:
+    from app.cli.web_cmd import sources_block
+    from domain.web import WebSearchRecord
+
+    record = WebSearchRecord(errors=("url_not_in_prior_context", "unsupported_content_type"))
+    assert sources_block(record) == ("[web search: a page address was not in the conversation (only those can be "
+                                     "fetched); a page was of a kind that cannot be fetched (only text, HTML and "
+                                     "PDF)]")
