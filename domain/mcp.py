@@ -202,6 +202,10 @@ class ExtraToolSource(Protocol):
     """Tools offered beside the built-in ones (the MCP servers'), per agent and session."""
 
     def mcp_definitions(self, agent_id: str | None, session_id: str | None) -> Sequence[ToolDefinition]: ...
+    def mcp_search_definitions(self, agent_id: str | None) -> Sequence[ToolDefinition]:
+        """The MCP tools that search the web, of the servers the agent has not turned off (web search on where
+        the provider has none)."""
+        ...
 
 
 class McpServerError(InvalidInput):

@@ -19,6 +19,7 @@ from domain.mcp import (
 from domain.models import ToolDefinition
 from domain.provider_ports import ToolContext, ToolExecutor, ToolOutcome
 from domain.tool_approval import ApprovalDecision, ApprovalRequest, DenyAllApprover, ToolApprover, ask
+from domain.web_support import mcp_search_tools
 
 SHOWN_ARGUMENT_CHARS = 20_000
 
@@ -44,6 +45,10 @@ class ToolsWithMcp:
         """The tools of every MCP server the agent and the session have not turned off (as last listed)."""
         return [d for s in self._servers.list() if s.enabled_for(agent_id, session_id) for d in tool_definitions(s)]
 
+    def mcp_search_definitions(self, agent_id: str | None) -> Sequence[ToolDefinition]:
+        """The web search tools of the MCP servers the agent has not turned off (domain.web_support)."""
+        return mcp_search_tools(self._servers.list(), agent_id)
+
     async def execute(self, name: str, arguments: Mapping[str, Any], context: ToolContext) -> ToolOutcome:
         """Runs a built-in tool, or an MCP tool under its rule; every failure is an error outcome."""
         parts = split_name(name)
@@ -52,7 +57,8 @@ class ToolsWithMcp:
         server = self._servers.get(parts[0])
         if server is None:
             return ToolOutcome(f"Error: no MCP server named {parts[0]!r} is configured.", is_error=True)
-        if not server.enabled_for(context.agent_id, context.session_id):
+        granted = name in context.granted and context.agent_id not in server.disabled_agents  # web search on
+        if not server.enabled_for(context.agent_id, context.session_id) and not granted:
             return ToolOutcome(f"Error: the MCP server {server.name!r} is turned off here.", is_error=True)
         spec = find_tool(server, name)
         if spec is None:

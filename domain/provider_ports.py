@@ -100,6 +100,7 @@ class ToolContext:
     session_id: SessionId
     agent_id: AgentId | None
     progress: ProgressReport | None = None
+    granted: tuple[str, ...] = ()  # MCP tools the turn offers though their server is off for the conversation
 
 
 @dataclass(frozen=True)

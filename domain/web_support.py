@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.mcp import SEPARATOR
-from domain.models import AiModel, Provider, ProviderApi, ProviderType
+from domain.mcp import SEPARATOR, McpServer, tool_definitions
+from domain.models import AiModel, Provider, ProviderApi, ProviderType, ToolDefinition
 
 OPENAI_HOST = "api.openai.com"
 
@@ -65,3 +65,18 @@ def search_tool_names(tool_names: Sequence[str]) -> list[str]:
         if sep and "search" in tool and (tool == "search" or any(h in server + tool for h in WEB_SEARCH_HINTS)):
             found.append(name)
     return found
+
+
+def searches_natively(provider: Provider | None, model: AiModel | None) -> bool:
+    """Whether the turn can use its provider's own search: the provider has one and the model takes it."""
+    return provider is not None and provider_searches_web(provider) and model_takes_web_search(model)
+
+
+def mcp_search_tools(servers: Sequence[McpServer], agent_id: str | None) -> list[ToolDefinition]:
+    """The search tools (search_tool_names) of the MCP servers the agent has not turned off: what the globe uses
+    where the provider has no search of its own. A server turned off for the conversation is still used: turning
+    web search on there is the conversation's own, later choice."""
+    offered = [d for s in servers if agent_id not in s.disabled_agents for d in tool_definitions(s)]
+    wanted = set(search_tool_names([d.name for d in offered]))
+    return [d for d in offered if d.name in wanted]
+

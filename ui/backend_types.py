@@ -72,6 +72,7 @@ class StartupInfo:
     default_selection: Selection | None = None
     agents: tuple[Agent, ...] = field(default_factory=tuple)
     has_sessions: bool = False
+    mcp_search_tools: tuple[str, ...] = ()  # the web search tools of the MCP servers (`server__tool`)
 
     @property
     def any_key(self) -> bool:

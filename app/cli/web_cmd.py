@@ -17,6 +17,13 @@ ERROR_TEXT = {
     "query_too_long": "a query was too long",
     "invalid_tool_input": "a query was malformed",
     "request_too_large": "a search request was too large",
+    # web fetch (the SDK's WebFetchToolResultErrorCode; meanings from Anthropic's web fetch tool page)
+    "url_too_long": "a page address was too long",
+    "url_not_allowed": "a page was outside the allowed domains or refused by the provider",
+    "url_not_in_prior_context": "a page address was not in the conversation (only those can be fetched)",
+    "url_not_accessible": "a page could not be fetched",
+    "unsupported_content_type": "a page was of a kind that cannot be fetched (only text, HTML and PDF)",
+    "content_too_large": "a page was too large",
 }
 
 

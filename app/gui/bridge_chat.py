@@ -24,6 +24,7 @@ from domain.models import (
 from domain.usecases.load_conversation import ConversationPage
 from domain.usecases.mcp_servers import SetMcpServerEnabledUseCase
 from domain.usecases.open_at_message import HitPage
+from domain.web_support import mcp_search_tools
 from ui.backend import ProviderInfo, Selection, SessionMcpServer, SessionPrompt, StartupInfo, UsageSummary
 
 
@@ -52,6 +53,7 @@ class AppBridge:
             default_selection=self._default_selection(providers),
             agents=tuple(self._c.list_agents()),
             has_sessions=any(s.message_count > 0 for s in self._c.list_sessions()),  # an empty one is not listed
+            mcp_search_tools=tuple(t.name for t in mcp_search_tools(self._c.mcp_servers.list(), None)),
         )
 
     def _default_selection(self, providers: Sequence[ProviderInfo]) -> Selection | None:

@@ -29,10 +29,11 @@ def web_search_tool(settings: WebSearchSettings) -> dict[str, Any]:
 
 def web_fetch_tool(settings: WebSearchSettings) -> dict[str, Any]:
     """The web_fetch server tool offered beside search (the same use limit and domains; the model fetches only URLs
-    already in the conversation, the user's or a search's)."""
+    already in the conversation, the user's or a search's), with citations on so the reply cites passages of the
+    fetched pages (the SDK's WebFetchTool20250910Param: "Citations are disabled by default")."""
     tool = web_search_tool(settings)
     tool.pop("user_location", None)  # the fetch tool has no location
-    return {**tool, "type": WEB_FETCH_TOOL, "name": "web_fetch"}
+    return {**tool, "type": WEB_FETCH_TOOL, "name": "web_fetch", "citations": {"enabled": True}}  # off by default
 
 
 def sent_back(record: WebSearchRecord) -> list[dict[str, Any]]:
@@ -120,14 +121,16 @@ class SearchFold:
         citations: list[Citation] = []
         errors: list[str] = []
         offset = 0
+        fetched: list[tuple[Source, str]] = []  # the fetched pages, in order, with their text (citations point in)
         for block in blocks:
             if block["type"] == "server_tool_use" and block.get("name") == "web_search":
                 queries.append(str(block["input"].get("query", "")))
             elif block["type"] == "web_fetch_tool_result":
                 page = block.get("content") or {}
                 if page.get("type") == "web_fetch_result":
-                    title = (page.get("content") or {}).get("title") or ""
-                    sources.append(Source(str(page.get("url", "")), str(title)))
+                    document = page.get("content") or {}
+                    sources.append(Source(str(page.get("url", "")), str(document.get("title") or "")))
+                    fetched.append((sources[-1], str((document.get("source") or {}).get("data") or "")))
                 else:
                     errors.append(str(page.get("error_code", "unavailable")))
             elif block["type"] == "web_search_tool_result":
@@ -143,6 +146,9 @@ class SearchFold:
                              offset, offset + len(text))
                     for c in block.get("citations") or [] if c.get("type") == "web_search_result_location"
                 )
+                citations.extend(_document_citation(c, fetched, offset, offset + len(text))
+                                 for c in block.get("citations") or [] if c.get("type") in DOCUMENT_CITATIONS
+                                 and _fetched_page(c, fetched) is not None)
                 offset += len(text)
         provider_id, model_id = self._owner
         return WebSearchRecord(
@@ -150,3 +156,30 @@ class SearchFold:
             blocks=json.dumps(blocks, ensure_ascii=False, separators=(",", ":")), provider_id=provider_id,
             model_id=model_id,
         )
+
+
+DOCUMENT_CITATIONS = ("char_location", "page_location", "content_block_location")  # the SDK's TextCitation kinds
+# that point into a document (a fetched page is one: a DocumentBlock in its web_fetch_result)
+
+
+def _fetched_page(citation: dict[str, Any], fetched: list[tuple[Source, str]]) -> Source | None:
+    """The fetched page a document citation points at: the one of its title, else the one whose text holds the
+    cited passage, else the document_index-th page fetched (how the API numbers fetched documents is not
+    documented where we looked)."""
+    title, cited = citation.get("document_title"), str(citation.get("cited_text") or "")
+    for source, _text in fetched:
+        if title and source.title == title:
+            return source
+    for source, text in fetched:
+        if cited and cited in text:
+            return source
+    index = citation.get("document_index")
+    return fetched[index][0] if isinstance(index, int) and 0 <= index < len(fetched) else None
+
+
+def _document_citation(citation: dict[str, Any], fetched: list[tuple[Source, str]], start: int, end: int) -> Citation:
+    """A citation of a passage of a fetched page, as a search citation is kept (the page's url and title, the
+    passage, the span of the reply's text it backs)."""
+    page = _fetched_page(citation, fetched)
+    assert page is not None
+    return Citation(page.url, page.title, str(citation.get("cited_text") or ""), start, end)

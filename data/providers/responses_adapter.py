@@ -168,8 +168,9 @@ class ResponsesAdapter(OpenAIAdapter):
 
     def _item_done(self, item: Any, fold: _Fold, model_id: str) -> list[StreamEvent | ProviderError]:
         """A finished output item: reasoning kept whole (only this copy's encrypted content is complete) until the
-        item it produced is done — a function call (then the reasoning is that call's) or the message (the
-        reply's); a function call with its complete arguments."""
+        item it produced is done — a function call (then the reasoning is that call's), the message (the reply's)
+        or a web search call (then it is shown but never sent back); a function call with its complete
+        arguments."""
         item_type = getattr(item, "type", "")
         if fold.web is not None:
             fold.web.item(item)
@@ -185,6 +186,9 @@ class ResponsesAdapter(OpenAIAdapter):
         elif item_type == "message":
             fold.reasoning += [ReasoningDone(block) for block in fold.pending]
             fold.pending.clear()
+        elif item_type == "web_search_call":  # the API takes this reasoning back only followed by the call, which
+            fold.reasoning += [ReasoningDone(replace(block, data=None)) for block in fold.pending]  # is not sent:
+            fold.pending.clear()  # kept to show, without the encrypted content, so neither goes back
         return []
 
 

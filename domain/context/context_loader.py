@@ -29,6 +29,7 @@ from domain.ports import (
 from domain.provider_ports import ToolExecutor
 from domain.provider_rules import AttachmentCounts, AttachmentPresence
 from domain.settings import ContextSettings
+from domain.web_support import searches_natively
 
 
 def effective_settings(
@@ -124,6 +125,9 @@ class SessionContextLoader:
         tools = tuple(self._tools.definitions(list(agent.enabled_tools) or None))
         if self._extra is not None:
             tools += tuple(self._extra.mcp_definitions(agent.id, session.id))
+            if settings.web_search and provider is not None and not searches_natively(provider, model):
+                tools += tuple(t for t in self._extra.mcp_search_definitions(agent.id)  # the globe: MCP search
+                               if t.name not in {d.name for d in tools})
         boundary = session.boundary
         start, unloaded = (boundary or 0), 0
         if measure_only and model is not None and boundary is None:

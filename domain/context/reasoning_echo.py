@@ -35,7 +35,8 @@ def echoed_reasoning(
         return []
     if every_turn:
         return [b for m in messages if m.type in (MessageType.AI_RESPONSE, MessageType.TOOL_CALL)
-                for b in m.reasoning if b.kind in EVERY_TURN_KINDS and b.belongs_to(provider_id, model_id)]
+                for b in m.reasoning if b.kind in EVERY_TURN_KINDS and b.belongs_to(provider_id, model_id)
+                and b.data]  # an item kept without its encrypted content (shown only) never goes back
     if messages[-1].type is not MessageType.TOOL_RESULT:
         return []
     echoed: list[ReasoningBlock] = []

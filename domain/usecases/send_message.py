@@ -239,9 +239,11 @@ class SendMessageUseCase:
             yield Notice(unavailable, warning=True)
         if self._numbers is not None:
             ctx = await self._numbers.counted(adapter, self._upkeep.planner, ctx)
+        names = [t.name for t in ctx.tools]  # web search on: its MCP search tools run even where turned off here
+        granted = tuple(search_tool_names(names)) if ctx.settings.web_search else ()
         runner = ToolRunner(
             self._turns.messages, self._tools, turn.factory, ToolResultTruncator(ctx.settings),
-            ToolContext(session_id, ctx.agent.id), [t.name for t in ctx.tools],
+            ToolContext(session_id, ctx.agent.id, granted=granted), names,
         )
         rounds = max(1, ctx.settings.max_tool_rounds)
         total = Usage()

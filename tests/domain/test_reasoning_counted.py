@@ -147,3 +147,15 @@ def test_an_api_that_takes_every_turns_reasoning_has_all_of_it_counted_and_only_
     counted = world.status("s1", provider_id="openai", model_id="gpt-small").breakdown.reasoning
     estimator = world.estimator
     assert counted == 2 * (estimator.estimate_text("Summary.") + estimator.estimate_opaque("gAAAA" + "x" * 1_600))
+
+
+def test_a_reasoning_item_kept_without_its_encrypted_content_is_not_counted_as_sent_back() -> None:
+    """The Responses adapter keeps the reasoning that produced a web_search_call for display only (no encrypted
+    content): it never goes back, so it is not counted either."""
+    shown = ReasoningBlock(ReasoningKind.ENCRYPTED, "Searching.", item_id="rs_1", provider_id="openai",
+                           model_id="gpt-small")
+    sent = ReasoningBlock(ReasoningKind.ENCRYPTED, "Answering.", data="gAAAA" + "x" * 64, item_id="rs_2",
+                          provider_id="openai", model_id="gpt-small")
+    messages = [Message("u1", "s1", MessageType.USER, "Tide?"),
+                Message("a1", "s1", MessageType.AI_RESPONSE, "At 14:05.", reasoning=(shown, sent))]
+    assert echoed_reasoning(messages, "openai", "gpt-small", every_turn=True) == [sent]

@@ -31,7 +31,7 @@ from tests.fakeservers.server import (
     sse,
     stalled_chunks,
 )
-from tests.fakeservers.web_fetch import fetch_blocks, fetch_tool
+from tests.fakeservers.web_fetch import document_citations, fetch_blocks, fetch_tool
 from tests.fakeservers.web_search import citation, result_blocks, web_tool
 
 DEFAULT_MODELS = (model_info("claude-test-1", display_name="Claude Test"),)
@@ -293,6 +293,9 @@ class FakeAnthropicServer(FakeProviderServer):
                     yield sse({"type": "content_block_delta", "index": index,
                                "delta": {"type": "citations_delta", "citation": citation(found[0], answer.text)}},
                               "content_block_delta")
+            for cited in document_citations(fetched):
+                yield sse({"type": "content_block_delta", "index": index,
+                           "delta": {"type": "citations_delta", "citation": cited}}, "content_block_delta")
             for piece in answer.text_chunks:
                 yield sse({"type": "content_block_delta", "index": index,
                            "delta": {"type": "text_delta", "text": piece}}, "content_block_delta")

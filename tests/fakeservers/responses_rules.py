@@ -30,10 +30,12 @@ def reasons(model: str) -> bool:
     return model.lower().startswith(REASONING_PREFIXES)
 
 
-def check(body: Mapping[str, Any], issued: Mapping[str, str], issued_to: Mapping[str, str] | None = None) -> None:
+def check(body: Mapping[str, Any], issued: Mapping[str, str], issued_to: Mapping[str, str] | None = None,
+          searched_after: Mapping[str, str] | None = None) -> None:
     """Raises Refusal for what the real API refuses; `issued`: the encrypted content of every reasoning item this
     server produced, by id (a stateless request can only send back those, unaltered); `issued_to`: the model each
-    was produced by, by id (another model cannot read it)."""
+    was produced by, by id (another model cannot read it); `searched_after`: reasoning item id -> the id of the
+    web_search_call it produced (the pair goes back together or not at all)."""
     model = str(body.get("model") or "")
     reasoning = body.get("reasoning") or {}
     if reasoning and not reasons(model):
@@ -51,6 +53,7 @@ def check(body: Mapping[str, Any], issued: Mapping[str, str], issued_to: Mapping
         raise Refusal(f"Invalid 'max_output_tokens': integer below minimum value. Expected a value >= "
                       f"{MIN_OUTPUT_TOKENS}, but got {limit} instead.", "max_output_tokens", "integer_below_min_value")
     _check_items(input_items(body), issued, issued_to or {}, model, stored=body.get("store", True) is not False)
+    _check_search_pairs(input_items(body), searched_after or {})
 
 
 def input_items(body: Mapping[str, Any]) -> list[Any]:
@@ -84,15 +87,35 @@ def _check_items(items: list[Any], issued: Mapping[str, str], issued_to: Mapping
             raise Refusal(f"No tool call found for function call output with call_id {item.get('call_id')}.", "input")
 
 
+def _check_search_pairs(items: list[Any], searched_after: Mapping[str, str]) -> None:
+    """A reasoning item that produced a web_search_call must be followed by that very item, and the call must come
+    with its reasoning item (both bodies as quoted from the real API: continuedev/continue#8933, LionSR/TeXRA#1775)."""
+    reasoning_of = {call: rs for rs, call in searched_after.items()}
+    seen: set[str] = set()
+    for index, item in enumerate(items):
+        item_id = str(item.get("id") or "")
+        kind = item.get("type") or ""
+        if kind == "reasoning" and item_id in searched_after:
+            following = items[index + 1] if index + 1 < len(items) else {}
+            if str(following.get("id") or "") != searched_after[item_id]:
+                raise Refusal(f"Item '{item_id}' of type 'reasoning' was provided without its required following "
+                              "item.", "input")
+        elif kind == "web_search_call" and item_id in reasoning_of and reasoning_of[item_id] not in seen:
+            raise Refusal(f"Item '{item_id}' of type 'web_search_call' was provided without its required "
+                          f"'reasoning' item: '{reasoning_of[item_id]}'.", "input")
+        seen.add(item_id)
+
+
 def _abridged(content: str) -> str:
     """Encrypted content as the API's message quotes it: its first and last four characters."""
     return f"{content[:4]}...{content[-4:]}"
 
 
 def _produced(item: Mapping[str, Any]) -> bool:
-    """An item a reasoning item can precede: more reasoning, an assistant message or a function call."""
+    """An item a reasoning item can precede: more reasoning, an assistant message, a function or web search call."""
     kind = item.get("type") or "message"
-    return kind in ("reasoning", "function_call") or (kind == "message" and item.get("role") == "assistant")
+    return (kind in ("reasoning", "function_call", "web_search_call")
+            or (kind == "message" and item.get("role") == "assistant"))
 
 
 def _text(content: Any) -> str:

@@ -47,6 +47,7 @@ class FakeResponsesServer(FakeOpenAIServer):
         self.quota = quota
         self.issued: dict[str, str] = {}  # reasoning item id -> the encrypted content sent with it
         self.issued_to: dict[str, str] = {}  # reasoning item id -> the model that produced it
+        self.searched_after: dict[str, str] = {}  # reasoning item id -> the web_search_call it produced
         self.refusals: list[str] = []
 
     def route(self, raw: RawRequest) -> HttpResponse:
@@ -66,7 +67,7 @@ class FakeResponsesServer(FakeOpenAIServer):
         input, checked by the same rules and priced as a response is."""
         body = raw.json()
         try:
-            check({**body, "store": False}, self.issued)
+            check({**body, "store": False}, self.issued, searched_after=self.searched_after)
             request = normalize(body, raw.headers)
         except OpenAIMediaRefused as refused:
             return _bad(Refusal(str(refused), refused.param, refused.code))
@@ -84,7 +85,7 @@ class FakeResponsesServer(FakeOpenAIServer):
             self.refusals.append(bad_tool[0])
             return _bad(Refusal(bad_tool[0], bad_tool[1], "unknown_parameter"))
         try:
-            check(body, self.issued, self.issued_to)
+            check(body, self.issued, self.issued_to, self.searched_after)
             request = normalize(body, raw.headers)
         except OpenAIMediaRefused as refused:  # an attachment the real API refuses
             self.refusals.append(str(refused))
@@ -179,23 +180,18 @@ class FakeResponsesServer(FakeOpenAIServer):
         """The output items, complete, each with the pieces its deltas stream (summary, text or arguments)."""
         items: list[tuple[dict[str, Any], list[str]]] = []
         raw = request.raw
-        if reasons(request.model):
-            item_id = f"rs_{uuid.uuid4().hex[:24]}"
-            summarize = bool((raw.get("reasoning") or {}).get("summary"))
-            thinking = list(answer.thinking) if summarize else []
-            summary = [{"type": "summary_text", "text": "".join(thinking)}] if thinking else []
-            item: dict[str, Any] = {"id": item_id, "type": "reasoning", "summary": summary}
-            if "reasoning.encrypted_content" in (raw.get("include") or []):
-                digest = hashlib.sha256(f"{item_id}:{''.join(answer.thinking)}".encode()).digest()
-                item["encrypted_content"] = "gAAAA" + base64.b64encode(digest * 8).decode()
-                self.issued[item_id] = item["encrypted_content"]
-                self.issued_to[item_id] = request.model
-            items.append((item, thinking))
         searched = responses_search_items(answer.searches, raw)
+        if reasons(request.model) and searched:  # the reasoning that produced the first search call, before it
+            before, _ = self._reasoning(request, ())
+            self.searched_after[before["id"]] = searched[0]["id"]
+            items.append((before, []))
+        items.extend(({k: v for k, v in item.items() if k != "_kept"}, []) for item in searched)
+        if reasons(request.model):
+            summarize = bool((raw.get("reasoning") or {}).get("summary"))
+            items.append(self._reasoning(request, tuple(answer.thinking) if summarize else ()))
         notes = [{"type": "url_citation", "start_index": 0, "end_index": len(answer.text),
                   "url": item["_kept"][0][0], "title": item["_kept"][0][1]}
                  for item in searched if item["status"] == "completed" and item["_kept"]]
-        items.extend(({k: v for k, v in item.items() if k != "_kept"}, []) for item in searched)
         if answer.text or not answer.tool_calls:
             message = {"id": f"msg_{uuid.uuid4().hex[:24]}", "type": "message", "role": "assistant",
                        "status": "completed",
@@ -208,6 +204,19 @@ class FakeResponsesServer(FakeOpenAIServer):
             items.append((self._call_item(call, arguments), [arguments[i:i + step]
                                                             for i in range(0, len(arguments), step)]))
         return items
+
+    def _reasoning(self, request: NormalizedRequest, thinking: tuple[str, ...]) -> tuple[dict[str, Any], list[str]]:
+        """A reasoning item with its summary (when asked for) and, when included, encrypted content this server
+        can verify later."""
+        item_id = f"rs_{uuid.uuid4().hex[:24]}"
+        summary = [{"type": "summary_text", "text": "".join(thinking)}] if thinking else []
+        item: dict[str, Any] = {"id": item_id, "type": "reasoning", "summary": summary}
+        if "reasoning.encrypted_content" in (request.raw.get("include") or []):
+            digest = hashlib.sha256(f"{item_id}:{''.join(thinking)}".encode()).digest()
+            item["encrypted_content"] = "gAAAA" + base64.b64encode(digest * 8).decode()
+            self.issued[item_id] = item["encrypted_content"]
+            self.issued_to[item_id] = request.model
+        return item, list(thinking)
 
     @staticmethod
     def _call_item(call: ToolCall, arguments: str) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """Anthropic's web fetch server tool as the fake plays it: the pages a model fetches (scripted on a Reply), the
 (server_tool_use, web_fetch_tool_result) pairs the API answers with (a URL not already in the conversation:
 url_not_in_prior_context; outside the allowed or inside the blocked domains: url_not_allowed; past max_uses:
-max_uses_exceeded), following the SDK's WebFetchToolResultBlock / WebFetchBlock / DocumentBlock types."""
+max_uses_exceeded), following the SDK's WebFetchToolResultBlock / WebFetchBlock / DocumentBlock types; with the
+tool's citations on, the reply cites the fetched pages with char_location citations (CitationCharLocation)."""
 
 from __future__ import annotations
 
@@ -58,8 +59,27 @@ def fetch_blocks(fetches: Sequence[Fetch], tool: Mapping[str, Any], body: Mappin
         if error is not None:
             content = {"type": "web_fetch_tool_result_error", "error_code": error}
         else:
+            document = {"type": "document", "title": fetch.title,
+                        "source": {"type": "text", "media_type": "text/plain", "data": fetch.text}}
+            if (tool.get("citations") or {}).get("enabled"):
+                document["citations"] = {"enabled": True}
             content = {"type": "web_fetch_result", "url": fetch.url, "retrieved_at": "2026-11-27T06:00:00Z",
-                       "content": {"type": "document", "title": fetch.title,
-                                   "source": {"type": "text", "media_type": "text/plain", "data": fetch.text}}}
+                       "content": document}
         pairs.append((use, {"type": "web_fetch_tool_result", "tool_use_id": tool_id, "content": content}))
     return pairs
+
+
+def document_citations(fetched: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> list[dict[str, Any]]:
+    """The char_location citations a reply makes of the pages fetched with citations on (its first sentence each;
+    document_index counting the fetched documents of the reply: the API's numbering of them is not documented)."""
+    cited = []
+    documents = [r["content"]["content"] for _, r in fetched if r["content"]["type"] == "web_fetch_result"]
+    for index, document in enumerate(documents):
+        if not (document.get("citations") or {}).get("enabled"):
+            continue
+        text = document["source"]["data"]
+        passage = text.split(". ")[0].rstrip(".") + "." if text else text
+        cited.append({"type": "char_location", "cited_text": passage, "document_index": index,
+                      "document_title": document.get("title"), "start_char_index": 0,
+                      "end_char_index": len(passage)})
+    return cited

@@ -218,7 +218,8 @@ def blocks_refusal(body: Mapping[str, Any]) -> str | None:
 
 def _unanswered(i: int, uses: Mapping[str, int], names: Mapping[str, str]) -> str:
     # the API's wording, as a real 400 body quoted in AnswerDotAI/lisette#108 has it (message index, then the id);
-    # for web_fetch the same sentence with that tool's name (by analogy: no real body of it was found)
+    # for web_fetch the same sentence with that tool's name, as Anthropic's "Handling stop reasons" page quotes it
+    # (without the "messages.N: " head, which is search's body's: unverified for fetch)
     first = min(uses, key=lambda tool_id: uses[tool_id])
     name = names.get(first, "web_search")
     return (f"messages.{i}: `{name}` tool use with id `{first}` was found without a corresponding "

@@ -48,3 +48,17 @@ async def test_switches_per_agent_and_conversation_change_the_tools_a_request_of
         assert await backend.list_mcp_servers() == []
     finally:
         container.close()
+
+
+async def test_startup_names_the_mcp_tools_that_search_the_web_for_the_globe(tmp_path: Path) -> None:
+    storage = Storage.open(tmp_path / "home")
+    container = Container(storage, FakeApiKeyStorage({"anthropic": "sk-test"}), FakeAdapterFactory())
+    try:
+        storage.mcp_servers.save(McpServer("files", McpTransport.STDIO, command="x",
+                                           tools=(McpToolSpec("read", "Reads.", SCHEMA),)))
+        storage.mcp_servers.save(McpServer("tavily", McpTransport.STDIO, command="y",
+                                           tools=(McpToolSpec("tavily-search", "Searches the web.", SCHEMA),)))
+        startup = await ContainerBackend(container).startup()
+    finally:
+        container.close()
+    assert startup.mcp_search_tools == ("tavily__tavily-search",)

@@ -32,6 +32,7 @@ from domain.models import (
 )
 from domain.ports import MATCH_CLOSE, MATCH_OPEN, SessionSearchHit
 from domain.settings import MAX_SYSTEM_PROMPT_CHARS
+from domain.web_support import mcp_search_tools
 from tests.ui.fake_attachments import FakeAttachments
 from tests.ui.fake_paging import FakePaging
 from tests.ui.fake_settings import T0, FakeSettings
@@ -121,7 +122,9 @@ class FakeChatBackend(FakePaging, FakeAttachments, FakeSettings, ChatBackend):
         providers = tuple(await self.list_providers())
         default = Selection("anthropic", "claude-sonnet-4-5-20250929")
         has_sessions = any(s.deleted_at is None for s in self.sessions.values())
-        return StartupInfo(providers, self.keychain_problem_text, default, tuple(self.agents), has_sessions)
+        searching = tuple(t.name for t in mcp_search_tools(self.mcp_servers, None))
+        return StartupInfo(providers, self.keychain_problem_text, default, tuple(self.agents), has_sessions,
+                           mcp_search_tools=searching)
 
     async def list_sessions(self, archived: bool = False) -> Sequence[Session]:
         live = [s for s in self.sessions.values() if s.deleted_at is None and s.is_active != archived]

@@ -48,7 +48,8 @@ async def test_web_fetch_is_offered_beside_search_and_a_fetched_page_is_a_source
         history.user("Thanks")
         await _turn(adapter, history)
     tools = {t["type"]: t for t in fake.requests[0].raw["tools"]}
-    assert tools["web_fetch_20250910"] == {"type": "web_fetch_20250910", "name": "web_fetch", "max_uses": 3}
+    assert tools["web_fetch_20250910"] == {"type": "web_fetch_20250910", "name": "web_fetch", "max_uses": 3,
+                                           "citations": {"enabled": True}}
     assert "web_search_20250305" in tools
     record = _record(events)
     kinds = [b["type"] for b in json.loads(record.blocks or "")]
@@ -86,3 +87,19 @@ def test_a_model_without_web_fetch_is_offered_search_alone() -> None:
     request = anthropic_request(model_id="claude-3-7-sonnet-20250219", system_prompt=None, messages=(), tools=(),
                                 max_output_tokens=100, capabilities=caps, web_search=ON)
     assert [t["type"] for t in request["tools"]] == ["web_search_20250305"]
+
+
+async def test_a_passage_cited_from_a_fetched_page_is_kept_as_a_citation_of_that_page() -> None:
+    fetched = replace(Reply.of_text("Rain all day in Paris."), fetches=(PAGE,))
+    with FakeAnthropicServer(ScriptedBrain([fetched, "You're welcome."])) as fake:
+        adapter = adapter_for(ProviderType.ANTHROPIC, fake.base_url)
+        history = History().user("Read https://meteo.example/paris")
+        events = await _turn(adapter, history)
+        history.user("Thanks")
+        await _turn(adapter, history)
+    record = _record(events)
+    assert [(c.url, c.title, c.cited_text, c.start, c.end) for c in record.citations] == [
+        ("https://meteo.example/paris", "Paris forecast", "Rain all day, 14 degrees.", 0, 22)]
+    text = next(b for b in json.loads(record.blocks or "") if b["type"] == "text")
+    assert text["citations"][0]["type"] == "char_location"  # the block goes back as it came
+    assert fake.requests[1].raw["messages"][1]["content"] == json.loads(record.blocks or "")

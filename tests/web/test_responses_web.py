@@ -9,13 +9,13 @@ from dataclasses import replace
 import openai
 import pytest
 
-from domain.events import StreamEvent, TextDelta, UsageReported, WebSearched
+from domain.events import ReasoningDone, StreamEvent, TextDelta, UsageReported, WebSearched
 from domain.web import WebSearchSettings
 from tests.fakeservers import Reply, ScriptedBrain
 from tests.fakeservers.responses_server import FakeResponsesServer
 from tests.fakeservers.web_search import Search
 from tests.providers.helpers import History, collect
-from tests.providers.test_responses import GPT5, responses_adapter
+from tests.providers.test_responses import GPT5, responses_adapter, with_reasoning
 
 PARIS = Search("weather paris", (("https://meteo.example/paris", "Paris forecast"),
                                   ("https://news.example/rain", "Rain in Paris")))
@@ -73,3 +73,48 @@ async def test_a_field_the_tool_does_not_have_is_refused_with_the_apis_400() -> 
                 model="gpt-5-mini", input="hi", stream=True,
                 tools=[{"type": "web_search", "blocked_domains": ["a.example"]}])  # type: ignore[list-item]
     assert "Unknown parameter: 'tools[0].blocked_domains'" in str(caught.value)
+
+
+async def test_a_reasoning_models_searched_turn_goes_back_without_the_search_call_and_the_reasoning_behind_it() -> None:
+    """The API pairs a reasoning item with the web_search_call it produced: either both go back or neither (a
+    reasoning item alone is the 400 "…without its required following item"). Palimpsest sends neither, and the
+    reasoning that produced the reply's text goes back in its place."""
+    brain = ScriptedBrain([replace(Reply(thinking=("Checking the sky.",), text_chunks=("It rains in Paris.",)),
+                                   searches=(PARIS,)), "You're welcome."])
+    with FakeResponsesServer(brain) as fake:
+        adapter = responses_adapter(fake.base_url)
+        history = History().user("Weather in Paris?")
+        events = await _turn(adapter, history)
+        with_reasoning(history, len(history.messages) - 1, events)
+        history.user("Thanks")
+        second = await _turn(adapter, history)
+    assert fake.refusals == [] and "".join(e.text for e in second if isinstance(e, TextDelta)) == "You're welcome."
+    searched_by = set(fake.searched_after)
+    sent = fake.requests[1].raw["input"]
+    reasoning = [item["id"] for item in sent if item.get("type") == "reasoning"]
+    assert len(reasoning) == 1 and reasoning[0] not in searched_by  # the reply's own reasoning, not the search's
+    assert not [item for item in sent if item.get("type") == "web_search_call"]
+    thought = [e for e in events if isinstance(e, ReasoningDone)]
+    assert "".join(e.block.text for e in thought) == "Checking the sky."  # both still shown
+
+
+async def test_the_fake_refuses_a_search_call_without_its_reasoning_and_reasoning_without_its_search_call() -> None:
+    with FakeResponsesServer(ScriptedBrain([replace(Reply.of_text("Rain."), searches=(PARIS,)), "Yes."])) as fake:
+        adapter = responses_adapter(fake.base_url)
+        await _turn(adapter, History().user("Weather in Paris?"))
+        [(rs, ws)] = fake.searched_after.items()
+        user = {"role": "user", "content": "Weather in Paris?"}
+        call = {"id": ws, "type": "web_search_call", "status": "completed",
+                "action": {"type": "search", "query": "weather paris"}}
+        alone = {"id": rs, "type": "reasoning", "summary": [], "encrypted_content": fake.issued[rs]}
+        for given, wording in (([user, call], f"Item '{ws}' of type 'web_search_call' was provided without its "
+                                               f"required 'reasoning' item: '{rs}'."),
+                               ([user, alone, {"role": "assistant", "content": "Rain."}],
+                                f"Item '{rs}' of type 'reasoning' was provided without its required following item.")):
+            with pytest.raises(openai.BadRequestError) as caught:
+                await adapter._client.responses.create(model="gpt-5-mini", input=given, store=False)  # type: ignore[arg-type]
+            assert caught.value.body == {"message": wording, "type": "invalid_request_error", "param": "input",
+                                         "code": None}
+        accepted = await adapter._client.responses.create(model="gpt-5-mini", input=[user, alone, call],  # type: ignore[list-item]
+                                                          store=False)
+    assert accepted.status == "completed"

@@ -103,3 +103,30 @@ def test_switching_provider_after_a_searched_turn_sends_it_as_text_with_its_sour
                                        "https://meteo.example/paris\n[2] Rain in Paris — https://news.example/rain")
     assert "server_tool_use" not in json.dumps(sent) and "encrypted" not in json.dumps(sent)
     assert "OpenAI has no web search of its own, and no MCP search server is configured" in switched.err
+
+
+def test_a_passage_cited_from_a_fetched_page_is_listed_and_sent_as_a_citation_span(tmp_path: Path) -> None:
+    from tests.fakeservers.web_fetch import Fetch
+
+    page = Fetch("https://tides.example/brest", "Brest tides", "High tide at 06:12. Low tide at 12:30.")
+    fetched = replace(Reply.of_text("High tide is at 06:12."), fetches=(page,))
+    with FakeAnthropicServer(ScriptedBrain([], default=fetched), api_key=KEY) as server:
+        cli = _cli(tmp_path, server)
+        ask = "Read https://tides.example/brest"
+        plain = cli.run("chat", "-p", "anthropic", "-m", MODEL, "--web-search", ask, subprocess_run=False)
+        lines = cli.run("chat", "-p", "anthropic", "-m", MODEL, "--web-search", "--jsonl", ask, subprocess_run=False)
+    assert plain.code == 0 and lines.code == 0, plain.err + lines.err
+    assert plain.out.endswith("High tide is at 06:12.\n\nSources:\n[1] Brest tides — https://tides.example/brest\n")
+    citations = [e for e in map(json.loads, lines.out.splitlines()) if e["type"] == "citation"]
+    assert [(c["index"], c["url"], c["spans"]) for c in citations] == [
+        (1, "https://tides.example/brest", [{"cited_text": "High tide at 06:12.", "start": 0, "end": 22}])]
+
+
+def test_a_fetch_the_api_refused_is_said_in_words_after_the_reply() -> None:
+    from app.cli.web_cmd import sources_block
+    from domain.web import WebSearchRecord
+
+    record = WebSearchRecord(errors=("url_not_in_prior_context", "unsupported_content_type"))
+    assert sources_block(record) == ("[web search: a page address was not in the conversation (only those can be "
+                                     "fetched); a page was of a kind that cannot be fetched (only text, HTML and "
+                                     "PDF)]")

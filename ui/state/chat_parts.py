@@ -24,6 +24,7 @@ class ModelChoice:
     reasoning_levels: tuple[str, ...] = ()  # the reasoning settings that mean something for it (none: no picker)
     web_search: bool = False  # its provider has a web search of its own, and the model takes it
     web_search_refused: bool = False  # the provider has one but this model does not take it (Claude 3)
+    web_search_mcp: tuple[str, ...] = ()  # no native search: the MCP search tools the globe uses instead
 
 
 # --- the turn ------------------------------------------------------------------------------------------------------

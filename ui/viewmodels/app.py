@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from domain.models import Agent, AiModel, ThinkingForm
-from domain.web_support import model_takes_web_search, provider_searches_web
+from domain.web_support import model_takes_web_search, provider_searches_web, searches_natively
 from ui.backend import AppBackend, ProviderInfo, Selection, StartupInfo
 from ui.error_text import describe
 from ui.signals import emit
@@ -39,8 +39,10 @@ class AppState:
         )
 
 
-def build_choices(providers: Sequence[ProviderInfo], models: Sequence[AiModel]) -> tuple[ModelChoice, ...]:
-    """Picker entries: usable providers first, each provider's default model first, then by name."""
+def build_choices(providers: Sequence[ProviderInfo], models: Sequence[AiModel],
+                  mcp_search: Sequence[str] = ()) -> tuple[ModelChoice, ...]:
+    """Picker entries: usable providers first, each provider's default model first, then by name; a model
+    without its provider's own search searches through the MCP search tools `mcp_search` when there are any."""
     by_id = {p.provider.id: p for p in providers if p.provider.is_active}
     ordered = sorted(
         (m for m in models if m.provider_id in by_id),
@@ -57,6 +59,7 @@ def build_choices(providers: Sequence[ProviderInfo], models: Sequence[AiModel]) 
             reasoning_levels=reasoning_levels_of(m),
             web_search=provider_searches_web(by_id[m.provider_id].provider) and model_takes_web_search(m),
             web_search_refused=provider_searches_web(by_id[m.provider_id].provider) and not model_takes_web_search(m),
+            web_search_mcp=() if searches_natively(by_id[m.provider_id].provider, m) else tuple(mcp_search),
         )
         for m in ordered
     )
@@ -107,7 +110,7 @@ class AppViewModel(QObject):
             startup = await self._backend.startup()
             models = await self._backend.list_models()
             return {
-                "startup": startup, "choices": build_choices(startup.providers, models),
+                "startup": startup, "choices": build_choices(startup.providers, models, startup.mcp_search_tools),
                 "agents": startup.agents, "loading": False, "error": None,
             }
 

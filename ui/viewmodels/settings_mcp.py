@@ -31,7 +31,8 @@ class SettingsMcpOps:
         return {"mcp_servers": servers, "mcp_logs": logs}
 
     def _reload_mcp(self, message: str) -> None:
-        self._run("mcp", self._mcp_values, lambda values: self._set(**values, message=message))
+        """Reads the servers again; the header's pickers too (a search server added or removed changes the globe)."""
+        self._run("mcp", self._mcp_values, lambda values: self._set(**values, message=message), catalog=True)
 
     # --- MCP servers ------------------------------------------------------------------------------------
     def add_mcp_server(self, name: str, target: str, values: Sequence[tuple[str, str]] = ()) -> None:

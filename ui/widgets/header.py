@@ -185,18 +185,19 @@ class Header(QWidget):
         self.reasoning.setToolTip(f"{REASONING_TIP}\nNow: {REASONING_WORDS.get(str(current), current)}")
 
     def _show_web(self, state: ChatState) -> None:
-        """The globe: checked while the conversation searches the web; disabled, saying why, when its provider
-        has no search of its own (or before the conversation exists)."""
+        """The globe: checked while the conversation searches the web; where the provider has no search of its own
+        it searches through an MCP search server, and is disabled, saying why and how to add one, without one."""
         choice = state.selected_choice
         session = state.session
         on = bool(session.web_search if session is not None else state.header.web_search)
-        available = choice is not None and choice.web_search
+        through = choice.web_search_mcp if choice is not None else ()
+        available = choice is not None and (choice.web_search or bool(through))
         self.web.blockSignals(True)  # showing the state is not the user's toggle
         self.web.setChecked(on and available)
         self.web.blockSignals(False)
         self.web.setEnabled(available and not (state.streaming or state.compacting))
         refused = choice.label if choice is not None and choice.web_search_refused else None
-        self.web.setToolTip(web_tip(choice.provider_name if choice else None, available, on, refused))
+        self.web.setToolTip(web_tip(choice.provider_name if choice else None, available, on, refused, through))
 
     def _model_chosen(self, selection: object) -> None:
         if isinstance(selection, Selection):
@@ -210,16 +211,27 @@ class Header(QWidget):
 REASONING_TIP = "Reasoning: how much the model thinks before it answers (this conversation)"
 
 
-def web_tip(provider: str | None, available: bool, on: bool, refused_by: str | None = None) -> str:
+def web_tip(provider: str | None, available: bool, on: bool, refused_by: str | None = None,
+            through: Sequence[str] = ()) -> str:
     """The globe's tooltip: what it does, whether it is on, or plainly why it cannot be (`refused_by`: the model
-    that does not take its provider's search)."""
+    that does not take its provider's search; `through`: the MCP search tools used instead of a native search)."""
+    if provider is not None and through:
+        missing = (f"{refused_by} does not take {provider}'s web search" if refused_by is not None
+                   else f"{provider} has no web search of its own")
+        tools = ", ".join(through)
+        if on:
+            return f"Web search (this conversation): on, through the MCP tool {tools} ({missing})."
+        return (f"Web search (this conversation): off. {missing}; turned on, the model searches through the MCP "
+                f"tool {tools}.")
     if provider is not None and refused_by is not None:
         return f"Web search: {refused_by} does not take {provider}'s web search (pick a model that does)."
     if provider is not None and not available:
         return (f"Web search: {provider} has no web search of its own, and no MCP search server is configured "
-                "(add one in Settings › Tools).")
+                "(add one with Add server in Settings › Tools, or `palimpsest mcp add`).")
     state = "on: the model may search the web; sources are listed under its replies" if on else "off"
     return f"Web search (this conversation): {state}."
+
+
 DEFAULT = "default"  # the picker's entry for "the agent's or the app's setting"
 REASONING_WORDS = {
     DEFAULT: "the agent's setting", "off": "no reasoning", "auto": "the provider's default for this model",
