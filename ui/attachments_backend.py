@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from domain.attachment import Attachment
+from domain.models import SessionId
 
 
 @dataclass(frozen=True)
@@ -38,4 +39,9 @@ class AttachmentsBackend(Protocol):
 
     async def viewable_file(self, attachment: Attachment) -> str:
         """A path of a copy of the stored file under its own name, for the system's viewer."""
+        raise NotImplementedError
+
+    async def cited_document(self, session_id: SessionId, name: str) -> str | None:
+        """The path on disk of the knowledge file of that name (or path) the conversation may read, for a citation
+        to open; None when there is none (or its file is gone)."""
         raise NotImplementedError

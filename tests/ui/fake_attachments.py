@@ -22,6 +22,7 @@ class FakeAttachments:
         self.intake = AttachmentIntake(AttachmentFiles(self.attachment_dir / "store"))
         self.released: list[str] = []
         self.opened: list[str] = []
+        self.knowledge_files: dict[str, str] = {}  # name -> path of the knowledge files citations may open
 
     async def take_in(self, path: str) -> AttachmentPreview:
         return self._preview(self.intake.from_path(Path(path)))
@@ -41,6 +42,9 @@ class FakeAttachments:
         path = str(viewable_copy(self.intake.files.read(attachment.sha256), attachment.name, attachment.sha256))
         self.opened.append(path)
         return path
+
+    async def cited_document(self, session_id: str, name: str) -> str | None:
+        return self.knowledge_files.get(name)
 
     def _preview(self, attachment: Attachment) -> AttachmentPreview:
         thumb = thumbnail_png(self.intake.files.read(attachment.sha256)) if attachment.kind is AttachmentKind.IMAGE \

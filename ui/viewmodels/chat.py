@@ -220,6 +220,10 @@ class ChatViewModel(QObject):
         """Opens the stored copy full size in the system's viewer."""
         self.files.open_attachment(attachment)
 
+    def open_cited_document(self, name: str) -> None:
+        """Opens the knowledge file a citation names (no attachment of that name is shown)."""
+        self.files.open_cited_document(name)
+
     def want_thumbnail(self, attachment: Attachment) -> None:
         """Fetches an image's thumbnail once."""
         self.files.want_thumbnail(attachment)

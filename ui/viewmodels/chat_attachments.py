@@ -81,6 +81,23 @@ class AttachmentsController:
         vm.worker.call(lambda: self._files.viewable_file(attachment), lambda path: emit(vm.file_ready, path),
                        lambda error: emit(vm.notice, describe(error)))
 
+    def open_cited_document(self, name: str) -> None:
+        """Opens the knowledge file a citation names in the system's viewer (file_ready carries its path); a notice
+        when the conversation has no such file."""
+        vm = self._vm
+        session = vm.state.session
+        if session is None:
+            return
+
+        def found(path: str | None) -> None:
+            if path:
+                emit(vm.file_ready, path)
+            else:
+                emit(vm.notice, f"No document named {name} in this conversation or its agent's knowledge.")
+
+        vm.worker.call(lambda: self._files.cited_document(session.id, name), found,
+                       lambda error: emit(vm.notice, describe(error)))
+
     def want_thumbnail(self, attachment: Attachment) -> None:
         """Fetches an image's thumbnail once (the view repaints when thumbnails_changed fires)."""
         thumbs = self.thumbnails
