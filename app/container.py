@@ -79,11 +79,19 @@ class LazyDocumentCards:
 
     def card(self, attachment: Attachment) -> str:
         """See AttachmentDocuments.card."""
+        return self._get().card(attachment)
+
+    def ensure(self, attachment: Attachment) -> bool:
+        """Indexes the attachment now (at attach time, off the GUI thread) unless it is already; False when it has
+        no text to index. See AttachmentDocuments.ensure."""
+        return self._get().ensure(attachment) is not None
+
+    def _get(self) -> AttachmentDocuments:
         if self._cards is None:
             from data.documents.cards import AttachmentDocuments
 
             self._cards = AttachmentDocuments(self._storage.documents, self._storage.attachment_files)
-        return self._cards.card(attachment)
+        return self._cards
 
 
 class LazyMcpConnector:
@@ -159,7 +167,8 @@ class Container(ManagementUseCases):
             adapters.probes = storage.server_probes
         self.attachments = AttachmentIntake(storage.attachment_files)
         self.documents = storage.documents  # documents read on demand (issue 30): cards, tools, knowledge folders
-        self.media.documents = LazyDocumentCards(storage)
+        self.document_cards = LazyDocumentCards(storage)
+        self.media.documents = self.document_cards
         self.embedders = SemanticEmbedders(self.settings, self.agents, self.providers, keys, SdkEmbedderFactory())
         self.document_search = SearchDocuments(self.documents, storage.passage_vectors, self.embedders)
         self.turn_gate = TurnGate(storage.turn_leases, self.clock, f"process {os.getpid()} on {HOST}", host=HOST,

@@ -45,3 +45,8 @@ class AttachmentsBackend(Protocol):
         """The path on disk of the knowledge file of that name (or path) the conversation may read, for a citation
         to open; None when there is none (or its file is gone)."""
         raise NotImplementedError
+
+    async def index_document(self, attachment: Attachment) -> None:
+        """Indexes an attached document for search_documents now (off the worker's loop), so the first request that
+        carries its card does not wait for it; nothing when it is indexed already."""
+        raise NotImplementedError

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -37,6 +38,9 @@ class AttachmentsBridge:
 
     async def viewable_file(self, attachment: Attachment) -> str:
         return str(viewable_copy(self._c.media.data(attachment), attachment.name, attachment.sha256))
+
+    async def index_document(self, attachment: Attachment) -> None:
+        await asyncio.to_thread(self._c.document_cards.ensure, attachment)
 
     async def cited_document(self, session_id: SessionId, name: str) -> str | None:
         session = self._c.sessions.get(session_id)

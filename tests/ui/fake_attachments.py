@@ -3,7 +3,9 @@ record of what was released and opened."""
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,6 +25,8 @@ class FakeAttachments:
         self.released: list[str] = []
         self.opened: list[str] = []
         self.knowledge_files: dict[str, str] = {}  # name -> path of the knowledge files citations may open
+        self.indexed: list[str] = []  # the attached documents indexed, in order
+        self.index_gate: threading.Event | None = None  # when given: indexing waits for it (a test sees the status)
 
     async def take_in(self, path: str) -> AttachmentPreview:
         return self._preview(self.intake.from_path(Path(path)))
@@ -42,6 +46,11 @@ class FakeAttachments:
         path = str(viewable_copy(self.intake.files.read(attachment.sha256), attachment.name, attachment.sha256))
         self.opened.append(path)
         return path
+
+    async def index_document(self, attachment: Attachment) -> None:
+        if self.index_gate is not None:
+            await asyncio.to_thread(self.index_gate.wait, 30)
+        self.indexed.append(attachment.name)
 
     async def cited_document(self, session_id: str, name: str) -> str | None:
         return self.knowledge_files.get(name)

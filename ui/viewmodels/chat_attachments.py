@@ -7,10 +7,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from domain.attachment import Attachment
+from domain.documents import is_document
 from ui.attachments_backend import AttachmentPreview, AttachmentsBackend
 from ui.error_text import describe
 from ui.signals import emit
-from ui.state.chat_events import AttachEnded, AttachStarted, PendingChanged
+from ui.state.chat_events import AttachEnded, AttachStarted, IndexingChanged, PendingChanged
 
 if TYPE_CHECKING:
     from ui.viewmodels.chat import ChatViewModel
@@ -50,12 +51,26 @@ class AttachmentsController:
             if preview.thumbnail:
                 self.thumbnails[preview.attachment.sha256] = preview.thumbnail
             vm.dispatch(AttachEnded(preview))
+            if is_document(preview.attachment):
+                self._index(preview.attachment)
 
         def refused(error: Exception) -> None:
             vm.dispatch(AttachEnded(None))
             emit(vm.notice, describe(error))
 
         vm.worker.call(call, taken, refused)
+
+    def _index(self, attachment: Attachment) -> None:
+        """Indexes a document large enough to go as a card, in the background, the composer saying so meanwhile."""
+        vm = self._vm
+        vm.dispatch(IndexingChanged(attachment.name, started=True))
+
+        def failed(error: Exception) -> None:
+            vm.dispatch(IndexingChanged(attachment.name, started=False))
+            emit(vm.notice, f"{attachment.name} could not be indexed for search: {describe(error)}")
+
+        vm.worker.call(lambda: self._files.index_document(attachment),
+                       lambda _: vm.dispatch(IndexingChanged(attachment.name, started=False)), failed)
 
     def remove_pending(self, index: int) -> None:
         """Takes a file out of the composer before sending; its stored copy goes unless a message refers to it."""
