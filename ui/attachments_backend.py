@@ -50,3 +50,9 @@ class AttachmentsBackend(Protocol):
         """Indexes an attached document for search_documents now (off the worker's loop), so the first request that
         carries its card does not wait for it; nothing when it is indexed already."""
         raise NotImplementedError
+
+    async def refresh_knowledge(self, session_id: SessionId | None) -> Sequence[str]:
+        """Indexes again the knowledge folders (of the conversation's agent; None: of every agent) whose files were
+        added, changed (size, mtime) or deleted since they were indexed, off the worker's loop; a report line per
+        folder indexed again (none when nothing changed)."""
+        raise NotImplementedError

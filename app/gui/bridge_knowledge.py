@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from app.container import Container
-from domain.models import AgentId
+from domain.models import AgentId, SessionId
 from ui.knowledge_backend import KnowledgeFolder
 
 
@@ -32,4 +32,14 @@ class KnowledgeBridge:
     async def reindex_knowledge(self, agent_id: AgentId,
                                 progress: Callable[[str], None] | None = None) -> Sequence[str]:
         reports = await asyncio.to_thread(self._c.knowledge.reindex, agent_id, progress)
+        return [r.line for r in reports]
+
+    async def refresh_knowledge(self, session_id: SessionId | None) -> Sequence[str]:
+        agent: AgentId | None = None
+        if session_id is not None:
+            session = self._c.sessions.get(session_id)
+            agent = session.current_agent_id if session is not None else None
+            if agent is None or not self._c.documents.has_knowledge(agent):
+                return []
+        reports = await asyncio.to_thread(self._c.knowledge.refresh, agent)
         return [r.line for r in reports]

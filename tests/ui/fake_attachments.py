@@ -26,6 +26,8 @@ class FakeAttachments:
         self.opened: list[str] = []
         self.knowledge_files: dict[str, str] = {}  # name -> path of the knowledge files citations may open
         self.indexed: list[str] = []  # the attached documents indexed, in order
+        self.refreshed: list[str | None] = []  # the conversations whose agent's knowledge was checked for changes
+        self.refresh_lines: list[str] = []  # what the next checks report as indexed again
         self.index_gate: threading.Event | None = None  # when given: indexing waits for it (a test sees the status)
 
     async def take_in(self, path: str) -> AttachmentPreview:
@@ -51,6 +53,10 @@ class FakeAttachments:
         if self.index_gate is not None:
             await asyncio.to_thread(self.index_gate.wait, 30)
         self.indexed.append(attachment.name)
+
+    async def refresh_knowledge(self, session_id: str | None) -> Sequence[str]:
+        self.refreshed.append(session_id)
+        return self.refresh_lines
 
     async def cited_document(self, session_id: str, name: str) -> str | None:
         return self.knowledge_files.get(name)

@@ -29,3 +29,15 @@ def test_a_large_attached_document_is_indexed_in_the_background_with_a_status(
     qtbot.waitUntil(lambda: vm.state.indexing == ())
     assert backend.indexed == ["logbook.txt"]  # the small note goes whole: nothing to index
     assert not strip._busy.isVisible()
+
+
+def test_opening_a_conversation_checks_its_agents_knowledge_for_changed_files(qtbot, backend, worker) -> None:
+    sid = demo_sessions(backend)
+    window = themed_window(qtbot, backend, worker)
+    notices: list[str] = []
+    window.chat_vm.notice.connect(notices.append)
+    backend.refresh_lines = ["/kb: 0 added, 1 updated, 9 unchanged, 0 removed"]
+    open_session(qtbot, window, sid)
+    qtbot.waitUntil(lambda: bool(notices))
+    assert backend.refreshed == [sid]
+    assert notices == ["Knowledge indexed again: /kb: 0 added, 1 updated, 9 unchanged, 0 removed"]

@@ -108,6 +108,7 @@ class ChatViewModel(QObject):
             return
         self.leave()
         self.worker.call(lambda: self.backend.load_conversation(session_id, PAGE), self._opened, self.fail)
+        self.files.refresh_knowledge(session_id)  # its agent's changed knowledge files, indexed in the background
 
     def leave(self) -> None:
         """Another page opens: the running turn is left (storage keeps it), the queue goes back to the composer."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from domain.attachment import Attachment
 from domain.documents import is_document
+from domain.models import SessionId
 from ui.attachments_backend import AttachmentPreview, AttachmentsBackend
 from ui.error_text import describe
 from ui.signals import emit
@@ -111,6 +112,18 @@ class AttachmentsController:
                 emit(vm.notice, f"No document named {name} in this conversation or its agent's knowledge.")
 
         vm.worker.call(lambda: self._files.cited_document(session.id, name), found,
+                       lambda error: emit(vm.notice, describe(error)))
+
+    def refresh_knowledge(self, session_id: SessionId) -> None:
+        """Indexes again, in the background, the knowledge folders of the conversation's agent whose files changed
+        (size and mtime) since they were indexed; a notice says what changed, nothing is said when nothing did."""
+        vm = self._vm
+
+        def done(lines: Sequence[str]) -> None:
+            if lines:
+                emit(vm.notice, "Knowledge indexed again: " + "; ".join(lines))
+
+        vm.worker.call(lambda: self._files.refresh_knowledge(session_id), done,
                        lambda error: emit(vm.notice, describe(error)))
 
     def want_thumbnail(self, attachment: Attachment) -> None:
