@@ -36,6 +36,14 @@ async def run_knowledge(c: Container, args: argparse.Namespace, out: TextIO, err
                                    "(see: palimpsest knowledge list).")
             out.write(f"Removed {path} from {agent.name}'s knowledge.\n")
         return 0
+    if args.action == "semantic":
+        assert agent is not None
+        pairs = [f"semantic_search={args.state}"] + ([f"embedding_model={args.model}"] if args.model else [])
+        saved = c.configure_agent(agent.id, pairs)
+        model = saved.context_overrides.get("embedding_model") or "the first OpenAI or Gemini provider"
+        out.write(f"Semantic search is {args.state} for {saved.name}" + (f" (embeddings: {model}).\n"
+                                                                          if args.state == "on" else ".\n"))
+        return 0
     if args.action == "reindex":
         reports = c.knowledge.reindex(agent.id if agent else None, progress)
         out.write(f"Re-indexed {len(reports)} folder{'s' if len(reports) != 1 else ''}.\n")

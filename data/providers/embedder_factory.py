@@ -31,10 +31,10 @@ class SdkEmbedderFactory:
             from data.providers.openai_embeddings import OpenAIEmbedder
 
             return OpenAIEmbedder(provider_name=provider.name, api_key=key, base_url=base_url, model=model,
-                                  timeout=self._timeout)
+                                  timeout=self._timeout, provider_id=provider.id)
         if provider.type is ProviderType.GEMINI:
             from data.providers.gemini_embeddings import GeminiEmbedder
 
             return GeminiEmbedder(provider_name=provider.name, api_key=key, base_url=base_url, model=model,
-                                  timeout=self._timeout)
+                                  timeout=self._timeout, provider_id=provider.id)
         raise InvalidInput(f"{provider.name} offers no embeddings; semantic search needs an OpenAI or Gemini provider.")

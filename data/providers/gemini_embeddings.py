@@ -24,8 +24,8 @@ class GeminiEmbedder:
     max_batch = GEMINI_MAX_REQUESTS
 
     def __init__(self, *, provider_name: str, api_key: str, base_url: str | None, model: str,
-                 timeout: float = 120.0) -> None:
-        self.key = f"{provider_name}/{model}"
+                 timeout: float = 120.0, provider_id: str | None = None) -> None:
+        self.key = f"{provider_id or provider_name}/{model}"  # what its stored vectors are keyed by
         self._name = provider_name
         self._api_key = api_key
         self._base_url = base_url

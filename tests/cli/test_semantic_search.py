@@ -61,9 +61,10 @@ def test_a_query_sharing_no_word_with_its_passage_finds_it_only_with_semantic_se
 
         words_only = ask()
         assert fakes.openai.embedded == []  # off: nothing left the machine
-        setter = cli.run("agents", "set", AGENT, "semantic_search=on", "embedding_model=openai/text-embedding-3-small",
+        setter = cli.run("knowledge", "semantic", AGENT, "on", "--model", "openai/text-embedding-3-small",
                          subprocess_run=False)
         assert setter.code == 0, setter.err
+        assert setter.out == f"Semantic search is on for {AGENT} (embeddings: openai/text-embedding-3-small).\n"
         semantic = ask()
         first_calls = list(fakes.openai.embedded)
         again = ask()
@@ -71,11 +72,16 @@ def test_a_query_sharing_no_word_with_its_passage_finds_it_only_with_semantic_se
         assert cli.run("agents", "set", AGENT, "embedding_model=openai/text-embedding-9-huge",
                        subprocess_run=False).code == 0
         unknown = ask()
-    assert "FOUND No passages match" in words_only
+        unknown_result = brain.results[-1]
+        assert cli.run("knowledge", "semantic", AGENT, "off", subprocess_run=False).code == 0
+        before_off = len(fakes.openai.embedded)
+        off_again = ask()
+        assert len(fakes.openai.embedded) == before_off  # off again: nothing leaves the machine
+    assert "FOUND No passages match" in words_only and "FOUND No passages match" in off_again
     assert "FOUND [boat.md § Parking] # Parking The automobile is parked in the garage" in semantic
     assert "FOUND [boat.md § Parking]" in again
     assert first_calls == [len(NOTES), 1]  # every passage once, in one request; then the query
     assert second_calls == [1]  # the passages' vectors are stored: only the query is embedded again
     assert "by words and meaning" in brain.results[1]
-    assert "semantic search failed" in unknown and brain.results[-1].startswith("No passages match")
-    assert "text-embedding-9-huge" in brain.results[-1]  # the provider's own words: the model does not exist
+    assert "semantic search failed" in unknown and unknown_result.startswith("No passages match")
+    assert "text-embedding-9-huge" in unknown_result  # the provider's own words: the model does not exist
