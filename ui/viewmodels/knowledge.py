@@ -15,6 +15,9 @@ from ui.signals import emit
 from ui.worker import AsyncWorker
 
 
+OFF = SemanticChoice()
+
+
 @dataclass(frozen=True)
 class KnowledgeState:
     """The agent shown, its folders, whether indexing runs, and the last report or error."""
@@ -22,7 +25,7 @@ class KnowledgeState:
     agent_id: AgentId | None = None
     folders: tuple[KnowledgeFolder, ...] = ()
     indexing: bool = False
-    semantic: SemanticChoice = SemanticChoice()  # the agent's semantic search (embeddings), off by default
+    semantic: SemanticChoice = OFF  # the agent's semantic search (embeddings), off by default
     message: str | None = None
     error: str | None = None
 
@@ -48,7 +51,7 @@ class KnowledgeViewModel(QObject):
         """Shows an agent's folders."""
         if agent_id == self._state.agent_id:
             return
-        self._set(agent_id=agent_id, folders=(), semantic=SemanticChoice(), message=None, error=None)
+        self._set(agent_id=agent_id, folders=(), semantic=OFF, message=None, error=None)
         if agent_id is not None:
             self._reload(None)
             self._worker.call(lambda: self._backend.semantic_search(agent_id), self._semantic_shown(agent_id),
