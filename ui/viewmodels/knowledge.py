@@ -14,7 +14,6 @@ from ui.knowledge_backend import KnowledgeBackend, KnowledgeFolder, SemanticChoi
 from ui.signals import emit
 from ui.worker import AsyncWorker
 
-
 OFF = SemanticChoice()
 
 
