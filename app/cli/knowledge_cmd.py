@@ -14,6 +14,19 @@ if TYPE_CHECKING:
     from app.container import Container
 
 
+def refresh_before_chat(c: Container, agent_id: str | None, err: TextIO) -> None:
+    """Indexes again the agent's knowledge folders whose files changed (size, mtime; added, deleted) since they were
+    indexed, before the question goes (progress on standard error; nothing is said when nothing changed)."""
+    if agent_id is None or not c.documents.has_knowledge(agent_id):
+        return
+
+    def progress(line: str) -> None:
+        err.write(line + "\n")
+        err.flush()
+
+    c.knowledge.refresh(agent_id, progress)
+
+
 async def run_knowledge(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Dispatches the knowledge action; progress goes to standard error."""
     agent = require_agent(c.agents, args.agent) if getattr(args, "agent", None) else None
