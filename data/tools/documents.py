@@ -69,7 +69,11 @@ class SearchDocumentsTool:
         limit = optional_int(arguments, "limit", DEFAULT_RESULTS, minimum=1, maximum=MAX_RESULTS)
         if document and self._index.find(context.session_id, context.agent_id, document) is None:
             raise ToolArgumentError(f"No document named {document!r} in this conversation or the agent's knowledge.")
-        result = await self._search(query, context.session_id, context.agent_id, document=document, limit=limit)
+        report = context.progress
+        embedded = None if report is None else \
+            (lambda done, total: report(done, total, f"Embedding passages for semantic search: {done:,} / {total:,}"))
+        result = await self._search(query, context.session_id, context.agent_id, document=document, limit=limit,
+                                    progress=embedded)
         found = result.passages
         note = f"\n(semantic search failed: {result.problem} Ranked by words alone.)" if result.problem else ""
         if not found:

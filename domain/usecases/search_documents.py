@@ -3,7 +3,7 @@ their embeddings where the agent's semantic search is on (passages embedded once
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from domain.documents import DocumentIndex, Passage
@@ -34,7 +34,9 @@ class SearchDocuments:
         self._embedders = embedders
 
     async def __call__(self, query: str, session_id: SessionId, agent_id: AgentId | None, *,
-                       document: str | None = None, limit: int = 8) -> SearchResult:
+                       document: str | None = None, limit: int = 8,
+                       progress: Callable[[int, int], None] | None = None) -> SearchResult:
+        """The passages found; `progress(done, total)` follows the passages embedded, when some are."""
         vectors = self._vectors
         try:
             embedder = self._embedders.for_agent(agent_id) if self._embedders is not None else None
@@ -45,7 +47,7 @@ class SearchDocuments:
             return SearchResult(self._index.search(query, session_id, agent_id, document=document, limit=limit))
         keyword = vectors.keyword_ranked(query, session_id, agent_id, document=document, limit=max(limit, CANDIDATES))
         try:
-            await self._embed_missing(embedder, vectors, session_id, agent_id, document)
+            await self._embed_missing(embedder, vectors, session_id, agent_id, document, progress)
             [wanted] = await embedder.embed([query], query=True)
         except PalimpsestError as err:
             return SearchResult([s.passage for s in keyword[:limit]], problem=err.message)
@@ -55,10 +57,15 @@ class SearchDocuments:
 
     @staticmethod
     async def _embed_missing(embedder: Embedder, vectors: PassageVectors, session_id: SessionId,
-                             agent_id: AgentId | None, document: str | None) -> None:
+                             agent_id: AgentId | None, document: str | None,
+                             progress: Callable[[int, int], None] | None) -> None:
         """Embeds the passages in scope that have no vector of this model yet, a batch per request."""
         missing = vectors.unembedded(session_id, agent_id, embedder.key, document=document,
                                      limit=MAX_EMBEDDED_PER_SEARCH)
+        done = 0
         for batch in batches(missing, embedder.max_batch):
             made = await embedder.embed([body for _, body in batch])
             vectors.put_vectors(embedder.key, [(key, vector) for (key, _), vector in zip(batch, made, strict=True)])
+            done += len(batch)
+            if progress is not None:
+                progress(done, len(missing))

@@ -106,12 +106,15 @@ async def test_a_folders_passages_are_embedded_once_in_batches_gemini_accepts_an
     storage.sessions.create(Session("s1", "Docs", DEFAULT_AGENT_ID, T0, T0))
     with FakeGeminiServer(api_key=KEY) as server:
         search = SearchDocuments(storage.documents, storage.passage_vectors, OneEmbedder(_gemini(server)))
-        found = await search("doctor slumber", "s1", DEFAULT_AGENT_ID, limit=3)
+        steps: list[tuple[int, int]] = []
+        found = await search("doctor slumber", "s1", DEFAULT_AGENT_ID, limit=3,
+                             progress=lambda done, total: steps.append((done, total)))
         first = list(server.embedded)
         await search("doctor slumber", "s1", DEFAULT_AGENT_ID, limit=3)
         second = server.embedded[len(first):]
     assert found.semantic and found.passages[0].document == "note042.md"
     assert first == [100, 50, 1] and second == [1]
+    assert steps == [(100, 150), (150, 150)]  # what the tool reports while the first search embeds
     os.remove(kb / "note042.md")
     KnowledgeIndexer(storage.documents).reindex(DEFAULT_AGENT_ID)
     assert storage.passage_vectors.unembedded("s1", DEFAULT_AGENT_ID, "gemini/gemini-embedding-001", document=None,
