@@ -30,13 +30,13 @@ def embedding_choice(setting: str | None, providers: ProviderRepository) -> tupl
             raise InvalidInput("Semantic search is on but no OpenAI or Gemini provider is set up to embed passages; "
                                "add one, or set embedding_model=PROVIDER/MODEL.")
         provider = usable[0]
+    if provider.type is ProviderType.ANTHROPIC:
+        raise InvalidInput(f"Semantic search: {provider.name} (Anthropic) has no embeddings; use an OpenAI or "
+                           "Gemini provider.")
     model = model.strip() or DEFAULT_EMBEDDING_MODELS.get(provider.type, "")
     if not model:
         raise InvalidInput(f"Semantic search: name the embedding model of {provider.name} "
                            f"(embedding_model={provider.name}/MODEL).")
-    if provider.type is ProviderType.ANTHROPIC:
-        raise InvalidInput(f"Semantic search: {provider.name} (Anthropic) has no embeddings; use an OpenAI or "
-                           "Gemini provider.")
     return provider, model
 
 
