@@ -57,7 +57,7 @@ def test_off_unless_turned_on_then_the_agents_choice_over_the_apps_and_made_once
 def test_settings_that_cannot_embed_say_what_to_do() -> None:
     with pytest.raises(InvalidInput, match="no provider named 'openai'"):
         embedding_choice("openai/text-embedding-3-small", PROVIDERS)
-    with pytest.raises(InvalidInput, match="Anthropic.*has no embeddings"):
+    with pytest.raises(InvalidInput, match=r"Anthropic.*has no embeddings"):
         embedding_choice("Anthropic", PROVIDERS)
     with pytest.raises(InvalidInput, match="name the embedding model of Ollama"):
         embedding_choice("Ollama", PROVIDERS)
