@@ -1,5 +1,5 @@
-"""Optional semantic search, end to end through the CLI, the real openai SDK and the fake OpenAI server's
-/v1/embeddings: a question related in meaning but sharing no word with its passage finds it only once the agent's
+"""Optional semantic search, end to end through the CLI, the real openai and google-genai SDKs and the fake servers'
+/v1/embeddings and batchEmbedContents: a question related in meaning but sharing no word with its passage finds it only once the agent's
 semantic search is on; passages are embedded once, and an unknown embedding model falls back to words alone."""
 
 from __future__ import annotations
@@ -69,6 +69,8 @@ def test_a_query_sharing_no_word_with_its_passage_finds_it_only_with_semantic_se
         first_calls = list(fakes.openai.embedded)
         again = ask()
         second_calls = fakes.openai.embedded[len(first_calls):]
+        assert cli.run("knowledge", "semantic", AGENT, "on", "--model", "gemini", subprocess_run=False).code == 0
+        by_gemini = ask()  # another model: its own vectors, through google-genai's batchEmbedContents
         assert cli.run("agents", "set", AGENT, "embedding_model=openai/text-embedding-9-huge",
                        subprocess_run=False).code == 0
         unknown = ask()
@@ -83,5 +85,6 @@ def test_a_query_sharing_no_word_with_its_passage_finds_it_only_with_semantic_se
     assert first_calls == [len(NOTES), 1]  # every passage once, in one request; then the query
     assert second_calls == [1]  # the passages' vectors are stored: only the query is embedded again
     assert "by words and meaning" in brain.results[1]
+    assert "FOUND [boat.md § Parking]" in by_gemini and fakes.gemini.embedded == [len(NOTES), 1]
     assert "semantic search failed" in unknown and unknown_result.startswith("No passages match")
     assert "text-embedding-9-huge" in unknown_result  # the provider's own words: the model does not exist
