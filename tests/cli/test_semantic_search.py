@@ -1,6 +1,7 @@
 """Optional semantic search, end to end through the CLI, the real openai and google-genai SDKs and the fake servers'
-/v1/embeddings and batchEmbedContents: a question related in meaning but sharing no word with its passage finds it only once the agent's
-semantic search is on; passages are embedded once, and an unknown embedding model falls back to words alone."""
+/v1/embeddings and batchEmbedContents: a question related in meaning but sharing no word with its passage finds it
+only once the agent's semantic search is on; passages are embedded once, and an unknown embedding model falls back
+to words alone."""
 
 from __future__ import annotations
 
