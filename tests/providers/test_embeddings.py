@@ -112,9 +112,11 @@ async def test_a_folders_passages_are_embedded_once_in_batches_gemini_accepts_an
         first = list(server.embedded)
         await search("doctor slumber", "s1", DEFAULT_AGENT_ID, limit=3)
         second = server.embedded[len(first):]
+        only = await search("doctor slumber", "s1", DEFAULT_AGENT_ID, document="note007.md", limit=3)
     assert found.semantic and found.passages[0].document == "note042.md"
     assert first == [100, 50, 1] and second == [1]
     assert steps == [(100, 150), (150, 150)]  # what the tool reports while the first search embeds
+    assert only.semantic and {p.document for p in only.passages} == {"note007.md"}  # one document asked: only it
     os.remove(kb / "note042.md")
     KnowledgeIndexer(storage.documents).reindex(DEFAULT_AGENT_ID)
     assert storage.passage_vectors.unembedded("s1", DEFAULT_AGENT_ID, "gemini/gemini-embedding-001", document=None,
