@@ -73,12 +73,14 @@ class PassageVectors(Protocol):
 
 
 def _normalized(scores: dict[int, float]) -> dict[int, float]:
-    """Scores scaled to 0..1 (min-max); all equal: all 1."""
+    """Scores scaled to 0..1 (min-max); several all equal tell nothing (all 0), a single one is the best (1)."""
     if not scores:
         return {}
     low, high = min(scores.values()), max(scores.values())
     span = high - low
-    return {key: (value - low) / span if span > 0 else 1.0 for key, value in scores.items()}
+    if span <= 0:
+        return dict.fromkeys(scores, 1.0 if len(scores) == 1 else 0.0)
+    return {key: (value - low) / span for key, value in scores.items()}
 
 
 def blend(keyword: Sequence[ScoredPassage], semantic: Sequence[ScoredPassage], limit: int,

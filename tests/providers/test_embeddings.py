@@ -134,6 +134,8 @@ def test_the_blend_mixes_bm25_and_cosine_each_scaled_over_the_candidates() -> No
     assert blend(keyword, semantic, 3) == [b, a, c]  # good by both beats best by one: 0.875 > 0.5 = 0.5
     assert blend(keyword, [], 2) == [a, b]
     assert blend([], semantic, 1) == [c]
+    flat = [ScoredPassage(1, a, 0.5), ScoredPassage(3, c, 0.5)]  # the same for all: tells nothing, BM25 decides
+    assert blend(keyword[1:], flat, 1) == [b]
 
 
 def test_batches_keep_each_providers_count_and_a_character_budget() -> None:
