@@ -41,7 +41,8 @@ class Always:
 def run(files: int) -> list[tuple[str, str, str]]:
     """Timings as (step, seconds, result)."""
     rows: list[tuple[str, str, str]] = []
-    with tempfile.TemporaryDirectory(prefix="palimpsest-semantic-") as tmp, FakeOpenAIServer(api_key=KEY) as server:
+    server = FakeOpenAIServer(api_key=KEY)
+    with tempfile.TemporaryDirectory(prefix="palimpsest-semantic-") as tmp, server:
         root = Path(tmp) / "kb"
         write_folder(root, files)
         storage = Storage.open(Path(tmp) / "home")
