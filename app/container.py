@@ -17,6 +17,7 @@ from data.attachments.media import MediaSource
 from data.db.turn_leases import HOST
 from data.keys import KeyringApiKeyStorage
 from data.mcp.secrets import KeyringMcpSecrets
+from data.providers.embedder_factory import SdkEmbedderFactory
 from data.providers.media_forms import AttachmentForms
 from data.providers.rules import PROVIDER_RULES
 from data.providers.thinking_rules import ProviderThinkingRules
@@ -39,6 +40,7 @@ from domain.mcp_tools import ToolsWithMcp
 from domain.ports import ApiKeyStorage
 from domain.provider_ports import ModelApiAdapterFactory, ProgressReport, ToolOutcome
 from domain.services.adapters import ProviderAdapters
+from domain.services.embedders import SemanticEmbedders
 from domain.services.mcp_sampler import ConversationSampler
 from domain.services.summarizer import AdapterSummarizer
 from domain.settings import ContextSettings
@@ -51,6 +53,7 @@ from domain.usecases.edit_summary import EditSummaryUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
 from domain.usecases.memory_flush import MemoryFlushUseCase
 from domain.usecases.reset_context import ResetContextUseCase
+from domain.usecases.search_documents import SearchDocuments
 from domain.usecases.send_message import SendMessageUseCase
 
 if TYPE_CHECKING:
@@ -76,11 +79,19 @@ class LazyDocumentCards:
 
     def card(self, attachment: Attachment) -> str:
         """See AttachmentDocuments.card."""
+        return self._get().card(attachment)
+
+    def ensure(self, attachment: Attachment) -> bool:
+        """Indexes the attachment now (at attach time, off the GUI thread) unless it is already; False when it has
+        no text to index. See AttachmentDocuments.ensure."""
+        return self._get().ensure(attachment) is not None
+
+    def _get(self) -> AttachmentDocuments:
         if self._cards is None:
             from data.documents.cards import AttachmentDocuments
 
             self._cards = AttachmentDocuments(self._storage.documents, self._storage.attachment_files)
-        return self._cards.card(attachment)
+        return self._cards
 
 
 class LazyMcpConnector:
@@ -156,7 +167,10 @@ class Container(ManagementUseCases):
             adapters.probes = storage.server_probes
         self.attachments = AttachmentIntake(storage.attachment_files)
         self.documents = storage.documents  # documents read on demand (issue 30): cards, tools, knowledge folders
-        self.media.documents = LazyDocumentCards(storage)
+        self.document_cards = LazyDocumentCards(storage)
+        self.media.documents = self.document_cards
+        self.embedders = SemanticEmbedders(self.settings, self.agents, self.providers, keys, SdkEmbedderFactory())
+        self.document_search = SearchDocuments(self.documents, storage.passage_vectors, self.embedders)
         self.turn_gate = TurnGate(storage.turn_leases, self.clock, f"process {os.getpid()} on {HOST}", host=HOST,
                                   pid=os.getpid())  # one turn at a time per conversation, across processes
         # a command's flags (`chat --reasoning high`): applied by the context loader over the app's, the agent's and
@@ -178,7 +192,7 @@ class Container(ManagementUseCases):
         builtin = BuiltinTools(  # no approver: requests other than GET/HEAD are refused
             self.memories, self.messages, self.clock,
             http_allowed_hosts=lambda: settings.tool_settings().allowed_hosts, approver=approver,
-            documents=self.documents,
+            documents=self.documents, document_search=self.document_search,
         )
         self.tools = ToolsWithMcp(builtin, self.mcp_servers, self.mcp, approver)  # no approver: "ask" refuses
         self.estimator = TokenEstimator(self.storage.calibration, PROVIDER_RULES)

@@ -91,6 +91,9 @@ def parse(argv: Sequence[str] | None) -> Options:
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--quick", action="store_true", help="a short run: 16 turns, small pages and preload")
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
+    p.add_argument("--documents", action="store_true",
+                   help="instead: the document run, 20 questions about an 800-page PDF with a 32K-window model "
+                        "(bench/replay_documents.py; with --quick: 5 questions, 100 pages)")
     p.add_argument("--strategy", action="append", default=[], choices=[s.name for s in strategies()],
                    help="run only this strategy (repeatable; default: all of them)")
     a = p.parse_args(argv)
@@ -284,6 +287,11 @@ async def main_async(o: Options, command: str) -> tuple[str, list[Row]]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if "--documents" in args:  # the document run (its own script and report)
+        from bench.replay_documents import main as documents
+
+        documents(quick="--quick" in args)
+        return 0
     o = parse(args)
     command = " ".join([".venv/bin/python -m bench.replay", *args])
     text, _ = asyncio.run(main_async(o, command))

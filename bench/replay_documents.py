@@ -3,7 +3,8 @@
 its image plus its text and refuses a request past the window). The model reads on demand: it searches, reads the best
 page and answers citing it. Reported: the requests' sizes against sending the whole document with every question.
 
-Run from the repository root: `.venv/bin/python -m bench.replay_documents`; writes bench/results/replay_documents.md.
+Run from the repository root: `.venv/bin/python -m bench.replay --documents` (or `-m bench.replay_documents`); writes
+bench/results/replay_documents.md. With `--quick`: 5 questions about a 100-page PDF, written to a temporary folder.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import asyncio
 import os
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -34,18 +36,19 @@ PAGES, QUESTIONS = 800, 20
 RESULTS = Path(__file__).resolve().parent / "results" / "replay_documents.md"
 
 
-def planted(seed: int = 30) -> dict[int, tuple[str, str]]:
-    """page -> (question words, fact) for QUESTIONS pages chosen at random."""
+def planted(seed: int = 30, pages_in_all: int = PAGES, questions: int = QUESTIONS) -> dict[int, tuple[str, str]]:
+    """page -> (question words, fact) for `questions` pages chosen at random."""
     rng = random.Random(seed)
-    pages = sorted(rng.sample(range(2, PAGES + 1), QUESTIONS))
+    pages = sorted(rng.sample(range(2, pages_in_all + 1), questions))
     return {page: (f"calibration code unit {n + 1:02d}x", f"The calibration code of unit {n + 1:02d}x is "
                    f"K{page * 7 % 9973:04d}.") for n, page in enumerate(pages)}
 
 
-def run() -> list[str]:
-    facts = planted()
+def run(pages: int = PAGES, questions: int = QUESTIONS) -> list[str]:
+    """Asks the questions; the report's lines."""
+    facts = planted(pages_in_all=pages, questions=questions)
     texts = [f"Service manual page {n}. {FILLER}{facts[n][1] if n in facts else ''} {FILLER}"
-             for n in range(1, PAGES + 1)]
+             for n in range(1, pages + 1)]
     data = pdf(texts)
     whole = pdf_tokens("anthropic", data)
     brain = ReaderBrain()
@@ -71,6 +74,7 @@ def run() -> list[str]:
                             reply.append(event.text)
                         errors += isinstance(event, ChatError)
                     answers.append("".join(reply))
+                await c.aclose_adapters()  # the SDK clients' connections belong to this loop
 
             start = time.perf_counter()
             asyncio.run(ask_all())
@@ -82,30 +86,33 @@ def run() -> list[str]:
                 if fact in answer and citations(answer) == [("manual.pdf", page)])
     sent = sum(chat)
     return [
-        "# Document replay: 20 questions about an 800-page PDF, 32K window",
+        f"# Document replay: {questions} questions about a PDF of {pages} pages, 32K window",
         "",
-        f"Document: 800 pages, {len(data):,} bytes; the fake server bills it whole at **{whole:,} tokens** "
-        f"({whole / WINDOW:.1f}× the window: it cannot be sent whole to this model).",
+        f"Document: {pages} pages, {len(data):,} bytes; the fake server bills it whole at **{whole:,} tokens** "
+        f"({whole / WINDOW:.1f}× the window{': it cannot be sent whole to this model' if whole > WINDOW else ''}).",
         "",
         "| measure | value |",
         "|---|--:|",
-        f"| questions answered with the planted fact and its page cited | {right} / {QUESTIONS} |",
+        f"| questions answered with the planted fact and its page cited | {right} / {questions} |",
         f"| errors | {errors} |",
         f"| requests (searches, reads, answers, titles) | {len(chat)} |",
         f"| largest request | {max(chat):,} tokens ({max(chat) / WINDOW:.0%} of the window) |",
         f"| median request | {int(statistics.median(chat)):,} tokens |",
         f"| input tokens sent in all | {sent:,} |",
-        f"| sending the whole document with each question (were there a window for it) | {whole * QUESTIONS:,} |",
-        f"| share | {sent / (whole * QUESTIONS):.1%} |",
+        f"| sending the whole document with each question (were there a window for it) | {whole * questions:,} |",
+        f"| share | {sent / (whole * questions):.1%} |",
         f"| wall time | {seconds:.1f} s |",
     ]
 
 
-def main() -> None:
-    lines = run()
-    RESULTS.write_text("\n".join(lines) + "\n", encoding="utf-8")
+def main(quick: bool = False) -> Path:
+    """Runs the full benchmark (or the quick one), writes its report and prints it; the report's path."""
+    lines = run(100, 5) if quick else run()
+    out = Path(tempfile.gettempdir()) / "palimpsest-replay-documents-quick.md" if quick else RESULTS
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
+    return out
 
 
 if __name__ == "__main__":
-    main()
+    main(quick="--quick" in sys.argv[1:])

@@ -28,6 +28,7 @@ from data.db.sessions import SqlSessionRepository
 from data.db.settings import SqlCalibrationStore, SqlSettingsRepository
 from data.db.turn_leases import SqlTurnLeases
 from data.documents.store import SqlDocumentStore
+from data.documents.vectors import SqlPassageVectors
 from data.paths import data_dir
 from data.registry import Registry, load_registry
 from domain.errors import DatabaseUnreadable, StorageError
@@ -49,6 +50,7 @@ class Storage:
         self.unit_of_work = db  # Database.atomic(): the UnitOfWork port
         self.attachment_files = AttachmentFiles(path.parent / ATTACHMENTS_DIR)
         self.documents = SqlDocumentStore(db)  # large attachments and knowledge folders, read on demand
+        self.passage_vectors = SqlPassageVectors(db)  # their embeddings, where semantic search is on
         self.sessions = SqlSessionRepository(db, on_released=self._released)
         self.messages = SqlMessageRepository(db)
         self.providers = SqlProviderRepository(db)

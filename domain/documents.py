@@ -18,6 +18,7 @@ CARD_MIN_CHARS = 20_000  # a smaller document always goes whole (as before): no 
 DOCUMENT_SHARE = 0.5  # a document priced above this share of the model's input capacity goes as its card
 CARD_MAX_CHARS = 3_200  # the card's text at most (name, size, pages, outline, first page, how to read on)
 CITATION = re.compile(r"\[([^\[\]\n]{1,200}?\.[A-Za-z0-9]{1,8}) p\. (\d{1,6})\]")
+SECTION_CITATION = re.compile(r"\[([^\[\]\n]{1,200}?\.[A-Za-z0-9]{1,8}) § ([^\[\]\n]{1,200})\]")  # [notes.md § Setup]
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,8 @@ SETTING_ALIASES = {
     "headers_timeout": "headers_timeout_s",
     "idle_timeout": "idle_timeout_s",
     "round_timeout": "round_timeout_s",
+    "semantic": "semantic_search",
+    "embeddings": "embedding_model",
 }
 MAX_SYSTEM_PROMPT_CHARS = 100_000  # a conversation's own prompt (agents' have no limit); keeps a pasted file in check
 DEADLINE_RANGE_S = (0.1, 86_400.0)  # a provider's deadlines: a tenth of a second to a day
@@ -118,6 +120,8 @@ class ContextSettings:
     web_user_location: str | None = None  # e.g. "city=Brest,country=FR,timezone=Europe/Paris": nearer results
     keep_last_web_searches: int = 2  # searched replies whose provider's blocks go back whole (older: as text)
     web_prune_batch: int = 4  # older searched replies are turned to text this many at a time (the cache prefix holds)
+    semantic_search: bool = False  # rank document passages by BM25 mixed with embeddings' similarity (sends passages)
+    embedding_model: str | None = None  # "PROVIDER" or "PROVIDER/MODEL" that embeds them (None: the first that can)
 
     @property
     def web(self) -> WebSearchSettings:

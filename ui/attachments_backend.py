@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from domain.attachment import Attachment
+from domain.models import SessionId
 
 
 @dataclass(frozen=True)
@@ -38,4 +39,20 @@ class AttachmentsBackend(Protocol):
 
     async def viewable_file(self, attachment: Attachment) -> str:
         """A path of a copy of the stored file under its own name, for the system's viewer."""
+        raise NotImplementedError
+
+    async def cited_document(self, session_id: SessionId, name: str) -> str | None:
+        """The path on disk of the knowledge file of that name (or path) the conversation may read, for a citation
+        to open; None when there is none (or its file is gone)."""
+        raise NotImplementedError
+
+    async def index_document(self, attachment: Attachment) -> None:
+        """Indexes an attached document for search_documents now (off the worker's loop), so the first request that
+        carries its card does not wait for it; nothing when it is indexed already."""
+        raise NotImplementedError
+
+    async def refresh_knowledge(self, session_id: SessionId | None) -> Sequence[str]:
+        """Indexes again the knowledge folders (of the conversation's agent; None: of every agent) whose files were
+        added, changed (size, mtime) or deleted since they were indexed, off the worker's loop; a report line per
+        folder indexed again (none when nothing changed)."""
         raise NotImplementedError

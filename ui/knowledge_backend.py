@@ -18,6 +18,15 @@ class KnowledgeFolder:
     passages: int
 
 
+@dataclass(frozen=True)
+class SemanticChoice:
+    """An agent's semantic search: on or off, and the embedding provider[/model] it names ("" : the first OpenAI or
+    Gemini provider)."""
+
+    on: bool = False
+    model: str = ""
+
+
 class KnowledgeBackend(Protocol):
     """Knowledge folders; every call runs on the worker (indexing reads files, never on the GUI thread)."""
 
@@ -39,4 +48,13 @@ class KnowledgeBackend(Protocol):
                                 progress: Callable[[str], None] | None = None) -> Sequence[str]:
         """Indexes the agent's folders again (only what changed), saying how far it got on `progress`; one report
         line per folder."""
+        raise NotImplementedError
+
+    async def semantic_search(self, agent_id: AgentId) -> SemanticChoice:
+        """Whether the agent's document searches also rank by meaning (embeddings), and with which model."""
+        raise NotImplementedError
+
+    async def set_semantic_search(self, agent_id: AgentId, on: bool, model: str) -> SemanticChoice:
+        """Turns the agent's semantic search on or off with that embedding provider[/model] ("": the default);
+        InvalidInput when the setting is refused."""
         raise NotImplementedError

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote, unquote
 
-from domain.documents import CITATION
+from domain.documents import CITATION, SECTION_CITATION
 
 _PROTECTED = re.compile(
     r"(`+)(?:.|\n)*?(?<!`)\1(?!`)"  # a code span
@@ -22,6 +22,7 @@ _TRAILING = "?!.,:;*_~'\""
 _ENTITY = re.compile(r"&[A-Za-z0-9]+;$")
 _MD_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>])")
 CITE_SCHEME = "cite"
+_ANY_CITATION = re.compile(f"{CITATION.pattern}|{SECTION_CITATION.pattern}")
 
 
 def trim_url(url: str) -> str:
@@ -65,28 +66,34 @@ def link_bare_urls(text: str) -> str:
 
 
 def _cite(match: re.Match[str]) -> str:
+    if match.group(1) is None:  # a section citation: the file opens whole
+        shown = _MD_PUNCT.sub(r"\\\1", match.group(0)[1:-1])
+        return f"[\\[{shown}\\]]({CITE_SCHEME}:{quote(match.group(3))})"
     name, page = match.group(1), match.group(2)
     return f"[\\[{match.group(0)[1:-1]}\\]]({CITE_SCHEME}:{quote(name)}#page={page})"  # shown with its brackets
 
 
 def link_citations(text: str) -> str:
-    """Prose with each page citation `[manual.pdf p. 412]` written as a link to that page (`cite:manual.pdf#page=412`);
-    code spans and written links are left alone."""
-    if " p. " not in text:
+    """Prose with each page citation `[manual.pdf p. 412]` written as a link to that page (`cite:manual.pdf#page=412`),
+    each section citation `[notes.md § Setup]` as a link to the file (`cite:notes.md`); code spans and written links
+    are left alone."""
+    if " p. " not in text and " § " not in text:
         return text
     out: list[str] = []
     position = 0
     for match in _PROTECTED.finditer(text):
-        out.append(CITATION.sub(_cite, text[position:match.start()]))
+        out.append(_ANY_CITATION.sub(_cite, text[position:match.start()]))
         out.append(match.group(0))
         position = match.end()
-    out.append(CITATION.sub(_cite, text[position:]))
+    out.append(_ANY_CITATION.sub(_cite, text[position:]))
     return "".join(out)
 
 
-def citation_target(href: str) -> tuple[str, int] | None:
-    """(document name, page) of a citation link, or None for any other link."""
-    if not href.startswith(f"{CITE_SCHEME}:") or "#page=" not in href:
+def citation_target(href: str) -> tuple[str, int | None] | None:
+    """(document name, page or None for a section citation) of a citation link, or None for any other link."""
+    if not href.startswith(f"{CITE_SCHEME}:"):
         return None
-    name, _, page = href[len(CITE_SCHEME) + 1:].partition("#page=")
-    return (unquote(name), int(page)) if page.isdigit() and name else None
+    name, marked, page = href[len(CITE_SCHEME) + 1:].partition("#page=")
+    if not name or (marked and not page.isdigit()) or "#" in name:
+        return None
+    return unquote(name), int(page) if marked else None

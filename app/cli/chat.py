@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from app.cli.chat_printer import JsonlChatPrinter, TextChatPrinter
+from app.cli.knowledge_cmd import refresh_before_chat
 from app.cli.mcp_catalog_cmd import prompt_message, resource_attachments, trailing_message
 from app.cli.model_check import check_model, turn_provider
 from app.cli.text_input import read_stdin_text, require_text
@@ -79,6 +80,7 @@ async def run_chat(c: Container, args: argparse.Namespace, out: TextIO, err: Tex
             await check_model(c, target, args.model, err)
     session = existing or c.create_session(agent=agent_id, provider_id=provider_id, model_id=args.model)
     try:
+        refresh_before_chat(c, session.current_agent_id, err)  # the agent's changed knowledge files, read again
         sampling_provider = provider_id or session.current_provider_id
         sampling_model = args.model or session.current_model_id
         if sampling_provider and sampling_model:  # an MCP server's approved sampling request runs on this model

@@ -14,6 +14,19 @@ if TYPE_CHECKING:
     from app.container import Container
 
 
+def refresh_before_chat(c: Container, agent_id: str | None, err: TextIO) -> None:
+    """Indexes again the agent's knowledge folders whose files changed (size, mtime; added, deleted) since they were
+    indexed, before the question goes (progress on standard error; nothing is said when nothing changed)."""
+    if agent_id is None or not c.documents.has_knowledge(agent_id):
+        return
+
+    def progress(line: str) -> None:
+        err.write(line + "\n")
+        err.flush()
+
+    c.knowledge.refresh(agent_id, progress)
+
+
 async def run_knowledge(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Dispatches the knowledge action; progress goes to standard error."""
     agent = require_agent(c.agents, args.agent) if getattr(args, "agent", None) else None
@@ -35,6 +48,14 @@ async def run_knowledge(c: Container, args: argparse.Namespace, out: TextIO, err
                 raise InvalidInput(f"{path} is not one of {agent.name}'s knowledge folders "
                                    "(see: palimpsest knowledge list).")
             out.write(f"Removed {path} from {agent.name}'s knowledge.\n")
+        return 0
+    if args.action == "semantic":
+        assert agent is not None
+        pairs = [f"semantic_search={args.state}"] + ([f"embedding_model={args.model}"] if args.model else [])
+        saved = c.configure_agent(agent.id, pairs)
+        model = saved.context_overrides.get("embedding_model") or "the first OpenAI or Gemini provider"
+        out.write(f"Semantic search is {args.state} for {saved.name}" + (f" (embeddings: {model}).\n"
+                                                                          if args.state == "on" else ".\n"))
         return 0
     if args.action == "reindex":
         reports = c.knowledge.reindex(agent.id if agent else None, progress)

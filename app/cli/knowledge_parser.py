@@ -19,3 +19,9 @@ def add_knowledge_parser(commands: argparse._SubParsersAction, group: Any) -> No
     remove.add_argument("paths", metavar="PATH", nargs="+")
     reindex = knowledge.add_parser("reindex", help="index the folders again: only changed files are read")
     reindex.add_argument("agent", metavar="AGENT", nargs="?")
+    semantic = knowledge.add_parser(
+        "semantic", help="turn an agent's semantic search on or off (passages are sent to the embedding provider)")
+    semantic.add_argument("agent", metavar="AGENT")
+    semantic.add_argument("state", choices=("on", "off"))
+    semantic.add_argument("--model", metavar="PROVIDER[/MODEL]",
+                          help="the embedding provider and model (default: the first OpenAI or Gemini provider)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from app.container import Container
 from data.attachments.thumbnails import thumbnail_png, viewable_copy
 from domain.attachment import Attachment, AttachmentKind
 from domain.errors import StorageError
+from domain.models import SessionId
 from ui.attachments_backend import AttachmentPreview
 
 
@@ -36,6 +38,14 @@ class AttachmentsBridge:
 
     async def viewable_file(self, attachment: Attachment) -> str:
         return str(viewable_copy(self._c.media.data(attachment), attachment.name, attachment.sha256))
+
+    async def index_document(self, attachment: Attachment) -> None:
+        await asyncio.to_thread(self._c.document_cards.ensure, attachment)
+
+    async def cited_document(self, session_id: SessionId, name: str) -> str | None:
+        session = self._c.sessions.get(session_id)
+        info = self._c.documents.find(session_id, session.current_agent_id if session else None, name)
+        return info.path if info is not None and info.path and Path(info.path).is_file() else None
 
     def _preview(self, attachment: Attachment) -> AttachmentPreview:
         thumb = thumbnail_png(self._c.media.data(attachment)) if attachment.kind is AttachmentKind.IMAGE else None

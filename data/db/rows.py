@@ -349,6 +349,16 @@ class DocumentPassageRow(Base):
     text: Mapped[str] = mapped_column(Text, nullable=False)
 
 
+class PassageVectorRow(Base):
+    """A passage's embedding by one model (migration 0034): float32 values, unit length (optional semantic search)."""
+
+    __tablename__ = "passage_vectors"
+    __table_args__ = (ForeignKeyConstraint(["passage_id"], ["document_passages.id"], ondelete="CASCADE"),)
+    passage_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    model: Mapped[str] = mapped_column(String, primary_key=True)
+    vector: Mapped[bytes] = mapped_column(LargeBinary, nullable=False)
+
+
 class KnowledgeFolderRow(Base):
     """A folder of an agent's knowledge."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,41 @@ class KnowledgeIndexer:
 
     def __init__(self, store: SqlDocumentStore) -> None:
         self.store = store
+        self._skipped: dict[str, tuple[int, float]] = {}  # files a pass skipped (too large, no text): size, mtime
+        self._refreshing = threading.Lock()
+
+    def changed(self, agent_id: AgentId, folder: str) -> bool:
+        """Whether a file of the folder was added, changed (size or mtime) or deleted since it was indexed (a file
+        skipped then, unchanged since, does not count); a missing folder has not changed."""
+        root = Path(folder)
+        if not root.is_dir():
+            return False
+        known = self.store.known_files(agent_id, folder)
+        seen = 0
+        for count, (path, info) in enumerate(_files(root), start=1):
+            if count > MAX_FOLDER_FILES:
+                return False  # past the limit nothing more is indexed: its files do not count
+            key = str(path)
+            before = known.get(key)
+            if before is None:
+                if self._skipped.get(key) != (info.st_size, info.st_mtime) and info.st_size <= MAX_FILE_BYTES:
+                    return True
+                continue
+            seen += 1
+            if before.size != info.st_size or before.mtime != info.st_mtime:
+                return True
+        return seen != len(known)
+
+    def refresh(self, agent_id: AgentId | None = None, progress: Progress | None = None) -> list[IndexReport]:
+        """Indexes again the folders (of one agent, or of all) whose files changed since they were indexed, in the
+        background of the app (start, a conversation opened); nothing when another refresh is running."""
+        if not self._refreshing.acquire(blocking=False):
+            return []
+        try:
+            return [self.index(agent, folder, progress) for agent, folder in self.store.folders(agent_id)
+                    if self.changed(agent, folder)]
+        finally:
+            self._refreshing.release()
 
     def add(self, agent_id: AgentId, path: Path, progress: Progress | None = None) -> IndexReport:
         """Adds a folder (or one file's folder is refused) to the agent's knowledge and indexes it."""
@@ -92,6 +128,7 @@ class KnowledgeIndexer:
             seen.add(key)
             total_bytes += info.st_size
             if info.st_size > MAX_FILE_BYTES:
+                self._skipped[key] = (info.st_size, info.st_mtime)
                 report.skipped += 1
                 problems.append(f"{key} is {human_size(info.st_size)}; at most {human_size(MAX_FILE_BYTES)} is read.")
                 continue
@@ -102,6 +139,7 @@ class KnowledgeIndexer:
             try:
                 data = path.read_bytes()
             except OSError as exc:
+                self._skipped[key] = (info.st_size, info.st_mtime)
                 report.skipped += 1
                 problems.append(f"{key} cannot be read ({exc.strerror or exc}).")
                 continue
@@ -113,6 +151,7 @@ class KnowledgeIndexer:
                 try:
                     batch.append((key, _name(root, path), now, extract(path.name, data)))
                 except InvalidInput as err:
+                    self._skipped[key] = (info.st_size, info.st_mtime)
                     report.skipped += 1
                     problems.append(f"{key}: {err.message}")
                     continue

@@ -10,6 +10,7 @@ from data.tools.base import ToolArgumentError, optional_int, require_str
 from domain.documents import READ_TOOL, SEARCH_TOOL, DocumentIndex, Passage, parse_pages
 from domain.models import ToolDefinition
 from domain.provider_ports import ToolContext, ToolOutcome
+from domain.usecases.search_documents import SearchDocuments
 
 MAX_READ_CHARS = 12_000
 MAX_PAGES = 20
@@ -51,12 +52,13 @@ READ_DEFINITION = ToolDefinition(
 
 
 class SearchDocumentsTool:
-    """Runs search_documents against the document index."""
+    """Runs search_documents against the document index (BM25, blended with similarity where semantic search is on)."""
 
     definition = SEARCH_DEFINITION
 
-    def __init__(self, index: DocumentIndex) -> None:
+    def __init__(self, index: DocumentIndex, search: SearchDocuments | None = None) -> None:
         self._index = index
+        self._search = search or SearchDocuments(index)
 
     async def run(self, arguments: Mapping[str, Any], context: ToolContext) -> ToolOutcome:
         query = require_str(arguments, "query").strip()
@@ -67,13 +69,20 @@ class SearchDocumentsTool:
         limit = optional_int(arguments, "limit", DEFAULT_RESULTS, minimum=1, maximum=MAX_RESULTS)
         if document and self._index.find(context.session_id, context.agent_id, document) is None:
             raise ToolArgumentError(f"No document named {document!r} in this conversation or the agent's knowledge.")
-        found = self._index.search(query, context.session_id, context.agent_id, document=document, limit=limit)
+        report = context.progress
+        embedded = None if report is None else \
+            (lambda done, total: report(done, total, f"Embedding passages for semantic search: {done:,} / {total:,}"))
+        result = await self._search(query, context.session_id, context.agent_id, document=document, limit=limit,
+                                    progress=embedded)
+        found = result.passages
+        note = f"\n(semantic search failed: {result.problem} Ranked by words alone.)" if result.problem else ""
         if not found:
-            return ToolOutcome(f"No passages match {query!r}" + (f" in {document}." if document else "."))
-        lines = [f"{len(found)} passage{'s' if len(found) != 1 else ''} for {query!r}, best first "
+            return ToolOutcome(f"No passages match {query!r}" + (f" in {document}." if document else ".") + note)
+        ranking = "by words and meaning" if result.semantic else "best first"
+        lines = [f"{len(found)} passage{'s' if len(found) != 1 else ''} for {query!r}, {ranking} "
                  f"(read on with {READ_TOOL}):"]
         lines += [f"{p.where} {' '.join(p.text.split())}" for p in found]
-        return ToolOutcome("\n".join(lines))
+        return ToolOutcome("\n".join(lines) + note)
 
 
 class ReadDocumentTool:

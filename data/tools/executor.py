@@ -19,6 +19,7 @@ from domain.models import ToolDefinition
 from domain.ports import Clock, MemoryRepository, MessageRepository
 from domain.provider_ports import ToolContext, ToolOutcome
 from domain.tool_approval import ToolApprover
+from domain.usecases.search_documents import SearchDocuments
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +41,11 @@ class BuiltinTools:
         approver: ToolApprover | None = None,
         new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
         documents: DocumentIndex | None = None,
+        document_search: SearchDocuments | None = None,
     ) -> None:
         """`documents`: the index search_documents and read_document read; those two are offered only where a
-        conversation has a document too large to send whole or its agent has knowledge (named explicitly)."""
+        conversation has a document too large to send whole or its agent has knowledge (named explicitly);
+        `document_search` ranks search_documents' passages (semantic where on; None: BM25 alone)."""
         tools: list[BuiltinTool] = [
             HttpRequestTool(
                 timeout=http_timeout, max_bytes=http_max_bytes, allowed_hosts=http_allowed_hosts, approver=approver
@@ -52,7 +55,7 @@ class BuiltinTools:
             ReadToolResultTool(messages),
         ]
         if documents is not None:
-            tools += [SearchDocumentsTool(documents), ReadDocumentTool(documents)]
+            tools += [SearchDocumentsTool(documents, document_search), ReadDocumentTool(documents)]
         self._tools: dict[str, BuiltinTool] = {t.definition.name: t for t in tools}
 
     def definitions(self, enabled: Sequence[str] | None = None) -> Sequence[ToolDefinition]:

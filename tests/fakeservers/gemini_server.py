@@ -20,6 +20,7 @@ from tests.fakeservers.brain import (
     ToolCallPart,
     ToolResultPart,
 )
+from tests.fakeservers.embeddings import GEMINI_EMBEDDING_MODELS, gemini_embeddings
 from tests.fakeservers.gemini_media import INLINE_REQUEST_LIMIT, FilesApi, GeminiMediaRefused, is_media, media_part
 from tests.fakeservers.gemini_rules import SIGNING_KEY, refusal, signed_parts, thinks
 from tests.fakeservers.media_rules import MediaPart
@@ -36,6 +37,7 @@ from tests.fakeservers.web_search import gemini_grounding, gemini_tool_refusal
 
 _GENERATE = re.compile(r"^/v1beta/models/([^:/]+):(streamGenerateContent|generateContent)$")
 _COUNT = re.compile(r"^/v1beta/models/([^:/]+):countTokens$")
+_EMBED = re.compile(r"^/v1beta/models/([^:/]+):(batchEmbedContents|embedContent)$")
 _FINISH = {"end_turn": "STOP", "tool_use": "STOP", "max_tokens": "MAX_TOKENS", "other": "SAFETY"}
 DEFAULT_MODELS = ({"id": "gemini-test-1", "display_name": "Gemini Test", "input_token_limit": 1048576,
                    "output_token_limit": 65536},)
@@ -152,6 +154,8 @@ class FakeGeminiServer(FakeProviderServer):
         self.issued: list[str] = []  # every thought signature this server streamed, in order
         self.signing_key = SIGNING_KEY  # change it to make every signature given so far "corrupted"
         self.files = FilesApi()  # the Files API's uploads (see gemini_media)
+        self.embedding_models: tuple[str, ...] = GEMINI_EMBEDDING_MODELS  # what the embedding methods know
+        self.embedded: list[int] = []  # the number of texts of each embedding request answered
 
     def presented_key(self, raw: RawRequest) -> str | None:
         """x-goog-api-key, else the key query parameter."""
@@ -170,6 +174,10 @@ class FakeGeminiServer(FakeProviderServer):
         counting = _COUNT.match(raw.path)
         if raw.method == "POST" and counting:
             return self._count(raw, counting.group(1))
+        embedding = _EMBED.match(raw.path)
+        if raw.method == "POST" and embedding:
+            return gemini_embeddings(embedding.group(1), embedding.group(2), raw.json(), self.embedding_models, _error,
+                                     self.embedded)
         match = _GENERATE.match(raw.path)
         if raw.method == "POST" and match:
             return self._generate(raw, match.group(1), match.group(2) == "streamGenerateContent")

@@ -21,6 +21,7 @@ from tests.fakeservers.brain import (
     ToolCallPart,
     ToolResultPart,
 )
+from tests.fakeservers.embeddings import OPENAI_EMBEDDING_MODELS, openai_embeddings
 from tests.fakeservers.openai_media import OpenAIMediaRefused, media_part, ollama_refusal
 from tests.fakeservers.server import (
     FakeProviderServer,
@@ -146,6 +147,8 @@ class FakeOpenAIServer(FakeProviderServer):
         self.ollama = ollama
         self.deepseek = deepseek
         self.reasoning_field = reasoning_field
+        self.embedding_models: tuple[str, ...] = OPENAI_EMBEDDING_MODELS  # what POST /v1/embeddings knows
+        self.embedded: list[int] = []  # the number of inputs of each embeddings request answered
 
     @property
     def base_url(self) -> str:
@@ -158,7 +161,7 @@ class FakeOpenAIServer(FakeProviderServer):
         return bearer[7:] if bearer.lower().startswith("bearer ") else None
 
     def route(self, raw: RawRequest) -> HttpResponse:
-        """Dispatches /v1/chat/completions, /v1/models and (Ollama mode) /api/show."""
+        """Dispatches /v1/chat/completions, /v1/embeddings, /v1/models and (Ollama mode) /api/show."""
         if self.ollama and raw.method == "POST" and raw.path == "/api/show":
             return self._show(raw.json())
         if self.key_rejected(raw):
@@ -172,6 +175,8 @@ class FakeOpenAIServer(FakeProviderServer):
             return HttpResponse.of_json({"object": "list", "data": data})
         if raw.method == "POST" and raw.path == "/v1/chat/completions":
             return self._complete(raw)
+        if raw.method == "POST" and raw.path == "/v1/embeddings":
+            return openai_embeddings(raw.json(), self.counter, self.embedding_models, self.embedded)
         return _error(f"Unknown request URL: {raw.method} {raw.path}.", "invalid_request_error", "unknown_url", 404)
 
     def _show(self, body: Mapping[str, Any]) -> HttpResponse:

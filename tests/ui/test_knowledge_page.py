@@ -11,7 +11,7 @@ from pathlib import Path
 from app.container import Container
 from app.gui.bridge import ContainerBackend
 from tests.fakes import FakeApiKeyStorage
-from ui.knowledge_backend import KnowledgeFolder
+from ui.knowledge_backend import KnowledgeFolder, SemanticChoice
 from ui.viewmodels.knowledge import KnowledgeViewModel
 from ui.viewmodels.settings import SettingsViewModel
 from ui.widgets.settings_dialog import SettingsDialog
@@ -23,7 +23,7 @@ def test_a_folder_is_added_indexed_listed_indexed_again_and_removed(qtbot, worke
     kb.mkdir()
     (kb / "pumps.md").write_text("# Pumps\nThe bilge pump is BP-7731.\n## Valves\nV-17 takes 42 Nm.\n", "utf-8")
     (kb / "hull.txt").write_text("Paint the hull blue.\n", "utf-8")
-    container = Container.build(tmp_path / "home", keys=FakeApiKeyStorage({}))
+    container = Container.build(tmp_path / "home", keys=FakeApiKeyStorage({"openai": "sk-openai-test"}))
     try:
         vm = SettingsViewModel(ContainerBackend(container), worker)
         dialog = SettingsDialog(vm)
@@ -45,6 +45,18 @@ def test_a_folder_is_added_indexed_listed_indexed_again_and_removed(qtbot, worke
         page.remove.click()
         qtbot.waitUntil(lambda: page.folders.count() == 0 and not page._vm.state.indexing)
         assert not container.documents.has_knowledge(page._vm.state.agent_id)
+        assert not page.semantic.isChecked()  # off by default: nothing leaves the machine
+        page.embedding.setText("openai/text-embedding-3-large")
+        page.semantic.setChecked(True)
+        qtbot.waitUntil(lambda: page._vm.state.semantic.on)
+        agent = container.agents.get(page._vm.state.agent_id)
+        assert agent is not None and agent.context_overrides["semantic_search"] is True
+        assert agent.context_overrides["embedding_model"] == "openai/text-embedding-3-large"
+        embedder = container.embedders.for_agent(agent.id)
+        assert embedder is not None and embedder.key == "openai/text-embedding-3-large"
+        page.semantic.setChecked(False)
+        qtbot.waitUntil(lambda: not page._vm.state.semantic.on)
+        assert container.embedders.for_agent(agent.id) is None
         qtbot.waitUntil(lambda: worker.calls_in_flight == 0)
     finally:
         container.close()
@@ -75,6 +87,12 @@ class SlowKnowledge:
         raise NotImplementedError
 
     async def reindex_knowledge(self, agent_id: str, progress: Callable[[str], None] | None = None) -> list[str]:
+        raise NotImplementedError
+
+    async def semantic_search(self, agent_id: str) -> SemanticChoice:
+        return SemanticChoice()
+
+    async def set_semantic_search(self, agent_id: str, on: bool, model: str) -> SemanticChoice:
         raise NotImplementedError
 
 

@@ -219,6 +219,14 @@ class AttachEnded:
 
 
 @dataclass(frozen=True)
+class IndexingChanged:
+    """An attached document began (`started`) or finished being indexed for search_documents."""
+
+    name: str
+    started: bool
+
+
+@dataclass(frozen=True)
 class PendingChanged:
     """The files in the composer, as they are now (one removed, earlier ones put back)."""
 
@@ -263,5 +271,5 @@ ChatEvent = (
     | PathCut | TurnStarted | StreamActive | ProviderWaiting | ReplyFailed | CompactionStarted | CompactionEnded
     | StopRequested | StreamEnded | ReadBackDone | LiveCounted | Refused | MessageQueued | QueueEmptied | DraftChanged
     | DraftSent | DraftReturned | EditStarted | EditCancelled | AttachStarted | AttachEnded | PendingChanged
-    | SessionUpdated | Measured | Picked
+    | IndexingChanged    | SessionUpdated | Measured | Picked
 )

@@ -126,6 +126,7 @@ class Composer:
     edit: Edit | None = None
     pending: tuple[AttachmentPreview, ...] = ()  # files in the composer, sent with the next message
     attaching: int = 0  # files being taken in (checked and stored) right now
+    indexing: tuple[str, ...] = ()  # attached documents being indexed for search_documents now (their names)
     queued: Queued | None = None
 
     @property

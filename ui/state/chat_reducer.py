@@ -22,6 +22,7 @@ from ui.state.chat_events import (
     DraftSent,
     EditCancelled,
     EditStarted,
+    IndexingChanged,
     LiveCounted,
     Measured,
     MessageQueued,
@@ -120,6 +121,10 @@ def reduce(state: ChatState, event: ChatEvent) -> ChatState:
             return replace(state, composer=replace(state.composer, attaching=state.composer.attaching + 1))
         case AttachEnded(preview=preview):
             return replace(state, composer=_attached(state.composer, preview))
+        case IndexingChanged(name=name, started=started):
+            indexing = state.composer.indexing
+            indexing = (*indexing, name) if started else tuple(n for n in indexing if n != name)
+            return replace(state, composer=replace(state.composer, indexing=indexing))
         case PendingChanged(pending=pending):
             return replace(state, composer=replace(state.composer, pending=pending))
         case SessionUpdated(session=session, reasoning=reasoning):

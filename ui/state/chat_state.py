@@ -159,6 +159,11 @@ class _Views:
         return self.composer.attaching
 
     @property
+    def indexing(self) -> tuple[str, ...]:
+        """Attached documents being indexed for search now."""
+        return self.composer.indexing
+
+    @property
     def queued(self) -> str | None:
         """The queued message's text."""
         return self.composer.queued.text if self.composer.queued is not None else None

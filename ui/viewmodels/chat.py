@@ -108,6 +108,7 @@ class ChatViewModel(QObject):
             return
         self.leave()
         self.worker.call(lambda: self.backend.load_conversation(session_id, PAGE), self._opened, self.fail)
+        self.files.refresh_knowledge(session_id)  # its agent's changed knowledge files, indexed in the background
 
     def leave(self) -> None:
         """Another page opens: the running turn is left (storage keeps it), the queue goes back to the composer."""
@@ -219,6 +220,10 @@ class ChatViewModel(QObject):
     def open_attachment(self, attachment: Attachment) -> None:
         """Opens the stored copy full size in the system's viewer."""
         self.files.open_attachment(attachment)
+
+    def open_cited_document(self, name: str) -> None:
+        """Opens the knowledge file a citation names (no attachment of that name is shown)."""
+        self.files.open_cited_document(name)
 
     def want_thumbnail(self, attachment: Attachment) -> None:
         """Fetches an image's thumbnail once."""

@@ -7,10 +7,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from domain.attachment import Attachment
+from domain.documents import is_document
+from domain.models import SessionId
 from ui.attachments_backend import AttachmentPreview, AttachmentsBackend
 from ui.error_text import describe
 from ui.signals import emit
-from ui.state.chat_events import AttachEnded, AttachStarted, PendingChanged
+from ui.state.chat_events import AttachEnded, AttachStarted, IndexingChanged, PendingChanged
 
 if TYPE_CHECKING:
     from ui.viewmodels.chat import ChatViewModel
@@ -50,12 +52,26 @@ class AttachmentsController:
             if preview.thumbnail:
                 self.thumbnails[preview.attachment.sha256] = preview.thumbnail
             vm.dispatch(AttachEnded(preview))
+            if is_document(preview.attachment):
+                self._index(preview.attachment)
 
         def refused(error: Exception) -> None:
             vm.dispatch(AttachEnded(None))
             emit(vm.notice, describe(error))
 
         vm.worker.call(call, taken, refused)
+
+    def _index(self, attachment: Attachment) -> None:
+        """Indexes a document large enough to go as a card, in the background, the composer saying so meanwhile."""
+        vm = self._vm
+        vm.dispatch(IndexingChanged(attachment.name, started=True))
+
+        def failed(error: Exception) -> None:
+            vm.dispatch(IndexingChanged(attachment.name, started=False))
+            emit(vm.notice, f"{attachment.name} could not be indexed for search: {describe(error)}")
+
+        vm.worker.call(lambda: self._files.index_document(attachment),
+                       lambda _: vm.dispatch(IndexingChanged(attachment.name, started=False)), failed)
 
     def remove_pending(self, index: int) -> None:
         """Takes a file out of the composer before sending; its stored copy goes unless a message refers to it."""
@@ -79,6 +95,35 @@ class AttachmentsController:
         """Opens the stored copy full size in the system's viewer (file_ready carries its path)."""
         vm = self._vm
         vm.worker.call(lambda: self._files.viewable_file(attachment), lambda path: emit(vm.file_ready, path),
+                       lambda error: emit(vm.notice, describe(error)))
+
+    def open_cited_document(self, name: str) -> None:
+        """Opens the knowledge file a citation names in the system's viewer (file_ready carries its path); a notice
+        when the conversation has no such file."""
+        vm = self._vm
+        session = vm.state.session
+        if session is None:
+            return
+
+        def found(path: str | None) -> None:
+            if path:
+                emit(vm.file_ready, path)
+            else:
+                emit(vm.notice, f"No document named {name} in this conversation or its agent's knowledge.")
+
+        vm.worker.call(lambda: self._files.cited_document(session.id, name), found,
+                       lambda error: emit(vm.notice, describe(error)))
+
+    def refresh_knowledge(self, session_id: SessionId) -> None:
+        """Indexes again, in the background, the knowledge folders of the conversation's agent whose files changed
+        (size and mtime) since they were indexed; a notice says what changed, nothing is said when nothing did."""
+        vm = self._vm
+
+        def done(lines: Sequence[str]) -> None:
+            if lines:
+                emit(vm.notice, "Knowledge indexed again: " + "; ".join(lines))
+
+        vm.worker.call(lambda: self._files.refresh_knowledge(session_id), done,
                        lambda error: emit(vm.notice, describe(error)))
 
     def want_thumbnail(self, attachment: Attachment) -> None:

@@ -10,9 +10,11 @@ from PySide6.QtCore import QObject, Signal
 
 from domain.models import AgentId
 from ui.error_text import describe
-from ui.knowledge_backend import KnowledgeBackend, KnowledgeFolder
+from ui.knowledge_backend import KnowledgeBackend, KnowledgeFolder, SemanticChoice
 from ui.signals import emit
 from ui.worker import AsyncWorker
+
+OFF = SemanticChoice()
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,7 @@ class KnowledgeState:
     agent_id: AgentId | None = None
     folders: tuple[KnowledgeFolder, ...] = ()
     indexing: bool = False
+    semantic: SemanticChoice = OFF  # the agent's semantic search (embeddings), off by default
     message: str | None = None
     error: str | None = None
 
@@ -47,9 +50,26 @@ class KnowledgeViewModel(QObject):
         """Shows an agent's folders."""
         if agent_id == self._state.agent_id:
             return
-        self._set(agent_id=agent_id, folders=(), message=None, error=None)
+        self._set(agent_id=agent_id, folders=(), semantic=OFF, message=None, error=None)
         if agent_id is not None:
             self._reload(None)
+            self._worker.call(lambda: self._backend.semantic_search(agent_id), self._semantic_shown(agent_id),
+                              lambda error: self._set(error=describe(error)))
+
+    def set_semantic(self, on: bool, model: str) -> None:
+        """Turns the agent's semantic search on or off, with that embedding provider[/model] ("": the default)."""
+        agent = self._state.agent_id
+        if agent is None or SemanticChoice(on, model.strip()) == self._state.semantic:
+            return
+        self._worker.call(lambda: self._backend.set_semantic_search(agent, on, model), self._semantic_shown(agent),
+                          lambda error: self._set(error=describe(error)))
+
+    def _semantic_shown(self, agent: AgentId) -> Callable[[SemanticChoice], None]:
+        def shown(choice: SemanticChoice) -> None:
+            if agent == self._state.agent_id:
+                self._set(semantic=choice, error=None)
+
+        return shown
 
     def add_folder(self, path: str) -> None:
         """Adds a folder to the agent's knowledge and indexes it (the status says how many files)."""

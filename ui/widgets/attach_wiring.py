@@ -37,15 +37,16 @@ class AttachmentWiring(QObject):
         window.setAcceptDrops(True)
         window.installEventFilter(self)
 
-    def open_citation(self, name: str, page: int) -> bool:
-        """Opens the document a page citation names (the newest attachment of that name shown) at that page; False
-        when no such attachment is shown."""
+    def open_citation(self, name: str, page: int | None) -> bool:
+        """Opens the document a citation names at the cited page (a section citation: the file): the newest
+        attachment of that name shown, else the knowledge file of that name (a notice when there is none)."""
         rows = self._vm.model.rows()
         found = next((a for row in reversed(rows) for a in row.attachments if a.name.lower() == name.lower()), None)
-        if found is None:
-            return False
         self._cited_page = page
-        self._vm.open_attachment(found)
+        if found is None:
+            self._vm.open_cited_document(name)
+        else:
+            self._vm.open_attachment(found)
         return True
 
     def open_file(self, path: str) -> None:

@@ -85,8 +85,9 @@ class AttachmentStrip(QWidget):
         self.chips: list[AttachmentChip] = []
         self.hide()
 
-    def show_pending(self, pending: Sequence[AttachmentPreview], attaching: int) -> None:
-        """Rebuilds the chips when the files changed; shows the strip only when there is something in it."""
+    def show_pending(self, pending: Sequence[AttachmentPreview], attaching: int, indexing: Sequence[str] = ()) -> None:
+        """Rebuilds the chips when the files changed; shows the strip only when there is something in it; says
+        which attached documents are being indexed for search."""
         if tuple(pending) != self._shown:
             while self._layout.count():  # chips, the busy label and the stretch: rebuilt in order
                 item = self._layout.takeAt(0)
@@ -102,5 +103,6 @@ class AttachmentStrip(QWidget):
             self._layout.addWidget(self._busy)
             self._layout.addStretch(1)
             self._shown = tuple(pending)
-        self._busy.setVisible(attaching > 0)
-        self.setVisible(bool(pending) or attaching > 0)
+        self._busy.setText("Attaching…" if attaching > 0 else f"Indexing {', '.join(indexing)} for search…")
+        self._busy.setVisible(attaching > 0 or bool(indexing))
+        self.setVisible(bool(pending) or attaching > 0 or bool(indexing))

@@ -187,7 +187,7 @@ class Composer(QWidget):
         self.button.setToolTip("Stop the reply (Esc)" if state.streaming else "Send (Enter)")
         self.button.setEnabled((state.streaming and not stopping) or state.can_send)
         self.clip.setEnabled(state.selection is not None)
-        self.strip.show_pending(state.pending, state.attaching)
+        self.strip.show_pending(state.pending, state.attaching, state.indexing)
         self._has_files = bool(state.pending)
         self.edit.setPlaceholderText(
             (STREAMING_PLACEHOLDER if state.streaming else PLACEHOLDER) if state.selection is not None

@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QPushButton,
     QVBoxLayout,
@@ -32,6 +34,11 @@ class KnowledgePage(QWidget):
         self.folders = QListWidget(self)
         self.add, self.remove, self.reindex = (QPushButton("Add folder…", self), QPushButton("Remove", self),
                                                QPushButton("Index again", self))
+        self.semantic = QCheckBox("Semantic search: find passages by meaning too (their text is sent to the "
+                                  "embedding provider)", self)
+        self.embedding = QLineEdit(self)
+        self.embedding.setPlaceholderText("Embedding provider[/model], e.g. openai/text-embedding-3-small (empty: "
+                                          "the first OpenAI or Gemini provider)")
         self.status = QLabel(self)
         self.status.setObjectName("Muted")
         self.status.setWordWrap(True)
@@ -49,11 +56,19 @@ class KnowledgePage(QWidget):
                                 "conversations can search and read (cited by page or section):", self))
         layout.addWidget(self.folders, 1)
         layout.addLayout(buttons)
+        layout.addWidget(self.semantic)
+        model_row = QHBoxLayout()
+        model_row.addWidget(QLabel("Embedding model", self))
+        model_row.addWidget(self.embedding, 1)
+        layout.addLayout(model_row)
         layout.addWidget(self.status)
         self.agent.currentIndexChanged.connect(self._agent_chosen)
         self.add.clicked.connect(self._add)
         self.remove.clicked.connect(self._remove)
         self.reindex.clicked.connect(vm.reindex)
+        self.semantic.toggled.connect(lambda on: vm.set_semantic(on, self.embedding.text()))
+        self.embedding.editingFinished.connect(lambda: vm.set_semantic(self.semantic.isChecked(),
+                                                                       self.embedding.text()))
         vm.state_changed.connect(self.show_knowledge)
         self.show_knowledge(vm.state)
 
@@ -79,6 +94,13 @@ class KnowledgePage(QWidget):
             self.folders.addItem(f"{folder.path} — {folder.files:,} files, {folder.passages:,} passages")
         for button in (self.add, self.remove, self.reindex):
             button.setEnabled(not state.indexing and state.agent_id is not None)
+        self.semantic.blockSignals(True)
+        self.semantic.setChecked(state.semantic.on)
+        self.semantic.blockSignals(False)
+        if not self.embedding.hasFocus():
+            self.embedding.setText(state.semantic.model)
+        for field in (self.semantic, self.embedding):
+            field.setEnabled(state.agent_id is not None)
         self.status.setText(state.error or state.message or "")
 
     def _agent_chosen(self, index: int) -> None:
