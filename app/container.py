@@ -114,6 +114,11 @@ class LazyMcpConnector:
         """See McpHub.call_tool."""
         return await self._get().call_tool(server, tool, arguments, progress)
 
+    async def roots_changed(self, server: McpServer) -> None:
+        """Tells a running server its roots changed (nothing to do when no server was started)."""
+        if self._hub is not None:
+            await self._hub.roots_changed(server)
+
     def catalog(self) -> McpCatalog:
         """The servers' prompts and resources (the hub, started on first use)."""
         return self._get()

@@ -17,6 +17,7 @@ from domain.usecases.mcp_servers import (
     AddMcpServerUseCase,
     RefreshMcpToolsUseCase,
     RemoveMcpServerUseCase,
+    SetMcpRootsUseCase,
     SetMcpServerEnabledUseCase,
     SetMcpToolPermissionUseCase,
     require_server,
@@ -103,9 +104,26 @@ async def run_mcp(c: Container, args: argparse.Namespace, out: TextIO, err: Text
         _toggle(c, args, out)
     elif args.action in ("prompts", "resources"):
         await list_catalog(c, args, out, err)
+    elif args.action == "roots":
+        await _roots(c, args, out)
     elif args.action == "log":
         out.write(c.mcp.log_path(require_server(c.mcp_servers, args.name).name) + "\n")
     return 0
+
+
+async def _roots(c: Container, args: argparse.Namespace, out: TextIO) -> None:
+    if args.change and not args.paths:
+        raise InvalidInput(f"Name the folders to {args.change}: palimpsest mcp roots NAME {args.change} PATH...")
+    if args.paths and not args.change:
+        raise InvalidInput("Say add or remove before the folders: palimpsest mcp roots NAME add|remove PATH...")
+    if args.change:
+        paths = [str(Path(p).expanduser().absolute()) for p in args.paths]
+        change = {"add": paths} if args.change == "add" else {"remove": paths}
+        server = SetMcpRootsUseCase(c.mcp_servers)(args.name, **change)
+        await c.mcp.roots_changed(server)
+    else:
+        server = require_server(c.mcp_servers, args.name)
+    out.write("".join(f"{root}\n" for root in server.roots) or f"{server.name} has no roots.\n")
 
 
 def _toggle(c: Container, args: argparse.Namespace, out: TextIO) -> None:

@@ -7,6 +7,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from contextlib import AsyncExitStack
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,12 @@ class Connection:
                 pass
         end_groups(self._pids)
         self.closed = True
+
+    async def set_roots(self, roots: tuple[str, ...]) -> None:
+        """From now on roots/list answers `roots`; the server is sent notifications/roots/list_changed."""
+        self.server = replace(self.server, roots=roots)
+        self._requests.use(self.server)
+        await self._live().send_notification(types.RootsListChangedNotification())
 
     def live(self) -> ClientSession:
         """The open session (ConnectionError when the server is not running)."""

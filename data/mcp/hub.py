@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import contextlib
 import logging
 import threading
 from collections.abc import Callable, Coroutine, Mapping, Sequence
@@ -17,6 +16,7 @@ from mcp.shared.exceptions import MCPError
 
 from data.mcp.catalog import contents_of, list_prompts, list_resources, prompt_text
 from data.mcp.connection import Connection
+from data.mcp.hub_support import connection_closed, launch, on_loop, reason, run_forever
 from data.mcp.oauth_redirect import SIGN_IN_TIMEOUT_S, ShowSignIn
 from data.mcp.requests import ServerRequests
 from data.mcp.results import StoreImage, outcome_of
@@ -70,7 +70,7 @@ class McpHub:
                         progress: ProgressReport | None = None) -> ToolOutcome:
         """Calls a tool; a failure of any kind comes back as an error outcome for the model. The server's progress
         notifications go to `progress` on the caller's loop."""
-        report = _on_loop(asyncio.get_running_loop(), progress) if progress is not None else None
+        report = on_loop(asyncio.get_running_loop(), progress) if progress is not None else None
         try:
             return await self._submit(self._call, server, tool, dict(arguments), report)
         except McpServerError as err:
@@ -105,6 +105,22 @@ class McpHub:
             return contents_of(await session.read_resource(uri))
         return await self._submit(self._ask, server, f"read {uri}", read)
 
+    async def roots_changed(self, server: McpServer) -> None:
+        """Tells the server, when it runs, that its roots changed (it lists them again); a stopped one gets the new
+        roots when it starts."""
+        await self._submit(self._roots_changed, server)
+
+    async def _roots_changed(self, server: McpServer) -> None:
+        current = self._connections.get(server.name)
+        if current is not None and not current.closed and current.server.roots != server.roots:
+            await self._notify_roots(current, server)
+
+    async def _notify_roots(self, connection: Connection, server: McpServer) -> None:
+        try:
+            await connection.set_roots(server.roots)
+        except Exception as err:  # a server that cannot be told lists them on its next roots/list anyway
+            log.warning("Could not tell %s that its roots changed: %s", server.name, err)
+
     def running(self) -> list[str]:
         """Names of the servers running now."""
         return [name for name, c in self._connections.items() if not c.closed]
@@ -135,7 +151,7 @@ class McpHub:
                 raise McpServerError("The MCP servers are shut down.")
             if self._loop is None:
                 loop = asyncio.new_event_loop()
-                thread = threading.Thread(target=_run_forever, args=(loop,), name="mcp-hub", daemon=True)
+                thread = threading.Thread(target=run_forever, args=(loop,), name="mcp-hub", daemon=True)
                 thread.start()
                 self._loop, self._thread = loop, thread
                 atexit.register(self.close)
@@ -173,7 +189,7 @@ class McpHub:
             return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} did not answer within "
                                f"{server.timeout_s:g} s; it was cancelled.", is_error=True, notice=notice)
         except (MCPError, ConnectionError, OSError) as err:
-            if connection.closed or _connection_closed(err):
+            if connection.closed or connection_closed(err):
                 return await self._crashed(server, tool, connection)
             return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} failed: {err}", is_error=True,
                                notice=notice)
@@ -201,10 +217,12 @@ class McpHub:
         lock = self._locks.setdefault(server.name, asyncio.Lock())
         async with lock:
             current = self._connections.get(server.name)
-            if current is not None and _launch(current.server) != _launch(server):  # edited: start it afresh
+            if current is not None and launch(current.server) != launch(server):  # edited: start it afresh
                 await current.stop()
                 current = None
             if current is not None and not current.closed:
+                if current.server.roots != server.roots:
+                    await self._notify_roots(current, server)
                 try:
                     await current.ping(min(PING_TIMEOUT_S, server.timeout_s))
                     return current, None
@@ -236,7 +254,7 @@ class McpHub:
             raise McpServerError(f"The MCP server {server.name!r} did not start within {timeout:g} s"
                                  f"{self._log_hint(server)}.") from None
         except Exception as err:
-            raise McpServerError(f"The MCP server {server.name!r} could not be started: {_reason(err)}"
+            raise McpServerError(f"The MCP server {server.name!r} could not be started: {reason(err)}"
                                  f"{self._log_hint(server)}.") from None
         self._connections[server.name] = connection
         await self._relist_on_connect(server, connection)
@@ -261,39 +279,3 @@ class McpHub:
     async def _stop_all(self) -> None:
         await asyncio.gather(*(c.stop() for c in self._connections.values()), return_exceptions=True)
         self._connections.clear()
-
-
-def _on_loop(loop: asyncio.AbstractEventLoop, progress: ProgressReport) -> ProgressReport:
-    """`progress` called on `loop` (the caller's) from the hub's thread; a report after that loop closed is dropped."""
-
-    def report(value: float, total: float | None, message: str | None) -> None:
-        with contextlib.suppress(RuntimeError):
-            loop.call_soon_threadsafe(progress, value, total, message)
-
-    return report
-
-
-def _launch(server: McpServer) -> tuple[object, ...]:
-    """What starting or reaching the server depends on (its rules, tools and switches do not count)."""
-    return (server.transport, server.command, server.args, server.env_names, server.url, server.header_names,
-            server.roots)
-
-
-def _connection_closed(err: BaseException) -> bool:
-    return isinstance(err, MCPError) and err.code == -32000
-
-
-def _reason(err: BaseException) -> str:
-    if isinstance(err, BaseExceptionGroup):
-        return "; ".join(_reason(e) for e in err.exceptions)
-    if isinstance(err, FileNotFoundError):
-        return f"command not found ({err.filename or err})"
-    return str(err) or type(err).__name__
-
-
-def _run_forever(loop: asyncio.AbstractEventLoop) -> None:
-    asyncio.set_event_loop(loop)
-    try:
-        loop.run_forever()
-    finally:
-        loop.close()

@@ -32,6 +32,10 @@ class ServerRequests:
         self._user: McpUser = user or NobodyToAsk()
         self._sampler = sampler
 
+    def use(self, server: McpServer) -> None:
+        """Answers with this configuration from now on (its roots changed)."""
+        self._server = server
+
     async def elicit(self, context: ClientRequestContext,
                      params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
         """A form-mode question asked of the user; a URL-mode one is declined (not supported yet)."""

@@ -108,5 +108,30 @@ async def roots(ctx: Context) -> str:
     return "\n".join(str(r.uri) for r in listed.roots) or "(no roots)"
 
 
+_roots_seen: list[str] = []  # what roots/list answered after each notifications/roots/list_changed, one line each
+_roots_changed = asyncio.Event()
+
+
+async def _on_roots_changed(ctx: Any, params: Any) -> None:
+    """The client said its roots changed: list them again, as a server should."""
+    listed = await ctx.session.list_roots()
+    _roots_seen.append(" ".join(str(r.uri) for r in listed.roots) or "(no roots)")
+    _roots_changed.set()
+
+
+server._lowlevel_server.add_notification_handler("notifications/roots/list_changed", types.NotificationParams,
+                                                 _on_roots_changed)
+
+
+@server.tool()
+async def roots_changes(seen: int = 1) -> str:
+    """Waits (up to 10 s) until `seen` roots/list_changed notifications came, then lists what each re-list found."""
+    async with asyncio.timeout(10):
+        while len(_roots_seen) < seen:
+            _roots_changed.clear()
+            await _roots_changed.wait()
+    return "\n".join(_roots_seen)
+
+
 if __name__ == "__main__":
     server.run()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -131,3 +132,22 @@ async def test_the_conversation_sampler_uses_the_chosen_model_and_refuses_withou
     sampler.use("anthropic", "claude-x")
     assert await sampler.sample(request) == SamplingReply("short", "claude-x")
     assert summarizer.prompts == ["long text"]
+
+
+async def test_changed_roots_are_notified_to_the_running_server_which_lists_them_again(
+    logs: Path, closing: list[McpHub], tmp_path: Path
+) -> None:
+    hub, _ = _hub(logs, None)
+    closing.append(hub)
+    first, second, third = (str(tmp_path / n) for n in ("project", "notes", "docs"))
+    server = McpServer(SERVER.name, SERVER.transport, command=SERVER.command, args=SERVER.args, roots=(first,))
+    assert (await hub.call_tool(server, "roots", {})).output == Path(first).as_uri()
+
+    moved = McpServer(server.name, server.transport, command=server.command, args=server.args, roots=(second,))
+    seen = await hub.call_tool(moved, "roots_changes", {"seen": 1})  # the same process, told, not restarted
+    assert seen.output == Path(second).as_uri() and not seen.is_error and seen.notice is None
+
+    both = replace(moved, roots=(second, third))
+    await hub.roots_changed(both)  # e.g. Settings or `mcp roots` changed them
+    seen = await hub.call_tool(both, "roots_changes", {"seen": 2})
+    assert seen.output.split("\n") == [Path(second).as_uri(), f"{Path(second).as_uri()} {Path(third).as_uri()}"]
