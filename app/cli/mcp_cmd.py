@@ -84,10 +84,14 @@ async def run_mcp(c: Container, args: argparse.Namespace, out: TextIO, err: Text
         out.write(f"Removed MCP server {server.name}.\n")
     elif args.action == "logout":
         from data.mcp.oauth_keychain import forget
+        from data.mcp.oauth_revoke import revoke
 
         server = require_server(c.mcp_servers, args.name)
+        revoked = revoke(server.name)
         signed_in = forget(server.name)
-        out.write(f"Signed out of {server.name}.\n" if signed_in else f"{server.name} had no sign-in to remove.\n")
+        said = "; the server revoked its tokens" if revoked else ""
+        out.write(f"Signed out of {server.name}{said}.\n" if signed_in
+                  else f"{server.name} had no sign-in to remove.\n")
     elif args.action == "import":
         data = _read_config(Path(args.file))
         add = AddMcpServerUseCase(c.mcp_servers, c.mcp_secrets, c.mcp)

@@ -16,7 +16,7 @@ from mcp.shared.exceptions import MCPError
 
 from data.mcp.catalog import contents_of, list_prompts, list_resources, prompt_text
 from data.mcp.connection import Connection
-from data.mcp.hub_support import connection_closed, launch, on_loop, reason, run_forever
+from data.mcp.hub_support import connection_closed, launch, on_loop, reason, run_forever, session_gone
 from data.mcp.oauth_redirect import SIGN_IN_TIMEOUT_S, ShowSignIn
 from data.mcp.requests import ServerRequests
 from data.mcp.results import StoreImage, outcome_of
@@ -181,7 +181,7 @@ class McpHub:
             raise McpServerError(f"The MCP server {server.name!r} could not {what}: {err}") from None
 
     async def _call(self, server: McpServer, tool: str, arguments: dict[str, Any],
-                    progress: ProgressReport | None) -> ToolOutcome:
+                    progress: ProgressReport | None, again: bool = True) -> ToolOutcome:
         connection, notice = await self._connection(server)
         try:
             result = await asyncio.wait_for(connection.call(tool, arguments, progress), server.timeout_s)
@@ -189,6 +189,9 @@ class McpHub:
             return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} did not answer within "
                                f"{server.timeout_s:g} s; it was cancelled.", is_error=True, notice=notice)
         except (MCPError, ConnectionError, OSError) as err:
+            if again and server.url and session_gone(err):  # HTTP 404: the server did not run it; a new session
+                await connection.stop()  # (e.g. a scope step-up signed in as a new client, whose session this is not)
+                return await self._call(server, tool, arguments, progress, again=False)
             if connection.closed or connection_closed(err):
                 return await self._crashed(server, tool, connection)
             return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} failed: {err}", is_error=True,

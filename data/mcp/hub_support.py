@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
 from domain.mcp import McpServer
@@ -31,6 +32,13 @@ def launch(server: McpServer) -> tuple[object, ...]:
 def connection_closed(err: BaseException) -> bool:
     """True for the SDK's error of a connection that closed."""
     return isinstance(err, MCPError) and err.code == -32000
+
+
+def session_gone(err: BaseException) -> bool:
+    """True for a Streamable HTTP server's 404 for the session (ended, or not this credential's): a new session must
+    be started, and the request was not run."""
+    return isinstance(err, MCPError) and err.code == types.INVALID_REQUEST and \
+        str(err.error.message) in ("Session not found", "Session terminated")
 
 
 def reason(err: BaseException) -> str:
