@@ -31,11 +31,14 @@ class ElicitField:
 
 @dataclass(frozen=True)
 class Elicitation:
-    """A server's question (form mode): its message and the fields to fill in."""
+    """A server's question: form mode (its message and the fields to fill in) or URL mode (its message and an
+    address the user is asked to open, where the server takes the answer itself; accepting sends nothing else)."""
 
     server: str
     message: str
     fields: tuple[ElicitField, ...] = ()
+    url: str | None = None  # URL mode
+    elicitation_id: str | None = None  # URL mode: notifications/elicitation/complete names it
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@ without one, forms are declined and sampling refused (nothing is sent without th
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -17,12 +19,17 @@ SHOWN_CHARS = 2000
 class TerminalMcpUser:
     """Asks on the terminal (prompts on stderr, answers from stdin) when both are TTYs."""
 
-    def __init__(self, *, stdin: TextIO | None = None, stderr: TextIO | None = None) -> None:
+    def __init__(self, *, stdin: TextIO | None = None, stderr: TextIO | None = None,
+                 opener: Callable[[str], None] | None = None) -> None:
         self._stdin = stdin
         self._stderr = stderr
+        self._open = opener or open_in_browser  # a URL-mode question's address, once the user agreed
 
     async def elicit(self, request: Elicitation) -> ElicitAnswer:
-        """Answer it? y: each field asked in turn; d: declined; anything else: cancelled."""
+        """Answer it? y: each field asked in turn; d: declined; anything else: cancelled. URL mode: the address is
+        shown and opened only after y."""
+        if request.url is not None:
+            return await self._elicit_url(request, request.url)
         if not self._terminal():
             self._say(f"palimpsest: declined without asking (no terminal): the MCP server {request.server} asked: "
                       f"{_safe(request.message)}\n")
@@ -42,6 +49,25 @@ class TerminalMcpUser:
             if value is not None:
                 values[spec.name] = value
         return ElicitAnswer(ElicitAction.ACCEPT, values)
+
+    async def _elicit_url(self, request: Elicitation, url: str) -> ElicitAnswer:
+        if not self._terminal():
+            self._say(f"palimpsest: declined without asking (no terminal): the MCP server {request.server} asked you "
+                      f"to open {_safe(url)}: {_safe(request.message)}\n")
+            return ElicitAnswer(ElicitAction.DECLINE)
+        self._say(f"\nThe MCP server {request.server} asks you to open an address: {_safe(request.message)}\n"
+                  f"  {_safe(url)}\nOpen it? [y]es / [d]ecline / [c]ancel ")
+        choice = (await self._line()).strip().lower()
+        if choice in ("d", "decline"):
+            return ElicitAnswer(ElicitAction.DECLINE)
+        if choice not in ("y", "yes"):
+            return ElicitAnswer(ElicitAction.CANCEL)
+        self._open(url)
+        return ElicitAnswer(ElicitAction.ACCEPT)
+
+    def elicitation_completed(self, request: Elicitation) -> None:
+        """The server said the step at a URL-mode question's address is done."""
+        self._say(f"The MCP server {request.server} says the step at {_safe(request.url or '')} is done.\n")
 
     async def approve_sampling(self, request: SamplingRequest) -> bool:
         """y/yes runs this one request on the conversation's model; anything else refuses it."""
@@ -88,6 +114,15 @@ class TerminalMcpUser:
 
 
 _CANCELLED = object()
+
+
+def open_in_browser(url: str) -> None:
+    """Opens the address in a browser when there is a display (the address was printed in any case)."""
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        import webbrowser
+
+        with contextlib.suppress(Exception):
+            webbrowser.open(url)
 
 
 def sign_in_notice(err: TextIO) -> Callable[[str, str], None]:

@@ -25,9 +25,11 @@ class GuiMcpUser(QObject):
 
     _asked = Signal(object, object)  # Elicitation, the answer callback
 
-    def __init__(self, approver: GuiApprover, *, present: Present | None = None) -> None:
+    def __init__(self, approver: GuiApprover, *, present: Present | None = None,
+                 opener: Callable[[str], None] | None = None) -> None:
         super().__init__()
         self._approver = approver
+        self._opener = opener or _open_url  # a URL-mode question's address, after Open
         self._present: Present = present or (lambda dialog: dialog.open())
         self._asked.connect(self._show, Qt.ConnectionType.QueuedConnection)
 
@@ -61,8 +63,14 @@ class GuiMcpUser(QObject):
 
     @Slot(object, object)
     def _show(self, request: Elicitation, answer: Callable[[ElicitAnswer], Any]) -> None:
-        dialog = ElicitationDialog(request, self._approver.window)
+        dialog = ElicitationDialog(request, self._approver.window, opener=self._opener)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         dialog.finished.connect(lambda _code: answer(dialog.answer()))
         self._present(dialog)
 
+
+def _open_url(url: str) -> None:
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QDesktopServices
+
+    QDesktopServices.openUrl(QUrl(url))

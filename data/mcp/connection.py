@@ -168,6 +168,8 @@ class Connection:
     async def _on_message(self, message: IncomingMessage) -> None:
         if isinstance(message, types.ToolListChangedNotification) and self._on_tools_changed is not None:
             asyncio.get_running_loop().create_task(self._relist())
+        elif isinstance(message, types.ElicitCompleteNotification):
+            self._requests.completed(message.params.elicitation_id)
         elif isinstance(message, Exception):
             log.debug("MCP server %s: %s", self.server.name, message)
 

@@ -31,6 +31,7 @@ class ServerRequests:
         self._server = server
         self._user: McpUser = user or NobodyToAsk()
         self._sampler = sampler
+        self._asked: dict[str, Elicitation] = {}  # URL-mode questions by their id, until the server says done
 
     def use(self, server: McpServer) -> None:
         """Answers with this configuration from now on (its roots changed)."""
@@ -38,14 +39,28 @@ class ServerRequests:
 
     async def elicit(self, context: ClientRequestContext,
                      params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
-        """A form-mode question asked of the user; a URL-mode one is declined (not supported yet)."""
-        if not isinstance(params, types.ElicitRequestFormParams):
-            return types.ElicitResult(action="decline")
-        request = Elicitation(self._server.name, params.message, fields_of(params.requested_schema))
+        """A question asked of the user: a form (the values typed are sent) or, URL mode, an address to open (the
+        user's consent is sent, nothing else)."""
+        if isinstance(params, types.ElicitRequestURLParams):
+            request = Elicitation(self._server.name, params.message, url=params.url,
+                                  elicitation_id=params.elicitation_id)
+            if params.elicitation_id:
+                self._asked[params.elicitation_id] = request
+        else:
+            request = Elicitation(self._server.name, params.message, fields_of(params.requested_schema))
         answer = await self._user.elicit(request)
         if answer.action is ElicitAction.ACCEPT:
+            if request.url is not None:
+                return types.ElicitResult(action="accept")
             return types.ElicitResult(action="accept", content=dict(answer.values))
         return types.ElicitResult(action="decline" if answer.action is ElicitAction.DECLINE else "cancel")
+
+    def completed(self, elicitation_id: str) -> None:
+        """notifications/elicitation/complete: the user is told that the step at that address is done."""
+        request = self._asked.pop(elicitation_id, None)
+        done = getattr(self._user, "elicitation_completed", None)
+        if request is not None and done is not None:
+            done(request)
 
     async def sample(self, context: ClientRequestContext,
                      params: types.CreateMessageRequestParams) -> types.CreateMessageResult | types.ErrorData:

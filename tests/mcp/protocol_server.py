@@ -92,6 +92,16 @@ async def ask_name(ctx: Context) -> str:
 
 
 @server.tool()
+async def connect_account(ctx: Context) -> str:
+    """Asks the user to open an address (URL-mode elicitation), then says it is done."""
+    answer = await ctx.elicit_url("Connect your example.com account.", "https://example.com/connect?session=s-1",
+                                  "connect-1")
+    if answer.action == "accept":
+        await ctx.session.send_elicit_complete("connect-1", ctx.request_id)
+    return f"The user chose {answer.action}."
+
+
+@server.tool()
 async def summarize(text: str, ctx: Context) -> str:
     """Asks the client's model for a one-line summary (sampling)."""
     result = await ctx.session.create_message(

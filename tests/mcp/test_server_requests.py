@@ -3,6 +3,7 @@ hub: a form answered on the terminal (or declined without one), sampling only af
 
 from __future__ import annotations
 
+import asyncio
 import io
 import sys
 from collections.abc import Iterator
@@ -151,3 +152,31 @@ async def test_changed_roots_are_notified_to_the_running_server_which_lists_them
     await hub.roots_changed(both)  # e.g. Settings or `mcp roots` changed them
     seen = await hub.call_tool(both, "roots_changes", {"seen": 2})
     assert seen.output.split("\n") == [Path(second).as_uri(), f"{Path(second).as_uri()} {Path(third).as_uri()}"]
+
+
+@pytest.mark.parametrize(("answers", "expected", "opened"), [
+    ("y\n", "The user chose accept.", ["https://example.com/connect?session=s-1"]),
+    ("d\n", "The user chose decline.", []),
+    ("c\n", "The user chose cancel.", []),
+    (None, "The user chose decline.", []),  # no terminal
+])
+async def test_a_url_question_shows_the_address_and_opens_it_only_with_consent(
+    logs: Path, closing: list[McpHub], answers: str | None, expected: str, opened: list[str]
+) -> None:
+    stderr: io.StringIO = Tty() if answers is not None else io.StringIO()
+    stdin: io.StringIO = Tty(answers) if answers is not None else io.StringIO("")
+    urls: list[str] = []
+    hub = McpHub(MemorySecrets(), logs, user=TerminalMcpUser(stdin=stdin, stderr=stderr, opener=urls.append))
+    closing.append(hub)
+    outcome = await hub.call_tool(SERVER, "connect_account", {})
+    assert outcome.output == expected and urls == opened
+    assert "https://example.com/connect?session=s-1" in stderr.getvalue()
+    if answers is None:
+        assert "declined without asking (no terminal)" in stderr.getvalue()
+    if opened:  # the server's notifications/elicitation/complete, told to the user
+        done = "The MCP server proto says the step at https://example.com/connect?session=s-1 is done."
+        for _ in range(100):
+            if done in stderr.getvalue():
+                break
+            await asyncio.sleep(0.05)
+        assert done in stderr.getvalue()
