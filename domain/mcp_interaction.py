@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from domain.tool_approval import ApprovalDecision
+
 
 class ElicitAction(StrEnum):
     """The user's answer to a form: sent it, refused it, or dismissed it."""
@@ -50,14 +52,34 @@ class ElicitAnswer:
 
 
 @dataclass(frozen=True)
+class SamplingEstimate:
+    """What a sampling request would cost on the model that would run it: input tokens (estimated), the output
+    limit, and at most how many USD (None when the model's price is unknown)."""
+
+    model: str
+    input_tokens: int
+    max_output_tokens: int
+    cost_usd: float | None = None
+
+    def describe(self) -> str:
+        """One line: `MODEL: about N input + up to M output tokens, at most $X`."""
+        tokens = f"{self.model}: about {self.input_tokens:,} input + up to {self.max_output_tokens:,} output tokens"
+        if self.cost_usd is None:
+            return f"{tokens} (price unknown)"
+        cost = f"{self.cost_usd:.4f}" if self.cost_usd < 0.01 else f"{self.cost_usd:.2f}"
+        return f"{tokens}, at most ${cost}"
+
+
+@dataclass(frozen=True)
 class SamplingRequest:
-    """A server asks for a completion from the user's model: the messages (role, text), its system prompt and
-    its output limit."""
+    """A server asks for a completion from the user's model: the messages (role, text), its system prompt,
+    its output limit, and what it would cost (when a model is known)."""
 
     server: str
     messages: tuple[tuple[str, str], ...]
     system: str | None = None
     max_tokens: int = 1000
+    estimate: SamplingEstimate | None = None
 
 
 @dataclass(frozen=True)
@@ -75,8 +97,9 @@ class McpUser(Protocol):
         """The user's answer to the form (decline when the user cannot be asked)."""
         ...
 
-    async def approve_sampling(self, request: SamplingRequest) -> bool:
-        """True only when the user allows this request to run on their model."""
+    async def approve_sampling(self, request: SamplingRequest) -> ApprovalDecision:
+        """ONCE or ALWAYS (for this server, remembered) only when the user allows this request to run on their
+        model; DENY otherwise."""
         ...
 
 
@@ -87,6 +110,10 @@ class McpSampler(Protocol):
         """The reply; raises PalimpsestError (no model to use, the provider's failure) otherwise."""
         ...
 
+    def estimate(self, request: SamplingRequest) -> SamplingEstimate | None:
+        """The model that would run it and the cost, None when no model is known yet."""
+        ...
+
 
 class NobodyToAsk:
     """The McpUser where no one can be asked (no terminal, a script): forms are declined, sampling refused."""
@@ -95,9 +122,9 @@ class NobodyToAsk:
         """Always declines."""
         return ElicitAnswer(ElicitAction.DECLINE)
 
-    async def approve_sampling(self, request: SamplingRequest) -> bool:
+    async def approve_sampling(self, request: SamplingRequest) -> ApprovalDecision:
         """Always refuses."""
-        return False
+        return ApprovalDecision.DENY
 
 
 def coerce(value: str, spec: ElicitField) -> Any:

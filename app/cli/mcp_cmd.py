@@ -18,6 +18,7 @@ from domain.usecases.mcp_servers import (
     RefreshMcpToolsUseCase,
     RemoveMcpServerUseCase,
     SetMcpRootsUseCase,
+    SetMcpSamplingUseCase,
     SetMcpServerEnabledUseCase,
     SetMcpToolPermissionUseCase,
     require_server,
@@ -45,6 +46,7 @@ def server_to_dict(server: McpServer, c: Container) -> dict[str, Any]:
     return {"name": server.name, "transport": server.transport.value, "command": server.command,
             "args": list(server.args), "url": server.url, "env": list(server.env_names),
             "headers": list(server.header_names), "timeout_s": server.timeout_s, "roots": list(server.roots),
+            "sampling": "allow" if server.sampling_always else "ask",
             "tools": [{"name": t.name, "permission": server.permission(t.name).value} for t in server.tools],
             "log": c.mcp.log_path(server.name) if server.command else None}
 
@@ -108,6 +110,11 @@ async def run_mcp(c: Container, args: argparse.Namespace, out: TextIO, err: Text
         _toggle(c, args, out)
     elif args.action in ("prompts", "resources"):
         await list_catalog(c, args, out, err)
+    elif args.action == "sampling":
+        server = (SetMcpSamplingUseCase(c.mcp_servers)(args.name, args.rule) if args.rule
+                  else require_server(c.mcp_servers, args.name))
+        rule = "allow (runs without asking)" if server.sampling_always else "ask (each request)"
+        out.write(f"{server.name}: sampling is {rule}.\n")
     elif args.action == "roots":
         await _roots(c, args, out)
     elif args.action == "log":

@@ -54,6 +54,10 @@ def add_mcp_parser(commands: argparse._SubParsersAction, group: Any) -> None:
     roots.add_argument("name", metavar="NAME")
     roots.add_argument("change", nargs="?", choices=("add", "remove"), metavar="add|remove")
     roots.add_argument("paths", nargs="*", metavar="PATH")
+    sampling = mcp.add_parser("sampling", help="whether a server's requests to use your model are asked each time "
+                              "(ask, the default) or run without asking (allow)")
+    sampling.add_argument("name", metavar="NAME")
+    sampling.add_argument("rule", nargs="?", choices=("ask", "allow"), metavar="ask|allow")
     log = mcp.add_parser("log", help="the file a stdio server's error output goes to")
     log.add_argument("name", metavar="NAME")
 

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from app.cli.approval import _is_tty, _read_line, _safe
 from domain.mcp_interaction import ElicitAction, ElicitAnswer, Elicitation, ElicitField, SamplingRequest, coerce
+from domain.tool_approval import ApprovalDecision
 
 ATTEMPTS = 3
 SHOWN_CHARS = 2000
@@ -69,17 +70,23 @@ class TerminalMcpUser:
         """The server said the step at a URL-mode question's address is done."""
         self._say(f"The MCP server {request.server} says the step at {_safe(request.url or '')} is done.\n")
 
-    async def approve_sampling(self, request: SamplingRequest) -> bool:
-        """y/yes runs this one request on the conversation's model; anything else refuses it."""
+    async def approve_sampling(self, request: SamplingRequest) -> ApprovalDecision:
+        """y/yes runs this one request on the conversation's model, a/always this and every later one of the
+        server (remembered; `mcp sampling NAME ask` revokes it); anything else refuses it."""
         if not self._terminal():
             self._say(f"palimpsest: refused without asking (no terminal): the MCP server {request.server} asked to "
                       "use your model.\n")
-            return False
+            return ApprovalDecision.DENY
         shown = "\n".join(f"  {role}: {_safe(text[:SHOWN_CHARS])}" for role, text in request.messages)
         system = f"  system: {_safe(request.system[:SHOWN_CHARS])}\n" if request.system else ""
+        cost = f"Estimated: {request.estimate.describe()}\n" if request.estimate else ""
         self._say(f"\nThe MCP server {request.server} asks to use your model (up to {request.max_tokens:,} output "
-                  f"tokens, billed to you):\n{system}{shown}\nRun it? [y/N] ")
-        return (await self._line()).strip().lower() in ("y", "yes")
+                  f"tokens, billed to you):\n{system}{shown}\n{cost}"
+                  "Run it? [y]es once / [a]lways for this server / [N]o ")
+        choice = (await self._line()).strip().lower()
+        if choice in ("a", "always"):
+            return ApprovalDecision.ALWAYS
+        return ApprovalDecision.ONCE if choice in ("y", "yes") else ApprovalDecision.DENY
 
     async def _field(self, spec: ElicitField) -> Any:
         label = spec.title or spec.name

@@ -7,7 +7,6 @@ import contextlib
 import logging
 from collections.abc import Callable
 from contextlib import AsyncExitStack
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -110,10 +109,14 @@ class Connection:
         end_groups(self._pids)
         self.closed = True
 
-    async def set_roots(self, roots: tuple[str, ...]) -> None:
-        """From now on roots/list answers `roots`; the server is sent notifications/roots/list_changed."""
-        self.server = replace(self.server, roots=roots)
-        self._requests.use(self.server)
+    def adopt(self, server: McpServer) -> None:
+        """The server's latest configuration answers its requests from now on (its sampling rule, its roots)."""
+        self.server = server
+        self._requests.use(server)
+
+    async def set_roots(self, server: McpServer) -> None:
+        """Adopts `server`, whose roots changed: the server is sent notifications/roots/list_changed."""
+        self.adopt(server)
         await self._live().send_notification(types.RootsListChangedNotification())
 
     def live(self) -> ClientSession:

@@ -42,8 +42,10 @@ class McpHub:
     def __init__(self, secrets: McpSecretStore, log_dir: Path, *, on_tools_changed: ToolsChanged | None = None,
                  start_timeout_s: float = START_TIMEOUT_S, store_image: StoreImage | None = None,
                  user: McpUser | None = None, sampler: McpSampler | None = None,
-                 show_sign_in: ShowSignIn | None = None) -> None:
+                 show_sign_in: ShowSignIn | None = None,
+                 remember_sampling: Callable[[str], None] | None = None) -> None:
         self._secrets = secrets
+        self._remember_sampling = remember_sampling  # the user allowed a server's sampling always: stored there
         self._show_sign_in = show_sign_in  # where an OAuth sign-in's URL is shown (None: a sign-in is an error)
         self._user, self._sampler = user, sampler  # who answers the servers' questions and sampling requests
         self._store_image = store_image  # images in results become attachments (None: described in the text)
@@ -117,7 +119,7 @@ class McpHub:
 
     async def _notify_roots(self, connection: Connection, server: McpServer) -> None:
         try:
-            await connection.set_roots(server.roots)
+            await connection.set_roots(server)
         except Exception as err:  # a server that cannot be told lists them on its next roots/list anyway
             log.warning("Could not tell %s that its roots changed: %s", server.name, err)
 
@@ -226,6 +228,7 @@ class McpHub:
             if current is not None and not current.closed:
                 if current.server.roots != server.roots:
                     await self._notify_roots(current, server)
+                current.adopt(server)  # e.g. its sampling rule, changed since it started
                 try:
                     await current.ping(min(PING_TIMEOUT_S, server.timeout_s))
                     return current, None
@@ -246,8 +249,9 @@ class McpHub:
         secrets = self._secrets.get(server.name)
         tools_changed = self._on_tools_changed
         on_change = (lambda specs: tools_changed(server.name, specs)) if tools_changed else None
-        connection = Connection(server, secrets, Path(self.log_path(server.name)), on_change,
-                                ServerRequests(server, self._user, self._sampler), self._show_sign_in)
+        requests = ServerRequests(server, self._user, self._sampler, self._remember_sampling)
+        connection = Connection(server, secrets, Path(self.log_path(server.name)), on_change, requests,
+                                self._show_sign_in)
         timeout = self._start_timeout
         if self._show_sign_in is not None and server.url:  # a person may have to sign in first
             timeout += SIGN_IN_TIMEOUT_S

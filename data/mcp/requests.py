@@ -3,6 +3,8 @@ after the user's approval) and roots (the folders the user declared for the serv
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from domain.mcp_interaction import (
     NobodyToAsk,
     SamplingRequest,
 )
+from domain.tool_approval import ApprovalDecision
 
 _KINDS = ("string", "number", "integer", "boolean")
 
@@ -27,14 +30,16 @@ _KINDS = ("string", "number", "integer", "boolean")
 class ServerRequests:
     """The client's side of a server's requests, for one server; built per connection."""
 
-    def __init__(self, server: McpServer, user: McpUser | None, sampler: McpSampler | None) -> None:
+    def __init__(self, server: McpServer, user: McpUser | None, sampler: McpSampler | None,
+                 remember_sampling: Callable[[str], None] | None = None) -> None:
         self._server = server
         self._user: McpUser = user or NobodyToAsk()
         self._sampler = sampler
+        self._remember_sampling = remember_sampling  # stores "always" for the server's sampling (its name)
         self._asked: dict[str, Elicitation] = {}  # URL-mode questions by their id, until the server says done
 
     def use(self, server: McpServer) -> None:
-        """Answers with this configuration from now on (its roots changed)."""
+        """Answers with this configuration from now on (its roots or its sampling rule changed)."""
         self._server = server
 
     async def elicit(self, context: ClientRequestContext,
@@ -64,11 +69,21 @@ class ServerRequests:
 
     async def sample(self, context: ClientRequestContext,
                      params: types.CreateMessageRequestParams) -> types.CreateMessageResult | types.ErrorData:
-        """Runs the request on the user's model only after the user approved it; a refusal is an error."""
+        """Runs the request on the user's model only after the user approved it (this once, or always for this
+        server: remembered), shown with what it would cost; a refusal is an error."""
         messages = tuple((m.role, _text(m.content)) for m in params.messages)
         request = SamplingRequest(self._server.name, messages, params.system_prompt, params.max_tokens)
-        if self._sampler is None or not await self._user.approve_sampling(request):
+        if self._sampler is None:
             return types.ErrorData(code=-1, message="The user declined to run this request on their model.")
+        request = replace(request, estimate=self._sampler.estimate(request))
+        if not self._server.sampling_always:
+            decision = await self._user.approve_sampling(request)
+            if decision is ApprovalDecision.DENY:
+                return types.ErrorData(code=-1, message="The user declined to run this request on their model.")
+            if decision is ApprovalDecision.ALWAYS:
+                self._server = replace(self._server, sampling_always=True)
+                if self._remember_sampling is not None:
+                    self._remember_sampling(self._server.name)
         try:
             reply = await self._sampler.sample(request)
         except PalimpsestError as err:

@@ -127,6 +127,20 @@ class SetMcpRootsUseCase:
         return self._servers.save(replace(server, roots=roots))
 
 
+class SetMcpSamplingUseCase:
+    """Whether a server's sampling requests run without asking (allow) or are asked each time (ask, the default)."""
+
+    def __init__(self, servers: McpServerRepository) -> None:
+        self._servers = servers
+
+    def __call__(self, name: str, rule: str) -> McpServer:
+        """The server with the rule stored; InvalidInput for a rule other than ask or allow."""
+        server = require_server(self._servers, name)
+        if rule not in ("ask", "allow"):
+            raise InvalidInput(f"A server's sampling rule is ask or allow, not {rule!r}.")
+        return self._servers.save(replace(server, sampling_always=rule == "allow"))
+
+
 def check_roots(roots: Sequence[str]) -> tuple[str, ...]:
     """The folders as given, each an absolute path, or InvalidInput."""
     if any(not root.startswith("/") and ":" not in root[:3] for root in roots):
@@ -182,5 +196,5 @@ def _toggle(off: tuple[str, ...], ident: str, enabled: bool) -> tuple[str, ...]:
     return rest if enabled else (*rest, ident)
 
 
-__all__ = ["AddMcpServerUseCase", "RefreshMcpToolsUseCase", "RemoveMcpServerUseCase",
-           "SetMcpRootsUseCase", "SetMcpServerEnabledUseCase", "SetMcpToolPermissionUseCase", "require_server"]
+__all__ = ["AddMcpServerUseCase", "RefreshMcpToolsUseCase", "RemoveMcpServerUseCase", "SetMcpRootsUseCase",
+           "SetMcpSamplingUseCase", "SetMcpServerEnabledUseCase", "SetMcpToolPermissionUseCase", "require_server"]

@@ -15,7 +15,7 @@ import pytest
 from app.cli.mcp_user import TerminalMcpUser
 from data.mcp.hub import McpHub
 from domain.mcp import McpServer, McpTransport
-from domain.mcp_interaction import SamplingReply, SamplingRequest
+from domain.mcp_interaction import SamplingEstimate, SamplingReply, SamplingRequest
 from domain.services.mcp_sampler import ConversationSampler
 from tests.mcp.helpers import MemorySecrets
 
@@ -36,6 +36,9 @@ class RecordingSampler:
     async def sample(self, request: SamplingRequest) -> SamplingReply:
         self.requests.append(request)
         return SamplingReply("It is about a cat.", "claude-test")
+
+    def estimate(self, request: SamplingRequest) -> SamplingEstimate | None:
+        return SamplingEstimate("claude-test", 12, request.max_tokens, 0.00081)
 
 
 SERVER = McpServer("proto", McpTransport.STDIO, command=sys.executable, args=("-m", "tests.mcp.protocol_server"),
@@ -95,6 +98,31 @@ async def test_sampling_runs_on_the_users_model_only_after_approval(logs: Path, 
     [request] = sampler.requests
     assert request.messages == (("user", "The cat sat on the mat."),) and request.max_tokens == 50
     assert "The MCP server proto asks to use your model (up to 50 output tokens" in stderr.getvalue()
+    assert "Estimated: claude-test: about 12 input + up to 50 output tokens, at most $0.0008\n" in stderr.getvalue()
+
+
+async def test_sampling_allowed_always_is_remembered_and_later_requests_run_without_asking(
+    logs: Path, closing: list[McpHub]
+) -> None:
+    sampler, stored = RecordingSampler(), {SERVER.name: SERVER}  # the repository, as the container keeps it
+
+    def remember(name: str) -> None:
+        stored[name] = replace(stored[name], sampling_always=True)
+
+    stderr, stdin = Tty(), Tty("a\n")  # one answer: a second question would read nothing and refuse
+    hub = McpHub(MemorySecrets(), logs, user=TerminalMcpUser(stdin=stdin, stderr=stderr), sampler=sampler,
+                 remember_sampling=remember)
+    closing.append(hub)
+    first = await hub.call_tool(stored["proto"], "summarize", {"text": "one"})
+    assert stored["proto"].sampling_always
+    second = await hub.call_tool(stored["proto"], "summarize", {"text": "two"})
+    assert (first.output, second.output) == ("summary: It is about a cat.", "summary: It is about a cat.")
+    assert [r.messages for r in sampler.requests] == [(("user", "one"),), (("user", "two"),)]
+    assert stderr.getvalue().count("Run it?") == 1
+
+    revoked = replace(SERVER, sampling_always=False)  # `mcp sampling proto ask`, seen by the running connection
+    third = await hub.call_tool(revoked, "summarize", {"text": "three"})
+    assert third.is_error and "declined" in third.output and stderr.getvalue().count("Run it?") == 2
 
 
 @pytest.mark.parametrize("answers", ["n\n", None])
@@ -130,9 +158,18 @@ async def test_the_conversation_sampler_uses_the_chosen_model_and_refuses_withou
     request = SamplingRequest("proto", (("user", "long text"),), "Be brief.", 40)
     with pytest.raises(InvalidInput, match="No conversation's model is known"):
         await sampler.sample(request)
+    assert sampler.estimate(request) is None  # no model yet
     sampler.use("anthropic", "claude-x")
     assert await sampler.sample(request) == SamplingReply("short", "claude-x")
     assert summarizer.prompts == ["long text"]
+
+    priced = ConversationSampler(summarizer, count_tokens=len, price=lambda model: (3.0, 15.0))
+    priced.use("anthropic", "claude-x")
+    estimate = priced.estimate(request)  # 9 + 9 characters as tokens in, 40 out: (18 * 3 + 40 * 15) / 1e6
+    assert estimate == SamplingEstimate("claude-x", 18, 40, pytest.approx(0.000654))
+    assert estimate is not None and estimate.describe() == \
+        "claude-x: about 18 input + up to 40 output tokens, at most $0.0007"
+    assert ConversationSampler(summarizer).estimate(request) is None
 
 
 async def test_changed_roots_are_notified_to_the_running_server_which_lists_them_again(

@@ -17,7 +17,14 @@ from app.gui.approver import GuiApprover
 from app.gui.mcp_user import GuiMcpUser
 from data.mcp.hub import McpHub
 from domain.mcp import McpServer, McpTransport
-from domain.mcp_interaction import ElicitAction, ElicitAnswer, Elicitation, SamplingReply, SamplingRequest
+from domain.mcp_interaction import (
+    ElicitAction,
+    ElicitAnswer,
+    Elicitation,
+    SamplingEstimate,
+    SamplingReply,
+    SamplingRequest,
+)
 from tests.mcp.helpers import MemorySecrets
 from tests.ui.test_screenshots import distinct_colors
 from ui.widgets.elicitation_dialog import ElicitationDialog
@@ -37,6 +44,9 @@ class NeverSampler:
     async def sample(self, request: SamplingRequest) -> SamplingReply:
         self.requests.append(request)
         return SamplingReply("should not run", "m")
+
+    def estimate(self, request: SamplingRequest) -> SamplingEstimate | None:
+        return SamplingEstimate("claude-x", 7, request.max_tokens, 0.012)
 
 
 def _call_in_thread(hub: McpHub, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -90,6 +100,9 @@ def test_a_sampling_request_is_asked_like_a_tools_and_deny_keeps_it_from_the_mod
         qtbot.waitUntil(lambda: bool(shown), timeout=30_000)
         [dialog] = shown
         assert isinstance(dialog, ToolApprovalDialog)
+        assert ("Estimated cost", "claude-x: about 7 input + up to 50 output tokens, at most $0.01") in \
+            dialog.request.details
+        assert dialog.always_button.text() == "Always"  # always for this server
         dialog.reject()  # Deny
         qtbot.waitUntil(lambda: "outcome" in box, timeout=30_000)
         assert box["outcome"].is_error and "declined to run this request on their model" in box["outcome"].output
