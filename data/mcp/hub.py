@@ -10,18 +10,16 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-import mcp_types as types
 from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 
-from data.mcp.catalog import contents_of, list_prompts, list_resources, prompt_text
 from data.mcp.connection import Connection
+from data.mcp.hub_catalog import HubCatalog, ResourceChanges
 from data.mcp.hub_support import connection_closed, launch, on_loop, reason, run_forever, session_gone
 from data.mcp.oauth_redirect import SIGN_IN_TIMEOUT_S, ShowSignIn
 from data.mcp.requests import ServerRequests
 from data.mcp.results import StoreImage, outcome_of
 from domain.mcp import McpSecretStore, McpServer, McpServerError, McpToolSpec
-from domain.mcp_catalog import McpPrompt, McpResource, McpResourceContent
 from domain.mcp_interaction import McpSampler, McpUser
 from domain.provider_ports import ProgressReport, ToolOutcome
 
@@ -33,7 +31,7 @@ PING_TIMEOUT_S = 10.0
 ToolsChanged = Callable[[str, list[McpToolSpec]], None]
 
 
-class McpHub:
+class McpHub(HubCatalog):
     """Servers start on first use and keep running; a server that died is restarted once (the user is told) and a
     call in flight when it died returns an error, never retried. Calls time out, and cancelling the awaiting task
     (Stop) cancels the call. The loop runs in its own daemon thread, so a hung or chatty server never blocks the
@@ -59,6 +57,7 @@ class McpHub:
         self._locks: dict[str, asyncio.Lock] = {}
         self._failures: dict[str, int] = {}  # crashes since the last successful call, per server
         self._closed = False
+        self.resource_changes = ResourceChanges()  # resources subscribed to whose server said they changed
 
     def log_path(self, server: str) -> str:
         """The file a stdio server's stderr is appended to."""
@@ -77,35 +76,6 @@ class McpHub:
             return await self._submit(self._call, server, tool, dict(arguments), report)
         except McpServerError as err:
             return ToolOutcome(f"Error: {err}", is_error=True)
-
-    async def list_prompts(self, server: McpServer) -> Sequence[McpPrompt]:
-        """See McpCatalog.list_prompts."""
-        return await self._submit(self._ask, server, "list its prompts", list_prompts)
-
-    async def get_prompt(self, server: McpServer, name: str, arguments: Mapping[str, str]) -> str:
-        """See McpCatalog.get_prompt."""
-        async def get(session: ClientSession) -> str:
-            return prompt_text(await session.get_prompt(name, dict(arguments)))
-        return await self._submit(self._ask, server, f"fill in its prompt {name!r}", get)
-
-    async def complete(self, server: McpServer, prompt: str, argument: str, value: str,
-                       context: Mapping[str, str] | None = None) -> list[str]:
-        """See McpCatalog.complete."""
-        async def complete(session: ClientSession) -> list[str]:
-            ref = types.PromptReference(type="ref/prompt", name=prompt)
-            done = await session.complete(ref, {"name": argument, "value": value}, dict(context or {}) or None)
-            return list(done.completion.values)
-        return await self._submit(self._ask, server, f"complete {argument!r} of {prompt!r}", complete)
-
-    async def list_resources(self, server: McpServer) -> Sequence[McpResource]:
-        """See McpCatalog.list_resources."""
-        return await self._submit(self._ask, server, "list its resources", list_resources)
-
-    async def read_resource(self, server: McpServer, uri: str) -> list[McpResourceContent]:
-        """See McpCatalog.read_resource."""
-        async def read(session: ClientSession) -> list[McpResourceContent]:
-            return contents_of(await session.read_resource(uri))
-        return await self._submit(self._ask, server, f"read {uri}", read)
 
     async def roots_changed(self, server: McpServer) -> None:
         """Tells the server, when it runs, that its roots changed (it lists them again); a stopped one gets the new
@@ -251,7 +221,7 @@ class McpHub:
         on_change = (lambda specs: tools_changed(server.name, specs)) if tools_changed else None
         requests = ServerRequests(server, self._user, self._sampler, self._remember_sampling)
         connection = Connection(server, secrets, Path(self.log_path(server.name)), on_change, requests,
-                                self._show_sign_in)
+                                self._show_sign_in, lambda uri: self.resource_changes.mark(server.name, uri))
         timeout = self._start_timeout
         if self._show_sign_in is not None and server.url:  # a person may have to sign in first
             timeout += SIGN_IN_TIMEOUT_S

@@ -76,6 +76,39 @@ def today() -> str:
     return "Buy milk. Call Ada."
 
 
+_live = {"text": "Version 1.", "subscribed": False}
+
+
+@server.resource("notes://live", name="live", description="Notes that change", mime_type="text/plain")
+def live() -> str:
+    return str(_live["text"])
+
+
+async def _subscribe(ctx: Any, params: types.SubscribeRequestParams) -> types.EmptyResult:
+    _live["subscribed"] = params.uri == "notes://live" or bool(_live["subscribed"])
+    return types.EmptyResult()
+
+
+async def _unsubscribe(ctx: Any, params: types.UnsubscribeRequestParams) -> types.EmptyResult:
+    if params.uri == "notes://live":
+        _live["subscribed"] = False
+    return types.EmptyResult()
+
+
+server._lowlevel_server.add_request_handler("resources/subscribe", types.SubscribeRequestParams, _subscribe)
+server._lowlevel_server.add_request_handler("resources/unsubscribe", types.UnsubscribeRequestParams, _unsubscribe)
+
+
+@server.tool()
+async def edit_live(text: str, ctx: Context) -> str:
+    """Changes notes://live; a subscribed client is sent notifications/resources/updated."""
+    _live["text"] = text
+    if _live["subscribed"]:
+        await ctx.session.send_resource_updated("notes://live")
+        return "changed; the subscriber was told"
+    return "changed"
+
+
 class Name(BaseModel):
     """The user's name."""
 

@@ -217,3 +217,27 @@ async def test_a_url_question_shows_the_address_and_opens_it_only_with_consent(
                 break
             await asyncio.sleep(0.05)
         assert done in stderr.getvalue()
+
+
+async def test_a_subscribed_resource_is_marked_changed_when_its_server_says_so(
+    logs: Path, closing: list[McpHub]
+) -> None:
+    hub, _ = _hub(logs, None)
+    closing.append(hub)
+    assert [c.text for c in await hub.read_resource(SERVER, "notes://live")] == ["Version 1."]
+    assert await hub.subscribe_resource(SERVER, "notes://live") is True
+    assert not hub.resource_changed("proto", "notes://live")
+
+    assert (await hub.call_tool(SERVER, "edit_live", {"text": "Version 2."})).output == \
+        "changed; the subscriber was told"
+    for _ in range(100):  # the notification is handled on the hub's loop
+        if hub.resource_changed("proto", "notes://live"):
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("notifications/resources/updated never marked the resource")
+    assert not hub.resource_changed("proto", "notes://live")  # taken once
+    assert [c.text for c in await hub.read_resource(SERVER, "notes://live")] == ["Version 2."]
+
+    await hub.unsubscribe_resource(SERVER, "notes://live")
+    assert (await hub.call_tool(SERVER, "edit_live", {"text": "Version 3."})).output == "changed"
