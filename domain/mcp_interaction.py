@@ -91,7 +91,8 @@ class SamplingReply:
 
 
 class McpUser(Protocol):
-    """Asks the user on a server's behalf; nothing is sent to the server without the user's answer."""
+    """Asks the user on a server's behalf; nothing is sent to the server without the user's answer. An McpUser may
+    also have `elicitation_completed(request)`: told when the server says a URL-mode question's step is done."""
 
     async def elicit(self, request: Elicitation) -> ElicitAnswer:
         """The user's answer to the form (decline when the user cannot be asked)."""

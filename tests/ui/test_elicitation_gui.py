@@ -125,6 +125,10 @@ def test_a_url_question_shows_the_address_and_open_opens_it_and_accepts(qtbot, t
         address = dialog.findChild(QLabel, "ElicitationUrl")
         assert address is not None and address.text() == "https://example.com/connect?session=s-1"
         assert dialog.submit_button.text() == "Open" and opened == []  # nothing opened before the click
+        if SCREENSHOTS.is_dir():
+            image = dialog.grab().toImage()
+            assert distinct_colors(image) > 3
+            image.save(str(SCREENSHOTS / "mcp_elicitation_url.png"))
         dialog.submit_button.click()
         qtbot.waitUntil(lambda: "outcome" in box, timeout=30_000)
         assert box["outcome"].output == "The user chose accept."
