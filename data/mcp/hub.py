@@ -58,6 +58,7 @@ class McpHub(HubCatalog):
         self._failures: dict[str, int] = {}  # crashes since the last successful call, per server
         self._closed = False
         self.resource_changes = ResourceChanges()  # resources subscribed to whose server said they changed
+        self._subscribed = {}
 
     def log_path(self, server: str) -> str:
         """The file a stdio server's stderr is appended to."""
@@ -234,6 +235,7 @@ class McpHub(HubCatalog):
             raise McpServerError(f"The MCP server {server.name!r} could not be started: {reason(err)}"
                                  f"{self._log_hint(server)}.") from None
         self._connections[server.name] = connection
+        await self._subscribe_again(server, connection.live())
         await self._relist_on_connect(server, connection)
         return connection
 

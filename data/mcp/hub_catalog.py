@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, TypeVar
@@ -15,6 +16,7 @@ from domain.mcp import McpServer
 from domain.mcp_catalog import McpPrompt, McpResource, McpResourceContent
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class ResourceChanges:
@@ -43,6 +45,7 @@ class HubCatalog:
     limit, through the hub's `_submit` and `_ask`."""
 
     resource_changes: ResourceChanges
+    _subscribed: dict[str, set[str]]  # the URIs subscribed to, per server: subscribed again when it restarts
 
     async def _submit(self, work: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
         raise NotImplementedError
@@ -90,12 +93,14 @@ class HubCatalog:
                 return False
             await session.send_request(types.SubscribeRequest(params=types.SubscribeRequestParams(uri=uri)),
                                        types.EmptyResult)  # (the SDK's helper warns: the 2026 revision drops it)
+            self._subscribed.setdefault(server.name, set()).add(uri)
             return True
         return await self._submit(self._ask, server, f"subscribe to {uri}", subscribe)
 
     async def unsubscribe_resource(self, server: McpServer, uri: str) -> None:
         """No more updates of the resource (resources/unsubscribe)."""
         async def unsubscribe(session: ClientSession) -> None:
+            self._subscribed.get(server.name, set()).discard(uri)
             await session.send_request(types.UnsubscribeRequest(params=types.UnsubscribeRequestParams(uri=uri)),
                                        types.EmptyResult)
         await self._submit(self._ask, server, f"unsubscribe from {uri}", unsubscribe)
@@ -103,3 +108,12 @@ class HubCatalog:
     def resource_changed(self, server: str, uri: str) -> bool:
         """True once after each notifications/resources/updated of a subscribed resource (re-read it then)."""
         return self.resource_changes.take(server, uri)
+
+    async def _subscribe_again(self, server: McpServer, session: ClientSession) -> None:
+        """A restarted server forgot its subscriptions: they are made again (a failure is logged, not raised)."""
+        for uri in sorted(self._subscribed.get(server.name, ())):
+            try:
+                await session.send_request(types.SubscribeRequest(params=types.SubscribeRequestParams(uri=uri)),
+                                           types.EmptyResult)
+            except Exception as err:
+                log.warning("Could not subscribe to %s of %s again: %s", uri, server.name, err)

@@ -109,6 +109,14 @@ async def edit_live(text: str, ctx: Context) -> str:
     return "changed"
 
 
+@server.tool()
+def crash() -> str:
+    """Ends the server's process at once (a crash)."""
+    import os
+
+    os._exit(3)
+
+
 class Name(BaseModel):
     """The user's name."""
 

@@ -239,5 +239,10 @@ async def test_a_subscribed_resource_is_marked_changed_when_its_server_says_so(
     assert not hub.resource_changed("proto", "notes://live")  # taken once
     assert [c.text for c in await hub.read_resource(SERVER, "notes://live")] == ["Version 2."]
 
+    crashed = await hub.call_tool(SERVER, "crash", {})  # the server restarts on its next use, subscribed again
+    assert crashed.is_error and "stopped while running crash" in crashed.output
+    again = await hub.call_tool(SERVER, "edit_live", {"text": "Version 3."})
+    assert again.output == "changed; the subscriber was told" and again.notice is not None
+
     await hub.unsubscribe_resource(SERVER, "notes://live")
-    assert (await hub.call_tool(SERVER, "edit_live", {"text": "Version 3."})).output == "changed"
+    assert (await hub.call_tool(SERVER, "edit_live", {"text": "Version 4."})).output == "changed"
