@@ -106,6 +106,7 @@ class LazyMcpConnector:
         self.user: McpUser | None = None  # who answers the servers' questions (None: nobody, they are declined)
         self.sampler: McpSampler | None = None  # runs the servers' sampling requests the user approved
         self.show_sign_in: Callable[[str, str], None] | None = None  # (server, URL) of an OAuth sign-in; None: error
+        self.remember_sampling: Callable[[str], None] | None = None  # a server's sampling allowed always: stored
 
     def _get(self) -> McpHub:
         if self._hub is None:
@@ -113,7 +114,7 @@ class LazyMcpConnector:
 
             self._hub = McpHub(self._secrets, self._log_dir, on_tools_changed=self._on_tools_changed,
                                store_image=self._store_image, user=self.user, sampler=self.sampler,
-                               show_sign_in=self.show_sign_in)
+                               show_sign_in=self.show_sign_in, remember_sampling=self.remember_sampling)
         return self._hub
 
     async def list_tools(self, server: McpServer) -> Sequence[McpToolSpec]:
@@ -124,6 +125,11 @@ class LazyMcpConnector:
                         progress: ProgressReport | None = None) -> ToolOutcome:
         """See McpHub.call_tool."""
         return await self._get().call_tool(server, tool, arguments, progress)
+
+    async def roots_changed(self, server: McpServer) -> None:
+        """Tells a running server its roots changed (nothing to do when no server was started)."""
+        if self._hub is not None:
+            await self._hub.roots_changed(server)
 
     def catalog(self) -> McpCatalog:
         """The servers' prompts and resources (the hub, started on first use)."""
@@ -137,6 +143,14 @@ class LazyMcpConnector:
         """Stops every server started (nothing to do when none was)."""
         if self._hub is not None:
             self._hub.close()
+
+
+def _price_per_million(model_id: str) -> tuple[float, float] | None:
+    """A model's input and output prices (USD per million tokens) from the registry, None when unknown."""
+    from app.gui.pricing import price_of
+
+    price = price_of(model_id)
+    return (price.input, price.output) if price is not None else None
 
 
 class Container(ManagementUseCases):
@@ -182,8 +196,11 @@ class Container(ManagementUseCases):
         self.mcp_secrets = mcp_secrets or KeyringMcpSecrets()
         self.mcp = LazyMcpConnector(self.mcp_secrets, storage.path.parent / "logs" / "mcp", self._mcp_tools_changed,
                                     store_image=self.attachments.from_bytes)
-        self.mcp_sampler = ConversationSampler(AdapterSummarizer(self.adapters))
+        self.mcp_sampler = ConversationSampler(AdapterSummarizer(self.adapters),
+                                               count_tokens=lambda text: self.estimator.estimate_text(text),
+                                               price=_price_per_million)
         self.mcp.sampler = self.mcp_sampler
+        self.mcp.remember_sampling = self._mcp_sampling_always
         self._build_engine(approver)
         self._build_conversation()
 
@@ -207,6 +224,12 @@ class Container(ManagementUseCases):
             attachment_counts=self.storage.attachment_counts, documents=self.documents,
             attachment_files=self.storage.attachment_files,
         )
+
+    def _mcp_sampling_always(self, name: str) -> None:
+        """The user allowed a server's sampling requests always (on the MCP servers' thread)."""
+        server = self.mcp_servers.get(name)
+        if server is not None:
+            self.mcp_servers.save(replace(server, sampling_always=True))
 
     def _mcp_tools_changed(self, name: str, tools: list[McpToolSpec]) -> None:
         """A running server announced a new tool list: store it (offered from the next request on)."""

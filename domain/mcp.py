@@ -65,6 +65,7 @@ class McpServer:
     disabled_sessions: tuple[str, ...] = ()
     timeout_s: float = DEFAULT_TIMEOUT_S
     roots: tuple[str, ...] = ()  # absolute folder paths the server is told it may use (roots/list)
+    sampling_always: bool = False  # its sampling requests run without asking (the user chose "always")
 
     def permission(self, tool: str) -> ToolPermission:
         """The rule for a tool of this server: ask unless the user chose otherwise."""

@@ -72,6 +72,18 @@ class McpCatalog(Protocol):
         """The resource's contents; McpServerError when it cannot be read."""
         ...
 
+    async def subscribe_resource(self, server: McpServer, uri: str) -> bool:
+        """Asks the server to say when the resource changes; False when it offers no subscriptions."""
+        ...
+
+    async def unsubscribe_resource(self, server: McpServer, uri: str) -> None:
+        """No more updates of the resource."""
+        ...
+
+    def resource_changed(self, server: str, uri: str) -> bool:
+        """True once after each update the server announced for a subscribed resource (re-read it then)."""
+        ...
+
 
 def prompt_arguments(prompt: McpPrompt, given: Mapping[str, str]) -> dict[str, str]:
     """The arguments for a prompt, checked: InvalidInput names an unknown or a missing required one."""

@@ -136,6 +136,14 @@ class SettingsBackend(Protocol):
         """Sets one tool's rule: ask, allow or deny."""
         raise NotImplementedError
 
+    async def set_mcp_sampling(self, name: str, rule: str) -> McpServer:
+        """Whether the server's sampling requests are asked each time (ask) or run without asking (allow)."""
+        raise NotImplementedError
+
+    async def set_mcp_roots(self, name: str, add: Sequence[str] = (), remove: Sequence[str] = ()) -> McpServer:
+        """Adds or removes folders the server may use; a running server is told (roots/list_changed)."""
+        raise NotImplementedError
+
     async def remove_mcp_server(self, name: str) -> None:
         """Removes a server and its secrets."""
         raise NotImplementedError

@@ -17,6 +17,8 @@ from domain.usecases.mcp_servers import (
     AddMcpServerUseCase,
     RefreshMcpToolsUseCase,
     RemoveMcpServerUseCase,
+    SetMcpRootsUseCase,
+    SetMcpSamplingUseCase,
     SetMcpServerEnabledUseCase,
     SetMcpToolPermissionUseCase,
     require_server,
@@ -44,6 +46,7 @@ def server_to_dict(server: McpServer, c: Container) -> dict[str, Any]:
     return {"name": server.name, "transport": server.transport.value, "command": server.command,
             "args": list(server.args), "url": server.url, "env": list(server.env_names),
             "headers": list(server.header_names), "timeout_s": server.timeout_s, "roots": list(server.roots),
+            "sampling": "allow" if server.sampling_always else "ask",
             "tools": [{"name": t.name, "permission": server.permission(t.name).value} for t in server.tools],
             "log": c.mcp.log_path(server.name) if server.command else None}
 
@@ -83,10 +86,14 @@ async def run_mcp(c: Container, args: argparse.Namespace, out: TextIO, err: Text
         out.write(f"Removed MCP server {server.name}.\n")
     elif args.action == "logout":
         from data.mcp.oauth_keychain import forget
+        from data.mcp.oauth_revoke import revoke
 
         server = require_server(c.mcp_servers, args.name)
+        revoked = revoke(server.name)
         signed_in = forget(server.name)
-        out.write(f"Signed out of {server.name}.\n" if signed_in else f"{server.name} had no sign-in to remove.\n")
+        said = "; the server revoked its tokens" if revoked else ""
+        out.write(f"Signed out of {server.name}{said}.\n" if signed_in
+                  else f"{server.name} had no sign-in to remove.\n")
     elif args.action == "import":
         data = _read_config(Path(args.file))
         add = AddMcpServerUseCase(c.mcp_servers, c.mcp_secrets, c.mcp)
@@ -103,9 +110,31 @@ async def run_mcp(c: Container, args: argparse.Namespace, out: TextIO, err: Text
         _toggle(c, args, out)
     elif args.action in ("prompts", "resources"):
         await list_catalog(c, args, out, err)
+    elif args.action == "sampling":
+        server = (SetMcpSamplingUseCase(c.mcp_servers)(args.name, args.rule) if args.rule
+                  else require_server(c.mcp_servers, args.name))
+        rule = "allow (runs without asking)" if server.sampling_always else "ask (each request)"
+        out.write(f"{server.name}: sampling is {rule}.\n")
+    elif args.action == "roots":
+        await _roots(c, args, out)
     elif args.action == "log":
         out.write(c.mcp.log_path(require_server(c.mcp_servers, args.name).name) + "\n")
     return 0
+
+
+async def _roots(c: Container, args: argparse.Namespace, out: TextIO) -> None:
+    if args.change and not args.paths:
+        raise InvalidInput(f"Name the folders to {args.change}: palimpsest mcp roots NAME {args.change} PATH...")
+    if args.paths and not args.change:
+        raise InvalidInput("Say add or remove before the folders: palimpsest mcp roots NAME add|remove PATH...")
+    if args.change:
+        paths = [str(Path(p).expanduser().absolute()) for p in args.paths]
+        change = {"add": paths} if args.change == "add" else {"remove": paths}
+        server = SetMcpRootsUseCase(c.mcp_servers)(args.name, **change)
+        await c.mcp.roots_changed(server)
+    else:
+        server = require_server(c.mcp_servers, args.name)
+    out.write("".join(f"{root}\n" for root in server.roots) or f"{server.name} has no roots.\n")
 
 
 def _toggle(c: Container, args: argparse.Namespace, out: TextIO) -> None:

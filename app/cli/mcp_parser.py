@@ -49,6 +49,15 @@ def add_mcp_parser(commands: argparse._SubParsersAction, group: Any) -> None:
                          help="print the server's completions of a prompt argument's start, one a line")
     resources = mcp.add_parser("resources", help="start a server, list its resources")
     resources.add_argument("name", metavar="NAME")
+    roots = mcp.add_parser("roots", help="list, add or remove the folders a server may use (a running server is told)",
+                           usage="palimpsest mcp roots NAME [add|remove PATH...]")
+    roots.add_argument("name", metavar="NAME")
+    roots.add_argument("change", nargs="?", choices=("add", "remove"), metavar="add|remove")
+    roots.add_argument("paths", nargs="*", metavar="PATH")
+    sampling = mcp.add_parser("sampling", help="whether a server's requests to use your model are asked each time "
+                              "(ask, the default) or run without asking (allow)")
+    sampling.add_argument("name", metavar="NAME")
+    sampling.add_argument("rule", nargs="?", choices=("ask", "allow"), metavar="ask|allow")
     log = mcp.add_parser("log", help="the file a stdio server's error output goes to")
     log.add_argument("name", metavar="NAME")
 

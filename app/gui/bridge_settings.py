@@ -17,6 +17,8 @@ from domain.usecases.mcp_servers import (
     AddMcpServerUseCase,
     RefreshMcpToolsUseCase,
     RemoveMcpServerUseCase,
+    SetMcpRootsUseCase,
+    SetMcpSamplingUseCase,
     SetMcpServerEnabledUseCase,
     SetMcpToolPermissionUseCase,
 )
@@ -113,6 +115,14 @@ class SettingsBridge:
 
     async def set_mcp_tool_permission(self, name: str, tool: str, rule: str) -> McpServer:
         return SetMcpToolPermissionUseCase(self._c.mcp_servers)(name, tool, rule)
+
+    async def set_mcp_sampling(self, name: str, rule: str) -> McpServer:
+        return SetMcpSamplingUseCase(self._c.mcp_servers)(name, rule)
+
+    async def set_mcp_roots(self, name: str, add: Sequence[str] = (), remove: Sequence[str] = ()) -> McpServer:
+        server = SetMcpRootsUseCase(self._c.mcp_servers)(name, add=add, remove=remove)
+        await self._c.mcp.roots_changed(server)
+        return server
 
     async def remove_mcp_server(self, name: str) -> None:
         RemoveMcpServerUseCase(self._c.mcp_servers, self._c.mcp_secrets)(name)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDialog
 
 from app.gui.approver import GuiApprover
 from domain.mcp_interaction import ElicitAnswer, Elicitation, SamplingRequest
-from domain.tool_approval import ApprovalRequest
+from domain.tool_approval import ApprovalDecision, ApprovalRequest, ask
 from ui.signals import emit
 from ui.widgets.elicitation_dialog import ElicitationDialog
 
@@ -25,9 +25,11 @@ class GuiMcpUser(QObject):
 
     _asked = Signal(object, object)  # Elicitation, the answer callback
 
-    def __init__(self, approver: GuiApprover, *, present: Present | None = None) -> None:
+    def __init__(self, approver: GuiApprover, *, present: Present | None = None,
+                 opener: Callable[[str], None] | None = None) -> None:
         super().__init__()
         self._approver = approver
+        self._opener = opener or _open_url  # a URL-mode question's address, after Open
         self._present: Present = present or (lambda dialog: dialog.open())
         self._asked.connect(self._show, Qt.ConnectionType.QueuedConnection)
 
@@ -48,21 +50,31 @@ class GuiMcpUser(QObject):
         emit(self._asked, request, answer)
         return await future
 
-    async def approve_sampling(self, request: SamplingRequest) -> bool:
-        """Asked with the tool-approval dialog: the server, the messages and the output limit; Allow once runs it."""
+    async def approve_sampling(self, request: SamplingRequest) -> ApprovalDecision:
+        """Asked with the tool-approval dialog: the server, the estimated cost, the messages and the output limit;
+        Allow once runs it, Always runs every request of this server from now on (`mcp sampling NAME ask` revokes
+        it)."""
         shown = "\n\n".join(f"{role}: {text}" for role, text in request.messages)
         details = [("Server", request.server), ("Output limit", f"{request.max_tokens:,} tokens, billed to you")]
+        if request.estimate is not None:
+            details.append(("Estimated cost", request.estimate.describe()))
         if request.system:
             details.append(("System prompt", request.system))
         details.append(("Messages", shown))
-        return await self._approver.approve(ApprovalRequest(
+        return await ask(self._approver, ApprovalRequest(
             tool=f"{request.server}:sampling", title=f"Let the MCP server {request.server} use your model?",
-            details=tuple(details)))
+            details=tuple(details), can_remember=True))
 
     @Slot(object, object)
     def _show(self, request: Elicitation, answer: Callable[[ElicitAnswer], Any]) -> None:
-        dialog = ElicitationDialog(request, self._approver.window)
+        dialog = ElicitationDialog(request, self._approver.window, opener=self._opener)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         dialog.finished.connect(lambda _code: answer(dialog.answer()))
         self._present(dialog)
 
+
+def _open_url(url: str) -> None:
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QDesktopServices
+
+    QDesktopServices.openUrl(QUrl(url))

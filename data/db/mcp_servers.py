@@ -54,7 +54,8 @@ def _config(server: McpServer) -> dict[str, Any]:
     return {"command": server.command, "args": list(server.args), "env_names": list(server.env_names),
             "url": server.url, "header_names": list(server.header_names), "timeout_s": server.timeout_s,
             "disabled_agents": list(server.disabled_agents), "disabled_sessions": list(server.disabled_sessions),
-            **({"roots": list(server.roots)} if server.roots else {})}
+            **({"roots": list(server.roots)} if server.roots else {}),
+            **({"sampling": "allow"} if server.sampling_always else {})}
 
 
 def _loads(text: str, kind: type) -> Any:
@@ -86,5 +87,5 @@ def _to_domain(row: McpServerRow) -> McpServer:
         disabled_agents=_strings(config.get("disabled_agents")),
         disabled_sessions=_strings(config.get("disabled_sessions")),
         timeout_s=float(timeout) if isinstance(timeout, int | float) and timeout > 0 else DEFAULT_TIMEOUT_S,
-        roots=_strings(config.get("roots")),
+        roots=_strings(config.get("roots")), sampling_always=config.get("sampling") == "allow",
     )

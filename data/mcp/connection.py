@@ -35,8 +35,10 @@ class Connection:
 
     def __init__(self, server: McpServer, secrets: McpServerSecrets, log_path: Path,
                  on_tools_changed: ToolsChanged | None = None, requests: ServerRequests | None = None,
-                 show_sign_in: ShowSignIn | None = None) -> None:
+                 show_sign_in: ShowSignIn | None = None,
+                 on_resource_updated: Callable[[str], None] | None = None) -> None:
         self.server = server
+        self._on_resource_updated = on_resource_updated  # notifications/resources/updated: the resource's URI
         self._show_sign_in = show_sign_in  # an HTTP server answering 401: the sign-in URL goes there (None: an error)
         self._requests = requests or ServerRequests(server, None, None)
         self._secrets = secrets
@@ -109,6 +111,16 @@ class Connection:
         end_groups(self._pids)
         self.closed = True
 
+    def adopt(self, server: McpServer) -> None:
+        """The server's latest configuration answers its requests from now on (its sampling rule, its roots)."""
+        self.server = server
+        self._requests.use(server)
+
+    async def set_roots(self, server: McpServer) -> None:
+        """Adopts `server`, whose roots changed: the server is sent notifications/roots/list_changed."""
+        self.adopt(server)
+        await self._live().send_notification(types.RootsListChangedNotification())
+
     def live(self) -> ClientSession:
         """The open session (ConnectionError when the server is not running)."""
         return self._live()
@@ -161,6 +173,10 @@ class Connection:
     async def _on_message(self, message: IncomingMessage) -> None:
         if isinstance(message, types.ToolListChangedNotification) and self._on_tools_changed is not None:
             asyncio.get_running_loop().create_task(self._relist())
+        elif isinstance(message, types.ResourceUpdatedNotification) and self._on_resource_updated is not None:
+            self._on_resource_updated(str(message.params.uri))
+        elif isinstance(message, types.ElicitCompleteNotification):
+            self._requests.completed(message.params.elicitation_id)
         elif isinstance(message, Exception):
             log.debug("MCP server %s: %s", self.server.name, message)
 

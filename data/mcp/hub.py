@@ -4,24 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import contextlib
 import logging
 import threading
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-import mcp_types as types
 from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 
-from data.mcp.catalog import contents_of, list_prompts, list_resources, prompt_text
 from data.mcp.connection import Connection
+from data.mcp.hub_catalog import HubCatalog, ResourceChanges
+from data.mcp.hub_support import connection_closed, launch, on_loop, reason, run_forever, session_gone
 from data.mcp.oauth_redirect import SIGN_IN_TIMEOUT_S, ShowSignIn
 from data.mcp.requests import ServerRequests
 from data.mcp.results import StoreImage, outcome_of
 from domain.mcp import McpSecretStore, McpServer, McpServerError, McpToolSpec
-from domain.mcp_catalog import McpPrompt, McpResource, McpResourceContent
 from domain.mcp_interaction import McpSampler, McpUser
 from domain.provider_ports import ProgressReport, ToolOutcome
 
@@ -33,7 +31,7 @@ PING_TIMEOUT_S = 10.0
 ToolsChanged = Callable[[str, list[McpToolSpec]], None]
 
 
-class McpHub:
+class McpHub(HubCatalog):
     """Servers start on first use and keep running; a server that died is restarted once (the user is told) and a
     call in flight when it died returns an error, never retried. Calls time out, and cancelling the awaiting task
     (Stop) cancels the call. The loop runs in its own daemon thread, so a hung or chatty server never blocks the
@@ -42,8 +40,10 @@ class McpHub:
     def __init__(self, secrets: McpSecretStore, log_dir: Path, *, on_tools_changed: ToolsChanged | None = None,
                  start_timeout_s: float = START_TIMEOUT_S, store_image: StoreImage | None = None,
                  user: McpUser | None = None, sampler: McpSampler | None = None,
-                 show_sign_in: ShowSignIn | None = None) -> None:
+                 show_sign_in: ShowSignIn | None = None,
+                 remember_sampling: Callable[[str], None] | None = None) -> None:
         self._secrets = secrets
+        self._remember_sampling = remember_sampling  # the user allowed a server's sampling always: stored there
         self._show_sign_in = show_sign_in  # where an OAuth sign-in's URL is shown (None: a sign-in is an error)
         self._user, self._sampler = user, sampler  # who answers the servers' questions and sampling requests
         self._store_image = store_image  # images in results become attachments (None: described in the text)
@@ -57,6 +57,8 @@ class McpHub:
         self._locks: dict[str, asyncio.Lock] = {}
         self._failures: dict[str, int] = {}  # crashes since the last successful call, per server
         self._closed = False
+        self.resource_changes = ResourceChanges()  # resources subscribed to whose server said they changed
+        self._subscribed = {}
 
     def log_path(self, server: str) -> str:
         """The file a stdio server's stderr is appended to."""
@@ -70,40 +72,27 @@ class McpHub:
                         progress: ProgressReport | None = None) -> ToolOutcome:
         """Calls a tool; a failure of any kind comes back as an error outcome for the model. The server's progress
         notifications go to `progress` on the caller's loop."""
-        report = _on_loop(asyncio.get_running_loop(), progress) if progress is not None else None
+        report = on_loop(asyncio.get_running_loop(), progress) if progress is not None else None
         try:
             return await self._submit(self._call, server, tool, dict(arguments), report)
         except McpServerError as err:
             return ToolOutcome(f"Error: {err}", is_error=True)
 
-    async def list_prompts(self, server: McpServer) -> Sequence[McpPrompt]:
-        """See McpCatalog.list_prompts."""
-        return await self._submit(self._ask, server, "list its prompts", list_prompts)
+    async def roots_changed(self, server: McpServer) -> None:
+        """Tells the server, when it runs, that its roots changed (it lists them again); a stopped one gets the new
+        roots when it starts."""
+        await self._submit(self._roots_changed, server)
 
-    async def get_prompt(self, server: McpServer, name: str, arguments: Mapping[str, str]) -> str:
-        """See McpCatalog.get_prompt."""
-        async def get(session: ClientSession) -> str:
-            return prompt_text(await session.get_prompt(name, dict(arguments)))
-        return await self._submit(self._ask, server, f"fill in its prompt {name!r}", get)
+    async def _roots_changed(self, server: McpServer) -> None:
+        current = self._connections.get(server.name)
+        if current is not None and not current.closed and current.server.roots != server.roots:
+            await self._notify_roots(current, server)
 
-    async def complete(self, server: McpServer, prompt: str, argument: str, value: str,
-                       context: Mapping[str, str] | None = None) -> list[str]:
-        """See McpCatalog.complete."""
-        async def complete(session: ClientSession) -> list[str]:
-            ref = types.PromptReference(type="ref/prompt", name=prompt)
-            done = await session.complete(ref, {"name": argument, "value": value}, dict(context or {}) or None)
-            return list(done.completion.values)
-        return await self._submit(self._ask, server, f"complete {argument!r} of {prompt!r}", complete)
-
-    async def list_resources(self, server: McpServer) -> Sequence[McpResource]:
-        """See McpCatalog.list_resources."""
-        return await self._submit(self._ask, server, "list its resources", list_resources)
-
-    async def read_resource(self, server: McpServer, uri: str) -> list[McpResourceContent]:
-        """See McpCatalog.read_resource."""
-        async def read(session: ClientSession) -> list[McpResourceContent]:
-            return contents_of(await session.read_resource(uri))
-        return await self._submit(self._ask, server, f"read {uri}", read)
+    async def _notify_roots(self, connection: Connection, server: McpServer) -> None:
+        try:
+            await connection.set_roots(server)
+        except Exception as err:  # a server that cannot be told lists them on its next roots/list anyway
+            log.warning("Could not tell %s that its roots changed: %s", server.name, err)
 
     def running(self) -> list[str]:
         """Names of the servers running now."""
@@ -135,7 +124,7 @@ class McpHub:
                 raise McpServerError("The MCP servers are shut down.")
             if self._loop is None:
                 loop = asyncio.new_event_loop()
-                thread = threading.Thread(target=_run_forever, args=(loop,), name="mcp-hub", daemon=True)
+                thread = threading.Thread(target=run_forever, args=(loop,), name="mcp-hub", daemon=True)
                 thread.start()
                 self._loop, self._thread = loop, thread
                 atexit.register(self.close)
@@ -165,7 +154,7 @@ class McpHub:
             raise McpServerError(f"The MCP server {server.name!r} could not {what}: {err}") from None
 
     async def _call(self, server: McpServer, tool: str, arguments: dict[str, Any],
-                    progress: ProgressReport | None) -> ToolOutcome:
+                    progress: ProgressReport | None, again: bool = True) -> ToolOutcome:
         connection, notice = await self._connection(server)
         try:
             result = await asyncio.wait_for(connection.call(tool, arguments, progress), server.timeout_s)
@@ -173,7 +162,10 @@ class McpHub:
             return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} did not answer within "
                                f"{server.timeout_s:g} s; it was cancelled.", is_error=True, notice=notice)
         except (MCPError, ConnectionError, OSError) as err:
-            if connection.closed or _connection_closed(err):
+            if again and server.url and session_gone(err):  # HTTP 404: the server did not run it; a new session
+                await connection.stop()  # (e.g. a scope step-up signed in as a new client, whose session this is not)
+                return await self._call(server, tool, arguments, progress, again=False)
+            if connection.closed or connection_closed(err):
                 return await self._crashed(server, tool, connection)
             return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} failed: {err}", is_error=True,
                                notice=notice)
@@ -201,10 +193,13 @@ class McpHub:
         lock = self._locks.setdefault(server.name, asyncio.Lock())
         async with lock:
             current = self._connections.get(server.name)
-            if current is not None and _launch(current.server) != _launch(server):  # edited: start it afresh
+            if current is not None and launch(current.server) != launch(server):  # edited: start it afresh
                 await current.stop()
                 current = None
             if current is not None and not current.closed:
+                if current.server.roots != server.roots:
+                    await self._notify_roots(current, server)
+                current.adopt(server)  # e.g. its sampling rule, changed since it started
                 try:
                     await current.ping(min(PING_TIMEOUT_S, server.timeout_s))
                     return current, None
@@ -225,8 +220,9 @@ class McpHub:
         secrets = self._secrets.get(server.name)
         tools_changed = self._on_tools_changed
         on_change = (lambda specs: tools_changed(server.name, specs)) if tools_changed else None
-        connection = Connection(server, secrets, Path(self.log_path(server.name)), on_change,
-                                ServerRequests(server, self._user, self._sampler), self._show_sign_in)
+        requests = ServerRequests(server, self._user, self._sampler, self._remember_sampling)
+        connection = Connection(server, secrets, Path(self.log_path(server.name)), on_change, requests,
+                                self._show_sign_in, lambda uri: self.resource_changes.mark(server.name, uri))
         timeout = self._start_timeout
         if self._show_sign_in is not None and server.url:  # a person may have to sign in first
             timeout += SIGN_IN_TIMEOUT_S
@@ -236,9 +232,10 @@ class McpHub:
             raise McpServerError(f"The MCP server {server.name!r} did not start within {timeout:g} s"
                                  f"{self._log_hint(server)}.") from None
         except Exception as err:
-            raise McpServerError(f"The MCP server {server.name!r} could not be started: {_reason(err)}"
+            raise McpServerError(f"The MCP server {server.name!r} could not be started: {reason(err)}"
                                  f"{self._log_hint(server)}.") from None
         self._connections[server.name] = connection
+        await self._subscribe_again(server, connection.live())
         await self._relist_on_connect(server, connection)
         return connection
 
@@ -261,39 +258,3 @@ class McpHub:
     async def _stop_all(self) -> None:
         await asyncio.gather(*(c.stop() for c in self._connections.values()), return_exceptions=True)
         self._connections.clear()
-
-
-def _on_loop(loop: asyncio.AbstractEventLoop, progress: ProgressReport) -> ProgressReport:
-    """`progress` called on `loop` (the caller's) from the hub's thread; a report after that loop closed is dropped."""
-
-    def report(value: float, total: float | None, message: str | None) -> None:
-        with contextlib.suppress(RuntimeError):
-            loop.call_soon_threadsafe(progress, value, total, message)
-
-    return report
-
-
-def _launch(server: McpServer) -> tuple[object, ...]:
-    """What starting or reaching the server depends on (its rules, tools and switches do not count)."""
-    return (server.transport, server.command, server.args, server.env_names, server.url, server.header_names,
-            server.roots)
-
-
-def _connection_closed(err: BaseException) -> bool:
-    return isinstance(err, MCPError) and err.code == -32000
-
-
-def _reason(err: BaseException) -> str:
-    if isinstance(err, BaseExceptionGroup):
-        return "; ".join(_reason(e) for e in err.exceptions)
-    if isinstance(err, FileNotFoundError):
-        return f"command not found ({err.filename or err})"
-    return str(err) or type(err).__name__
-
-
-def _run_forever(loop: asyncio.AbstractEventLoop) -> None:
-    asyncio.set_event_loop(loop)
-    try:
-        loop.run_forever()
-    finally:
-        loop.close()

@@ -4,11 +4,13 @@ its tokens and client registration in the OS keychain (service "palimpsest", use
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncGenerator
 from typing import Any
 from urllib.parse import urlparse
 
 import httpx2
 from mcp.client.auth import OAuthClientProvider
+from mcp.client.auth.utils import extract_field_from_www_auth, extract_scope_from_www_auth, union_scopes
 from mcp.shared.auth import (
     AuthorizationCodeResult,
     OAuthClientInformationFull,
@@ -90,6 +92,34 @@ class KeptOAuthProvider(OAuthClientProvider):
         if self.context.current_tokens is not None:
             register_secret(self.context.current_tokens.access_token)
             register_secret(self.context.current_tokens.refresh_token)
+
+    async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        """The SDK's flow, which answers a 403 insufficient_scope by signing in again for the larger scope; when the
+        client was registered for less than that scope, it registers again first (an authorization server refuses
+        a scope the registration does not name)."""
+        flow = super()._auth_flow(request)
+        try:
+            outgoing = await flow.__anext__()
+            while True:
+                response = yield outgoing
+                self._before_step_up(response)
+                outgoing = await flow.asend(response)
+        except StopAsyncIteration:
+            return
+        finally:
+            await flow.aclose()
+
+    def _before_step_up(self, response: httpx2.Response) -> None:
+        if response.status_code != 403 or extract_field_from_www_auth(response, "error") != "insufficient_scope":
+            return
+        client = self.context.client_info
+        if client is None or client.scope is None:
+            return
+        granted = self.context.current_tokens.scope if self.context.current_tokens else None
+        needed = union_scopes(union_scopes(self.context.client_metadata.scope, granted),
+                              extract_scope_from_www_auth(response))
+        if needed and not set(needed.split()) <= set(client.scope.split()):
+            self.context.client_info = None  # the SDK's flow registers again, for every scope needed
 
     async def _handle_token_response(self, response: httpx2.Response) -> None:
         await super()._handle_token_response(response)

@@ -66,10 +66,13 @@ class KeyringMcpSecrets:
             raise KeychainUnavailable(f"the keychain refused to store it: {type(exc).__name__}") from None
 
     def delete(self, server: str, secrets_names: McpServer) -> None:
-        """Removes the server's entry, if there is one, and its OAuth sign-in."""
+        """Removes the server's entry, if there is one, and its OAuth sign-in (its tokens revoked first where the
+        authorization server offers it)."""
         if secrets_names.url:
             from data.mcp.oauth_keychain import forget
+            from data.mcp.oauth_revoke import revoke
 
+            revoke(server)
             forget(server)
         if not secrets_names.env_names and not secrets_names.header_names:
             return

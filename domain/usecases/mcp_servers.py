@@ -47,9 +47,7 @@ class AddMcpServerUseCase:
         server = self.build(name, command=command, url=url, env=env or {}, headers=headers or {},
                             timeout_s=timeout_s)
         if roots:
-            if any(not root.startswith("/") and ":" not in root[:3] for root in roots):
-                raise InvalidInput("Give each --root as an absolute folder path.")
-            server = replace(server, roots=tuple(roots))
+            server = replace(server, roots=check_roots(roots))
         if self._servers.get(server.name) is not None:
             raise InvalidInput(f"An MCP server named {server.name!r} already exists; remove it first.")
         secrets = McpServerSecrets(dict(env or {}), dict(headers or {}))
@@ -111,6 +109,45 @@ class RemoveMcpServerUseCase:
         return server
 
 
+class SetMcpRootsUseCase:
+    """Adds or removes folders a server may use (its roots); the caller tells a running server (roots_changed)."""
+
+    def __init__(self, servers: McpServerRepository) -> None:
+        self._servers = servers
+
+    def __call__(self, name: str, *, add: Sequence[str] = (), remove: Sequence[str] = ()) -> McpServer:
+        """The server with its roots changed and stored; InvalidInput for a relative path or one not declared."""
+        server = require_server(self._servers, name)
+        missing = [r for r in remove if r not in server.roots]
+        if missing:
+            raise InvalidInput(f"{missing[0]} is not a root of {server.name!r} "
+                               f"(roots: {', '.join(server.roots) or 'none'}).")
+        kept = [r for r in server.roots if r not in remove]
+        roots = check_roots([*kept, *(r for r in add if r not in kept)])
+        return self._servers.save(replace(server, roots=roots))
+
+
+class SetMcpSamplingUseCase:
+    """Whether a server's sampling requests run without asking (allow) or are asked each time (ask, the default)."""
+
+    def __init__(self, servers: McpServerRepository) -> None:
+        self._servers = servers
+
+    def __call__(self, name: str, rule: str) -> McpServer:
+        """The server with the rule stored; InvalidInput for a rule other than ask or allow."""
+        server = require_server(self._servers, name)
+        if rule not in ("ask", "allow"):
+            raise InvalidInput(f"A server's sampling rule is ask or allow, not {rule!r}.")
+        return self._servers.save(replace(server, sampling_always=rule == "allow"))
+
+
+def check_roots(roots: Sequence[str]) -> tuple[str, ...]:
+    """The folders as given, each an absolute path, or InvalidInput."""
+    if any(not root.startswith("/") and ":" not in root[:3] for root in roots):
+        raise InvalidInput("Give each root as an absolute folder path.")
+    return tuple(dict.fromkeys(roots))
+
+
 class SetMcpToolPermissionUseCase:
     """Sets the rule (ask / allow / deny) of one tool, or of every listed tool with "*"."""
 
@@ -159,5 +196,5 @@ def _toggle(off: tuple[str, ...], ident: str, enabled: bool) -> tuple[str, ...]:
     return rest if enabled else (*rest, ident)
 
 
-__all__ = ["AddMcpServerUseCase", "RefreshMcpToolsUseCase", "RemoveMcpServerUseCase",
-           "SetMcpServerEnabledUseCase", "SetMcpToolPermissionUseCase", "require_server"]
+__all__ = ["AddMcpServerUseCase", "RefreshMcpToolsUseCase", "RemoveMcpServerUseCase", "SetMcpRootsUseCase",
+           "SetMcpSamplingUseCase", "SetMcpServerEnabledUseCase", "SetMcpToolPermissionUseCase", "require_server"]

@@ -76,6 +76,47 @@ def today() -> str:
     return "Buy milk. Call Ada."
 
 
+_live = {"text": "Version 1.", "subscribed": False}
+
+
+@server.resource("notes://live", name="live", description="Notes that change", mime_type="text/plain")
+def live() -> str:
+    return str(_live["text"])
+
+
+async def _subscribe(ctx: Any, params: types.SubscribeRequestParams) -> types.EmptyResult:
+    _live["subscribed"] = params.uri == "notes://live" or bool(_live["subscribed"])
+    return types.EmptyResult()
+
+
+async def _unsubscribe(ctx: Any, params: types.UnsubscribeRequestParams) -> types.EmptyResult:
+    if params.uri == "notes://live":
+        _live["subscribed"] = False
+    return types.EmptyResult()
+
+
+server._lowlevel_server.add_request_handler("resources/subscribe", types.SubscribeRequestParams, _subscribe)
+server._lowlevel_server.add_request_handler("resources/unsubscribe", types.UnsubscribeRequestParams, _unsubscribe)
+
+
+@server.tool()
+async def edit_live(text: str, ctx: Context) -> str:
+    """Changes notes://live; a subscribed client is sent notifications/resources/updated."""
+    _live["text"] = text
+    if _live["subscribed"]:
+        await ctx.session.send_resource_updated("notes://live")
+        return "changed; the subscriber was told"
+    return "changed"
+
+
+@server.tool()
+def crash() -> str:
+    """Ends the server's process at once (a crash)."""
+    import os
+
+    os._exit(3)
+
+
 class Name(BaseModel):
     """The user's name."""
 
@@ -88,6 +129,16 @@ async def ask_name(ctx: Context) -> str:
     answer = await ctx.elicit("What is your name?", Name)
     if answer.action == "accept" and answer.data is not None:
         return f"Hello, {answer.data.name}."
+    return f"The user chose {answer.action}."
+
+
+@server.tool()
+async def connect_account(ctx: Context) -> str:
+    """Asks the user to open an address (URL-mode elicitation), then says it is done."""
+    answer = await ctx.elicit_url("Connect your example.com account.", "https://example.com/connect?session=s-1",
+                                  "connect-1")
+    if answer.action == "accept":
+        await ctx.session.send_elicit_complete("connect-1", ctx.request_id)
     return f"The user chose {answer.action}."
 
 
@@ -106,6 +157,31 @@ async def roots(ctx: Context) -> str:
     """The folders the client lets this server use."""
     listed = await ctx.session.list_roots()
     return "\n".join(str(r.uri) for r in listed.roots) or "(no roots)"
+
+
+_roots_seen: list[str] = []  # what roots/list answered after each notifications/roots/list_changed, one line each
+_roots_changed = asyncio.Event()
+
+
+async def _on_roots_changed(ctx: Any, params: Any) -> None:
+    """The client said its roots changed: list them again, as a server should."""
+    listed = await ctx.session.list_roots()
+    _roots_seen.append(" ".join(str(r.uri) for r in listed.roots) or "(no roots)")
+    _roots_changed.set()
+
+
+server._lowlevel_server.add_notification_handler("notifications/roots/list_changed", types.NotificationParams,
+                                                 _on_roots_changed)
+
+
+@server.tool()
+async def roots_changes(seen: int = 1) -> str:
+    """Waits (up to 10 s) until `seen` roots/list_changed notifications came, then lists what each re-list found."""
+    async with asyncio.timeout(10):
+        while len(_roots_seen) < seen:
+            _roots_changed.clear()
+            await _roots_changed.wait()
+    return "\n".join(_roots_seen)
 
 
 if __name__ == "__main__":

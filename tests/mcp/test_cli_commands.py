@@ -131,3 +131,26 @@ def test_add_with_an_environment_value_and_a_timeout_before_the_command(cli: Cli
     assert result.code == 0, result.err
     [server] = json.loads(run(cli, "mcp", "list", "--json").out)
     assert server["env"] == ["MARK"] and server["timeout_s"] == 30.0 and server["args"] == ["-m", "tests.mcp.server"]
+
+
+def test_roots_and_the_sampling_rule_are_listed_changed_and_stored(cli: Cli, tmp_path: Path) -> None:
+    project, notes = tmp_path / "project", tmp_path / "notes"
+    added = run(cli, "mcp", "add", "files", "--root", str(project), "--", sys.executable, "-m", "tests.mcp.server")
+    assert added.code == 0, added.err
+    assert run(cli, "mcp", "roots", "files").out == f"{project}\n"
+
+    assert run(cli, "mcp", "roots", "files", "add", str(notes), str(project)).out == f"{project}\n{notes}\n"
+    assert run(cli, "mcp", "roots", "files", "remove", str(project)).out == f"{notes}\n"
+    assert json.loads(run(cli, "mcp", "list", "--json").out)[0]["roots"] == [str(notes)]
+
+    unknown = run(cli, "mcp", "roots", "files", "remove", str(project))
+    assert unknown.code == 1 and f"{project} is not a root of 'files' (roots: {notes})" in unknown.err
+    assert run(cli, "mcp", "roots", "files", "remove", str(notes)).out == "files has no roots.\n"
+    assert "Name the folders to add" in run(cli, "mcp", "roots", "files", "add").err
+
+    # the same server's sampling rule: asked each time until "always" (stored), revocable
+    assert run(cli, "mcp", "sampling", "files").out == "files: sampling is ask (each request).\n"
+    assert run(cli, "mcp", "sampling", "files", "allow").out == "files: sampling is allow (runs without asking).\n"
+    assert json.loads(run(cli, "mcp", "list", "--json").out)[0]["sampling"] == "allow"
+    assert run(cli, "mcp", "sampling", "files", "ask").out == "files: sampling is ask (each request).\n"
+    assert json.loads(run(cli, "mcp", "list", "--json").out)[0]["sampling"] == "ask"

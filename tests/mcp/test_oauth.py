@@ -31,14 +31,16 @@ MODEL = "claude-oauth-200k"
 
 
 class WhoamiBrain:
-    """Calls web__whoami once, then answers with what it returned."""
+    """Calls web__whoami (or `tool`) once, then answers with what it returned."""
+
+    tool = "web__whoami"
 
     def respond(self, request: NormalizedRequest) -> Answer:
         if TITLE_SYSTEM in request.system:
             return Reply.of_text("OAuth test")
         results = [p for m in request.messages for p in m.parts if isinstance(p, ToolResultPart)]
         if not results:
-            return Reply(tool_calls=(ToolCall("web__whoami", {}),))
+            return Reply(tool_calls=(ToolCall(self.tool, {}),))
         return Reply.of_text("Tool said: " + results[-1].text)
 
 
@@ -48,6 +50,7 @@ class Env:
 
     cli: Cli
     base: str  # http://127.0.0.1:PORT of the OAuth test server
+    brain: WhoamiBrain
 
     @property
     def url(self) -> str:
@@ -62,7 +65,7 @@ class Env:
         raw = self.keychain().get(f"mcp-oauth:{name}")
         return json.loads(raw) if raw else {}
 
-    def server_state(self) -> dict[str, int]:
+    def server_state(self) -> dict[str, object]:
         with urllib.request.urlopen(f"{self.base}/test/state", timeout=10) as reply:
             return dict(json.loads(reply.read()))
 
@@ -89,14 +92,15 @@ def env(tmp_path: Path) -> Iterator[Env]:
     port = free_port()
     process = _serve(port)
     try:
-        with FakeAnthropicServer(WhoamiBrain(), api_key=KEY) as model:
+        brain = WhoamiBrain()
+        with FakeAnthropicServer(brain, api_key=KEY) as model:
             cli = Cli(tmp_path / "home", tmp_path / "keychain" / "keys.json")
             for args, stdin in ((("providers", "set", "anthropic", "--base-url", model.base_url), ""),
                                 (("models", "add", "anthropic", MODEL, "--context-window", "200000"), ""),
                                 (("keys", "set", "anthropic"), KEY + "\n")):
                 done = cli.run(*args, stdin=stdin, subprocess_run=False)
                 assert done.code == 0, done.err
-            yield Env(cli, f"http://127.0.0.1:{port}")
+            yield Env(cli, f"http://127.0.0.1:{port}", brain)
     finally:
         process.terminate()
         process.wait(10)
@@ -126,7 +130,7 @@ def _add_with_sign_in(env: Env) -> str:
     url = _sign_in_through(command)
     out, err = command.communicate(timeout=60)
     assert command.returncode == 0, err
-    assert "Added MCP server web with 1 tools: whoami." in out
+    assert "Added MCP server web with 2 tools: whoami, admin_report." in out
     return url
 
 
@@ -135,7 +139,7 @@ def test_add_against_a_401_server_signs_in_and_keeps_the_tokens_only_in_the_keyc
     assert "code_challenge_method=S256" in url and "redirect_uri=http%3A%2F%2F127.0.0.1%3A" in url  # PKCE, loopback
 
     listed = env.cli.run("mcp", "list", "--json")
-    assert [t["name"] for t in json.loads(listed.out)[0]["tools"]] == ["whoami"]
+    assert [t["name"] for t in json.loads(listed.out)[0]["tools"]] == ["whoami", "admin_report"]
     entry = env.sign_in_entry()
     tokens = entry["tokens"]
     assert isinstance(tokens, dict) and tokens["access_token"] and tokens["refresh_token"]
@@ -177,10 +181,13 @@ def test_logout_deletes_the_tokens_and_the_next_use_asks_to_sign_in_again(env: E
     _add_with_sign_in(env)
     assert env.sign_in_entry()
 
+    assert {k: env.server_state()[k] for k in ("access", "refresh")} == {"access": 1, "refresh": 1}
+
     logout = env.cli.run("mcp", "logout", "web")
 
     assert logout.code == 0, logout.err
-    assert logout.out == "Signed out of web.\n"
+    assert logout.out == "Signed out of web; the server revoked its tokens.\n"
+    assert {k: env.server_state()[k] for k in ("access", "refresh")} == {"access": 0, "refresh": 0}  # RFC 7009
     assert "mcp-oauth:web" not in env.keychain()
     again = env.cli.run("mcp", "logout", "web")
     assert again.out == "web had no sign-in to remove.\n"
@@ -200,6 +207,27 @@ def test_remove_deletes_the_sign_in_too(env: Env) -> None:
     assert env.cli.run("mcp", "remove", "web").code == 0
 
     assert "mcp-oauth:web" not in env.keychain()
+    assert {k: env.server_state()[k] for k in ("access", "refresh")} == {"access": 0, "refresh": 0}
+
+
+def test_a_403_insufficient_scope_signs_in_again_for_the_larger_scope_and_the_call_goes_through(env: Env) -> None:
+    _add_with_sign_in(env)
+    assert env.server_state()["scopes"] == ["tools"]
+    env.brain.tool = "web__admin_report"
+
+    chat = _start(env, "chat", "--jsonl", "--allow-tools", "-p", "anthropic", "-m", MODEL, "the admin report")
+    try:
+        url = _sign_in_through(chat)  # the step-up: a second sign-in, asking for both scopes
+        out, err = chat.communicate(timeout=60)
+    finally:
+        chat.kill()
+
+    assert chat.returncode == 0, err
+    assert "scope=tools+admin" in url or "scope=admin+tools" in url
+    text = "".join(e["text"] for e in map(json.loads, out.splitlines()) if e["type"] == "text_delta")
+    assert text == "Tool said: admin report for a token with the admin scope"
+    tokens = env.sign_in_entry()["tokens"]
+    assert isinstance(tokens, dict) and set(str(tokens["scope"]).split()) == {"tools", "admin"}
 
 
 def test_without_a_terminal_to_sign_in_on_the_error_says_how_to_sign_in(env: Env, tmp_path: Path) -> None:

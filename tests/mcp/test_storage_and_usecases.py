@@ -248,3 +248,21 @@ async def test_without_a_usable_keychain_a_server_with_secrets_is_refused_and_on
         assert (await add("files", command=["files-server"])).name == "files"  # nothing secret: no keychain needed
     finally:
         keyring.set_keyring(previous)
+
+
+async def test_the_container_prices_a_sampling_request_from_the_registry_and_stores_always(tmp_path: Path) -> None:
+    from domain.mcp_interaction import SamplingRequest
+
+    container = Container(Storage.open(tmp_path / "home"), FakeApiKeyStorage({}), FakeAdapterFactory())
+    try:
+        container.mcp_servers.save(McpServer("proto", McpTransport.STDIO, command="python"))
+        container.mcp_sampler.use("anthropic", "claude-opus-5-5")  # $4 / $20 per million tokens in the registry
+        estimate = container.mcp_sampler.estimate(SamplingRequest("proto", (("user", "Summarize this."),), None, 1000))
+        assert estimate is not None and estimate.model == "claude-opus-5-5" and estimate.input_tokens > 0
+        assert estimate.cost_usd == pytest.approx((estimate.input_tokens * 4 + 1000 * 20) / 1_000_000)
+        assert container.mcp.remember_sampling is not None
+        container.mcp.remember_sampling("proto")  # the user answered "always"
+        stored = container.mcp_servers.get("proto")
+        assert stored is not None and stored.sampling_always
+    finally:
+        container.close()

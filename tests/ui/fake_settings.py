@@ -175,6 +175,19 @@ class FakeSettings:
         self.mcp_servers[index] = self.mcp_servers[index].with_permission(tool, ToolPermission(rule))
         return self.mcp_servers[index]
 
+    async def set_mcp_sampling(self, name: str, rule: str) -> McpServer:
+        self.calls.append(("mcp_sampling", name, rule))
+        index = next(i for i, s in enumerate(self.mcp_servers) if s.name == name)
+        self.mcp_servers[index] = replace(self.mcp_servers[index], sampling_always=rule == "allow")
+        return self.mcp_servers[index]
+
+    async def set_mcp_roots(self, name: str, add: Sequence[str] = (), remove: Sequence[str] = ()) -> McpServer:
+        self.calls.append(("mcp_roots", name, tuple(add), tuple(remove)))
+        index = next(i for i, s in enumerate(self.mcp_servers) if s.name == name)
+        kept = tuple(r for r in self.mcp_servers[index].roots if r not in remove)
+        self.mcp_servers[index] = replace(self.mcp_servers[index], roots=kept + tuple(r for r in add if r not in kept))
+        return self.mcp_servers[index]
+
     async def remove_mcp_server(self, name: str) -> None:
         self.mcp_servers = [s for s in self.mcp_servers if s.name != name]
 

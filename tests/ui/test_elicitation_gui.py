@@ -11,13 +11,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtWidgets import QDialog, QLineEdit
+from PySide6.QtWidgets import QDialog, QLabel, QLineEdit
 
 from app.gui.approver import GuiApprover
 from app.gui.mcp_user import GuiMcpUser
 from data.mcp.hub import McpHub
 from domain.mcp import McpServer, McpTransport
-from domain.mcp_interaction import SamplingReply, SamplingRequest
+from domain.mcp_interaction import (
+    ElicitAction,
+    ElicitAnswer,
+    Elicitation,
+    SamplingEstimate,
+    SamplingReply,
+    SamplingRequest,
+)
 from tests.mcp.helpers import MemorySecrets
 from tests.ui.test_screenshots import distinct_colors
 from ui.widgets.elicitation_dialog import ElicitationDialog
@@ -37,6 +44,9 @@ class NeverSampler:
     async def sample(self, request: SamplingRequest) -> SamplingReply:
         self.requests.append(request)
         return SamplingReply("should not run", "m")
+
+    def estimate(self, request: SamplingRequest) -> SamplingEstimate | None:
+        return SamplingEstimate("claude-x", 7, request.max_tokens, 0.012)
 
 
 def _call_in_thread(hub: McpHub, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -90,9 +100,47 @@ def test_a_sampling_request_is_asked_like_a_tools_and_deny_keeps_it_from_the_mod
         qtbot.waitUntil(lambda: bool(shown), timeout=30_000)
         [dialog] = shown
         assert isinstance(dialog, ToolApprovalDialog)
+        assert ("Estimated cost", "claude-x: about 7 input + up to 50 output tokens, at most $0.01") in \
+            dialog.request.details
+        assert dialog.always_button.text() == "Always"  # always for this server
         dialog.reject()  # Deny
         qtbot.waitUntil(lambda: "outcome" in box, timeout=30_000)
         assert box["outcome"].is_error and "declined to run this request on their model" in box["outcome"].output
         assert sampler.requests == []
     finally:
         hub.close()
+
+
+def test_a_url_question_shows_the_address_and_open_opens_it_and_accepts(qtbot, tmp_path) -> None:
+    shown: list[QDialog] = []
+    opened: list[str] = []
+    user = GuiMcpUser(GuiApprover(), present=shown.append, opener=opened.append)
+    hub = McpHub(MemorySecrets(), tmp_path / "logs", user=user)
+    try:
+        box = _call_in_thread(hub, "connect_account", {})
+        qtbot.waitUntil(lambda: bool(shown), timeout=30_000)
+        [dialog] = shown
+        assert isinstance(dialog, ElicitationDialog)
+        dialog.show()
+        address = dialog.findChild(QLabel, "ElicitationUrl")
+        assert address is not None and address.text() == "https://example.com/connect?session=s-1"
+        assert dialog.submit_button.text() == "Open" and opened == []  # nothing opened before the click
+        if SCREENSHOTS.is_dir():
+            image = dialog.grab().toImage()
+            assert distinct_colors(image) > 3
+            image.save(str(SCREENSHOTS / "mcp_elicitation_url.png"))
+        dialog.submit_button.click()
+        qtbot.waitUntil(lambda: "outcome" in box, timeout=30_000)
+        assert box["outcome"].output == "The user chose accept."
+        assert opened == ["https://example.com/connect?session=s-1"]
+    finally:
+        hub.close()
+
+
+def test_declining_a_url_question_opens_nothing(qtbot) -> None:
+    opened: list[str] = []
+    question = Elicitation("proto", "Connect.", url="https://example.com/x")
+    dialog = ElicitationDialog(question, None, opener=opened.append)
+    qtbot.addWidget(dialog)
+    dialog.decline_button.click()
+    assert dialog.answer() == ElicitAnswer(ElicitAction.DECLINE) and opened == []

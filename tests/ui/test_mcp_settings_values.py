@@ -3,8 +3,9 @@ keychain only, bad rows refused with a clear message and nothing stored."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QComboBox, QLineEdit
 
+from domain.mcp import McpServer, McpTransport
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_settings_viewmodel import idle, loaded
 from tests.ui.test_tool_guard_screenshots import saved
@@ -106,3 +107,37 @@ def test_the_add_form_edits_masked_values_and_shows_refusals_in_the_dialog(qtbot
 
     section.target.setText("npx -y server")
     assert section.values.title.text().startswith("Environment variables")
+
+
+def test_settings_change_a_servers_sampling_rule_and_its_folders(qtbot, backend, worker) -> None:
+    backend.mcp_servers = [McpServer("files", McpTransport.STDIO, command="files-server", roots=("/home/u/notes",))]
+    window = themed_window(qtbot, backend, worker)
+    window.open_settings()
+    dialog = window.settings_dialog
+    assert dialog is not None
+    qtbot.waitUntil(lambda: window.settings_vm.state.mcp_servers != () and not window.settings_vm.state.busy)
+    dialog.tabs.setCurrentWidget(dialog.tools)
+    section = dialog.tools.mcp
+    top = section.tree.topLevelItem(0)
+    box = section.tree.itemWidget(top, 1)
+    assert isinstance(box, QComboBox) and box.currentText() == "sampling: ask"
+    assert (top.child(0).text(0), top.child(0).text(2)) == ("folder", "/home/u/notes")
+
+    box.setCurrentText("sampling: allow")
+    qtbot.waitUntil(lambda: backend.mcp_servers[0].sampling_always and not window.settings_vm.state.busy)
+    assert window.settings_vm.state.message == "files: requests to use your model are run without asking."
+
+    top = section.tree.topLevelItem(0)
+    top.setSelected(True)
+    section.choose_folder = lambda: "/home/u/project"
+    section.add_root.click()
+    qtbot.waitUntil(lambda: backend.mcp_servers[0].roots == ("/home/u/notes", "/home/u/project"))
+    qtbot.waitUntil(lambda: section.tree.topLevelItem(0).childCount() == 2 and not window.settings_vm.state.busy)
+    section.tree.clearSelection()
+    section.tree.topLevelItem(0).child(0).setSelected(True)
+    assert section.remove_root.isEnabled()
+    section.remove_root.click()
+    qtbot.waitUntil(lambda: backend.mcp_servers[0].roots == ("/home/u/project",))
+    assert ("mcp_roots", "files", (), ("/home/u/notes",)) in backend.calls
+    box = section.tree.itemWidget(section.tree.topLevelItem(0), 1)
+    assert isinstance(box, QComboBox) and box.currentText() == "sampling: allow"

@@ -69,6 +69,26 @@ class SettingsMcpOps:
                   lambda s: self._set(mcp_servers=tuple(s if x.name == s.name else x for x in self._state.mcp_servers),
                                       message=f"{name}: {tool} is now {rule}."))
 
+    def set_mcp_sampling(self, name: str, rule: str) -> None:
+        """Whether the server's requests to use the model are asked each time (ask) or run without asking (allow)."""
+        said = "run without asking" if rule == "allow" else "asked each time"
+        self._run("mcp", lambda: self._backend.set_mcp_sampling(name, rule),
+                  lambda s: self._replace_mcp(s, f"{name}: requests to use your model are {said}."))
+
+    def add_mcp_root(self, name: str, folder: str) -> None:
+        """Adds a folder the server may use (a running server is told)."""
+        self._run("mcp", lambda: self._backend.set_mcp_roots(name, add=[folder]),
+                  lambda s: self._replace_mcp(s, f"{name} may use {folder}."))
+
+    def remove_mcp_root(self, name: str, folder: str) -> None:
+        """Removes a folder the server may use (a running server is told)."""
+        self._run("mcp", lambda: self._backend.set_mcp_roots(name, remove=[folder]),
+                  lambda s: self._replace_mcp(s, f"{name} may no longer use {folder}."))
+
+    def _replace_mcp(self, server: Any, message: str) -> None:
+        self._set(mcp_servers=tuple(server if x.name == server.name else x for x in self._state.mcp_servers),
+                  message=message)
+
     def remove_mcp_server(self, name: str) -> None:
         """Removes a server (and its secrets from the keychain)."""
         self._run("mcp", lambda: self._backend.remove_mcp_server(name),

@@ -1,8 +1,10 @@
-"""The dialog that shows an MCP server's question (elicitation, form mode): its message, a field per value asked,
-and Submit, Decline and Cancel; nothing is sent to the server without the user's answer."""
+"""The dialog that shows an MCP server's question (elicitation): form mode, its message, a field per value asked,
+and Submit, Decline and Cancel; URL mode, its message, the address in full, and Open, Decline and Cancel. Nothing is
+sent to the server (and nothing opened) without the user's answer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -28,8 +30,10 @@ DECLINE_CODE = 2  # done() code of Decline (Accepted is 1 = Submit, Rejected 0 =
 class ElicitationDialog(QDialog):
     """Window-modal; `answer()` is what the user chose once the dialog finished (closing it is Cancel)."""
 
-    def __init__(self, request: Elicitation, parent: QWidget | None = None) -> None:
+    def __init__(self, request: Elicitation, parent: QWidget | None = None,
+                 opener: Callable[[str], None] | None = None) -> None:
         super().__init__(parent)
+        self._opener = opener  # opens a URL-mode question's address (Open)
         self.setObjectName("ElicitationDialog")
         self.setWindowTitle(f"{request.server} asks")
         self.setWindowModality(Qt.WindowModality.WindowModal)
@@ -43,6 +47,13 @@ class ElicitationDialog(QDialog):
         message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(heading)
         layout.addWidget(message)
+        if request.url is not None:
+            address = QLabel(visible(request.url))
+            address.setObjectName("ElicitationUrl")
+            address.setWordWrap(True)
+            address.setTextFormat(Qt.TextFormat.PlainText)
+            address.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            layout.addWidget(address)
         form = QFormLayout()
         for spec in request.fields:
             widget = _input(spec)
@@ -60,7 +71,7 @@ class ElicitationDialog(QDialog):
                 widget.textEdited.connect(lambda _text: self.error.clear())
         layout.addWidget(self.error)
         buttons = QDialogButtonBox()
-        self.submit_button = QPushButton("Submit")
+        self.submit_button = QPushButton("Submit" if request.url is None else "Open")
         self.decline_button = QPushButton("Decline")
         self.cancel_button = QPushButton("Cancel")
         buttons.addButton(self.submit_button, QDialogButtonBox.ButtonRole.AcceptRole)
@@ -81,6 +92,11 @@ class ElicitationDialog(QDialog):
         return ElicitAnswer(ElicitAction.CANCEL)
 
     def _submit(self) -> None:
+        if self._request.url is not None:
+            if self._opener is not None:
+                self._opener(self._request.url)
+            self.accept()
+            return
         values: dict[str, Any] = {}
         for spec in self._request.fields:
             widget = self._inputs[spec.name]

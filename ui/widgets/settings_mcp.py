@@ -1,11 +1,15 @@
-"""Settings › Tools › MCP servers: each server with its tools and each tool's rule; add, refresh, remove, open log."""
+"""Settings › Tools › MCP servers: each server with its sampling rule, its folders (roots), its tools and each tool's
+rule; add, refresh, remove, open log, add or remove a folder."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtCore import QSize, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
+    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -27,6 +31,8 @@ EXPLANATION = (
 )
 RULES = tuple(p.value for p in ToolPermission)
 SERVER_ROLE = Qt.ItemDataRole.UserRole
+ROOT_ROLE = Qt.ItemDataRole.UserRole + 1  # a folder row: its path
+SAMPLING = ("sampling: ask", "sampling: allow")  # the server row's box: its requests to use your model
 
 
 class McpSection(QWidget):
@@ -55,6 +61,12 @@ class McpSection(QWidget):
         self.refresh = QPushButton("Refresh tools", self)
         self.remove = QPushButton("Remove", self)
         self.open_log = QPushButton("Open log", self)
+        self.add_root = QPushButton("Add folder…", self)
+        self.add_root.setToolTip("A folder the selected server may use (told to it as a root)")
+        self.remove_root = QPushButton("Remove folder", self)
+        self.choose_folder: Callable[[], str | None] = self._choose_folder  # replaceable in tests
+        self.add_root.clicked.connect(self._add_root)
+        self.remove_root.clicked.connect(self._remove_root)
         self.refresh.clicked.connect(lambda: self._on_selected(vm.refresh_mcp_tools))
         self.remove.clicked.connect(lambda: self._on_selected(vm.remove_mcp_server))
         self.open_log.clicked.connect(self._open_log)
@@ -68,7 +80,7 @@ class McpSection(QWidget):
         self.add = QPushButton("Add server", self)
         self.add.clicked.connect(lambda: vm.add_mcp_server(self.name.text(), self.target.text(), self.values.values()))
         actions = QHBoxLayout()
-        for button in (self.refresh, self.remove, self.open_log):
+        for button in (self.refresh, self.remove, self.open_log, self.add_root, self.remove_root):
             actions.addWidget(button)
         actions.addStretch(1)
         adding = QHBoxLayout()
@@ -118,7 +130,14 @@ class McpSection(QWidget):
             top = QTreeWidgetItem([server.name, "", f"{server.transport.value}: {server.describe()} · {count} tools"])
             top.setData(0, SERVER_ROLE, server.name)
             top.setToolTip(2, server.describe())
+            top.setSizeHint(1, QSize(130, self._row_height))
             self.tree.addTopLevelItem(top)
+            self.tree.setItemWidget(top, 1, self._sampling_box(server))
+            for root in server.roots:
+                folder = QTreeWidgetItem(["folder", "", root])
+                folder.setData(0, ROOT_ROLE, root)
+                folder.setToolTip(2, "The server may use this folder (a root)")
+                top.addChild(folder)
             for tool in server.tools:
                 child = QTreeWidgetItem([tool.name, "", " ".join(tool.description.split())])
                 child.setToolTip(2, tool.description)
@@ -137,10 +156,41 @@ class McpSection(QWidget):
         box.currentTextChanged.connect(lambda rule: self._vm.set_mcp_tool_permission(server.name, tool, rule))
         return box
 
+    def _sampling_box(self, server: McpServer) -> QComboBox:
+        box = QComboBox(self.tree)
+        box.addItems(SAMPLING)
+        box.setCurrentIndex(1 if server.sampling_always else 0)
+        box.setAccessibleName(f"Sampling rule of {server.name}")
+        box.setToolTip("ask: each request to use your model is shown with its cost first; allow: run without asking")
+        box.currentIndexChanged.connect(
+            lambda index: self._vm.set_mcp_sampling(server.name, "allow" if index == 1 else "ask"))
+        return box
+
+    def selected_root(self) -> str | None:
+        """The folder whose row is selected."""
+        items = self.tree.selectedItems()
+        root = items[0].data(0, ROOT_ROLE) if items else None
+        return str(root) if root else None
+
+    def _add_root(self) -> None:
+        name = self.selected_server()
+        folder = self.choose_folder() if name is not None else None
+        if name is not None and folder:
+            self._vm.add_mcp_root(name, folder)
+
+    def _remove_root(self) -> None:
+        name, root = self.selected_server(), self.selected_root()
+        if name is not None and root is not None:
+            self._vm.remove_mcp_root(name, root)
+
+    def _choose_folder(self) -> str | None:
+        return QFileDialog.getExistingDirectory(self, "A folder the server may use") or None
+
     def _selection_changed(self, busy: bool = False) -> None:
         name = self.selected_server()
-        for button in (self.refresh, self.remove):
+        for button in (self.refresh, self.remove, self.add_root):
             button.setEnabled(name is not None and not busy)
+        self.remove_root.setEnabled(self.selected_root() is not None and not busy)
         self.open_log.setEnabled(name is not None and name in self._logs)
 
     def _on_selected(self, verb: object) -> None:
