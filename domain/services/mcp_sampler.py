@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from domain.context.estimator import chars_over_four
 from domain.errors import InvalidInput
 from domain.mcp_interaction import SamplingEstimate, SamplingReply, SamplingRequest
 from domain.models import ModelId, ProviderId
@@ -18,7 +19,7 @@ class ConversationSampler:
     def __init__(self, summarizer: Summarizer, *, count_tokens: Callable[[str], int] | None = None,
                  price: Callable[[ModelId], tuple[float, float] | None] | None = None) -> None:
         self._summarizer = summarizer
-        self._count = count_tokens or (lambda text: len(text) // 4)
+        self._count = count_tokens or chars_over_four
         self._price = price or (lambda model: None)  # USD per million input and output tokens
         self._target: tuple[ProviderId, ModelId, asyncio.AbstractEventLoop] | None = None
 
