@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -39,6 +40,42 @@ class McpResource:
 
 
 @dataclass(frozen=True)
+class McpResourceTemplate:
+    """A family of resources a server offers by a URI template (RFC 6570), e.g. `notes://day/{date}`."""
+
+    uri_template: str
+    name: str
+    description: str = ""
+    mime_type: str | None = None
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """The template's variable names, in order."""
+        names: list[str] = []
+        for expression in _EXPRESSION.findall(self.uri_template):
+            for part in expression.lstrip("+#./;?&").split(","):
+                name = part.strip().rstrip("*").split(":")[0]
+                if name and name not in names:
+                    names.append(name)
+        return tuple(names)
+
+    def expand(self, values: Mapping[str, str]) -> str:
+        """The URI with each `{name}` (or `{+name}`) replaced by its value (escaped unless reserved)."""
+        from urllib.parse import quote
+
+        def one(match: re.Match[str]) -> str:
+            expression = match.group(1)
+            reserved = expression.startswith(("+", "#"))
+            names = [p.strip().rstrip("*").split(":")[0] for p in expression.lstrip("+#./;?&").split(",")]
+            return ",".join(quote(values.get(n, ""), safe=":/?#[]@!$&'()*+,;=" if reserved else "") for n in names)
+
+        return _EXPRESSION.sub(one, self.uri_template)
+
+
+_EXPRESSION = re.compile(r"\{([^}]+)\}")
+
+
+@dataclass(frozen=True)
 class McpResourceContent:
     """One part of a read resource: its text, or its bytes."""
 
@@ -70,6 +107,10 @@ class McpCatalog(Protocol):
 
     async def read_resource(self, server: McpServer, uri: str) -> list[McpResourceContent]:
         """The resource's contents; McpServerError when it cannot be read."""
+        ...
+
+    async def list_resource_templates(self, server: McpServer) -> Sequence[McpResourceTemplate]:
+        """Every resource template the server lists."""
         ...
 
 

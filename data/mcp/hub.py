@@ -15,13 +15,13 @@ import mcp_types as types
 from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 
-from data.mcp.catalog import contents_of, list_prompts, list_resources, prompt_text
+from data.mcp.catalog import contents_of, list_prompts, list_resource_templates, list_resources, prompt_text
 from data.mcp.connection import Connection
 from data.mcp.oauth_redirect import SIGN_IN_TIMEOUT_S, ShowSignIn
 from data.mcp.requests import ServerRequests
 from data.mcp.results import StoreImage, outcome_of
 from domain.mcp import McpSecretStore, McpServer, McpServerError, McpToolSpec
-from domain.mcp_catalog import McpPrompt, McpResource, McpResourceContent
+from domain.mcp_catalog import McpPrompt, McpResource, McpResourceContent, McpResourceTemplate
 from domain.mcp_interaction import McpSampler, McpUser
 from domain.provider_ports import ProgressReport, ToolOutcome
 
@@ -98,6 +98,10 @@ class McpHub:
     async def list_resources(self, server: McpServer) -> Sequence[McpResource]:
         """See McpCatalog.list_resources."""
         return await self._submit(self._ask, server, "list its resources", list_resources)
+
+    async def list_resource_templates(self, server: McpServer) -> Sequence[McpResourceTemplate]:
+        """See McpCatalog.list_resource_templates."""
+        return await self._submit(self._ask, server, "list its resource templates", list_resource_templates)
 
     async def read_resource(self, server: McpServer, uri: str) -> list[McpResourceContent]:
         """See McpCatalog.read_resource."""
