@@ -50,8 +50,7 @@ class McpWiring(QObject):
         loading.setObjectName("loading")
         self.menu = menu
         menu.destroyed.connect(lambda: setattr(self, "menu", None) if self.menu is menu else None)
-        clip = self._composer.clip
-        spot = clip.mapToGlobal(QPoint(0, 0))
+        spot = self._composer.clip.mapToGlobal(QPoint(0, 0))
         menu.popup(QPoint(spot.x(), spot.y() - menu.sizeHint().height() - 4))
         self._vm.mcp.load_resources()
         return True
@@ -75,7 +74,9 @@ class McpWiring(QObject):
                 header = menu.addAction(server)
                 header.setEnabled(False)
             label = f"{item.label}…" if item.template is not None else item.label
-            action = menu.addAction(f"    {label}", self._chooser(item))
+            item_of = item.resource or item.template
+            about = " ".join((item_of.description if item_of is not None else "").split())[:60]
+            action = menu.addAction(f"    {label}\t{about}".rstrip(), self._chooser(item))
             action.setData(item.uri)
             action.setToolTip(item.uri)
         for problem in listing.problems:
@@ -85,6 +86,12 @@ class McpWiring(QObject):
         if not listing.resources and not listing.problems:
             menu.addAction("No MCP server on here lists resources.").setEnabled(False)
         menu.adjustSize()
+        self._place(menu)
+
+    def _place(self, menu: QMenu) -> None:
+        """Opens upwards from the paperclip, its bottom just above it."""
+        spot = self._composer.clip.mapToGlobal(QPoint(0, 0))
+        menu.move(spot.x(), spot.y() - menu.sizeHint().height() - 4)
 
     def _chooser(self, item: ServerResource) -> Callable[[], None]:
         return lambda: self._chosen(item)

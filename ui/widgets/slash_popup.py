@@ -122,8 +122,11 @@ class SlashCompleter(QObject):
             return True
         shift = event.modifiers() & Qt.KeyboardModifier.ShiftModifier
         enter = key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not shift
-        if enter and self._query is not None and (self.choose_current() or self.fill()):
-            return True
+        query = self._query
+        if enter and query is not None:
+            between = query.part is SlashPart.NAME and not query.prefix  # after a space: the command is whole
+            if (between and self.fill()) or self.choose_current() or self.fill():
+                return True
         return super().eventFilter(watched, event)
 
     def _choose(self, item: QListWidgetItem) -> None:
