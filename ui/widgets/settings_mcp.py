@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QSize, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
@@ -37,6 +39,8 @@ class McpSection(QWidget):
         self._vm = vm
         self._shown: tuple[McpServer, ...] | None = None
         self._logs: dict[str, str] = {}
+        self._remote: set[str] = set()  # the servers reached by URL (they may need a sign-in)
+        self._signing_in = False
         title = QLabel("MCP servers", self)
         title.setObjectName("CardTitle")
         explanation = QLabel(EXPLANATION, self)
@@ -55,6 +59,11 @@ class McpSection(QWidget):
         self.refresh = QPushButton("Refresh tools", self)
         self.remove = QPushButton("Remove", self)
         self.open_log = QPushButton("Open log", self)
+        self.sign_in = QPushButton("Sign in…", self)
+        self.sign_in.setToolTip("Sign in to the selected remote server in your browser")
+        self.sign_in.clicked.connect(self._sign_in)
+        self.open_url: Callable[[str], object] = lambda url: QDesktopServices.openUrl(QUrl(url))  # tests: a browser
+        self._needs_sign_in: tuple[str, str | None] | None = None
         self.refresh.clicked.connect(lambda: self._on_selected(vm.refresh_mcp_tools))
         self.remove.clicked.connect(lambda: self._on_selected(vm.remove_mcp_server))
         self.open_log.clicked.connect(self._open_log)
@@ -68,7 +77,7 @@ class McpSection(QWidget):
         self.add = QPushButton("Add server", self)
         self.add.clicked.connect(lambda: vm.add_mcp_server(self.name.text(), self.target.text(), self.values.values()))
         actions = QHBoxLayout()
-        for button in (self.refresh, self.remove, self.open_log):
+        for button in (self.refresh, self.remove, self.open_log, self.sign_in):
             actions.addWidget(button)
         actions.addStretch(1)
         adding = QHBoxLayout()
@@ -90,7 +99,11 @@ class McpSection(QWidget):
         """Rebuilds the list when the servers change; buttons follow the busy state."""
         busy = "mcp" in state.busy
         self.add.setEnabled(not busy)
+        self._needs_sign_in = state.mcp_sign_in
+        self._signing_in = "mcp-sign-in" in state.busy
+        self.sign_in.setText("Waiting for the browser…" if self._signing_in else "Sign in…")
         self._logs = dict(state.mcp_logs)
+        self._remote = {server.name for server in state.mcp_servers if server.url}
         if state.mcp_servers != self._shown:
             added = {s.name for s in state.mcp_servers} - {s.name for s in self._shown or ()}
             if self.name.text().strip() in added:  # the form's server was stored: empty the form and its values
@@ -142,6 +155,16 @@ class McpSection(QWidget):
         for button in (self.refresh, self.remove):
             button.setEnabled(name is not None and not busy)
         self.open_log.setEnabled(name is not None and name in self._logs)
+        remote = self._needs_sign_in is not None or (name is not None and name in self._remote)
+        self.sign_in.setEnabled(remote and not busy and not getattr(self, "_signing_in", False))
+        if self._needs_sign_in is not None:
+            self.sign_in.setDefault(True)
+
+    def _sign_in(self) -> None:
+        """Signs in to the server that asked for it, else to the selected remote one."""
+        name = self._needs_sign_in[0] if self._needs_sign_in is not None else self.selected_server()
+        if name is not None:
+            self._vm.sign_in_mcp_server(name, self.open_url)
 
     def _on_selected(self, verb: object) -> None:
         name = self.selected_server()

@@ -1,0 +1,92 @@
+"""Signing in to a remote MCP server from the desktop app, against the OAuth test server (tests/mcp/oauth_server.py)
+as a real process: adding it answers 401, Settings offers Sign in, which hands the authorization URL to the browser
+(a test browser here, that follows the redirect to the app's port on 127.0.0.1); then the add completes and the
+tokens are in the keychain only."""
+
+from __future__ import annotations
+
+import threading
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.container import Container
+from app.gui.bridge import ContainerBackend
+from data.mcp.oauth_keychain import read_entry
+from tests.fakes_turn import FakeAdapterFactory
+from tests.mcp.helpers import free_port
+from tests.mcp.test_oauth import _serve
+from ui.viewmodels.settings import SettingsViewModel
+from ui.widgets.settings_mcp import McpSection
+
+
+class Browser:
+    """Opens the authorization URL the way a browser does (in its own thread), following the redirects."""
+
+    def __init__(self) -> None:
+        self.opened: list[str] = []
+        self.landed: list[str] = []
+
+    def __call__(self, url: str) -> None:
+        self.opened.append(url)
+
+        def visit() -> None:
+            with urllib.request.urlopen(url, timeout=30) as page:
+                assert b"Signed in" in page.read()
+                self.landed.append(page.url)
+
+        threading.Thread(target=visit, daemon=True).start()
+
+
+@pytest.fixture
+def oauth_base() -> Iterator[str]:
+    port = free_port()
+    process = _serve(port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_a_server_asking_for_a_sign_in_gets_a_sign_in_button_that_opens_the_browser(
+        qtbot, worker, tmp_path: Path, oauth_base: str) -> None:
+    container = Container.build(tmp_path / "home", adapter_factory=FakeAdapterFactory())
+    try:
+        vm = SettingsViewModel(ContainerBackend(container), worker)
+        section = McpSection(vm)
+        vm.state_changed.connect(section.show_state)
+        qtbot.addWidget(section)
+        browser = Browser()
+        section.open_url = browser
+        assert not section.sign_in.isEnabled()
+
+        section.name.setText("web")
+        section.target.setText(f"{oauth_base}/mcp")
+        section.add.click()
+        qtbot.waitUntil(lambda: vm.state.error is not None, timeout=60_000)
+        assert vm.state.error == ("The MCP server web needs you to sign in: press Sign in, and sign in in the "
+                                  "browser that opens.")
+        assert "terminal" not in vm.state.error and vm.state.mcp_servers == ()
+        assert section.sign_in.isEnabled()
+
+        section.sign_in.click()
+        qtbot.waitUntil(lambda: [s.name for s in vm.state.mcp_servers] == ["web"], timeout=60_000)
+        assert [t.name for t in vm.state.mcp_servers[0].tools] == ["whoami"]
+        assert vm.state.message == "MCP server web added with 1 tool."
+        [url] = browser.opened
+        assert "/authorize?" in url and "code_challenge_method=S256" in url
+        assert browser.landed[0].startswith("http://127.0.0.1:") and "/callback?code=" in browser.landed[0]
+        tokens = read_entry("web")["tokens"]
+        assert tokens["access_token"] and tokens["refresh_token"]
+        database = b"".join(p.read_bytes() for p in (tmp_path / "home").glob("palimpsest.db*"))
+        assert tokens["access_token"].encode() not in database
+
+        section.tree.topLevelItem(0).setSelected(True)  # signed in: Refresh uses the stored tokens, no new sign-in
+        section.refresh.click()
+        qtbot.waitUntil(lambda: vm.state.message == "web: 1 tool.", timeout=60_000)
+        assert len(browser.opened) == 1 and section.sign_in.isEnabled()  # a remote server can sign in again
+    finally:
+        container.close()
