@@ -65,9 +65,17 @@ class McpResourceTemplate:
 
         def one(match: re.Match[str]) -> str:
             expression = match.group(1)
-            reserved = expression.startswith(("+", "#"))
-            names = [p.strip().rstrip("*").split(":")[0] for p in expression.lstrip("+#./;?&").split(",")]
-            return ",".join(quote(values.get(n, ""), safe=":/?#[]@!$&'()*+,;=" if reserved else "") for n in names)
+            operator = expression[0] if expression[0] in "+#./;?&" else ""
+            safe = ":/?#[]@!$&'()*+,;=" if operator in ("+", "#") else ""
+            names = [p.strip().rstrip("*").split(":")[0] for p in expression[len(operator):].split(",")]
+            given = [(n, quote(values[n], safe=safe)) for n in names if values.get(n)]
+            if not given:
+                return ""
+            if operator in ("?", "&", ";"):  # name=value pairs
+                joiner = "&" if operator != ";" else ";"
+                return ("?" if operator == "?" else joiner) + joiner.join(f"{n}={v}" for n, v in given)
+            prefix = "" if operator == "+" else operator
+            return prefix + ("," if operator in ("", "+", "#") else operator).join(v for _, v in given)
 
         return _EXPRESSION.sub(one, self.uri_template)
 

@@ -71,6 +71,10 @@ def test_slash_offers_prompts_arguments_and_the_servers_completions_then_fills_t
 
     qtbot.keyClicks(edit, "/")
     qtbot.waitUntil(lambda: popup_lines(window) == ["notes:review", "notes:standup"], timeout=30_000)
+    if SCREENSHOTS.is_dir():
+        image = window.grab().toImage()
+        assert distinct_colors(image) > 5
+        image.save(str(SCREENSHOTS / "mcp_slash_prompt.png"))
     qtbot.keyClicks(edit, "notes:r")
     qtbot.waitUntil(lambda: popup_lines(window) == ["notes:review"])
     qtbot.keyClick(edit, Qt.Key.Key_Tab)
@@ -78,10 +82,6 @@ def test_slash_offers_prompts_arguments_and_the_servers_completions_then_fills_t
     qtbot.waitUntil(lambda: popup_lines(window) == ["language=", "focus="])
     qtbot.keyClicks(edit, "language=p")
     qtbot.waitUntil(lambda: popup_lines(window) == ["python", "perl", "php"], timeout=30_000)  # completion/complete
-    if SCREENSHOTS.is_dir():
-        image = window.grab().toImage()
-        assert distinct_colors(image) > 5
-        image.save(str(SCREENSHOTS / "mcp_slash_prompt.png"))
     qtbot.keyClick(edit, Qt.Key.Key_Down)
     qtbot.keyClick(edit, Qt.Key.Key_Return)
     assert edit.toPlainText() == "/notes:review language=perl "
