@@ -5,10 +5,12 @@ tokens are in the keychain only."""
 
 from __future__ import annotations
 
+import socket
 import threading
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -88,5 +90,44 @@ def test_a_server_asking_for_a_sign_in_gets_a_sign_in_button_that_opens_the_brow
         section.refresh.click()
         qtbot.waitUntil(lambda: vm.state.message == "web: 1 tool.", timeout=60_000)
         assert len(browser.opened) == 1 and section.sign_in.isEnabled()  # a remote server can sign in again
+    finally:
+        container.close()
+
+
+def _listening(port: int) -> bool:
+    """Whether something listens on the port (tried by binding it: a connection would be a request to answer)."""
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return True
+        return False
+
+
+def test_cancel_sign_in_stops_waiting_for_the_browser_and_closes_the_redirect_port(
+        qtbot, worker, tmp_path: Path, oauth_base: str) -> None:
+    container = Container.build(tmp_path / "home", adapter_factory=FakeAdapterFactory())
+    try:
+        vm = SettingsViewModel(ContainerBackend(container), worker)
+        section = McpSection(vm)
+        vm.state_changed.connect(section.show_state)
+        qtbot.addWidget(section)
+        opened: list[str] = []
+        section.open_url = opened.append  # a browser nobody signs in with
+        vm.add_mcp_server("web", f"{oauth_base}/mcp")
+        qtbot.waitUntil(lambda: vm.state.mcp_sign_in is not None, timeout=60_000)
+
+        section.sign_in.click()
+        qtbot.waitUntil(lambda: bool(opened), timeout=60_000)
+        redirect = parse_qs(urlparse(opened[0]).query)["redirect_uri"][0]
+        port = urlparse(redirect).port
+        assert port is not None and _listening(port)
+        assert section.sign_in.text() == "Cancel sign-in" and section.sign_in.isEnabled()
+
+        section.sign_in.click()
+        assert vm.state.message == "Sign-in cancelled." and "mcp-sign-in" not in vm.state.busy
+        qtbot.waitUntil(lambda: not _listening(port), timeout=30_000)
+        assert section.sign_in.text() == "Sign in…"
+        assert vm.state.mcp_servers == () and read_entry("web").get("tokens") is None
     finally:
         container.close()

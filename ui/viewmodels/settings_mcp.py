@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from typing import Any, cast
 
 from PySide6.QtCore import QObject, Signal
@@ -33,6 +34,7 @@ class SettingsMcpOps:
     _worker: AsyncWorker
     _adding: tuple[str, str, tuple[tuple[str, str], ...]] | None = None  # the add a sign-in interrupted
     _relay: _UrlRelay | None = None
+    _signing_in: Future[Any] | None = None  # the sign-in waiting for the browser
 
     def _set(self, **changes: Any) -> None:
         raise NotImplementedError
@@ -125,8 +127,15 @@ class SettingsMcpOps:
         def failed(error: Exception) -> None:
             self._set(busy=self._state.busy - {"mcp-sign-in"}, error=describe(error), message=None)
 
-        self._worker.call(lambda: mcp.sign_in_mcp_server(name, url, lambda u: emit(relay.url, u)), signed_in,
-                          failed)
+        self._signing_in = self._worker.call(lambda: mcp.sign_in_mcp_server(name, url, lambda u: emit(relay.url, u)),
+                                             signed_in, failed)
+
+    def cancel_mcp_sign_in(self) -> None:
+        """Stops waiting for the browser: the redirect port closes, nothing is stored."""
+        waiting, self._signing_in = self._signing_in, None
+        if waiting is not None and "mcp-sign-in" in self._state.busy:
+            waiting.cancel()
+            self._set(busy=self._state.busy - {"mcp-sign-in"}, message="Sign-in cancelled.", error=None)
 
     def set_mcp_tool_permission(self, name: str, tool: str, rule: str) -> None:
         """Sets one tool's rule (ask, allow or deny)."""

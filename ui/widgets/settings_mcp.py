@@ -101,7 +101,9 @@ class McpSection(QWidget):
         self.add.setEnabled(not busy)
         self._needs_sign_in = state.mcp_sign_in
         self._signing_in = "mcp-sign-in" in state.busy
-        self.sign_in.setText("Waiting for the browser…" if self._signing_in else "Sign in…")
+        self.sign_in.setText("Cancel sign-in" if self._signing_in else "Sign in…")
+        self.sign_in.setToolTip("Stop waiting for the browser" if self._signing_in
+                                else "Sign in to the selected remote server in your browser")
         self._logs = dict(state.mcp_logs)
         self._remote = {server.name for server in state.mcp_servers if server.url}
         if state.mcp_servers != self._shown:
@@ -156,12 +158,15 @@ class McpSection(QWidget):
             button.setEnabled(name is not None and not busy)
         self.open_log.setEnabled(name is not None and name in self._logs)
         remote = self._needs_sign_in is not None or (name is not None and name in self._remote)
-        self.sign_in.setEnabled(remote and not busy and not getattr(self, "_signing_in", False))
+        self.sign_in.setEnabled(self._signing_in or (remote and not busy))
         if self._needs_sign_in is not None:
             self.sign_in.setDefault(True)
 
     def _sign_in(self) -> None:
-        """Signs in to the server that asked for it, else to the selected remote one."""
+        """Signs in to the server that asked for it, else to the selected remote one; while waiting, cancels."""
+        if self._signing_in:
+            self._vm.cancel_mcp_sign_in()
+            return
         name = self._needs_sign_in[0] if self._needs_sign_in is not None else self.selected_server()
         if name is not None:
             self._vm.sign_in_mcp_server(name, self.open_url)
