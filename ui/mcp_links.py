@@ -7,6 +7,7 @@ import re
 
 _LINK = re.compile(r"^\[resource link (\S+) \((.*?)\)(?: — .*)?\]$", re.MULTILINE)
 MAX_LINKS = 8
+SIGN_IN_NEEDED = "needs you to sign in"  # what an MCP tool's error says when its remote server wants a sign-in
 
 
 def resource_links(output: str | None) -> list[tuple[str, str]]:
@@ -19,3 +20,8 @@ def resource_links(output: str | None) -> list[tuple[str, str]]:
         if len(found) == MAX_LINKS:
             break
     return found
+
+
+def needs_sign_in(tool_name: str | None, output: str | None, is_error: bool) -> bool:
+    """Whether a failed MCP tool call failed because its remote server wants the user to sign in."""
+    return is_error and bool(tool_name) and "__" in (tool_name or "") and SIGN_IN_NEEDED in (output or "")

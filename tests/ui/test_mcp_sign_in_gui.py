@@ -131,3 +131,51 @@ def test_cancel_sign_in_stops_waiting_for_the_browser_and_closes_the_redirect_po
         assert vm.state.mcp_servers == () and read_entry("web").get("tokens") is None
     finally:
         container.close()
+
+
+def test_a_tool_call_that_needed_a_sign_in_offers_sign_in_in_its_card(qtbot, worker, tmp_path: Path,
+                                                                       oauth_base: str) -> None:
+    import asyncio
+
+    from PySide6.QtCore import QPoint, QPointF, Qt
+
+    from domain.mcp import McpServer, McpTransport
+    from domain.models import Message, MessageType, ToolStatus
+    from tests.ui.window_helpers import open_session, themed_window
+
+    container = Container.build(tmp_path / "home", adapter_factory=FakeAdapterFactory(default_completion="A title"))
+    try:
+        container.set_api_key("anthropic", "sk-ant-test")
+        server = McpServer("web", McpTransport.HTTP, url=f"{oauth_base}/mcp", timeout_s=60)
+        container.storage.mcp_servers.save(server)
+        failed = asyncio.run(container.mcp.call_tool(server, "whoami", {}))  # what a chat's call gets: no sign-in
+        assert failed.is_error and "needs you to sign in" in failed.output
+        sid = container.create_session(provider_id="anthropic", model_id="claude-sonnet-4-6").id
+        add = container.storage.messages.add
+        add(Message("q", sid, MessageType.USER, "Who am I?"))
+        add(Message("call", sid, MessageType.TOOL_CALL, tool_call_id="t1", tool_name="web__whoami", tool_input="{}",
+                    provider_id="anthropic", model_id="claude-sonnet-4-6"))
+        add(Message("result", sid, MessageType.TOOL_RESULT, tool_call_id="t1", tool_name="web__whoami",
+                    tool_output=failed.output, tool_status=ToolStatus.ERROR))
+        window = themed_window(qtbot, ContainerBackend(container), worker)
+        open_session(qtbot, window, sid)
+        view, model = window.chat_view, window.chat_vm.model
+        tool = next(r for r in model.rows() if r.kind.value == "tool")
+        layout = view.delegate.layout_for(tool, float(view.viewport().width()), False, view.font())
+        [(rect, label)] = [(r, t) for r, a, t in layout.hotspots if a == "mcp-sign-in"]
+        assert label == "Sign in…"
+        browser = Browser()
+        view.open_url = lambda url: browser(url.toString())  # type: ignore[method-assign]
+        notices: list[str] = []
+        window.chat_vm.notice.connect(notices.append)
+
+        spot = (QPointF(view.visualRect(model.index(model.rows().index(tool))).topLeft()) + rect.center()).toPoint()
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(spot))
+        qtbot.waitUntil(lambda: "Signed in to web. Retry, or send again, to use its tools." in notices,
+                        timeout=60_000)
+        assert len(browser.opened) == 1 and "/authorize?" in browser.opened[0]
+        assert read_entry("web")["tokens"]["access_token"]
+        again = asyncio.run(container.mcp.call_tool(server, "whoami", {}))
+        assert not again.is_error and again.output == "signed in through OAuth"
+    finally:
+        container.close()

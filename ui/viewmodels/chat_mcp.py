@@ -25,6 +25,7 @@ class McpController(QObject):
     completions_ready = Signal(object, list)  # the request's key (server, prompt, argument, value), the values
     resources_ready = Signal(object)  # McpListing: resources and templates
     prompt_filled = Signal(str)  # the prompt's text, now the composer's draft
+    authorization_url = Signal(str)  # a sign-in's address, for the browser (emitted from the servers' thread)
 
     def __init__(self, vm: ChatViewModel) -> None:
         super().__init__()
@@ -111,4 +112,14 @@ class McpController(QObject):
                 emit(vm.file_ready, result.path)
 
         vm.worker.call(lambda: self._mcp.open_mcp_resource(tool_name, uri), opened,
+                       lambda error: emit(vm.notice, describe(error)))
+
+    def sign_in(self, server: str) -> None:
+        """Signs in to a remote server in the browser (authorization_url carries the address); a notice says when
+        it is done."""
+        vm = self._vm
+        emit(vm.notice, f"Sign in to {server} in your browser; Palimpsest waits for it to finish.")
+        vm.worker.call(lambda: self._mcp.sign_in_mcp_server(server, None, lambda url: emit(self.authorization_url,
+                                                                                            url)),
+                       lambda _: emit(vm.notice, f"Signed in to {server}. Retry, or send again, to use its tools."),
                        lambda error: emit(vm.notice, describe(error)))

@@ -57,6 +57,8 @@ def run_row_action(view: ChatView, action: str, row: ChatRow) -> None:
         index = int(action.split(":", 1)[1])
         if index < len(links) and row.tool_name:
             vm.mcp.open_resource(row.tool_name, links[index][0])
+    elif action == "mcp-sign-in" and row.tool_name:  # the tool's remote server wants a sign-in
+        vm.mcp.sign_in(row.tool_name.split("__", 1)[0])
     elif action == "reattach" and row.attachments:
         vm.reattach(row.attachments)
 

@@ -110,7 +110,7 @@ class MainWindow(QMainWindow):
         self._chat_shown: ChatState | None = None  # the chat state rendered last
         self.snackbar = Snackbar(right)
         self.attachments = AttachmentWiring(self, self.chat_vm, self.composer, self.chat_view)
-        self.mcp = McpWiring(self, self.chat_vm, self.composer, self.attachments)  # /server:prompt, resources
+        self.mcp = McpWiring(self, self.chat_vm, self.composer, self.attachments, self.chat_view)  # prompts, resources
         self.oversized_paste = OversizedPaste(self.composer, self.chat_vm, self.snackbar.show_message)
         self._wire()
         self._shortcuts()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QPoint, Qt
+from PySide6.QtCore import QObject, QPoint, Qt, QUrl
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialog, QMenu, QWidget
 
@@ -13,6 +13,7 @@ from domain.mcp_interaction import ElicitAction, Elicitation, ElicitField
 from ui.mcp_backend import McpListing, ServerResource
 from ui.viewmodels.chat import ChatViewModel
 from ui.widgets.attach_wiring import AttachmentWiring
+from ui.widgets.chat_view import ChatView
 from ui.widgets.composer import Composer
 from ui.widgets.elicitation_dialog import ElicitationDialog
 from ui.widgets.slash_popup import SlashCompleter
@@ -25,8 +26,10 @@ class McpWiring(QObject):
     """Owned by the main window. `menu` is the paperclip's menu while it shows (tests find its actions there);
     `present` shows a template's form (replaced in tests)."""
 
-    def __init__(self, window: QWidget, vm: ChatViewModel, composer: Composer, attachments: AttachmentWiring) -> None:
+    def __init__(self, window: QWidget, vm: ChatViewModel, composer: Composer, attachments: AttachmentWiring,
+                 view: ChatView) -> None:
         super().__init__(window)
+        vm.mcp.authorization_url.connect(lambda url: view.open_url(QUrl(url)))  # a sign-in from a tool card
         self._window, self._vm, self._composer, self._files = window, vm, composer, attachments
         self.slash = SlashCompleter(composer.edit, vm.mcp, window)
         vm.mcp.prompt_filled.connect(lambda _text: composer.take_focus())
