@@ -75,7 +75,9 @@ def test_slash_offers_prompts_arguments_and_the_servers_completions_then_fills_t
         image = window.grab().toImage()
         assert distinct_colors(image) > 5
         image.save(str(SCREENSHOTS / "mcp_slash_prompt.png"))
-    qtbot.keyClicks(edit, "notes:r")
+    qtbot.keyClick(edit, Qt.Key.Key_Escape)  # Esc closes the popup only
+    assert popup_lines(window) == [] and edit.toPlainText() == "/"
+    qtbot.keyClicks(edit, "notes:r")  # typing on shows it again
     qtbot.waitUntil(lambda: popup_lines(window) == ["notes:review"])
     qtbot.keyClick(edit, Qt.Key.Key_Tab)
     assert edit.toPlainText() == "/notes:review "

@@ -103,6 +103,8 @@ class SlashCompleter(QObject):
         return True
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._edit and event.type() == QEvent.Type.FocusOut:
+            self.popup.hide()  # the next key typed in the box shows it again
         if watched is not self._edit or not isinstance(event, QKeyEvent):
             return super().eventFilter(watched, event)
         key = event.key()
