@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -36,6 +37,50 @@ class McpResource:
     name: str
     description: str = ""
     mime_type: str | None = None
+
+
+@dataclass(frozen=True)
+class McpResourceTemplate:
+    """A family of resources a server offers by a URI template (RFC 6570), e.g. `notes://day/{date}`."""
+
+    uri_template: str
+    name: str
+    description: str = ""
+    mime_type: str | None = None
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """The template's variable names, in order."""
+        names: list[str] = []
+        for expression in _EXPRESSION.findall(self.uri_template):
+            for part in expression.lstrip("+#./;?&").split(","):
+                name = part.strip().rstrip("*").split(":")[0]
+                if name and name not in names:
+                    names.append(name)
+        return tuple(names)
+
+    def expand(self, values: Mapping[str, str]) -> str:
+        """The URI with each `{name}` (or `{+name}`) replaced by its value (escaped unless reserved)."""
+        from urllib.parse import quote
+
+        def one(match: re.Match[str]) -> str:
+            expression = match.group(1)
+            operator = expression[0] if expression[0] in "+#./;?&" else ""
+            safe = ":/?#[]@!$&'()*+,;=" if operator in ("+", "#") else ""
+            names = [p.strip().rstrip("*").split(":")[0] for p in expression[len(operator):].split(",")]
+            given = [(n, quote(values[n], safe=safe)) for n in names if values.get(n)]
+            if not given:
+                return ""
+            if operator in ("?", "&", ";"):  # name=value pairs
+                joiner = "&" if operator != ";" else ";"
+                return ("?" if operator == "?" else joiner) + joiner.join(f"{n}={v}" for n, v in given)
+            prefix = "" if operator == "+" else operator
+            return prefix + ("," if operator in ("", "+", "#") else operator).join(v for _, v in given)
+
+        return _EXPRESSION.sub(one, self.uri_template)
+
+
+_EXPRESSION = re.compile(r"\{([^}]+)\}")
 
 
 @dataclass(frozen=True)
@@ -82,6 +127,10 @@ class McpCatalog(Protocol):
 
     def resource_changed(self, server: str, uri: str) -> bool:
         """True once after each update the server announced for a subscribed resource (re-read it then)."""
+        ...
+
+    async def list_resource_templates(self, server: McpServer) -> Sequence[McpResourceTemplate]:
+        """Every resource template the server lists."""
         ...
 
 

@@ -31,6 +31,7 @@ from ui.backend_types import (
     StartupInfo,
     UsageSummary,
 )
+from ui.mcp_backend import McpCatalogBackend
 from ui.settings_backend import SettingsBackend
 
 __all__ = [
@@ -209,5 +210,6 @@ class ConversationBackend(Protocol):
         raise NotImplementedError
 
 
-class ChatBackend(AppBackend, SessionsBackend, ConversationBackend, AttachmentsBackend, SettingsBackend, Protocol):
+class ChatBackend(AppBackend, SessionsBackend, ConversationBackend, AttachmentsBackend, SettingsBackend,
+                  McpCatalogBackend, Protocol):
     """Every screen's interface together: what app.gui.bridge implements over the use cases (fakes in tests)."""

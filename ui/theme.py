@@ -149,6 +149,9 @@ def stylesheet_for(t: Theme) -> str:
     #PickerList QScrollBar::add-line:vertical, #PickerList QScrollBar::sub-line:vertical {{ height: 0; }}
     #PickerList QScrollBar::add-page:vertical, #PickerList QScrollBar::sub-page:vertical {{ background: none; }}
     #SidebarToggle {{ padding: 4px 9px; font-size: 15px; }}
+    #SlashPopup {{ background: {t.surface}; border: 1px solid {t.border}; border-radius: 8px; padding: 4px; }}
+    #SlashPopup::item {{ padding: 5px 8px; border-radius: 6px; color: {t.text}; }}
+    #SlashPopup::item:selected {{ background: {t.user_bubble}; color: {t.text}; }}
     QToolButton {{ border: 1px solid {t.border}; border-radius: 6px; padding: 5px 10px; background: {t.surface}; }}
     QToolButton::menu-indicator {{ image: none; width: 0px; }}
     #WebSearchToggle {{ padding: 4px 6px; }}

@@ -9,7 +9,7 @@ from typing import Any
 import mcp_types as types
 from mcp import ClientSession
 
-from domain.mcp_catalog import McpPrompt, McpPromptArgument, McpResource, McpResourceContent
+from domain.mcp_catalog import McpPrompt, McpPromptArgument, McpResource, McpResourceContent, McpResourceTemplate
 
 
 def prompt_of(prompt: types.Prompt) -> McpPrompt:
@@ -79,3 +79,17 @@ async def list_resources(session: ClientSession) -> list[McpResource]:
         cursor = result.next_cursor
         if not cursor:
             return resources
+
+
+async def list_resource_templates(session: ClientSession) -> list[McpResourceTemplate]:
+    """Every resource template the server lists (all pages)."""
+    templates: list[McpResourceTemplate] = []
+    cursor: str | None = None
+    while True:
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+        result = await session.list_resource_templates(params=params)
+        templates += [McpResourceTemplate(t.uri_template, t.name, t.description or "", t.mime_type)
+                      for t in result.resource_templates]
+        cursor = result.next_cursor
+        if not cursor:
+            return templates

@@ -258,3 +258,7 @@ class McpHub(HubCatalog):
     async def _stop_all(self) -> None:
         await asyncio.gather(*(c.stop() for c in self._connections.values()), return_exceptions=True)
         self._connections.clear()
+        others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in others:  # a start still in flight (a sign-in waiting for the browser): ended, its port closed
+            task.cancel()
+        await asyncio.gather(*others, return_exceptions=True)

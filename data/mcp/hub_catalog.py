@@ -11,9 +11,9 @@ from typing import Any, TypeVar
 import mcp_types as types
 from mcp import ClientSession
 
-from data.mcp.catalog import contents_of, list_prompts, list_resources, prompt_text
+from data.mcp.catalog import contents_of, list_prompts, list_resource_templates, list_resources, prompt_text
 from domain.mcp import McpServer
-from domain.mcp_catalog import McpPrompt, McpResource, McpResourceContent
+from domain.mcp_catalog import McpPrompt, McpResource, McpResourceContent, McpResourceTemplate
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -76,6 +76,10 @@ class HubCatalog:
     async def list_resources(self, server: McpServer) -> Sequence[McpResource]:
         """See McpCatalog.list_resources."""
         return await self._submit(self._ask, server, "list its resources", list_resources)
+
+    async def list_resource_templates(self, server: McpServer) -> Sequence[McpResourceTemplate]:
+        """See McpCatalog.list_resource_templates."""
+        return await self._submit(self._ask, server, "list its resource templates", list_resource_templates)
 
     async def read_resource(self, server: McpServer, uri: str) -> list[McpResourceContent]:
         """See McpCatalog.read_resource."""

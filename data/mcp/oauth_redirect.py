@@ -13,7 +13,8 @@ from mcp.shared.auth import AuthorizationCodeResult
 
 SIGN_IN_TIMEOUT_S = 300.0
 CALLBACK_PATH = "/callback"
-ShowSignIn = Callable[[str, str], None]  # (server name, authorization URL): tells the person where to sign in
+# (server name, authorization URL): tells the person where to sign in; True when it opened the browser itself
+ShowSignIn = Callable[[str, str], bool | None]
 
 _PAGE = (b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nConnection: close\r\n\r\n"
          b"<!doctype html><title>Palimpsest</title><p>Signed in. You can close this tab and go back to Palimpsest.")
@@ -45,8 +46,8 @@ class RedirectListener:
         """The SDK's redirect_handler."""
         self._result = asyncio.get_running_loop().create_future()
         self._listener = await asyncio.start_server(self._on_request, "127.0.0.1", self._port)
-        self._show(self._server_name, url)
-        if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        opened = self._show(self._server_name, url)
+        if opened is not True and (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
             import webbrowser
 
             with contextlib.suppress(Exception):  # no browser: the printed URL is enough

@@ -31,6 +31,7 @@ from ui.state.chat_state import ChatState, ModelChoice
 from ui.viewmodels.chat_attachments import AttachmentsController
 from ui.viewmodels.chat_branches import BranchesController
 from ui.viewmodels.chat_context import ContextController
+from ui.viewmodels.chat_mcp import McpController
 from ui.viewmodels.chat_paging import PAGE, PagingController
 from ui.viewmodels.chat_queue import QueueController
 from ui.viewmodels.chat_transcript import Transcript
@@ -65,6 +66,7 @@ class ChatViewModel(QObject):
         self.files = AttachmentsController(self)
         self.branches = BranchesController(self)
         self.context = ContextController(self)
+        self.mcp = McpController(self)  # MCP prompts, resources and resource links
         self.shown = 0  # pages shown or left so far: a read answered after another page opened is stale
 
     @property

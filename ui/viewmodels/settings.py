@@ -35,6 +35,7 @@ class SettingsState:
     tool_names: tuple[str, ...] = ()
     mcp_servers: tuple[McpServer, ...] = ()
     mcp_logs: Mapping[str, str] = field(default_factory=dict)
+    mcp_sign_in: tuple[str, str | None] | None = None  # a remote server that needs a sign-in: name, URL if unsaved
     keychain_problem: str | None = None
     busy: frozenset[str] = frozenset()
     provider_status: Mapping[ProviderId, str] = field(default_factory=dict)

@@ -4,10 +4,26 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable, Sequence
-from typing import Any
+from concurrent.futures import Future
+from typing import Any, cast
+
+from PySide6.QtCore import QObject, Signal
 
 from domain.models import AgentId
 from ui.backend import SettingsBackend
+from ui.error_text import describe
+from ui.mcp_backend import McpCatalogBackend
+from ui.signals import emit
+from ui.worker import AsyncWorker
+
+SIGN_IN_NEEDED = "needs you to sign in"
+OpenUrl = Callable[[str], object]
+
+
+class _UrlRelay(QObject):
+    """Carries an authorization URL from the MCP servers' thread to the GUI thread, where the browser opens."""
+
+    url = Signal(str)
 
 
 class SettingsMcpOps:
@@ -15,6 +31,10 @@ class SettingsMcpOps:
 
     _backend: SettingsBackend
     _state: Any
+    _worker: AsyncWorker
+    _adding: tuple[str, str, tuple[tuple[str, str], ...]] | None = None  # the add a sign-in interrupted
+    _relay: _UrlRelay | None = None
+    _signing_in: Future[Any] | None = None  # the sign-in waiting for the browser
 
     def _set(self, **changes: Any) -> None:
         raise NotImplementedError
@@ -53,15 +73,70 @@ class SettingsMcpOps:
         if isinstance(checked, str):
             self._reject(checked)
             return
-        self._run("mcp", lambda: self._backend.add_mcp_server(name.strip(), command, target if is_url else None,
-                                                              checked),
-                  lambda s: self._reload_mcp(f"MCP server {s.name} added with {_tools(len(s.tools))}"
-                                             f"{_kept(len(checked), is_url)}."))
+        self._adding = (name, target, tuple(values))
+        self._run_mcp(lambda: self._backend.add_mcp_server(name.strip(), command, target if is_url else None,
+                                                           checked),
+                      lambda s: self._reload_mcp(f"MCP server {s.name} added with {_tools(len(s.tools))}"
+                                                 f"{_kept(len(checked), is_url)}."),
+                      (name.strip(), target) if is_url else None)
 
     def refresh_mcp_tools(self, name: str) -> None:
         """Starts the server if needed and lists its tools again."""
-        self._run("mcp", lambda: self._backend.refresh_mcp_tools(name),
-                  lambda s: self._reload_mcp(f"{s.name}: {_tools(len(s.tools))}."))
+        self._adding = None
+        self._run_mcp(lambda: self._backend.refresh_mcp_tools(name),
+                      lambda s: self._reload_mcp(f"{s.name}: {_tools(len(s.tools))}."), (name, None))
+
+    def _run_mcp(self, make: Callable[[], Any], then: Callable[[Any], None],
+                 remote: tuple[str, str | None] | None) -> None:
+        """Runs an MCP verb; a remote server's 401 sets `mcp_sign_in` (the dialog offers Sign in)."""
+        self._set(busy=self._state.busy | {"mcp"}, error=None, mcp_sign_in=None)
+
+        def ok(result: Any) -> None:
+            self._set(busy=self._state.busy - {"mcp"})
+            then(result)
+
+        def failed(error: Exception) -> None:
+            text = describe(error)
+            if remote is not None and SIGN_IN_NEEDED in text:
+                self._set(busy=self._state.busy - {"mcp"}, message=None, mcp_sign_in=remote,
+                          error=f"The MCP server {remote[0]} needs you to sign in: press Sign in, and sign in in "
+                                "the browser that opens.")
+                return
+            self._set(busy=self._state.busy - {"mcp"}, error=text, message=None)
+
+        self._worker.call(make, ok, failed)
+
+    def sign_in_mcp_server(self, name: str, open_url: OpenUrl) -> None:
+        """Signs in to a remote server in the browser (`open_url` opens the authorization URL, on the GUI thread);
+        then the add or refresh that asked for it runs again."""
+        pending = self._state.mcp_sign_in
+        url = pending[1] if pending is not None and pending[0] == name else None
+        relay = self._relay = _UrlRelay()  # kept until the next sign-in
+        relay.url.connect(open_url)
+        mcp = cast(McpCatalogBackend, self._backend)  # the chat backend also implements McpCatalogBackend
+        self._set(busy=self._state.busy | {"mcp-sign-in"}, error=None,
+                  message=f"Sign in to {name} in your browser; Palimpsest waits for it to finish.")
+
+        def signed_in(_: object) -> None:
+            self._set(busy=self._state.busy - {"mcp-sign-in"}, mcp_sign_in=None, message=f"Signed in to {name}.")
+            adding = self._adding
+            if url is not None and adding is not None:
+                self.add_mcp_server(adding[0], adding[1], adding[2])
+            else:
+                self.refresh_mcp_tools(name)
+
+        def failed(error: Exception) -> None:
+            self._set(busy=self._state.busy - {"mcp-sign-in"}, error=describe(error), message=None)
+
+        self._signing_in = self._worker.call(lambda: mcp.sign_in_mcp_server(name, url, lambda u: emit(relay.url, u)),
+                                             signed_in, failed)
+
+    def cancel_mcp_sign_in(self) -> None:
+        """Stops waiting for the browser: the redirect port closes, nothing is stored."""
+        waiting, self._signing_in = self._signing_in, None
+        if waiting is not None and "mcp-sign-in" in self._state.busy:
+            waiting.cancel()
+            self._set(busy=self._state.busy - {"mcp-sign-in"}, message="Sign-in cancelled.", error=None)
 
     def set_mcp_tool_permission(self, name: str, tool: str, rule: str) -> None:
         """Sets one tool's rule (ask, allow or deny)."""

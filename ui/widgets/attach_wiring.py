@@ -3,6 +3,8 @@ images and files, removing one from the composer, thumbnails in the chat, openin
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPixmap
 from PySide6.QtWidgets import QFileDialog, QWidget
@@ -25,7 +27,8 @@ class AttachmentWiring(QObject):
         super().__init__(window)
         self._window, self._vm, self._view = window, vm, view
         self._pixmaps: dict[str, QPixmap] = {}
-        composer.attach_clicked.connect(self.choose_files)
+        self.clip_menu: Callable[[], bool] | None = None  # the paperclip's menu instead of the dialog (MCP servers on)
+        composer.attach_clicked.connect(self._clip)
         composer.remove_attachment.connect(vm.remove_pending)
         composer.edit.files_pasted.connect(vm.attach_paths)
         composer.edit.image_pasted.connect(vm.attach_image)
@@ -57,6 +60,10 @@ class AttachmentWiring(QObject):
         if page is not None:
             url.setFragment(f"page={page}")
         self._view.open_url(url)
+
+    def _clip(self) -> None:
+        if self.clip_menu is None or not self.clip_menu():
+            self.choose_files()
 
     def choose_files(self) -> None:
         """The paperclip: a file dialog; the chosen files are taken in."""

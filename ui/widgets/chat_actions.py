@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QGuiApplication
 
+from ui.mcp_links import resource_links
 from ui.models.chat_rows import ChatRow
 from ui.signals import emit
 
@@ -51,6 +52,13 @@ def run_row_action(view: ChatView, action: str, row: ChatRow) -> None:
         emit(view.summary_requested, action == "edit-summary")
     elif action.startswith("open-attachment:") and row.attachments:
         vm.open_attachment(row.attachments[int(action.split(":", 1)[1])])
+    elif action.startswith("open-resource:"):  # a resource an MCP tool's result linked to
+        links = resource_links(row.tool_output)
+        index = int(action.split(":", 1)[1])
+        if index < len(links) and row.tool_name:
+            vm.mcp.open_resource(row.tool_name, links[index][0])
+    elif action == "mcp-sign-in" and row.tool_name:  # the tool's remote server wants a sign-in
+        vm.mcp.sign_in(row.tool_name.split("__", 1)[0])
     elif action == "reattach" and row.attachments:
         vm.reattach(row.attachments)
 

@@ -27,6 +27,7 @@ from ui.widgets.file_menu import FileMenu
 from ui.widgets.first_run import FirstRunPanel
 from ui.widgets.header import Header
 from ui.widgets.import_flow import ImportFlow
+from ui.widgets.mcp_wiring import McpWiring
 from ui.widgets.paste_flow import OversizedPaste
 from ui.widgets.session_menu import SessionExport, SessionPromptFlow, show_shortcuts
 from ui.widgets.settings_dialog import SettingsDialog
@@ -109,6 +110,7 @@ class MainWindow(QMainWindow):
         self._chat_shown: ChatState | None = None  # the chat state rendered last
         self.snackbar = Snackbar(right)
         self.attachments = AttachmentWiring(self, self.chat_vm, self.composer, self.chat_view)
+        self.mcp = McpWiring(self, self.chat_vm, self.composer, self.attachments, self.chat_view)  # prompts, resources
         self.oversized_paste = OversizedPaste(self.composer, self.chat_vm, self.snackbar.show_message)
         self._wire()
         self._shortcuts()

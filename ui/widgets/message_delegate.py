@@ -17,6 +17,8 @@ from ui.widgets.row_sizer import RowSizer
 
 Index = QModelIndex | QPersistentModelIndex
 
+MCP_ACTIONS = ("open-resource:", "mcp-sign-in")  # a tool card's links: its resources, a sign-in
+
 
 class MessageDelegate(QStyledItemDelegate):
     """Draws one ChatRow per item; emits `action(name, row, code_index)` for clicks on its links."""
@@ -237,6 +239,7 @@ class MessageDelegate(QStyledItemDelegate):
             paint_tiles(painter, layout.tiles, row.attachments, t, font, self.thumbnail)
         if layout.doc is not None:
             self._paint_doc(painter, row, layout, _small(font))
+        if layout.doc is not None or any(a.startswith(MCP_ACTIONS) for _, a, _ in layout.hotspots):
             self._paint_links(painter, row, layout, font, always=True, skip=("toggle",))
 
     def _paint_divider(self, painter: QPainter, row: ChatRow, layout: RowLayout, width: float, font: QFont) -> None:
@@ -267,7 +270,7 @@ class MessageDelegate(QStyledItemDelegate):
                 continue
             hovered = self._hover == (row.key, action)
             prominent = row.kind in (RowKind.DIVIDER, RowKind.LOAD_OLDER, RowKind.ERROR) or action in (
-                "full-output", "retry", "branch-prev", "branch-next")
+                "full-output", "retry", "branch-prev", "branch-next") or action.startswith(MCP_ACTIONS)
             color = self._theme.accent if (hovered or prominent) else self._theme.muted
             painter.setPen(QColor(color))
             f = QFont(small)

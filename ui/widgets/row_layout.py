@@ -12,6 +12,7 @@ from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument
 from ui.markdown import QUOTE_LEVEL, code_frames, code_language, render_document
 from ui.markdown_stream import StreamingDocument
 from ui.math_images import MATH_PENDING
+from ui.mcp_links import needs_sign_in, resource_links
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.theme import Theme
 
@@ -258,6 +259,13 @@ def _tool_layout(row: ChatRow, usable: float, expanded: bool, theme: Theme, font
             layout.tiles.append(tile)
             layout.hotspots.append((tile, f"open-attachment:{i}", ""))
         height += tiles_h
+    links = [] if row.tool_running else [(f"open-resource:{i}", f"↗ {name}")
+                                         for i, (_, name) in enumerate(resource_links(row.tool_output))]
+    if not row.tool_running and needs_sign_in(row.tool_name, row.tool_output, row.tool_error):
+        links.append(("mcp-sign-in", "Sign in…"))  # its remote server wants a sign-in: in the browser
+    if links:  # resources the result links to (click: read through its server and open)
+        layout.hotspots += _actions(links, font, MARGIN + PAD, GAP / 2 + height + 2)
+        height += ACTION_LINE + 8
     if expanded:
         parts = [f"Arguments\n```json\n{row.tool_input or '{}'}\n```"]
         output = row.tool_output

@@ -43,6 +43,8 @@ class McpSection(QWidget):
         self._vm = vm
         self._shown: tuple[McpServer, ...] | None = None
         self._logs: dict[str, str] = {}
+        self._remote: set[str] = set()  # the servers reached by URL (they may need a sign-in)
+        self._signing_in = False
         title = QLabel("MCP servers", self)
         title.setObjectName("CardTitle")
         explanation = QLabel(EXPLANATION, self)
@@ -67,6 +69,11 @@ class McpSection(QWidget):
         self.choose_folder: Callable[[], str | None] = self._choose_folder  # replaceable in tests
         self.add_root.clicked.connect(self._add_root)
         self.remove_root.clicked.connect(self._remove_root)
+        self.sign_in = QPushButton("Sign in…", self)
+        self.sign_in.setToolTip("Sign in to the selected remote server in your browser")
+        self.sign_in.clicked.connect(self._sign_in)
+        self.open_url: Callable[[str], object] = lambda url: QDesktopServices.openUrl(QUrl(url))  # tests: a browser
+        self._needs_sign_in: tuple[str, str | None] | None = None
         self.refresh.clicked.connect(lambda: self._on_selected(vm.refresh_mcp_tools))
         self.remove.clicked.connect(lambda: self._on_selected(vm.remove_mcp_server))
         self.open_log.clicked.connect(self._open_log)
@@ -80,7 +87,7 @@ class McpSection(QWidget):
         self.add = QPushButton("Add server", self)
         self.add.clicked.connect(lambda: vm.add_mcp_server(self.name.text(), self.target.text(), self.values.values()))
         actions = QHBoxLayout()
-        for button in (self.refresh, self.remove, self.open_log, self.add_root, self.remove_root):
+        for button in (self.refresh, self.remove, self.open_log, self.add_root, self.remove_root, self.sign_in):
             actions.addWidget(button)
         actions.addStretch(1)
         adding = QHBoxLayout()
@@ -102,7 +109,13 @@ class McpSection(QWidget):
         """Rebuilds the list when the servers change; buttons follow the busy state."""
         busy = "mcp" in state.busy
         self.add.setEnabled(not busy)
+        self._needs_sign_in = state.mcp_sign_in
+        self._signing_in = "mcp-sign-in" in state.busy
+        self.sign_in.setText("Cancel sign-in" if self._signing_in else "Sign in…")
+        self.sign_in.setToolTip("Stop waiting for the browser" if self._signing_in
+                                else "Sign in to the selected remote server in your browser")
         self._logs = dict(state.mcp_logs)
+        self._remote = {server.name for server in state.mcp_servers if server.url}
         if state.mcp_servers != self._shown:
             added = {s.name for s in state.mcp_servers} - {s.name for s in self._shown or ()}
             if self.name.text().strip() in added:  # the form's server was stored: empty the form and its values
@@ -192,6 +205,19 @@ class McpSection(QWidget):
             button.setEnabled(name is not None and not busy)
         self.remove_root.setEnabled(self.selected_root() is not None and not busy)
         self.open_log.setEnabled(name is not None and name in self._logs)
+        remote = self._needs_sign_in is not None or (name is not None and name in self._remote)
+        self.sign_in.setEnabled(self._signing_in or (remote and not busy))
+        if self._needs_sign_in is not None:
+            self.sign_in.setDefault(True)
+
+    def _sign_in(self) -> None:
+        """Signs in to the server that asked for it, else to the selected remote one; while waiting, cancels."""
+        if self._signing_in:
+            self._vm.cancel_mcp_sign_in()
+            return
+        name = self._needs_sign_in[0] if self._needs_sign_in is not None else self.selected_server()
+        if name is not None:
+            self._vm.sign_in_mcp_server(name, self.open_url)
 
     def _on_selected(self, verb: object) -> None:
         name = self.selected_server()
