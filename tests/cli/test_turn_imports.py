@@ -78,3 +78,18 @@ def test_an_sdk_imported_without_aiohttp_still_gives_a_default_factory_a_working
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "CLIENT httpx2" in done.stdout, done.stdout
+
+
+def test_a_gemini_turn_imports_neither_anthropic_nor_openai_nor_aiohttp(tmp_path: Path) -> None:
+    from tests.fakeservers.gemini_server import FakeGeminiServer
+
+    server = FakeGeminiServer(ScriptedBrain(default=Reply.of_text("Hello from Gemini.")))
+    server.start()
+    try:
+        cli = _cli(tmp_path, GEMINI_API_KEY="AIza-test-0123456789", GOOGLE_GEMINI_BASE_URL=server.base_url)
+        out, loaded = _one_command_process(cli, "chat", "-p", "gemini", "-m", "gemini-test-1", "hi")
+    finally:
+        server.stop()
+    assert "Hello from Gemini." in out
+    assert loaded == ["google", "httpx2"]
+    assert server.failures == []
