@@ -27,7 +27,9 @@ class LazyAdapterFactory:
     connections belong to the loop that used them: `aclose` on that loop before it ends closes them all.
     """
 
-    def __init__(self, media: MediaSource | None = None, probes: ProbeStore | None = None) -> None:
+    def __init__(self, media: MediaSource | None = None, probes: ProbeStore | None = None, *,
+                 aiohttp: bool = True) -> None:
+        self.aiohttp = aiohttp  # False: httpx, the SDKs imported without aiohttp (a process that runs one command)
         self.media = media  # reads attachment files for the adapters (set by the Container when not given)
         self.probes = probes  # servers' answers to window probes, kept a day (set by the Container when not given)
         self._factory: SdkAdapterFactory | None = None
@@ -39,7 +41,7 @@ class LazyAdapterFactory:
         if self._factory is None:
             from data.providers.factory import SdkAdapterFactory
 
-            self._factory = SdkAdapterFactory(media=self.media, probes=self.probes)
+            self._factory = SdkAdapterFactory(media=self.media, probes=self.probes, aiohttp=self.aiohttp)
         try:
             loop: object | None = asyncio.get_running_loop()
         except RuntimeError:

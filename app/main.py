@@ -121,7 +121,10 @@ def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         ("idle_timeout_s", getattr(args, "idle_timeout", None)), ("reasoning", getattr(args, "reasoning", None)),
         ("web_search", getattr(args, "web_search", None)),  # --web-search: on for this command
     ) if value}
-    container = Container.build(approver=approver, context_overrides=overrides or None)
+    from app.adapter_cache import LazyAdapterFactory
+
+    adapters = LazyAdapterFactory(aiohttp=_one_command != [True])  # one command: httpx, no aiohttp (sdk_import)
+    container = Container.build(approver=approver, context_overrides=overrides or None, adapter_factory=adapters)
     if args.command in ("chat", "mcp"):  # an MCP server's question or sampling request: asked on a terminal
         from app.cli.mcp_user import TerminalMcpUser, sign_in_notice
 
@@ -206,11 +209,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         tune_gc_for_a_command()
     _ran.clear()
     _ran.append(args.command is not None)
+    _one_command[:] = [argv is None]
     with redacted_output(debug=args.debug):  # no API key in any log line, traceback or error line
         return _run(args)
 
 
 _ran: list[bool] = []  # whether the last main() ran a command (not the desktop app)
+_one_command: list[bool] = []  # whether the last main() ran on the process arguments (its process's one command)
 
 
 def cli() -> None:

@@ -132,6 +132,7 @@ def open_session(session_id: str) -> dict[str, float]:
         if not shown and session is not None and session.id == session_id and not vm.state.loading \
                 and vm.model.rowCount() == 0 and session.message_count == 0:
             shown.append(time.perf_counter())
+            view.viewport().update()  # an empty list may have nothing new to paint: its next paint shows the state
         return bool(shown) and clock.first_after(shown[0]) is not None
 
     run_until(lambda: clock.first_after(filled[0] if filled else None) is not None or empty_shown())

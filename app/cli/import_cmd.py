@@ -4,7 +4,7 @@ none; `import auto PATH` tells the kind itself and says which it found."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sized
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -34,7 +34,7 @@ def open_conversations(kind: str, path: Path, intake: AttachmentIntake | None = 
 def import_file(c: Container, kind: str, path: Path, err: TextIO) -> ImportResult:
     """Reads and stores one export."""
     with open_conversations(kind, path, c.attachments) as conversations:
-        known = len(conversations) if isinstance(conversations, list) else None
+        known = len(conversations) if isinstance(conversations, Sized) else None
         step = max(1, int(known * PROGRESS_EVERY)) if known is not None else STREAMED_PROGRESS_EVERY
 
         def progress(done: int, total: int | None) -> None:

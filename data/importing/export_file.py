@@ -1,7 +1,7 @@
 """An export file as the import reads it: the file itself or conversations.json inside an export's .zip, only a
 regular file, at most MAX_EXPORT_BYTES uncompressed (a zip's own claim checked first, then the bytes counted as
-they are read), a small one parsed whole (syntax errors at a line and column), a large one streamed conversation
-by conversation (ijson) so memory stays bounded whatever its size."""
+they are read), read conversation by conversation (json_stream: syntax errors at a line and column) so memory holds
+one conversation at a time whatever the file's size; the few kinds read whole are parsed whole."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from data.importing.json_stream import JsonItems
 from domain.attachment import human_size
 from domain.errors import InvalidInput
-from domain.importers.model import MAX_NESTING, ImportedConversation, MalformedExport, depth_checked, too_deep
+from domain.importers.model import ImportedConversation, MalformedExport, depth_checked
 
 MAX_EXPORT_BYTES = 1_000_000_000  # the largest export (uncompressed) an import reads: 1 GB
-STREAM_FROM = 32_000_000  # exports larger than this (uncompressed) are streamed rather than parsed whole
+STREAM_FROM = 32_000_000  # exports up to this size (uncompressed) are counted first (progress shows a total)
 _CHUNK = 1 << 16
 _WHITESPACE = b" \t\r\n"
 
@@ -117,55 +118,33 @@ def read_text(stream: CappedStream, label: str) -> str:
                            ) from None
 
 
-def stream_conversations(stream: CappedStream, one: OneReader, single_allowed: bool, items: str = "conversations"
-                         ) -> Iterator[ImportedConversation]:
-    """The conversations of a large export one at a time, each read by `one` (`items`: what the top-level list's
-    items are called in errors); a top level that is one object is a single conversation when `single_allowed`
-    (Palimpsest's export of one session)."""
-    import ijson
+def stream_conversations(stream: CappedStream, one: OneReader, items: str = "conversations",
+                         single: str | None = None) -> Iterator[ImportedConversation]:
+    """The conversations of an export one at a time, each decoded and read by `one` as the file is read (`items`:
+    what the top-level list's items are called in errors); a top level that is one object is a single conversation
+    named `single` when that is given (Palimpsest's export of one session, Open WebUI's of one chat)."""
+    for where, value in _top_level(stream, items, single):
+        conversation = one(depth_checked(value, where), where)
+        if conversation is not None:
+            yield conversation
 
+
+def count_conversations(stream: CappedStream, counted: Callable[[Any], bool], items: str = "conversations",
+                        single: str | None = None) -> int:
+    """How many of the export's top-level items `counted` accepts, each decoded and dropped in turn."""
+    return sum(1 for _where, value in _top_level(stream, items, single) if counted(value))
+
+
+def _top_level(stream: CappedStream, items: str, single: str | None) -> Iterator[tuple[str, Any]]:
     first = stream.first()
-    if first != b"[" and not (single_allowed and first == b"{"):
+    if first != b"[" and not (single is not None and first == b"{"):
         found = {b"{": "an object", b"": "nothing"}.get(first, "something else")
         raise MalformedExport("the top level", f"expected a list of conversations, found {found}")
-    listed = first == b"["
-    try:
-        for i, value in enumerate(_values(ijson.basic_parse(stream, use_float=True), listed, items)):
-            where = f"{items}[{i}]" if listed else "the session"
-            conversation = one(depth_checked(value, where), where)
-            if conversation is not None:
-                yield conversation
-    except ijson.JSONError as err:
-        problem = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise MalformedExport(f"about byte {stream.count:,}", f"invalid JSON ({problem})") from None
-    except UnicodeDecodeError:
-        raise MalformedExport(f"about byte {stream.count:,}", "text that is not UTF-8") from None
-
-
-def _values(events: Iterator[tuple[str, Any]], listed: bool, items: str) -> Iterator[Any]:
-    """The top-level list's items (or the one top-level value), built from parser events without recursion;
-    MalformedExport past MAX_NESTING levels (a parser's own builder grows without bound on deep nesting)."""
-    stack: list[list[Any]] = []  # [container, key] of each open list or object
-    if listed:
-        next(events)  # the top-level list's start
-    for event, value in events:
-        if event == "map_key":
-            stack[-1][1] = value
-            continue
-        if event in ("start_map", "start_array"):
-            if len(stack) >= MAX_NESTING:
-                raise too_deep(items if listed else "the session")
-            stack.append([{} if event == "start_map" else [], None])
-            continue
-        if event in ("end_map", "end_array"):
-            if not stack:  # the top-level list ends
-                return
-            value = stack.pop()[0]
-        if not stack:
-            yield value
-            continue
-        parent, key = stack[-1]
-        if isinstance(parent, dict):
-            parent[key] = value
-        else:
-            parent.append(value)
+    reader = JsonItems(stream.read)
+    if first == b"[":
+        yield from ((f"{items}[{i}]", value) for i, value in enumerate(reader.items(lambda i: f"{items}[{i}]")))
+    else:
+        assert single is not None
+        value = reader.value(single)
+        reader.end()
+        yield single, value

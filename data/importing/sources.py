@@ -8,11 +8,20 @@ import json
 import zipfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Generic, TypeVar
 
 from data.attachments.intake import AttachmentIntake, AttachmentRejected
 from data.importing.archive_files import iter_attached
-from data.importing.export_file import STREAM_FROM, export_stream, read_text, stream_conversations
+from data.importing.export_file import (
+    STREAM_FROM,
+    OneReader,
+    count_conversations,
+    export_stream,
+    read_text,
+    stream_conversations,
+)
 from data.importing.folders import jan_threads, lmstudio_files, read_jan, read_lmstudio
 from data.importing.llm_logs import SQLITE_MAGIC, read_llm
 from domain.attachment import Attachment
@@ -24,8 +33,24 @@ from domain.importers.model import ImportedConversation, MalformedExport
 READERS: dict[str, Callable[[str], list[ImportedConversation]]] = {
     "chatgpt": chatgpt.read_chatgpt, "claude": claude.read_claude, "palimpsest": palimpsest.read_palimpsest,
     "openwebui": openwebui.read_openwebui, "librechat": librechat.read_librechat, "chatbox": chatbox.read_chatbox}
-STREAMED = {"chatgpt": chatgpt.conversation, "claude": claude.conversation, "palimpsest": palimpsest.conversation,
-            "openwebui": openwebui.conversation}  # large exports of these are read conversation by conversation
+
+
+@dataclass(frozen=True)
+class Streamed:
+    """How the exports of one kind are read conversation by conversation: the reader of one, what the top-level
+    list's items are called, the name of a top level that is one conversation (None: it must be a list), and which
+    items count as conversations."""
+
+    one: OneReader
+    items: str = "conversations"
+    single: str | None = None
+    counts: Callable[[Any], bool] = lambda item: True
+
+
+STREAMED = {  # these exports are read conversation by conversation, whatever their size
+    "chatgpt": Streamed(chatgpt.conversation, counts=lambda item: not isinstance(item, dict) or "mapping" in item),
+    "claude": Streamed(claude.conversation), "palimpsest": Streamed(palimpsest.conversation, "sessions", "the session"),
+    "openwebui": Streamed(openwebui.conversation, "chats", "chats[0]")}
 FOLDERS = ("lmstudio", "jan", "llm")
 KINDS = (*READERS, *FOLDERS)
 _HEAD = 1 << 20  # how much of a large export `detect` reads to tell its kind
@@ -34,8 +59,9 @@ _HEAD = 1 << 20  # how much of a large export `detect` reads to tell its kind
 @contextmanager
 def open_source(kind: str, path: Path, intake: AttachmentIntake | None = None
                 ) -> Iterator[Iterable[ImportedConversation]]:
-    """The conversations at `path` read as `kind` (a list, or an iterator for a large export), with the files their
-    messages had taken in through `intake` (none are when it is None: their lines stay)."""
+    """The conversations at `path` read as `kind` (a list, an iterable of known length, or an iterator for a large
+    export), with the files their messages had taken in through `intake` (none are when it is None: their lines
+    stay)."""
     if kind == "llm":
         yield read_llm(path, _quiet(intake.from_bytes) if intake else None,
                        _quiet(intake.from_path) if intake else None)
@@ -46,18 +72,36 @@ def open_source(kind: str, path: Path, intake: AttachmentIntake | None = None
         return
     if kind not in READERS:
         raise InvalidInput(f"Unknown import kind {kind!r}; one of: {', '.join(KINDS)}.")
+    total = None
+    streamed = STREAMED.get(kind)
+    if streamed is not None:
+        with export_stream(path) as (stream, size):
+            if size <= STREAM_FROM:  # a first pass, one conversation at a time, so progress can show a total
+                total = count_conversations(stream, streamed.counts, streamed.items, streamed.single)
     with export_stream(path) as (stream, size):
-        if size <= STREAM_FROM or kind not in STREAMED:
+        if streamed is None:
             conversations: Iterable[ImportedConversation] = READERS[kind](read_text(stream, path.name))
         else:
-            conversations = stream_conversations(stream, STREAMED[kind], single_allowed=kind == "palimpsest",
-                                                 items="sessions" if kind == "palimpsest" else "conversations")
-        if intake is None:
-            yield conversations
-        elif isinstance(conversations, list):
-            yield list(iter_attached(conversations, path, intake))
-        else:
-            yield iter_attached(conversations, path, intake)
+            conversations = stream_conversations(stream, streamed.one, streamed.items, streamed.single)
+        if intake is not None:
+            conversations = iter_attached(conversations, path, intake)
+        yield conversations if total is None else Counted(conversations, total)
+
+
+T = TypeVar("T")
+
+
+class Counted(Generic[T]):
+    """An iterable read once whose length is known before it is read (progress shows a total)."""
+
+    def __init__(self, items: Iterable[T], count: int) -> None:
+        self._items, self._count = items, count
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return self._count
 
 
 def _quiet(take: Callable[..., Attachment]) -> Callable[..., Attachment | None]:

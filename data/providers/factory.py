@@ -12,6 +12,7 @@ from data.providers.base import CONNECT_TIMEOUT_S, SdkAdapter, headers_arrived
 from data.providers.errors import WEB_PAGE_HOOKS
 from data.providers.probe_store import ProbeStore
 from data.providers.retry import RetryPolicy
+from data.providers.sdk_import import http_client, import_sdk
 from domain.errors import AuthenticationFailed, InvalidInput
 from domain.models import Provider, ProviderApi, ProviderType
 
@@ -63,7 +64,8 @@ class SdkAdapterFactory:
     The anthropic and openai clients send through the SDKs' aiohttp transport (their `aiohttp` extra): it reads a
     streamed reply with less CPU than the default httpx transport (bench.replay_phases: 5.4 -> 4.0-4.4 ms a turn). The
     google-genai client stays on httpx: its own aiohttp path would bypass the event hooks. An adapter's client owns
-    connections of the event loop that first used it: `aclose` it there when done.
+    connections of the event loop that first used it: `aclose` it there when done. With `aiohttp=False` (a process
+    that runs one command) they send over httpx and the SDKs are imported without aiohttp (see sdk_import).
 
     `timeout` is the clients' own HTTP timeout (model lists, titles, summaries); a chat stream sent with deadlines
     sets its own per request, above them (see base.read_timeout)."""
@@ -77,7 +79,9 @@ class SdkAdapterFactory:
         media: MediaSource | None = None,
         probes: ProbeStore | None = None,
         connect_timeout: float = CONNECT_TIMEOUT_S,
+        aiohttp: bool = True,
     ) -> None:
+        self._aiohttp = aiohttp
         self._retry = retry or RetryPolicy(max_retries=max_retries)
         self._connect_timeout = connect_timeout
         self._media = media
@@ -111,14 +115,14 @@ class SdkAdapterFactory:
         if key is None:
             raise AuthenticationFailed(provider.name, missing=True)
         if provider.type is ProviderType.ANTHROPIC:
-            import anthropic
+            anthropic = import_sdk("anthropic", aiohttp=self._aiohttp)
 
             from data.providers.anthropic_adapter import AnthropicAdapter
 
             client = anthropic.AsyncAnthropic(
                 api_key=key, base_url=base_url, max_retries=0,
                 timeout=anthropic.Timeout(self._timeout, connect=self._connect_timeout),
-                http_client=anthropic.DefaultAioHttpClient(event_hooks=event_hooks()),
+                http_client=http_client(anthropic, event_hooks(), aiohttp=self._aiohttp),
             )
             return AnthropicAdapter(
                 client, provider_id=provider.id, provider_name=provider.name, retry=self._retry, secret=key
@@ -127,6 +131,8 @@ class SdkAdapterFactory:
             return self._openai(provider, key, base_url, compatible=False)
         if provider.type is ProviderType.GEMINI:
             import httpx2
+
+            import_sdk("google.genai", aiohttp=self._aiohttp)
             from google import genai
             from google.genai import types
 
@@ -147,14 +153,14 @@ class SdkAdapterFactory:
         raise InvalidInput(f"Unknown provider type {provider.type!r}.")
 
     def _openai(self, provider: Provider, key: str, base_url: str | None, *, compatible: bool) -> OpenAIAdapter:
-        import openai
+        openai = import_sdk("openai", aiohttp=self._aiohttp)
 
         from data.providers.openai_adapter import OpenAIAdapter
         from data.providers.responses_adapter import ResponsesAdapter
 
         client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0,
                                     timeout=openai.Timeout(self._timeout, connect=self._connect_timeout),
-                                    http_client=openai.DefaultAioHttpClient(event_hooks=event_hooks()))
+                                    http_client=http_client(openai, event_hooks(), aiohttp=self._aiohttp))
         kind = ResponsesAdapter if uses_responses(provider.api, str(client.base_url)) else OpenAIAdapter
         return kind(
             client,

@@ -3,7 +3,7 @@ before gains the messages it did not have (an export made again after the conver
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sized
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 
@@ -51,7 +51,7 @@ class ImportConversationsUseCase:
         repeated: list[str] = []
         seen: set[str] = set()
         written = 0
-        total = len(conversations) if isinstance(conversations, list | tuple) else None
+        total = len(conversations) if isinstance(conversations, Sized) else None
         with self._store.atomic():
             for done, conversation in enumerate(conversations, start=1):
                 sid = conversation.session_id

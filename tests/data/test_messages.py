@@ -183,3 +183,16 @@ def test_reply_tokens_sum_every_branch_per_model_in_the_order_each_first_answere
         fake.messages.setdefault("s1", []).append(m)
     assert fake.reply_tokens("s1") == expected
     assert storage.messages.reply_tokens("no-such-session") == []
+
+
+def test_path_lengths_are_the_active_paths_character_counts_as_plain_integers(storage: Storage) -> None:
+    new_session(storage)
+    storage.messages.add(msg("m1", content="héllo ☃"))
+    storage.messages.add(msg("m2", content="", type=MessageType.TOOL_CALL, tool_name="read_file",
+                             tool_input='{"path": "a"}', tool_call_id="c1"))
+    storage.messages.add(msg("m3", content="x" * 10, type=MessageType.TOOL_RESULT, tool_output="ok " * 5,
+                             tool_call_id="c1"))
+    lengths = storage.messages.path_lengths("s1", 0)
+    assert [tuple(row) for row in lengths] == [(1, 7, 0, 0, 0), (2, 0, 13, 9, 0), (3, 10, 0, 0, 15)]
+    assert all(type(value) is int for row in lengths for value in row)
+    assert [row[0] for row in storage.messages.path_lengths("s1", 2)] == [2, 3]

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.widgets.chat_view import ChatView
 from ui.widgets.row_layout import RowLayout
+from ui.widgets.row_sizer import layout_width
 
 
 def row_of(view: ChatView, kind: RowKind) -> tuple[int, ChatRow]:
@@ -25,7 +26,7 @@ def layout_of(view: ChatView, position: int) -> tuple[RowLayout, QRectF]:
     view.scrollTo(index)
     row = model.row_at(position)  # type: ignore[attr-defined]
     expanded = model.is_expanded(row.key)  # type: ignore[attr-defined]
-    layout = view.delegate.layout_for(row, float(view.viewport().width()), expanded, view.font())
+    layout = view.delegate.layout_for(row, layout_width(view), expanded, view.font())
     return layout, QRectF(view.visualRect(index))
 
 

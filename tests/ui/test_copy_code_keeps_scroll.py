@@ -9,6 +9,7 @@ from tests.ui.chat_helpers import click, hotspot, row_of
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.window_helpers import open_session, themed_window
 from ui.models.chat_rows import RowKind
+from ui.widgets.row_sizer import layout_width
 
 TALL = "\n\n".join(f"Paragraph {i}: some explanation that takes a line or two of the reply." for i in range(60))
 REPLY = f"{TALL}\n\n```python\nprint('the code in the middle')\n```\n\n{TALL}"
@@ -25,7 +26,7 @@ def test_copy_code_in_the_middle_of_a_tall_reply_does_not_scroll_the_view(qtbot,
     qtbot.waitUntil(lambda: view.visualRect(index).height() > 1.5 * view.viewport().height())
     bar = view.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.value() == bar.maximum() and bar.maximum() > 0)
-    layout = view.delegate.layout_for(row, float(view.viewport().width()), False, view.font())
+    layout = view.delegate.layout_for(row, layout_width(view), False, view.font())
     code_top = view.visualRect(index).top() + hotspot(layout, "copy-code:0").top()
     bar.setValue(bar.value() + round(code_top) - view.viewport().height() // 2)  # the code box mid-view, by the user
     rect = view.visualRect(index)

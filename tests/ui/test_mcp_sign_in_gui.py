@@ -76,7 +76,7 @@ def test_a_server_asking_for_a_sign_in_gets_a_sign_in_button_that_opens_the_brow
 
         section.sign_in.click()
         qtbot.waitUntil(lambda: [s.name for s in vm.state.mcp_servers] == ["web"], timeout=60_000)
-        assert [t.name for t in vm.state.mcp_servers[0].tools] == ["whoami", "admin_report"]  # the test server's two tools
+        assert [t.name for t in vm.state.mcp_servers[0].tools] == ["whoami", "admin_report"]
         assert vm.state.message == "MCP server web added with 2 tools."
         [url] = browser.opened
         assert "/authorize?" in url and "code_challenge_method=S256" in url

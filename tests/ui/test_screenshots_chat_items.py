@@ -13,6 +13,7 @@ from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_screenshots import distinct_colors
 from tests.ui.window_helpers import demo_sessions, open_session, themed_window
 from ui.models.chat_rows import RowKind
+from ui.widgets.row_sizer import layout_width
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "ui" / "screenshots"
 MATH = ("The roots of $ax^2 + bx + c = 0$ are\n\n$$x = \\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}$$\n\n"
@@ -37,7 +38,7 @@ def test_math_screenshot(qtbot, worker, artifacts, math_cache) -> None:
 
     def drawn() -> bool:
         _position, row = row_of(view, RowKind.ASSISTANT)
-        layout = view.delegate.layout_for(row, float(view.viewport().width()), False, view.font())
+        layout = view.delegate.layout_for(row, layout_width(view), False, view.font())
         return math_cache.pending() == 0 and not layout.math_pending
 
     qtbot.waitUntil(drawn)

@@ -9,6 +9,7 @@ from tests.ui.chat_helpers import click, hotspot
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.window_helpers import open_session, themed_window
 from ui.models.chat_rows import RowKind
+from ui.widgets.row_sizer import layout_width
 
 RESULT = '{"incidents": [{"id": "inc_82", "status": "resolved", "name": "Elevated latency"}], "page": 1}\n' * 60
 
@@ -29,7 +30,7 @@ def test_expanding_an_older_tool_card_pushes_the_next_rows_down(qtbot, worker) -
     index = model.index(position)
     view.scrollTo(index)
     row = model.row_at(position)
-    width = float(view.viewport().width())
+    width = layout_width(view)
     header = hotspot(view.delegate.layout_for(row, width, False, view.font()), "toggle")
     qtbot.waitUntil(lambda: view.viewport().rect().contains(view.visualRect(index).topLeft()))
     click(qtbot, view, header.center() + view.visualRect(index).topLeft().toPointF())

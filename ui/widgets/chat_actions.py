@@ -10,6 +10,7 @@ from PySide6.QtGui import QGuiApplication
 from ui.mcp_links import resource_links
 from ui.models.chat_rows import ChatRow
 from ui.signals import emit
+from ui.widgets.row_sizer import layout_width
 
 if TYPE_CHECKING:
     from ui.widgets.chat_view import ChatView
@@ -24,7 +25,7 @@ def run_row_action(view: ChatView, action: str, row: ChatRow) -> None:
         _copy(view, row.text, "Message copied.")
     elif action.startswith("copy-code"):
         code = view.delegate.code_of(
-            row, action, float(view.viewport().width()), vm.model.is_expanded(row.key), view.font()
+            row, action, layout_width(view), vm.model.is_expanded(row.key), view.font()
         )
         if code is not None:
             _copy(view, code, "Code copied.")

@@ -11,6 +11,7 @@ from PySide6.QtGui import QAccessible, QAccessibleEvent, QKeyEvent
 
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.models.message_list import MessageListModel
+from ui.widgets.row_sizer import layout_width
 
 if TYPE_CHECKING:
     from ui.widgets.chat_view import ChatView
@@ -47,7 +48,7 @@ class ChatKeyboard:
         """The row's actions in the order drawn: (action, label)."""
         view = self._view
         expanded = self._model.is_expanded(row.key)
-        layout = view.delegate.layout_for(row, float(view.viewport().width()), expanded, view.font())
+        layout = view.delegate.layout_for(row, layout_width(view), expanded, view.font())
         out: list[tuple[str, str]] = []
         for _rect, action, label in layout.hotspots:
             if action == "toggle":
@@ -60,7 +61,7 @@ class ChatKeyboard:
         """The row-local rectangle of the focused action, to draw its focus frame."""
         view = self._view
         expanded = self._model.is_expanded(row.key)
-        layout = view.delegate.layout_for(row, float(view.viewport().width()), expanded, view.font())
+        layout = view.delegate.layout_for(row, layout_width(view), expanded, view.font())
         return next((rect for rect, action, _ in layout.hotspots if action == self.action), None)
 
     def describe(self, row: ChatRow) -> str:

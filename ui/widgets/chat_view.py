@@ -29,6 +29,7 @@ from ui.widgets.chat_keyboard import ChatKeyboard
 from ui.widgets.doc_painter import box_at
 from ui.widgets.jump_latest import JumpToLatest
 from ui.widgets.message_delegate import MessageDelegate
+from ui.widgets.row_sizer import layout_width
 from ui.widgets.text_selection import TextSelector
 
 HIGHLIGHT_MS = 2000  # how long a search hit stays framed after it is scrolled to
@@ -269,7 +270,7 @@ class ChatView(QListView):
         if row is None:
             return False
         rect = self.visualRect(index)
-        layout = self.delegate.layout_for(row, float(self.viewport().width()), self._vm.model.is_expanded(row.key),
+        layout = self.delegate.layout_for(row, layout_width(self), self._vm.model.is_expanded(row.key),
                                           self.font())
         box = box_at(layout, point - QPointF(rect.topLeft()))
         if box is None or not self.delegate.scroll_code(row, layout, box, delta):

@@ -13,7 +13,7 @@ from ui.theme import Theme
 from ui.widgets.attachment_tiles import ThumbnailSource, paint_tiles
 from ui.widgets.doc_painter import TextRange, clamp_offset, draw_code_labels, draw_document
 from ui.widgets.row_layout import MARGIN, PAD, LayoutCache, RowLayout, _small
-from ui.widgets.row_sizer import RowSizer
+from ui.widgets.row_sizer import RowSizer, layout_width
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -80,7 +80,7 @@ class MessageDelegate(QStyledItemDelegate):
     def _width(option: QStyleOptionViewItem) -> float:
         widget = option.widget
         if isinstance(widget, QAbstractItemView):
-            return float(widget.viewport().width())
+            return layout_width(widget)
         return float(option.rect.width()) or 800.0
 
     # --- painting --------------------------------------------------------------------------------

@@ -11,9 +11,9 @@ import math
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QTimer
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetricsF
-from PySide6.QtWidgets import QStyledItemDelegate
+from PySide6.QtWidgets import QAbstractScrollArea, QStyle, QStyledItemDelegate
 
 from ui.markdown import split_segments
 from ui.models.chat_rows import ChatRow, RowKind
@@ -43,6 +43,17 @@ def estimate_height(row: ChatRow, width: float, font: QFont) -> int:
     caption = metrics.height() if row.kind in (RowKind.ASSISTANT, RowKind.ERROR) and captioned else 0.0
     tiles = tile_grid(len(row.attachments), bubble - 2 * PAD)[2]
     return math.ceil(lines * metrics.lineSpacing() + tiles + 2 * PAD + GAP + caption + 4 + ACTION_LINE + GAP / 2)
+
+
+def layout_width(view: QAbstractScrollArea) -> float:
+    """The width rows are laid out for: the viewport's as it is with its vertical scroll bar shown, so that the page
+    an open brings in is not laid out a second time when the bar appears (one that overlays the view takes none)."""
+    width = view.viewport().width()
+    bar = view.verticalScrollBar()
+    if (not bar.isVisibleTo(view) and view.verticalScrollBarPolicy() is not Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+            and not view.style().styleHint(QStyle.StyleHint.SH_ScrollBar_Transient, None, bar)):
+        width -= view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, bar)
+    return float(width)
 
 
 def needs_text_layout(row: ChatRow, expanded: bool) -> bool:

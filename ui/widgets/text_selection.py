@@ -15,6 +15,7 @@ from ui.models.message_list import MessageListModel
 from ui.widgets.doc_painter import TextRange, box_at, clamp_offset, doc_point, scrollbar_rect
 from ui.widgets.message_delegate import MessageDelegate
 from ui.widgets.row_layout import RowLayout
+from ui.widgets.row_sizer import layout_width
 from ui.widgets.selection_text import is_web_link, message_markdown, selected_text
 
 
@@ -54,7 +55,7 @@ class TextSelector(QObject):
         row = self._model.row_at(index.row())
         if row is None:
             return None
-        width = float(self._view.viewport().width())
+        width = layout_width(self._view)
         layout = self._delegate.layout_for(row, width, self._model.is_expanded(row.key), self._view.font())
         return row, layout, QPointF(self._view.visualRect(index).topLeft())
 
