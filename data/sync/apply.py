@@ -26,7 +26,7 @@ from data.sync.tables import (
 )
 from domain.sync.hlc import HybridClock, made_at
 from domain.sync.merge import keeps_deleted, wins
-from domain.sync.records import DELETED, KINDS, Change, ChangeFile
+from domain.sync.records import DELETED, KINDS, WHOLE, Change, ChangeFile
 
 Shadow = dict[Key, tuple[str, str]]  # (kind, key, field) -> (digest, stamp)
 
@@ -79,9 +79,10 @@ class Merge:
 
 
 def load_times(conn: Connection) -> dict[Key, int]:
-    """When each field was last changed on this device (kept by migration 0033's triggers)."""
-    return {(k, key, f): int(ms) for k, key, f, ms in conn.exec_driver_sql(
-        "SELECT kind, key, field, ms FROM sync_field_times")}
+    """When each field (a whole row, a delete) was last changed on this device (kept by migration 0033's and 0035's
+    triggers; a row's key written by SQLite's json_array, read back in row_key's form)."""
+    return {(k, key if k == "session" else json.dumps(json.loads(key), separators=(",", ":")), f): int(ms)
+            for k, key, f, ms in conn.exec_driver_sql("SELECT kind, key, field, ms FROM sync_field_times")}
 
 
 def load_shadow(conn: Connection) -> Shadow:
@@ -137,6 +138,8 @@ def _tombstone(merge: Merge, c: Change) -> None:
     newest = _newest(merge, c.kind, c.key)
     if newest is not None and newest > c.stamp:
         return  # changed after the delete (another device): kept
+    if c.kind != "session" and _changed_here_later(merge, (c.kind, c.key, WHOLE), c.stamp):
+        return  # changed here after the delete, not yet sent: sent next, newer than the delete, and kept
     if c.kind == "session":
         if _keeps_session(merge, c):
             return
@@ -161,6 +164,15 @@ def _tombstone(merge: Merge, c: Change) -> None:
     merge.drop_shadow(c.kind, c.key)
     merge.set_shadow((c.kind, c.key, DELETED), "", c.stamp)
     merge.applied += 1
+
+
+def _changed_here_later(merge: Merge, key: Key, stamp: str) -> bool:
+    """Whether the field changed here since the last sync, later than `stamp` (or at a time not known)."""
+    known = merge.shadow.get(key)
+    if known is None or not merge.pending_locally(key):
+        return False
+    made = made_at(merge.times.get(key), merge.me, known[1])
+    return made is None or made.text() > stamp
 
 
 def _keeps_session(merge: Merge, c: Change) -> bool:
@@ -188,10 +200,12 @@ def _field(merge: Merge, c: Change) -> None:
     if known is not None and not wins(c.stamp, known[1]):
         return
     value_digest = digest(c.value)
-    if known is not None and merge.pending_locally(key) and digest(merge.local[key]) != value_digest:
-        made = made_at(merge.times.get(key), merge.me, known[1])
-        if made is None or made.text() > c.stamp:
-            return  # changed here since the last sync, later than this: sent next with the time it was made; wins
+    if known is not None and digest(merge.local.get(key)) != value_digest and _changed_here_later(merge, key, c.stamp):
+        return  # changed here since the last sync, later than this: sent next with the time it was made; wins
+    if known is not None and c.kind != "session" and key not in merge.local:
+        deleted = made_at(merge.times.get((c.kind, c.key, DELETED)), merge.me, known[1])
+        if deleted is None or deleted.text() > c.stamp:
+            return  # deleted here since the last sync, later than this change: the delete is sent next; wins
     # never synced here (a row both devices had before their first sync, or sync set up again): the remote's wins
     if c.kind == "session":
         if c.field not in SESSION_FIELDS and c.field not in (LEAF, CHECKPOINT):

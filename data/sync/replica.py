@@ -95,16 +95,19 @@ class SqlReplica:
                     blobs += attachment_digests(value.get("attachments"))
         present = {(k, key) for k, key, _ in state}
         sessions_gone = {key for k, key, f in shadow if k == "session" and f != DELETED and (k, key) not in present}
-        dropped: set[tuple[str, str]] = set()
-        for kind, row, name in shadow:
-            if name == DELETED or (kind, row) in present or (kind, row) in dropped:
-                continue
-            dropped.add((kind, row))
-            for k in [k for k in shadow if k[0] == kind and k[1] == row]:
+        rows: dict[tuple[str, str], list[Key]] = {}  # the shadow keys of each row not here now
+        for k in shadow:
+            if (k[0], k[1]) not in present:
+                rows.setdefault((k[0], k[1]), []).append(k)
+        for (kind, row), keys in rows.items():
+            if all(k[2] == DELETED for k in keys):
+                continue  # its tombstone is synced
+            for k in keys:
                 marks[k] = None
             if kind in ("message", "compaction") and json.loads(row)[0] in sessions_gone:
                 continue  # gone with its conversation: the conversation's tombstone says so
-            stamp = clock.tick(now).text()
+            synced = max(shadow[k][1] for k in keys)
+            stamp = clock.issue(made_at(times.get((kind, row, DELETED)), self.device, synced), now).text()
             changes.append(Change(kind, row, DELETED, None, stamp))
             marks[(kind, row, DELETED)] = ("", stamp)
         token = (marks, clock.last.text())
