@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +50,7 @@ class Merge:
     columns: dict[str, list[str]] = field(default_factory=dict)  # per table, read once
     next_seq: dict[str, int] = field(default_factory=dict)  # per session: the seq a new message takes
     trashed: dict[str, tuple[Any, str]] = field(default_factory=dict)  # per session: (deleted_at, title)
+    blob: Callable[[str], bytes | None] = lambda _sha: None  # a blob fetched for this merge, by its hash
 
     @property
     def raw(self) -> Any:
@@ -100,9 +101,13 @@ def save_shadow(conn: Connection, shadow: Shadow, dirty: set[Key]) -> None:
                              " VALUES (?, ?, ?, ?, ?)", kept)
 
 
-def apply_files(conn: Connection, files: Sequence[ChangeFile], me: str, clock: HybridClock) -> Merge:
-    """Applies the files' changes (kinds in dependency order, each kind in clock order)."""
+def apply_files(conn: Connection, files: Sequence[ChangeFile], me: str, clock: HybridClock,
+                blob: Callable[[str], bytes | None] | None = None) -> Merge:
+    """Applies the files' changes (kinds in dependency order, each kind in clock order); `blob` reads a fetched blob
+    (an archived tool output's bytes)."""
     merge = Merge(conn, load_shadow(conn), current_state(conn), me, load_times(conn))
+    if blob is not None:
+        merge.blob = blob
     changes = [c for f in files for c in f.changes]
     for c in changes:
         clock.observe(c.stamp)
@@ -254,6 +259,16 @@ def _row(merge: Merge, table: Table, c: Change) -> bool:
     elif table.kind == "compaction":
         extra = {"boundary": 0}
         merge.touched.add(row["session_id"])
+    elif table.kind == "tool_output" and raw.execute("SELECT 1 FROM tool_output_archive WHERE message_id = ?",
+                                                     (row["message_id"],)).fetchone() is None:
+        sha = str(row.get("sha256") or "")
+        data = merge.blob(sha) if sha else None
+        if data is None:
+            merge.notices.append(f"The full text of tool result {row['message_id']} was not on the remote: the "
+                                 "truncated result is kept.")
+            return False
+        merge.released.add(sha)  # kept in the database from now on: the fetched file goes after the commit
+        extra = {"data": data}
     where = " AND ".join(f"{k} = ?" for k in table.keys)
     key_values = tuple(row[k] for k in table.keys)
     try:
