@@ -13,6 +13,7 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from data.sync.order import attachment_digests, renumber, set_checkpoint, set_leaf
+from data.sync.shadow import Shadow, load_shadow, load_times, save_shadow
 from data.sync.tables import (
     BY_KIND,
     CHECKPOINT,
@@ -27,8 +28,6 @@ from data.sync.tables import (
 from domain.sync.hlc import HybridClock, made_at
 from domain.sync.merge import keeps_deleted, wins
 from domain.sync.records import DELETED, KINDS, WHOLE, Change, ChangeFile
-
-Shadow = dict[Key, tuple[str, str]]  # (kind, key, field) -> (digest, stamp)
 
 
 @dataclass
@@ -77,28 +76,6 @@ class Merge:
             return False
         known = self.shadow.get(key)
         return known is None or known[0] != digest(self.local[key])
-
-
-def load_times(conn: Connection) -> dict[Key, int]:
-    """When each field (a whole row, a delete) was last changed on this device (kept by migration 0033's and 0035's
-    triggers; a row's key written by SQLite's json_array, read back in row_key's form)."""
-    return {(k, key if k == "session" else json.dumps(json.loads(key), separators=(",", ":")), f): int(ms)
-            for k, key, f, ms in conn.exec_driver_sql("SELECT kind, key, field, ms FROM sync_field_times")}
-
-
-def load_shadow(conn: Connection) -> Shadow:
-    return {(k, key, f): (d, s) for k, key, f, d, s in conn.exec_driver_sql(
-        "SELECT kind, key, field, digest, stamp FROM sync_shadow")}
-
-
-def save_shadow(conn: Connection, shadow: Shadow, dirty: set[Key]) -> None:
-    gone = [k for k in dirty if k not in shadow]
-    kept = [(*k, *shadow[k]) for k in dirty if k in shadow]
-    if gone:
-        conn.exec_driver_sql("DELETE FROM sync_shadow WHERE kind = ? AND key = ? AND field = ?", gone)
-    if kept:
-        conn.exec_driver_sql("INSERT OR REPLACE INTO sync_shadow (kind, key, field, digest, stamp)"
-                             " VALUES (?, ?, ?, ?, ?)", kept)
 
 
 def apply_files(conn: Connection, files: Sequence[ChangeFile], me: str, clock: HybridClock,

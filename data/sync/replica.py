@@ -14,8 +14,9 @@ from sqlalchemy import Connection
 from data.attachments.files import AttachmentFiles
 from data.db.attachment_refs import unreferenced
 from data.db.engine import Database
-from data.sync.apply import apply_files, load_shadow, load_times, save_shadow
+from data.sync.apply import apply_files
 from data.sync.order import attachment_digests, renumber
+from data.sync.shadow import load_shadow, load_times, save_shadow
 from data.sync.tables import Key, current_state, digest
 from domain.sync.hlc import HybridClock, Stamp, made_at
 from domain.sync.ports import Applied, Pending, Written

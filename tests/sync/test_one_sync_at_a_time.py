@@ -3,16 +3,19 @@ so), the desktop app's sync says one is already running; the device's own files 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from app.gui.bridge_sync import SyncBridge
 from app.sync_faults import FAULT_ENV
-from app.sync_service import sync_now
+from app.sync_service import one_sync, sync_now
 from data.sync.cipher import create_meta
 from data.sync.config import SyncConfig, save_config
 from data.sync.folder import FolderRemote
@@ -67,3 +70,19 @@ def test_a_second_sync_of_the_same_device_waits_for_the_first(tmp_path: Path) ->
     finally:
         a.close()
         b.close()
+
+
+def test_the_desktop_apps_sync_skips_its_round_while_another_runs(tmp_path: Path) -> None:
+    a = Store(tmp_path / "a")
+    try:
+        create_meta(FolderRemote(tmp_path / "remote"), None)
+        save_config(a.storage.unit_of_work, SyncConfig("folder", str(tmp_path / "remote")))
+        bridge = SyncBridge()
+        bridge._c = SimpleNamespace(storage=a.storage)  # type: ignore[assignment]
+        with one_sync(a.storage):  # `palimpsest sync now` running (the lock is per open file, even in one process)
+            outcome = asyncio.run(bridge.sync_now())
+        assert "already running" in outcome.summary and outcome.received == 0
+        assert a.replica.written() is None  # nothing was sent
+        assert "Received 0" in asyncio.run(bridge.sync_now()).summary  # once it ended, the next round runs
+    finally:
+        a.close()
