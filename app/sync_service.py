@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from app.sync_faults import with_fault
+from data.db.file_lock import LockTimeout, exclusive_lock
 from data.storage import Storage
 from data.sync.cipher import create_meta, read_meta, unlock
 from data.sync.config import (
@@ -25,8 +29,21 @@ from data.sync.config import (
 )
 from data.sync.replica import SqlReplica, meta, set_meta
 from domain.errors import InvalidInput
-from domain.sync.errors import RemoteError, SyncNotSetUp
+from domain.sync.errors import RemoteError, SyncNotSetUp, SyncRunning
 from domain.sync.sync_now import SyncNowUseCase, SyncReport
+
+SYNC_LOCK = "sync.lock"  # beside the database: one sync of a data folder at a time, across processes
+
+
+@contextmanager
+def one_sync(storage: Storage, wait: float = 0.0, waiting: Callable[[], None] | None = None) -> Iterator[None]:
+    """Holds this data folder's sync lock for the block (released when the process ends, even killed); waits up to
+    `wait` seconds for a sync already running (`waiting` is called once first), then SyncRunning."""
+    try:
+        with exclusive_lock(storage.path.parent / SYNC_LOCK, wait, waiting):
+            yield
+    except LockTimeout:
+        raise SyncRunning() from None
 
 
 @dataclass(frozen=True)
@@ -110,22 +127,26 @@ def set_up(storage: Storage, request: SetupRequest) -> SyncConfig:
     return config
 
 
-def sync_now(storage: Storage) -> tuple[SyncReport, float]:
-    """One sync with the configured remote; records when and what it did. SyncNotSetUp without a remote."""
-    config = load_config(storage.unit_of_work)
-    if config is None:
-        raise SyncNotSetUp()
-    secrets = SyncSecrets()
-    remote = build_remote(config, secrets)
-    replica = SqlReplica(storage.unit_of_work, storage.attachment_files)
-    started = time.perf_counter()
-    report = SyncNowUseCase(remote, build_cipher(remote, config, secrets), replica)()
-    took = time.perf_counter() - started
-    with storage.unit_of_work.write() as s:
-        set_meta(s.connection(), "last", {"at": datetime.now(UTC).isoformat(), "received": report.received,
-                                          "sent": report.sent, "bytes_sent": report.bytes_sent,
-                                          "seconds": round(took, 3), "skipped": list(report.skipped),
-                                          "notices": list(report.notices)})
+def sync_now(storage: Storage, wait: float = 0.0,
+             waiting: Callable[[], None] | None = None) -> tuple[SyncReport, float]:
+    """One sync with the configured remote, under the sync lock (see one_sync); records when and what it did.
+    SyncNotSetUp without a remote."""
+    with one_sync(storage, wait, waiting):
+        config = load_config(storage.unit_of_work)
+        if config is None:
+            raise SyncNotSetUp()
+        secrets = SyncSecrets()
+        remote = build_remote(config, secrets)
+        replica = SqlReplica(storage.unit_of_work, storage.attachment_files)
+        remote, replica = with_fault(storage.unit_of_work, remote, replica)
+        started = time.perf_counter()
+        report = SyncNowUseCase(remote, build_cipher(remote, config, secrets), replica)()
+        took = time.perf_counter() - started
+        with storage.unit_of_work.write() as s:
+            set_meta(s.connection(), "last", {"at": datetime.now(UTC).isoformat(), "received": report.received,
+                                              "sent": report.sent, "bytes_sent": report.bytes_sent,
+                                              "seconds": round(took, 3), "skipped": list(report.skipped),
+                                              "notices": list(report.notices)})
     return report, took
 
 
@@ -142,10 +163,12 @@ def status(storage: Storage) -> dict[str, Any] | None:
             "last": last, "waiting_changes": len(replica.pending().changes)}
 
 
-def turn_off(storage: Storage, new_device: bool = False) -> None:
+def turn_off(storage: Storage, new_device: bool = False, wait: float = 0.0,
+             waiting: Callable[[], None] | None = None) -> None:
     """Forgets the remote, what was synced with it, and its secrets (the remote's files stay); `new_device`: this
-    data folder takes a new device id (it was copied from another device's)."""
-    forget(storage.unit_of_work, new_device)
+    data folder takes a new device id (it was copied from another device's). Not while a sync runs (one_sync)."""
+    with one_sync(storage, wait, waiting):
+        forget(storage.unit_of_work, new_device)
     secrets = SyncSecrets()
     for name in (PASSWORD, ACCESS_KEY, SECRET_KEY, CIPHER_KEY):
         secrets.delete(name)

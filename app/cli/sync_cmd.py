@@ -7,6 +7,7 @@ import getpass
 import json
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, TextIO
 
@@ -18,6 +19,16 @@ if TYPE_CHECKING:
     from app.container import Container
 
 PASSWORD_ENV, PASSPHRASE_ENV = "PALIMPSEST_SYNC_PASSWORD", "PALIMPSEST_SYNC_PASSPHRASE"
+WAIT_SECONDS = 600.0  # for a sync of this device already running (the desktop app's), before giving up
+
+
+def _waiting(err: TextIO) -> Callable[[], None]:
+    def say() -> None:
+        err.write("A sync of this device is already running (the desktop app's or another `palimpsest sync now`): "
+                  "waiting for it to end...\n")
+        err.flush()
+
+    return say
 
 
 async def run_sync(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -25,12 +36,12 @@ async def run_sync(c: Container, args: argparse.Namespace, out: TextIO, err: Tex
     if args.action == "setup":
         return _setup(c, args, err)
     if args.action == "off":
-        turn_off(c.storage, getattr(args, "new_device", False))
+        turn_off(c.storage, getattr(args, "new_device", False), WAIT_SECONDS, _waiting(err))
         err.write("Sync is off. The remote keeps its files; set sync up again to resume.\n")
         return 0
     if args.action == "status":
         return _status(c, args.json, out)
-    report, took = sync_now(c.storage)
+    report, took = sync_now(c.storage, WAIT_SECONDS, _waiting(err))
     for notice in report.notices:
         err.write(f"{notice}\n")
     for name in report.skipped:

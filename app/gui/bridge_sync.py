@@ -6,6 +6,7 @@ import asyncio
 
 from app.container import Container
 from app.sync_service import SetupRequest, set_up, status, sync_now, turn_off
+from domain.sync.errors import SyncRunning
 from ui.sync_backend import SyncInfo, SyncOutcome, SyncSetup
 
 
@@ -35,7 +36,11 @@ class SyncBridge:
         return info
 
     async def sync_now(self) -> SyncOutcome:
-        report, took = await asyncio.to_thread(sync_now, self._c.storage)
+        try:
+            report, took = await asyncio.to_thread(sync_now, self._c.storage)
+        except SyncRunning:  # `palimpsest sync now` in a terminal: this one is not needed
+            return SyncOutcome("A sync of this device was already running (palimpsest sync now?): this one was "
+                               "skipped.", 0)
         words = f"Received {report.received} change file(s), sent {report.sent} change(s) in {took:.1f} s."
         return SyncOutcome(" ".join([words, *report.notices]), report.received)
 

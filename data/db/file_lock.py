@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -25,17 +25,23 @@ class LockFileError(Exception):
 
 
 @contextmanager
-def exclusive_lock(path: Path, timeout: float = 60.0) -> Iterator[None]:
+def exclusive_lock(path: Path, timeout: float = 60.0, on_busy: Callable[[], None] | None = None) -> Iterator[None]:
     """Holds an OS-level exclusive lock on `path` (created if missing, never deleted) for the block.
 
     The lock goes with the process: a process that dies while holding it releases it. LockFileError when the file
-    cannot be created; LockTimeout after `timeout` seconds of waiting."""
+    cannot be created; LockTimeout after `timeout` seconds of waiting; `on_busy` is called once when the lock is
+    held by another (before the wait)."""
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as exc:
         raise LockFileError(exc.strerror or str(exc)) from exc
     try:
-        _acquire(fd, time.monotonic() + timeout)
+        try:
+            _acquire(fd, time.monotonic())
+        except LockTimeout:
+            if on_busy is not None:
+                on_busy()
+            _acquire(fd, time.monotonic() + timeout)
         try:
             yield
         finally:

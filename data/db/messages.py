@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -329,7 +330,8 @@ class SqlMessageRepository:
 
     def _archive(self, message_id: MessageId, text: str) -> ToolOutputArchiveRow:
         data, kept = compress_within(text, self._archive_max)
-        return ToolOutputArchiveRow(message_id=message_id, data=data, original_chars=len(text), archived_chars=kept)
+        return ToolOutputArchiveRow(message_id=message_id, data=data, original_chars=len(text), archived_chars=kept,
+                                    sha256=hashlib.sha256(data).hexdigest())
 
 def _one_path(rows: Sequence[Any], last: MessageId) -> bool:
     """Whether (id, parent_id) rows in seq order are one path from a root to `last`."""

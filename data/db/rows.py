@@ -188,6 +188,7 @@ class ToolOutputArchiveRow(Base):
     data: Mapped[bytes] = mapped_column(LargeBinary, nullable=False)
     original_chars: Mapped[int] = mapped_column(Integer, nullable=False)
     archived_chars: Mapped[int] = mapped_column(Integer, nullable=False)
+    sha256: Mapped[str | None] = mapped_column(String, index=True)  # of `data`: sync sends it by this name
 
 
 class CompactionRow(Base):

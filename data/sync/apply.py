@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +13,7 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from data.sync.order import attachment_digests, renumber, set_checkpoint, set_leaf
+from data.sync.shadow import Shadow, load_shadow, load_times, save_shadow
 from data.sync.tables import (
     BY_KIND,
     CHECKPOINT,
@@ -26,9 +27,7 @@ from data.sync.tables import (
 )
 from domain.sync.hlc import HybridClock, made_at
 from domain.sync.merge import keeps_deleted, wins
-from domain.sync.records import DELETED, KINDS, Change, ChangeFile
-
-Shadow = dict[Key, tuple[str, str]]  # (kind, key, field) -> (digest, stamp)
+from domain.sync.records import DELETED, KINDS, WHOLE, Change, ChangeFile
 
 
 @dataclass
@@ -50,6 +49,7 @@ class Merge:
     columns: dict[str, list[str]] = field(default_factory=dict)  # per table, read once
     next_seq: dict[str, int] = field(default_factory=dict)  # per session: the seq a new message takes
     trashed: dict[str, tuple[Any, str]] = field(default_factory=dict)  # per session: (deleted_at, title)
+    blob: Callable[[str], bytes | None] = lambda _sha: None  # a blob fetched for this merge, by its hash
 
     @property
     def raw(self) -> Any:
@@ -78,30 +78,13 @@ class Merge:
         return known is None or known[0] != digest(self.local[key])
 
 
-def load_times(conn: Connection) -> dict[Key, int]:
-    """When each field was last changed on this device (kept by migration 0033's triggers)."""
-    return {(k, key, f): int(ms) for k, key, f, ms in conn.exec_driver_sql(
-        "SELECT kind, key, field, ms FROM sync_field_times")}
-
-
-def load_shadow(conn: Connection) -> Shadow:
-    return {(k, key, f): (d, s) for k, key, f, d, s in conn.exec_driver_sql(
-        "SELECT kind, key, field, digest, stamp FROM sync_shadow")}
-
-
-def save_shadow(conn: Connection, shadow: Shadow, dirty: set[Key]) -> None:
-    gone = [k for k in dirty if k not in shadow]
-    kept = [(*k, *shadow[k]) for k in dirty if k in shadow]
-    if gone:
-        conn.exec_driver_sql("DELETE FROM sync_shadow WHERE kind = ? AND key = ? AND field = ?", gone)
-    if kept:
-        conn.exec_driver_sql("INSERT OR REPLACE INTO sync_shadow (kind, key, field, digest, stamp)"
-                             " VALUES (?, ?, ?, ?, ?)", kept)
-
-
-def apply_files(conn: Connection, files: Sequence[ChangeFile], me: str, clock: HybridClock) -> Merge:
-    """Applies the files' changes (kinds in dependency order, each kind in clock order)."""
+def apply_files(conn: Connection, files: Sequence[ChangeFile], me: str, clock: HybridClock,
+                blob: Callable[[str], bytes | None] | None = None) -> Merge:
+    """Applies the files' changes (kinds in dependency order, each kind in clock order); `blob` reads a fetched blob
+    (an archived tool output's bytes)."""
     merge = Merge(conn, load_shadow(conn), current_state(conn), me, load_times(conn))
+    if blob is not None:
+        merge.blob = blob
     changes = [c for f in files for c in f.changes]
     for c in changes:
         clock.observe(c.stamp)
@@ -137,6 +120,8 @@ def _tombstone(merge: Merge, c: Change) -> None:
     newest = _newest(merge, c.kind, c.key)
     if newest is not None and newest > c.stamp:
         return  # changed after the delete (another device): kept
+    if c.kind != "session" and _changed_here_later(merge, (c.kind, c.key, WHOLE), c.stamp):
+        return  # changed here after the delete, not yet sent: sent next, newer than the delete, and kept
     if c.kind == "session":
         if _keeps_session(merge, c):
             return
@@ -161,6 +146,15 @@ def _tombstone(merge: Merge, c: Change) -> None:
     merge.drop_shadow(c.kind, c.key)
     merge.set_shadow((c.kind, c.key, DELETED), "", c.stamp)
     merge.applied += 1
+
+
+def _changed_here_later(merge: Merge, key: Key, stamp: str) -> bool:
+    """Whether the field changed here since the last sync, later than `stamp` (or at a time not known)."""
+    known = merge.shadow.get(key)
+    if known is None or not merge.pending_locally(key):
+        return False
+    made = made_at(merge.times.get(key), merge.me, known[1])
+    return made is None or made.text() > stamp
 
 
 def _keeps_session(merge: Merge, c: Change) -> bool:
@@ -188,10 +182,12 @@ def _field(merge: Merge, c: Change) -> None:
     if known is not None and not wins(c.stamp, known[1]):
         return
     value_digest = digest(c.value)
-    if known is not None and merge.pending_locally(key) and digest(merge.local[key]) != value_digest:
-        made = made_at(merge.times.get(key), merge.me, known[1])
-        if made is None or made.text() > c.stamp:
-            return  # changed here since the last sync, later than this: sent next with the time it was made; wins
+    if known is not None and digest(merge.local.get(key)) != value_digest and _changed_here_later(merge, key, c.stamp):
+        return  # changed here since the last sync, later than this: sent next with the time it was made; wins
+    if known is not None and c.kind != "session" and key not in merge.local:
+        deleted = made_at(merge.times.get((c.kind, c.key, DELETED)), merge.me, known[1])
+        if deleted is None or deleted.text() > c.stamp:
+            return  # deleted here since the last sync, later than this change: the delete is sent next; wins
     # never synced here (a row both devices had before their first sync, or sync set up again): the remote's wins
     if c.kind == "session":
         if c.field not in SESSION_FIELDS and c.field not in (LEAF, CHECKPOINT):
@@ -240,6 +236,16 @@ def _row(merge: Merge, table: Table, c: Change) -> bool:
     elif table.kind == "compaction":
         extra = {"boundary": 0}
         merge.touched.add(row["session_id"])
+    elif table.kind == "tool_output" and raw.execute("SELECT 1 FROM tool_output_archive WHERE message_id = ?",
+                                                     (row["message_id"],)).fetchone() is None:
+        sha = str(row.get("sha256") or "")
+        data = merge.blob(sha) if sha else None
+        if data is None:
+            merge.notices.append(f"The full text of tool result {row['message_id']} was not on the remote: the "
+                                 "truncated result is kept.")
+            return False
+        merge.released.add(sha)  # kept in the database from now on: the fetched file goes after the commit
+        extra = {"data": data}
     where = " AND ".join(f"{k} = ?" for k in table.keys)
     key_values = tuple(row[k] for k in table.keys)
     try:

@@ -14,8 +14,9 @@ from sqlalchemy import Connection
 from data.attachments.files import AttachmentFiles
 from data.db.attachment_refs import unreferenced
 from data.db.engine import Database
-from data.sync.apply import apply_files, load_shadow, load_times, save_shadow
+from data.sync.apply import apply_files
 from data.sync.order import attachment_digests, renumber
+from data.sync.shadow import load_shadow, load_times, save_shadow
 from data.sync.tables import Key, current_state, digest
 from domain.sync.hlc import HybridClock, Stamp, made_at
 from domain.sync.ports import Applied, Pending, Written
@@ -59,7 +60,7 @@ class SqlReplica:
         with self._db.write() as s:
             conn = s.connection()
             clock = self._clock(conn)
-            merge = apply_files(conn, files, self.device, clock)
+            merge = apply_files(conn, files, self.device, clock, self._staged)
             done: dict[str, int] = dict(conn.exec_driver_sql("SELECT device, seq FROM sync_applied").all())
             for f in files:
                 marks = f.covers if f.snapshot else {f.device: f.seq}
@@ -82,7 +83,6 @@ class SqlReplica:
         now = self._now_ms()
         changes: list[Change] = []
         marks: dict[Key, tuple[str, str] | None] = {}
-        blobs: list[str] = []
         for key, value in state.items():
             d = digest(value)
             known = shadow.get(key)
@@ -91,24 +91,34 @@ class SqlReplica:
                 stamp = clock.issue(made, now).text()
                 changes.append(Change(*key, value, stamp))
                 marks[key] = (d, stamp)
-                if key[0] == "message":
-                    blobs += attachment_digests(value.get("attachments"))
         present = {(k, key) for k, key, _ in state}
         sessions_gone = {key for k, key, f in shadow if k == "session" and f != DELETED and (k, key) not in present}
-        dropped: set[tuple[str, str]] = set()
-        for kind, row, name in shadow:
-            if name == DELETED or (kind, row) in present or (kind, row) in dropped:
-                continue
-            dropped.add((kind, row))
-            for k in [k for k in shadow if k[0] == kind and k[1] == row]:
+        rows: dict[tuple[str, str], list[Key]] = {}  # the shadow keys of each row not here now
+        for k in shadow:
+            if (k[0], k[1]) not in present:
+                rows.setdefault((k[0], k[1]), []).append(k)
+        for (kind, row), keys in rows.items():
+            if all(k[2] == DELETED for k in keys):
+                continue  # its tombstone is synced
+            for k in keys:
                 marks[k] = None
             if kind in ("message", "compaction") and json.loads(row)[0] in sessions_gone:
                 continue  # gone with its conversation: the conversation's tombstone says so
-            stamp = clock.tick(now).text()
+            synced = max(shadow[k][1] for k in keys)
+            stamp = clock.issue(made_at(times.get((kind, row, DELETED)), self.device, synced), now).text()
             changes.append(Change(kind, row, DELETED, None, stamp))
             marks[(kind, row, DELETED)] = ("", stamp)
         token = (marks, clock.last.text())
-        return Pending(tuple(changes), tuple(dict.fromkeys(blobs)), token)
+        return Pending(tuple(changes), self.blobs_of(changes), token)
+
+    def blobs_of(self, changes: Sequence[Change]) -> tuple[str, ...]:
+        blobs: list[str] = []
+        for c in changes:
+            if c.kind == "message" and c.value is not None:
+                blobs += attachment_digests(c.value.get("attachments"))
+            elif c.kind == "tool_output" and c.value is not None and c.value.get("sha256"):
+                blobs.append(str(c.value["sha256"]))
+        return tuple(dict.fromkeys(blobs))
 
     def written(self) -> Written | None:
         with self._db.read() as s:
@@ -153,10 +163,22 @@ class SqlReplica:
         return tuple(out)
 
     def has_blob(self, sha256: str) -> bool:
-        return self._files.exists(sha256)
+        return self._files.exists(sha256) or self._archived(sha256) is not None
 
     def read_blob(self, sha256: str) -> bytes:
-        return self._files.read(sha256)
+        archived = None if self._files.exists(sha256) else self._archived(sha256)
+        return archived if archived is not None else self._files.read(sha256)
+
+    def _archived(self, sha256: str) -> bytes | None:
+        """The compressed full text of a truncated tool result, by its hash."""
+        with self._db.read() as s:
+            data = s.connection().exec_driver_sql(
+                "SELECT data FROM tool_output_archive WHERE sha256 = ? LIMIT 1", (sha256,)).scalar()
+        return bytes(data) if data is not None else None
+
+    def _staged(self, sha256: str) -> bytes | None:
+        """A blob fetched for this merge (kept with the attachment files until then)."""
+        return self._files.read(sha256) if self._files.exists(sha256) else None
 
     def write_blob(self, sha256: str, data: bytes) -> None:
         import hashlib

@@ -29,6 +29,8 @@ ROW_TABLES = (
     Table("provider", "providers", ("id",)),
     Table("agent", "agents", ("id",)),
     Table("message", "messages", ("session_id", "id"), frozenset({"seq", "active", "rev"})),
+    # the full text of a truncated tool result: its compressed bytes travel as a blob named by `sha256`
+    Table("tool_output", "tool_output_archive", ("message_id",), frozenset({"data"})),
     Table("compaction", "compactions", ("session_id", "created_at", "trigger"), frozenset({"id", "boundary"})),
     Table("memory", "memories", ("id",)),
     Table("model", "models", ("provider_id", "id")),

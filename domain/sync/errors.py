@@ -37,3 +37,11 @@ class SyncNotSetUp(PalimpsestError):
     def __init__(self) -> None:
         super().__init__("Sync is not set up. Set it up with: palimpsest sync setup folder PATH "
                          "(or webdav URL, or s3 s3://BUCKET/PREFIX)")
+
+
+class SyncRunning(PalimpsestError):
+    """Another sync of this device (the desktop app's, or another `palimpsest sync now`) holds the sync lock."""
+
+    def __init__(self) -> None:
+        super().__init__("A sync of this device is already running (the desktop app's or another `palimpsest sync "
+                         "now`): this one did not start. Try again when it has ended.")

@@ -10,7 +10,7 @@ FORMAT = 1
 DELETED = "*deleted*"  # the field of a tombstone record
 WHOLE = "*"  # the field of a record whose value is the whole row
 # kinds in the order they are applied (a row's references first)
-KINDS = ("provider", "agent", "session", "message", "compaction", "memory", "model", "mcp_server")
+KINDS = ("provider", "agent", "session", "message", "tool_output", "compaction", "memory", "model", "mcp_server")
 
 
 @dataclass(frozen=True)

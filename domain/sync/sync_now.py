@@ -215,6 +215,7 @@ class SyncNowUseCase:
         me = self._replica.device
         covers = {**self._replica.applied(), me: seq}
         name = snapshot_name(me, seq)
-        data = self._cipher.seal(name, encode(ChangeFile(me, seq, self._replica.state(), snapshot=True,
-                                                         covers=covers)))
+        state = self._replica.state()  # its blobs named too: a device that starts from it fetches them
+        data = self._cipher.seal(name, encode(ChangeFile(me, seq, state, snapshot=True, covers=covers,
+                                                         blobs=self._replica.blobs_of(state))))
         return len(data) if self._remote.put(name, data, self._scratch) else 0

@@ -131,10 +131,11 @@ def test_blank_database_downgrades_to_0001_and_upgrades_again(tmp_path: Path) ->
 
 
 def test_every_revision_is_known_and_head_is_the_last_one() -> None:
-    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 30)} | {"0032", "0033", "0034"}
+    assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 30)} | {"0032", "0033", "0034", "0035"}
     # in order of application: ... 0014, 0019, 0015, 0017, 0016, 0018, 0020, 0021, 0022, ..., 0025, 0026, 0027, 0028,
-    # 0029, 0032, 0033, 0034 (branches written in parallel, chained at merge; 0030 and 0031 were reserved and not used)
-    assert migrations.head_revision() == "0034"
+    # 0029, 0032, 0033, 0034, 0035 (branches written in parallel, chained at merge; 0030 and 0031 were reserved and
+    # not used)
+    assert migrations.head_revision() == "0035"
 
 
 def test_0012_keeps_every_message_on_the_path_and_the_search_triggers_working(tmp_path: Path) -> None:
@@ -148,8 +149,8 @@ def test_0012_keeps_every_message_on_the_path_and_the_search_triggers_working(tm
     with sqlite3.connect(path) as conn:
         now = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
         added = {name for name in now if name.startswith(("config_revision_", "document_passages_fts_",
-                                                          "sync_session_field_times"))
-                 or name == "messages_rev"}  # 0021, 0022, 0029, 0033
+                                                          "sync_session_field_times", "sync_"))
+                 or name == "messages_rev"}  # 0021, 0022, 0029, 0033, 0035
         assert now - added == triggers
         columns = {r[1]: r for r in conn.execute("PRAGMA table_info(messages)")}
     # NOT NULL DEFAULT 1: rows written before stay on the path
