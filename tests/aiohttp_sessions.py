@@ -1,0 +1,38 @@
+"""Records every aiohttp ClientSession made while active (a hand-written wrapper of __init__) to find unclosed ones."""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Any
+
+
+class SessionTracker:
+    """While entered, every aiohttp.ClientSession built in this process (the anthropic and openai SDKs' aiohttp
+    transport makes one per client) is kept in `sessions`; `unclosed()` names those nobody closed. aiohttp is imported
+    on entering only (some tests check that a command never imports it)."""
+
+    def __init__(self) -> None:
+        self.sessions: list[Any] = []
+        self._original: Any = None
+
+    def __enter__(self) -> SessionTracker:
+        import aiohttp
+
+        original = self._original = aiohttp.ClientSession.__init__
+        sessions = self.sessions
+
+        def recording_init(session: Any, *args: Any, **kwargs: Any) -> None:
+            original(session, *args, **kwargs)
+            sessions.append(session)
+
+        aiohttp.ClientSession.__init__ = recording_init  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
+        import aiohttp
+
+        aiohttp.ClientSession.__init__ = self._original  # type: ignore[method-assign]
+
+    def unclosed(self) -> list[Any]:
+        """The recorded sessions that are still open."""
+        return [session for session in self.sessions if not session.closed]
