@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 from types import TracebackType
 from typing import Any
+
+import pytest
 
 
 class SessionTracker:
@@ -36,3 +40,16 @@ class SessionTracker:
     def unclosed(self) -> list[Any]:
         """The recorded sessions that are still open."""
         return [session for session in self.sessions if not session.closed]
+
+
+@pytest.fixture(autouse=True)
+async def sdk_clients_closed_on_their_loop() -> AsyncIterator[None]:
+    """For a conftest of tests that build SDK adapters and do not close them: every aiohttp session a test left open
+    is closed on the test's own event loop as it ends, so it is never collected (printing "Unclosed client session"
+    to stderr) during a later test of the same process, where an in-process CLI run failed on it under pytest-xdist."""
+    with SessionTracker() as tracker:
+        yield
+    loop = asyncio.get_running_loop()
+    for session in tracker.unclosed():
+        if session._loop is loop:  # a session of a loop that already ended cannot be closed from here
+            await session.close()
