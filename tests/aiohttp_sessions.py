@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
+
+T = TypeVar("T")
 
 
 class SessionTracker:
@@ -53,3 +55,11 @@ async def sdk_clients_closed_on_their_loop() -> AsyncIterator[None]:
     for session in tracker.unclosed():
         if session._loop is loop:  # a session of a loop that already ended cannot be closed from here
             await session.close()
+
+
+async def closing_adapters(container: Any, work: Awaitable[T]) -> T:
+    """Runs `work`, then closes the container's SDK clients on the same loop, as app.main does for a command."""
+    try:
+        return await work
+    finally:
+        await container.aclose_adapters()
