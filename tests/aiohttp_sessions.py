@@ -31,7 +31,7 @@ class SessionTracker:
             original(session, *args, **kwargs)
             sessions.append(session)
 
-        aiohttp.ClientSession.__init__ = recording_init  # type: ignore[method-assign]
+        aiohttp.ClientSession.__init__ = recording_init  # type: ignore[method-assign, assignment]
         return self
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
