@@ -9,6 +9,7 @@ from typing import Any
 
 from app.container import Container
 from domain.events import ChatError, CompactCompleted, Notice
+from tests.aiohttp_sessions import closing_adapters
 from tests.attachment_samples import png
 from tests.cli.brain import SimulatedBrain
 from tests.fakes import FakeApiKeyStorage
@@ -52,7 +53,7 @@ def test_a_hundred_turns_with_twenty_images_never_overflow_nor_resend_old_images
                         events.append(event)
                 return events
 
-            events = asyncio.run(run())
+            events = asyncio.run(closing_adapters(c, run()))
         finally:
             c.close()
     assert [e for e in events if isinstance(e, ChatError)] == []

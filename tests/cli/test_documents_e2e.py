@@ -13,6 +13,7 @@ import pytest
 
 from app.container import Container
 from domain.events import ChatError, TextDelta
+from tests.aiohttp_sessions import closing_adapters
 from tests.attachment_samples import pdf
 from tests.fakes import FakeApiKeyStorage
 from tests.fakeservers import fake_provider_servers
@@ -121,7 +122,7 @@ def test_an_800_page_pdf_is_read_on_demand_by_a_32k_model_and_its_citations_reso
                     answers.append(await ask(f"Question {index + 1}: what does the manual say ABOUT {words}", files))
                 return answers
 
-            answers = asyncio.run(run())
+            answers = asyncio.run(closing_adapters(c, run()))
         finally:
             c.close()
     for _, events in answers:

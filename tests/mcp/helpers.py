@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -19,6 +20,21 @@ def stdio_server(name: str = "files", timeout_s: float = 20.0) -> McpServer:
     """The test server, started over stdio with this Python."""
     return McpServer(name, McpTransport.STDIO, command=sys.executable, args=("-m", "tests.mcp.server"),
                      timeout_s=timeout_s)
+
+
+async def log_once(path: str | Path, condition: Callable[[str], bool], timeout_s: float = 10.0) -> str:
+    """A stdio server's log once `condition` holds for its text: the server's stderr reaches the file through a
+    pipe and a copying thread, so what it wrote before it answered may land in the file a moment after the answer.
+    Fails with the log's text after `timeout_s`."""
+    path = Path(path)
+    deadline = time.monotonic() + timeout_s
+    while True:
+        text = path.read_text() if path.exists() else ""
+        if condition(text):
+            return text
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the log {path} did not reach the expected state within {timeout_s} s:\n{text}")
+        await asyncio.sleep(0.01)
 
 
 class MemorySecrets:

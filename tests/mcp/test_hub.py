@@ -13,7 +13,7 @@ import pytest
 
 from data.mcp.hub import McpHub
 from domain.mcp import McpServer, McpServerError, McpServerSecrets, McpToolSpec, McpTransport, ToolPermission
-from tests.mcp.helpers import MemorySecrets, http_server, stdio_server
+from tests.mcp.helpers import MemorySecrets, http_server, log_once, stdio_server
 from tests.mcp.test_done_when import children_running
 
 TOOLS = ["read_file", "big_file", "fail", "crash", "wait_to_be_killed", "hang", "picture", "auth_header", "chatty",
@@ -43,8 +43,9 @@ async def test_a_call_returns_the_text_and_the_server_keeps_running_for_the_next
     assert (first.output, first.is_error, first.notice) == ("contents of a.txt", False, None)
     assert second.output == "contents of b.txt"
     assert hub.running() == ["files"]
-    log = Path(hub.log_path("files")).read_text()
-    assert log.count("test server starting") == 1 and "read_file b.txt" in log  # stderr goes to the server's log
+    # stderr goes to the server's log
+    await log_once(hub.log_path("files"),
+                   lambda log: log.count("test server starting") == 1 and "read_file b.txt" in log)
 
 
 async def test_a_tool_error_is_an_error_outcome_with_the_servers_message(hub: McpHub) -> None:
@@ -61,7 +62,7 @@ async def test_an_image_becomes_a_one_line_description(hub: McpHub) -> None:
 async def test_a_chatty_server_answers_and_its_noise_goes_to_its_log(hub: McpHub) -> None:
     outcome = await hub.call_tool(stdio_server(), "chatty", {"megabytes": 3})
     assert (outcome.output, outcome.is_error) == ("said a lot", False)
-    assert Path(hub.log_path("files")).stat().st_size > 3_000_000
+    await log_once(hub.log_path("files"), lambda log: len(log) > 3_000_000)
 
 
 async def test_a_server_that_never_answers_times_out_and_the_server_stays_usable(hub: McpHub) -> None:
@@ -116,9 +117,9 @@ async def test_a_crash_mid_call_is_an_error_not_retried_then_one_restart_with_a_
     after = await hub.call_tool(server, "read_file", {"path": "z"})
     assert (after.output, after.is_error) == ("contents of z", False)
     assert after.notice == "The MCP server 'files' had stopped and was restarted."
-    log = Path(hub.log_path("files")).read_text()
-    assert log.count("crashing now") == 1  # the crashing call ran once: it was not retried
-    assert log.count("test server starting") == 2
+    # the crashing call ran once: it was not retried
+    await log_once(hub.log_path("files"), lambda log: log.count("crashing now") == 1
+                   and log.count("test server starting") == 2)
 
 
 async def test_a_server_that_crashes_again_right_after_its_restart_is_not_restarted_again(hub: McpHub) -> None:
@@ -255,7 +256,7 @@ async def test_a_changed_rule_keeps_the_server_running_and_a_changed_command_res
     await hub.call_tool(server, "read_file", {"path": "a"})
     allowed = replace(server, permissions={"read_file": ToolPermission.ALLOW}, timeout_s=5.0)
     assert (await hub.call_tool(allowed, "read_file", {"path": "b"})).notice is None
-    assert Path(hub.log_path("files")).read_text().count("test server starting") == 1
+    await log_once(hub.log_path("files"), lambda log: log.count("test server starting") == 1)
     moved = replace(server, args=(*server.args, "--verbose"))
     assert (await hub.call_tool(moved, "read_file", {"path": "c"})).output == "contents of c"
-    assert Path(hub.log_path("files")).read_text().count("test server starting") == 2
+    await log_once(hub.log_path("files"), lambda log: log.count("test server starting") == 2)

@@ -12,6 +12,7 @@ from pathlib import Path
 from app.container import Container
 from domain.events import ChatError, SourcesCited
 from domain.web import WebSearchRecord
+from tests.aiohttp_sessions import closing_adapters
 from tests.cli.brain import SimulatedBrain
 from tests.fakes import FakeApiKeyStorage
 from tests.fakeservers import FakeAnthropicServer, Reply
@@ -62,7 +63,7 @@ def test_forty_turns_searching_every_other_one_never_error_prune_old_results_and
                         events.append(event)
                 return events
 
-            events = asyncio.run(run())
+            events = asyncio.run(closing_adapters(c, run()))
             stored = [m for m in c.storage.messages.snapshot(session.id) if m.web is not None]
         finally:
             c.close()
