@@ -35,3 +35,27 @@ def _isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> It
     MemoryKeyring.clear()
     yield
     MemoryKeyring.clear()
+
+
+# The longest files (measured with --durations), run first: the suite runs one file per pytest-xdist worker
+# (tests/__main__.py), and a long file left for last would keep one worker busy while the other idles.
+LONGEST_FIRST = (
+    "tests/cli/test_long_session_e2e.py",
+    "tests/cli/test_one_turn_at_a_time.py",
+    "tests/providers/test_reasoning_rotation_e2e.py",
+    "tests/cli/test_attachment_counts_cli.py",
+    "tests/cli/test_responses_session_e2e.py",
+    "tests/cli/test_key_redaction.py",
+    "tests/mcp/test_oauth.py",
+    "tests/mcp/test_protocol_e2e.py",
+    "tests/cli/test_import_cli.py",
+    "tests/mcp/test_done_when.py",
+    "tests/cli/test_changes_wait_their_turn.py",
+    "tests/cli/test_missing_attachment.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Moves the longest files to the front, keeping every other test in its collected order."""
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
