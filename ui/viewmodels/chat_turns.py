@@ -4,7 +4,6 @@ rows and reducer events, and the read-back of the stored messages once the strea
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer
@@ -14,35 +13,19 @@ from domain.errors import PalimpsestError
 from domain.events import (
     ChatError,
     ChatEvent,
-    CompactCompleted,
-    CompactStarted,
-    ContextStatusChanged,
-    MemoryFlushed,
-    Notice,
-    ResponseComplete,
-    SourcesCited,
     TextDelta,
     ThinkingDelta,
-    TitleGenerated,
-    ToolCallStarted,
-    ToolProgress,
-    ToolResultStored,
-    ToolRoundLimitReached,
     Waiting,
 )
 from domain.models import MessageType, Session
 from ui.attachments_backend import AttachmentPreview
 from ui.backend import ConversationPage
-from ui.error_text import describe, notice_text
+from ui.error_text import describe
 from ui.signals import emit
 from ui.state.chat_events import (
-    CompactionEnded,
-    CompactionStarted,
-    Measured,
     PendingChanged,
     ProviderWaiting,
     ReadBackDone,
-    ReplyFailed,
     SessionUpdated,
     StopRequested,
     StreamActive,
@@ -50,10 +33,10 @@ from ui.state.chat_events import (
     TurnStarted,
 )
 from ui.state.chat_state import Edit, Failed, ReadingBack, Stopping, Streaming
-from ui.viewmodels.chat_context import compaction_notice
 from ui.viewmodels.chat_paging import PAGE
 from ui.viewmodels.live_turn import LiveTurn
 from ui.viewmodels.stream_end import StreamEnd
+from ui.viewmodels.turn_events import show_event
 from ui.worker import StreamHandle
 
 if TYPE_CHECKING:
@@ -208,44 +191,8 @@ class TurnController:
             if not self._flush.isActive():
                 self._flush.start()
             return
-        self._show(event, live)
+        show_event(self._vm, event, live)
         vm.sync_rows()
-
-    def _show(self, event: ChatEvent, live: LiveTurn) -> None:
-        vm = self._vm
-        if isinstance(event, ToolCallStarted):
-            live.tool_started(event)
-        elif isinstance(event, ToolResultStored):
-            live.tool_finished(event)
-        elif isinstance(event, ToolProgress):
-            live.tool_progress(event)
-        elif isinstance(event, ResponseComplete):
-            live.finish()
-        elif isinstance(event, SourcesCited):
-            live.cite(event.record)
-        elif isinstance(event, ChatError):
-            vm.rows.error_row = live.failed(event)
-            vm.dispatch(ReplyFailed(vm.rows.error_row.text))
-        elif isinstance(event, ToolRoundLimitReached):
-            vm.rows.error_row = live.round_limit(event)
-        elif isinstance(event, CompactStarted):
-            live.finish()
-            vm.dispatch(CompactionStarted())
-        elif isinstance(event, CompactCompleted):
-            vm.dispatch(CompactionEnded())
-            text = compaction_notice(event)
-            if text and (event.fallback or event.did_compact):
-                emit(vm.notice, text)
-        elif isinstance(event, ContextStatusChanged):
-            vm.dispatch(Measured(context=event.status))
-        elif isinstance(event, MemoryFlushed) and event.saved_count:
-            emit(vm.notice, f"Saved {event.saved_count} fact(s) to long-term memory before summarizing.")
-        elif isinstance(event, Notice):
-            emit(vm.notice, notice_text(event))
-        elif isinstance(event, TitleGenerated) and vm.state.session is not None:
-            session = replace(vm.state.session, title=event.title)
-            vm.dispatch(SessionUpdated(session))
-            emit(vm.session_changed, session)
 
     def _stream_done(self, cancelled: bool) -> None:
         vm = self._vm
