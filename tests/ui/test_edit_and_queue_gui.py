@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from domain.errors import InvalidInput
 from domain.events import TextDelta
 from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.test_chat_viewmodel import make_vm, opened
 from tests.ui.window_helpers import open_session, settle, themed_window
 from ui.state.chat_state import Idle, ReadingBack, Ready
 from ui.widgets.main_window import MainWindow
@@ -70,3 +72,29 @@ def test_an_edit_sent_during_the_read_back_is_sent_as_that_edit_when_the_turn_en
     qtbot.waitUntil(lambda: isinstance(vm.state, Ready) and isinstance(vm.state.turn, Idle) and vm.state.queued is None,
                     timeout=5000)
     assert [r.text for r in vm.model.rows()] == ["Plan five days in Lisbon", "You said: Plan five days in Lisbon"]
+
+
+class RefusingEdits(FakeChatBackend):
+    """Refuses every edit before storing anything (the store could not write it)."""
+
+    async def edit(self, session_id: str, message_id: str, text: str, selection):  # type: ignore[override]
+        self.calls.append(("edit", session_id, message_id, text))
+        raise InvalidInput("The message could not be stored.")
+        yield  # an async generator, like the real one
+
+
+def test_an_edit_whose_new_version_was_not_stored_comes_back_to_the_composer_as_that_edit(qtbot, worker) -> None:
+    backend = RefusingEdits(keys={"anthropic": "sk-test"})
+    session = backend.add_session("Trip", [QUESTION, "Day 1: Alfama and the castle…"])
+    vm = make_vm(backend, worker)
+    opened(qtbot, vm, session.id)
+    target = vm.rows.messages[0].id
+    vm.set_draft("half a thought")
+    vm.start_edit(target, QUESTION)
+    assert vm.submit("Plan five days in Lisbon")
+    assert vm.state.editing is None and vm.state.draft == "half a thought"
+    qtbot.waitUntil(lambda: isinstance(vm.state, Ready) and not vm.state.streaming and not vm.state.reading_back
+                    and vm.state.editing is not None, timeout=5000)
+    assert vm.state.editing == target and vm.state.draft == "Plan five days in Lisbon"  # Send makes it an edit again
+    vm.cancel_edit()
+    assert vm.state.draft == "half a thought\n\nPlan five days in Lisbon"  # nothing typed is lost

@@ -85,8 +85,9 @@ class BranchesController:
             return False
         session_id, selection = state.session.id, state.selection  # the edit ends when the composer's text is taken
         message_id = edit.message_id
+        base = vm.rows.newest_seq  # the new version is stored after every message shown, not after the cut
         self._cut_before(message_id, keep_it=False)
-        vm.turns.start(text, edit=edit)
+        vm.turns.start(text, edit=edit, base=base)
         vm.turns.run(lambda: vm.backend.edit(session_id, message_id, text, selection))
         return True
 

@@ -144,14 +144,17 @@ class TurnController:
             self._handle = None
         self._flush.stop()
 
-    def start(self, text: str | None, files: tuple[Attachment, ...] = (), *, edit: Edit | None = None) -> None:
-        """Shows the turn starting (the user's message and the pending reply) before its request is built."""
+    def start(self, text: str | None, files: tuple[Attachment, ...] = (), *, edit: Edit | None = None,
+              base: int | None = None) -> None:
+        """Shows the turn starting (the user's message and the pending reply) before its request is built. `base`:
+        the newest stored seq before the turn (default: the newest shown); a user message stored above it is the
+        turn's."""
         vm = self._vm
         self._turns += 1
         vm.rows.live = LiveTurn(text, self._turns, attachments=files)
         vm.rows.error_row = None
         self._text, self._edit, self._reading = text, edit, 0
-        self._base = vm.rows.newest_seq if vm.state.session is not None else 0
+        self._base = (vm.rows.newest_seq if base is None else base) if vm.state.session is not None else 0
         vm.dispatch(TurnStarted(files_sent=bool(files)))
         vm.sync_rows()
 
