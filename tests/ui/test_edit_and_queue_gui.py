@@ -11,6 +11,7 @@ from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.test_chat_viewmodel import make_vm, opened
 from tests.ui.window_helpers import open_session, settle, themed_window
 from ui.state.chat_state import Idle, ReadingBack, Ready
+from ui.viewmodels.chat_queue import QUEUE_FULL
 from ui.widgets.main_window import MainWindow
 from ui.worker import AsyncWorker
 
@@ -98,3 +99,25 @@ def test_an_edit_whose_new_version_was_not_stored_comes_back_to_the_composer_as_
     assert vm.state.editing == target and vm.state.draft == "Plan five days in Lisbon"  # Send makes it an edit again
     vm.cancel_edit()
     assert vm.state.draft == "half a thought\n\nPlan five days in Lisbon"  # nothing typed is lost
+
+
+def test_a_message_sent_while_an_edit_waits_is_not_joined_to_it_and_a_notice_says_why(qtbot, backend, worker) -> None:
+    session = backend.add_session("Trip", [QUESTION, "Day 1: Alfama and the castle…"])
+    backend.scripts.append([TextDelta("Regenerating"), 5.0])
+    vm = make_vm(backend, worker)
+    opened(qtbot, vm, session.id)
+    notices: list[str] = []
+    vm.notice.connect(notices.append)
+    target = vm.rows.messages[0].id
+    vm.start_edit(target, QUESTION)
+    vm.regenerate(vm.rows.messages[1].id)  # a turn runs while the edit is open
+    qtbot.waitUntil(lambda: any(r.streaming and r.text == "Regenerating" for r in vm.model.rows()))
+    assert vm.submit("Plan five days in Lisbon")  # the edit waits as that edit
+    assert not vm.submit("And a museum?")  # not joined to the edit: it stays in the composer
+    assert notices == [QUEUE_FULL] and vm.state.queued == "Plan five days in Lisbon"
+    queued = vm.state.composer.queued
+    assert queued is not None and queued.edit is not None and queued.edit.message_id == target
+    vm.stop()
+    qtbot.waitUntil(lambda: [c[0] for c in backend.calls if c[0] in ("regenerate", "edit")] == ["regenerate", "edit"],
+                    timeout=5000)
+    assert next(c for c in backend.calls if c[0] == "edit")[2:] == (target, "Plan five days in Lisbon")
