@@ -1,4 +1,5 @@
-"""Ports: the interfaces the domain needs from storage, the keychain and time (providers and tools: provider_ports)."""
+"""Ports: the interfaces the domain needs from storage, the keychain and time (providers and tools: provider_ports;
+the configuration's stores: config_ports, re-exported here)."""
 
 from __future__ import annotations
 
@@ -6,27 +7,26 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
+from domain.config_ports import AgentRepository as AgentRepository  # re-exported
+from domain.config_ports import ApiKeyStorage as ApiKeyStorage  # re-exported
+from domain.config_ports import CalibrationStore as CalibrationStore  # re-exported
+from domain.config_ports import KeySource as KeySource  # re-exported
+from domain.config_ports import MemoryRepository as MemoryRepository  # re-exported
+from domain.config_ports import ModelRepository as ModelRepository  # re-exported
+from domain.config_ports import ProviderRepository as ProviderRepository  # re-exported
+from domain.config_ports import SettingsRepository as SettingsRepository  # re-exported
 from domain.models import (
-    Agent,
-    AgentId,
-    AiModel,
     CompactionRecord,
-    Memory,
-    MemoryId,
     Message,
     MessageId,
     ModelId,
-    Provider,
-    ProviderId,
     Session,
     SessionId,
     TreeNode,
     Usage,
-    WindowSource,
 )
-from domain.settings import ContextSettings, ToolSettings
 
 
 class UnitOfWork(Protocol):
@@ -217,112 +217,3 @@ class MessageRepository(Protocol):
         ...
 
 
-class ProviderRepository(Protocol):
-    """Configured providers (three built in, any number of OpenAI-compatible ones)."""
-
-    def list(self) -> Sequence[Provider]: ...
-    def get(self, provider_id: ProviderId) -> Provider | None: ...
-    def find(self, id_or_name: str) -> Provider | None:
-        """By id, else by case-insensitive name."""
-        ...
-    def add(self, provider: Provider) -> Provider: ...
-    def update(self, provider: Provider) -> Provider: ...
-    def delete(self, provider_id: ProviderId) -> None:
-        """Removes the provider and its models (sessions keep their messages); NotFound when unknown."""
-        ...
-
-
-class ModelRepository(Protocol):
-    """Models of providers with their context windows; a user-set window always wins."""
-
-    def list(self, provider_id: ProviderId | None = None) -> Sequence[AiModel]: ...
-    def get(self, provider_id: ProviderId, model_id: ModelId) -> AiModel | None: ...
-    def resolve(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
-        """The stored model, else one guessed from the registry's family patterns (window_is_guess=True)."""
-        ...
-    def upsert(self, model: AiModel) -> AiModel: ...
-    def store_fetched(self, provider_id: ProviderId, models: Sequence[AiModel]) -> None:
-        """Stores a provider's model list as source=fetched without overwriting a user-set window."""
-        ...
-    def set_user_window(
-        self, provider_id: ProviderId, model_id: ModelId, window: int, max_output: int | None = None
-    ) -> AiModel: ...
-    def record_limit(
-        self, provider_id: ProviderId, model_id: ModelId, limit: int, *, input_only: bool = False,
-        source: WindowSource = WindowSource.LEARNED,
-    ) -> None:
-        """Learns a window from a provider's overflow error, or from the evidence `source` names (never over a
-        user-set window); with `input_only`, the model's input limit instead (its window stays)."""
-        ...
-    def record_server_window(
-        self, provider_id: ProviderId, model_id: ModelId, window: int, trained: int | None = None
-    ) -> AiModel:
-        """Records the context a local server has the model loaded with (window_source server) and the length it was
-        trained for; a user-set window still wins."""
-        ...
-    def clear_window(self, provider_id: ProviderId, model_id: ModelId) -> None:
-        """Returns the model's window to its automatic source: a user-set, learned or guessed window is dropped (the
-        registry's applies until the provider's list or the server reports one again); a window the provider or a
-        server reported stays, as does the rest of the model. NotFound for an unknown provider."""
-        ...
-
-
-class CalibrationStore(Protocol):
-    """Per-model ratio of provider-reported to estimated input tokens."""
-
-    def get(self, key: str) -> float | None: ...
-    def put(self, key: str, ratio: float) -> None: ...
-
-
-class AgentRepository(Protocol):
-    """Agents (personas)."""
-
-    def list(self) -> Sequence[Agent]: ...
-    def get(self, agent_id: AgentId) -> Agent | None: ...
-    def find(self, id_or_name: str) -> Agent | None: ...
-    def default(self) -> Agent: ...
-    def add(self, agent: Agent) -> Agent: ...
-    def update(self, agent: Agent) -> Agent: ...
-    def delete(self, agent_id: AgentId) -> None: ...
-
-
-class MemoryRepository(Protocol):
-    """Long-term memories with full-text search."""
-
-    def add(self, memory: Memory) -> Memory: ...
-    def get(self, memory_id: MemoryId) -> Memory | None: ...
-    def list(self, agent_id: AgentId | None = None) -> Sequence[Memory]:
-        """An agent's memories plus the global ones, newest first (all when agent_id is None)."""
-        ...
-    def search(self, query: str, agent_id: AgentId | None = None, limit: int = 10) -> Sequence[Memory]: ...
-    def update(self, memory: Memory) -> Memory: ...
-    def delete(self, memory_id: MemoryId) -> None: ...
-
-
-class SettingsRepository(Protocol):
-    """App-wide settings."""
-
-    def context_settings(self) -> ContextSettings: ...
-    def save_context_settings(self, settings: ContextSettings) -> None: ...
-    def tool_settings(self) -> ToolSettings: ...
-    def save_tool_settings(self, settings: ToolSettings) -> None: ...
-
-
-KeySource = Literal["keychain", "environment"]
-
-
-class ApiKeyStorage(Protocol):
-    """API keys: the OS keychain first, then the conventional environment variables. Keys never reach the DB."""
-
-    def get(self, provider_id: ProviderId) -> str | None: ...
-    def source(self, provider_id: ProviderId) -> KeySource | None: ...
-    def set(self, provider_id: ProviderId, key: str) -> None:
-        """Raises KeychainUnavailable when no usable keychain backend exists."""
-        ...
-    def delete(self, provider_id: ProviderId) -> None: ...
-    def keychain_problem(self) -> str | None:
-        """None when a usable keychain exists, else a plain sentence saying why not."""
-        ...
-    def env_var_names(self, provider_id: ProviderId) -> tuple[str, ...]:
-        """The environment variables consulted for a provider's key, in order (none for custom endpoints)."""
-        ...

@@ -1,12 +1,12 @@
-"""Typed SQLAlchemy 2.x rows: the schema at head, which the migrations must build exactly."""
+"""Typed SQLAlchemy 2.x rows: the schema at head, which the migrations must build exactly. The conversation rows live
+here; the base (rows_base), the app's bookkeeping rows (rows_app) and the sync rows (rows_sync) are re-exported."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 
 from sqlalchemy import (
     Boolean,
-    CheckConstraint,
     Float,
     ForeignKey,
     ForeignKeyConstraint,
@@ -15,37 +15,24 @@ from sqlalchemy import (
     LargeBinary,
     String,
     Text,
-    TypeDecorator,
     text,
 )
-from sqlalchemy.engine import Dialect
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-class UtcTimestamp(TypeDecorator[datetime]):
-    """A UTC datetime stored as integer microseconds since the epoch (exact round trip, sortable)."""
-
-    impl = Integer
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> int | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=UTC)
-        delta = value - datetime(1970, 1, 1, tzinfo=UTC)
-        return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-
-    def process_result_value(self, value: int | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        return _EPOCH + timedelta(0, 0, int(value))  # exact, and a third of fromtimestamp(...).replace(...)
-
-
-class Base(DeclarativeBase):
-    """Declarative base of every row."""
+from data.db.rows_app import AttachmentCountRow as AttachmentCountRow  # re-exported
+from data.db.rows_app import CalibrationRow as CalibrationRow  # re-exported
+from data.db.rows_app import ConfigRevisionRow as ConfigRevisionRow  # re-exported
+from data.db.rows_app import CutEvidenceRow as CutEvidenceRow  # re-exported
+from data.db.rows_app import McpServerRow as McpServerRow  # re-exported
+from data.db.rows_app import ServerProbeRow as ServerProbeRow  # re-exported
+from data.db.rows_app import SettingRow as SettingRow  # re-exported
+from data.db.rows_app import TurnLeaseRow as TurnLeaseRow  # re-exported
+from data.db.rows_base import Base as Base  # re-exported
+from data.db.rows_base import UtcTimestamp as UtcTimestamp  # re-exported
+from data.db.rows_sync import SyncAppliedRow as SyncAppliedRow  # re-exported
+from data.db.rows_sync import SyncFieldTimeRow as SyncFieldTimeRow  # re-exported
+from data.db.rows_sync import SyncMetaRow as SyncMetaRow  # re-exported
+from data.db.rows_sync import SyncShadowRow as SyncShadowRow  # re-exported
 
 
 class ProviderRow(Base):
@@ -224,92 +211,6 @@ class MemoryRow(Base):
     source_session_id: Mapped[str | None] = mapped_column(String)
 
 
-class CalibrationRow(Base):
-    """Ratio of provider-reported to estimated tokens, per key."""
-
-    __tablename__ = "calibration"
-    key: Mapped[str] = mapped_column(String, primary_key=True)
-    ratio: Mapped[float] = mapped_column(Float, nullable=False)
-    updated_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
-
-
-class SettingRow(Base):
-    """One app setting as JSON text."""
-
-    __tablename__ = "settings"
-    key: Mapped[str] = mapped_column(String, primary_key=True)
-    value: Mapped[str] = mapped_column(Text, nullable=False)
-
-
-class McpServerRow(Base):
-    """An MCP server: transport, config JSON (command, args, URL, secret names, timeout, who turned it off), its
-    tools JSON as last listed and the tools' rules JSON."""
-
-    __tablename__ = "mcp_servers"
-    name: Mapped[str] = mapped_column(String, primary_key=True)
-    transport: Mapped[str] = mapped_column(String, nullable=False)
-    config: Mapped[str] = mapped_column(Text, nullable=False)
-    tools: Mapped[str] = mapped_column(Text, nullable=False)
-    permissions: Mapped[str] = mapped_column(Text, nullable=False)
-    created_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
-
-
-class ConfigRevisionRow(Base):
-    """One row: a number the database's triggers raise with every change to agents, providers, models, settings or
-    memories (data.db.config_cache keeps reads of those until it moves)."""
-
-    __tablename__ = "config_revision"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    value: Mapped[int] = mapped_column(Integer, nullable=False)
-
-
-class AttachmentCountRow(Base):
-    """A provider's own count of an attachment's input tokens, per content hash and count key (never changes)."""
-
-    __tablename__ = "attachment_counts"
-    __table_args__ = (CheckConstraint("tokens > 0", name="ck_attachment_counts_tokens_positive"),)
-    sha256: Mapped[str] = mapped_column(String, primary_key=True)
-    count_key: Mapped[str] = mapped_column(String, primary_key=True)
-    tokens: Mapped[int] = mapped_column(Integer, nullable=False)
-    counted_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
-
-
-class CutEvidenceRow(Base):
-    """The prompt size a model's server last reported far below the estimate (a possible silent cut)."""
-
-    __tablename__ = "cut_evidence"
-    model_key: Mapped[str] = mapped_column(String, primary_key=True)
-    reported: Mapped[int] = mapped_column(Integer, nullable=False)
-    estimate: Mapped[int] = mapped_column(Integer, nullable=False)
-    seen_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
-
-
-class ServerProbeRow(Base):
-    """What a server answered to one window probe (JSON of the fields kept, or null: no answer), and when: kept a day
-    (data.db.server_probes). Keyed by the server's URL without credentials and the request."""
-
-    __tablename__ = "server_probes"
-    server: Mapped[str] = mapped_column(String, primary_key=True)
-    request: Mapped[str] = mapped_column(String, primary_key=True)
-    answer: Mapped[str | None] = mapped_column(Text)
-    probed_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
-
-
-class TurnLeaseRow(Base):
-    """The lease of a conversation whose turn is being written (`holding`), or a turn's place in the line for it
-    (one turn at a time per conversation, across processes, first come first served)."""
-
-    __tablename__ = "turn_leases"
-    session_id: Mapped[str] = mapped_column(String, ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True)
-    owner: Mapped[str] = mapped_column(String, primary_key=True)
-    holding: Mapped[bool] = mapped_column(Boolean, nullable=False)
-    holder: Mapped[str] = mapped_column(String, nullable=False)
-    host: Mapped[str] = mapped_column(String, nullable=False)
-    pid: Mapped[int] = mapped_column(Integer, nullable=False)
-    acquired_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
-    expires_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
-
-
 class DocumentRow(Base):
     """A document read on demand (migration 0029): an attachment by its sha256 (agent_id NULL), or a knowledge
     file of an agent's folder by its path."""
@@ -370,39 +271,3 @@ class KnowledgeFolderRow(Base):
     added_at: Mapped[str] = mapped_column(String, nullable=False)
 
 
-class SyncShadowRow(Base):
-    """What one synced field of one row was when last synced (sent or received): its digest and clock stamp;
-    field '*deleted*' is a tombstone (data/sync)."""
-
-    __tablename__ = "sync_shadow"
-    kind: Mapped[str] = mapped_column(String, primary_key=True)
-    key: Mapped[str] = mapped_column(String, primary_key=True)
-    field: Mapped[str] = mapped_column(String, primary_key=True)
-    digest: Mapped[str] = mapped_column(String, nullable=False)
-    stamp: Mapped[str] = mapped_column(String, nullable=False)
-
-
-class SyncAppliedRow(Base):
-    """How many change files of another device this one has applied."""
-
-    __tablename__ = "sync_applied"
-    device: Mapped[str] = mapped_column(String, primary_key=True)
-    seq: Mapped[int] = mapped_column(Integer, nullable=False)
-
-
-class SyncMetaRow(Base):
-    """This device's sync settings, id and clock, as JSON text per key."""
-
-    __tablename__ = "sync_meta"
-    key: Mapped[str] = mapped_column(String, primary_key=True)
-    value: Mapped[str] = mapped_column(Text, nullable=False)
-
-
-class SyncFieldTimeRow(Base):
-    """When this device last changed one synced field (wall ms, past every stamp seen then); kept by triggers."""
-
-    __tablename__ = "sync_field_times"
-    kind: Mapped[str] = mapped_column(String, primary_key=True)
-    key: Mapped[str] = mapped_column(String, primary_key=True)
-    field: Mapped[str] = mapped_column(String, primary_key=True)
-    ms: Mapped[int] = mapped_column(Integer, nullable=False)

@@ -5,21 +5,29 @@ from __future__ import annotations
 import email.utils
 import json
 import re
-import socket
-import ssl
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from data.providers.network_errors import is_transport_failure as is_transport_failure  # re-exported
+from data.providers.network_errors import network_error as network_error  # re-exported
+from data.providers.network_errors import network_reason as network_reason  # re-exported
+from data.providers.network_errors import public_url as public_url  # re-exported
+from data.providers.network_errors import request_url as request_url  # re-exported
+from data.providers.web_page_errors import WEB_PAGE_HOOKS as WEB_PAGE_HOOKS  # re-exported
+from data.providers.web_page_errors import WebPageAnswer as WebPageAnswer  # re-exported
+from data.providers.web_page_errors import looks_like_html as looks_like_html  # re-exported
+from data.providers.web_page_errors import page_url as page_url  # re-exported
+from data.providers.web_page_errors import reject_web_pages as reject_web_pages  # re-exported
+from data.providers.web_page_errors import web_page_error as web_page_error  # re-exported
+from data.providers.web_page_errors import web_page_message as web_page_message  # re-exported
 from data.redaction import redact
 from domain.errors import (
     AuthenticationFailed,
     BillingError,
     ContextOverflow,
     InvalidResponse,
-    NetworkError,
-    NetworkFailure,
     ProviderError,
     ProviderUnavailable,
     RateLimited,
@@ -153,81 +161,6 @@ def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
         return max(0.0, parsed.timestamp() - time.time()) if parsed else None
 
 
-def is_transport_failure(exc: BaseException) -> bool:
-    """True for connection problems from the SDKs' HTTP stacks (httpx, httpx2, httpcore, aiohttp, sockets,
-    timeouts)."""
-    module = type(exc).__module__ or ""
-    if module.split(".")[0] in ("httpx", "httpx2", "httpcore", "httpcore2", "h11", "aiohttp"):
-        return True
-    return isinstance(exc, (ConnectionError, TimeoutError))
-
-
-def _chain(exc: BaseException) -> list[BaseException]:
-    """The exception and those it was raised from or during, outermost first."""
-    out: list[BaseException] = []
-    current: BaseException | None = exc
-    while current is not None and all(current is not seen for seen in out):
-        out.append(current)
-        current = current.__cause__ or current.__context__
-    return out
-
-
-def _named(exc: BaseException, *names: str) -> bool:
-    return any(cls.__name__ in names for cls in type(exc).__mro__)
-
-
-def network_reason(exc: BaseException) -> NetworkFailure:
-    """How a transport failure happened, read from the innermost causes the SDKs wrap (the openai SDK's aiohttp
-    transport reports a refused connection as a connect *timeout*; the socket error under it says what it was)."""
-    chain = _chain(exc)
-    if any(isinstance(e, ConnectionRefusedError) for e in chain):
-        return "refused"
-    if any(isinstance(e, socket.gaierror) or _named(e, "ClientConnectorDNSError") for e in chain):
-        return "dns"
-    if any(isinstance(e, ssl.SSLError) or _named(e, "ClientSSLError", "ClientConnectorCertificateError")
-           for e in chain):
-        return "tls"
-    if any(isinstance(e, (ConnectionResetError, BrokenPipeError, ConnectionAbortedError))
-           or _named(e, "ClientPayloadError", "ServerDisconnectedError", "RemoteProtocolError", "ReadError",
-                     "IncompleteRead", "TransferEncodingError") for e in chain):
-        return "cut"
-    if any(_named(e, "ConnectionTimeoutError") or (type(e).__name__ == "ConnectTimeout"
-                                                     and type(e).__module__.startswith("httpcore")) for e in chain):
-        return "connect_timeout"  # aiohttp's or httpcore's own (the openai SDK's transport calls any failure to
-        # connect an httpx ConnectTimeout, so that one alone proves nothing)
-    if any(isinstance(e, TimeoutError) or type(e).__name__.endswith("Timeout") or _named(e, "APITimeoutError")
-           for e in chain):
-        return "timeout"
-    return "failed"
-
-
-def public_url(url: Any) -> str:
-    """The URL as it may be shown: no user name or password, no query string (a key may ride in it), no fragment."""
-    text = page_url(url)
-    scheme, sep, rest = text.partition("//")
-    if not sep:
-        return text
-    netloc, slash, path = rest.partition("/")
-    return f"{scheme}//{netloc.rsplit('@', 1)[-1]}{slash}{path}"
-
-
-def request_url(exc: BaseException) -> str | None:
-    """The public URL of the request that failed, from the first exception of the chain that carries one."""
-    for e in _chain(exc):
-        try:
-            url = getattr(getattr(e, "request", None), "url", None)
-        except RuntimeError:  # httpx: "The .request property has not been set."
-            url = None
-        if url is not None:
-            return public_url(url)
-    return None
-
-
-def network_error(exc: BaseException, url: str | None = None) -> NetworkError:
-    """The NetworkError of a transport failure: its reason and the URL tried (the request's, else `url`)."""
-    return NetworkError(reason=network_reason(exc), url=request_url(exc) or (public_url(url) if url else None))
-
-
 def transport_or_invalid(exc: BaseException, url: str | None = None) -> ProviderError | None:
     """NetworkError for a dropped or failed connection, InvalidResponse for unparseable data or a web page where
     an API answer belonged, else None."""
@@ -238,57 +171,6 @@ def transport_or_invalid(exc: BaseException, url: str | None = None) -> Provider
         return network_error(exc, url)
     if isinstance(exc, json.JSONDecodeError):
         return InvalidResponse("The provider sent a malformed response that could not be read.")
-    return None
-
-
-class WebPageAnswer(Exception):
-    """An API call was answered with an HTML page (a website, a login page, a captive portal, a proxy's page).
-
-    Raised by the HTTP clients' response hook (WEB_PAGE_HOOKS); the SDK wraps it as a connection error, and the
-    retry layer turns it back into `web_page_error`'s InvalidResponse, which is not retried."""
-
-    def __init__(self, url: str, status: int) -> None:
-        super().__init__(f"HTTP {status} text/html from {url}")
-        self.url, self.status = url, status
-
-
-def web_page_message(url: str, status: int = 200) -> str:
-    """What to tell the user when an API URL served a web page."""
-    code = "" if status == 200 else f" (HTTP {status})"
-    return (f"The server at {url} answered with a web page{code}, not an API response. Check the provider's base "
-            "URL: it may point at a website, a login page or a proxy.")
-
-
-def page_url(url: Any) -> str:
-    """The URL without its query string and fragment (a query may carry a key)."""
-    return str(url).split("?", 1)[0].split("#", 1)[0]
-
-
-async def reject_web_pages(response: Any) -> None:
-    """httpx response hook: raises WebPageAnswer for an HTML answer below 500 (5xx pages stay retryable)."""
-    content_type = str(response.headers.get("content-type", "")).lower()
-    if content_type.startswith(("text/html", "application/xhtml")) and response.status_code < 500:
-        raise WebPageAnswer(page_url(response.request.url), response.status_code)
-
-
-WEB_PAGE_HOOKS: Mapping[str, list[Any]] = {"response": [reject_web_pages]}
-
-
-def looks_like_html(text: str) -> bool:
-    """True when a body that should have been JSON starts like an HTML document."""
-    head = text.lstrip()[:200].lower()
-    return head.startswith(("<!doctype html", "<html", "<head", "<body")) or "<html" in head
-
-
-def web_page_error(error: BaseException) -> InvalidResponse | None:
-    """The InvalidResponse to raise instead of `error` when a WebPageAnswer is anywhere in its chain, else None."""
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        if isinstance(current, WebPageAnswer):
-            return InvalidResponse(web_page_message(current.url, current.status))
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
     return None
 
 

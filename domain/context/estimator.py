@@ -4,36 +4,17 @@ from __future__ import annotations
 
 import json
 import math
-import re
-import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from domain.attachment import Attachment, AttachmentKind
+from domain.context.text_tokens import weighted_tokens
 from domain.documents import CARD_MAX_CHARS
 from domain.models import Message, ModelId, ProviderType, ToolDefinition
 from domain.ports import CalibrationStore
 from domain.provider_rules import ProviderRules
 from domain.web import sources_text
-
-# Per-character token weights, fitted (least squares on relative error) against o200k_base on bench/corpus.py
-# (prose, code, JSON, logs, CJK, base64) plus real stdlib code and license text, then rounded. Counting runs on
-# UTF-8 bytes with C-speed translate/count; the base64 scan only runs on capital-heavy, space-poor text.
-_PUNCT = string.punctuation.encode()
-_DIGITS = string.digits.encode()
-_UPPER = string.ascii_uppercase.encode()
-_DENSE = re.compile(r"[A-Za-z0-9+/=]{32,}")  # base64, keys, hashes: long runs without separators
-W_LOWER = 0.065  # lowercase letters and other ASCII: common words merge into few tokens
-W_UPPER = 0.2
-W_SPACE = 0.75  # about one word per space
-W_PUNCT = 0.55  # code and JSON punctuation seldom merges
-W_DIGIT = 0.75
-W_NEWLINE = 1.4
-W_DOUBLE_SPACE = -1.3  # runs of spaces (indentation) are one token
-W_EXTRA_BYTE = 0.33  # each UTF-8 byte beyond the first: CJK ~0.75 token per character
-W_DENSE = 0.7
-SAFETY = 1.06
 
 MESSAGE_OVERHEAD = 4
 CARD_TOKENS = math.ceil(CARD_MAX_CHARS / 3)  # a document card (domain.documents) at its longest, 3 chars a token
@@ -132,15 +113,7 @@ class TokenEstimator:
 
     def estimate_text(self, text: str) -> int:
         """Tokens of a piece of text; 0 for the empty string, else at least characters/4."""
-        if not text:
-            return 0
-        estimate = _weighted(text)
-        if estimate[1] * 4 > estimate[2]:  # capital-heavy and space-poor: look for base64-like runs
-            dense = "".join(_DENSE.findall(text))
-            if dense:
-                estimate = [a - b for a, b in zip(estimate, _weighted(dense), strict=True)]
-                estimate[0] += len(dense) * W_DENSE
-        return max(chars_over_four(text), int(estimate[0] * SAFETY + 0.999))
+        return max(chars_over_four(text), weighted_tokens(text)) if text else 0
 
     def estimate_opaque(self, data: str) -> int:
         """Tokens of opaque data sent back as it came (base64 of encrypted reasoning): the bytes it decodes to
@@ -305,22 +278,3 @@ class TokenEstimator:
         self._ratios[model_key] = self._learned[model_key] = ratio
         if self._calibration is not None:
             self._calibration.put(model_key, ratio)
-
-
-def _weighted(text: str) -> list[float]:
-    """[weighted token sum, capitals, spaces] of a text."""
-    data = text.encode("utf-8", errors="replace")
-    size = len(data)
-    punct = size - len(data.translate(None, _PUNCT))
-    digits = size - len(data.translate(None, _DIGITS))
-    upper = size - len(data.translate(None, _UPPER))
-    spaces = data.count(b" ")
-    newlines = data.count(b"\n")
-    doubles = data.count(b"  ")
-    extra = size - len(text)
-    lower = len(text) - punct - digits - upper - spaces - newlines
-    total = (
-        lower * W_LOWER + upper * W_UPPER + spaces * W_SPACE + punct * W_PUNCT + digits * W_DIGIT
-        + newlines * W_NEWLINE + doubles * W_DOUBLE_SPACE + extra * W_EXTRA_BYTE
-    )
-    return [total, float(upper), float(spaces)]

@@ -12,6 +12,7 @@ from domain.chat.draft import ReplyDraft
 from domain.chat.provider_numbers import ProviderNumbers, cut_sign, cut_warning
 from domain.chat.records import IdFactory, MessageFactory, new_uuid
 from domain.chat.request import carded_names, oversized_message
+from domain.chat.round_save import branch_point, save_round
 from domain.chat.round_sender import RoundAttempt, RoundSender
 from domain.chat.server_window import apply_server_window
 from domain.chat.stream import add_usage
@@ -21,10 +22,9 @@ from domain.chat.turn_gate import TurnGate, one_at_a_time
 from domain.chat.turn_store import StoredRound, TurnStore
 from domain.chat.upkeep import ContextUpkeep
 from domain.context.context_loader import SessionContextLoader
-from domain.context.estimator import calibration_key
 from domain.context.session_context import SessionContext
 from domain.context.truncator import ToolResultTruncator
-from domain.errors import InvalidInput, NotFound, PalimpsestError
+from domain.errors import InvalidInput, PalimpsestError
 from domain.events import (
     ChatEvent,
     Notice,
@@ -182,25 +182,7 @@ class SendMessageUseCase:
         """Moves the conversation to the branch a regenerate or an edit starts from (the last user message; the
         edited message's parent) and loads it again; returns it with the text of the message answered again."""
         session_id = ctx.session.id
-        leaf: MessageId | None
-        if regenerate is not None:
-            last = self._turns.asked_before(session_id, regenerate.strip())
-            if last is None:
-                raise InvalidInput("No message of yours comes before that reply; there is nothing to answer again.")
-            leaf, asked = last.id, last.content
-        elif edit is None:
-            last = _last_user(ctx.messages) or self._turns.last_user_on_path(session_id)
-            if last is None:
-                raise InvalidInput("There is no message to retry in this conversation.")
-            leaf, asked = last.id, last.content
-        else:
-            edited = self._turns.messages.get(edit.strip())
-            if edited is None or edited.session_id != session_id:
-                raise NotFound("message", edit)
-            if edited.type is not MessageType.USER:
-                raise InvalidInput(f"Message {edited.id} is not one of your messages; only those can be edited "
-                                   "(regenerate an answer instead).")
-            leaf, asked = edited.parent_id, edited.content
+        leaf, asked = branch_point(self._turns, ctx, edit, regenerate)
         self._turns.switch_path(session_id, leaf)
         self._upkeep.planner.forget(session_id)
         return self._contexts.load(session_id, strict=False, **choice), asked
@@ -305,27 +287,7 @@ class SendMessageUseCase:
     ) -> StoredRound:
         """Stores the reply (completing its draft), its tool calls and the usage in one transaction, with the
         calibration learned from the round."""
-        state, model = attempt.state, attempt.model
-        provider_id, model_id = model.provider_id, model.id
-        reply = draft.message(
-            state, incomplete=False, input_tokens=state.usage.input_tokens or None,
-            output_tokens=state.usage.output_tokens or None,
-        )
-        calls = [
-            turn.factory.tool_call(call.id, call.name, call.input, provider_id=provider_id, model_id=model_id,
-                                   reasoning=state.reasoning(call.id))
-            for call in state.calls
-        ]
-        with self._turns.transaction():  # the calibration learned from this round is stored with it
-            stored = self._turns.save_round(reply, calls, state.usage, draft=draft.written is not None)
-            if calibrate and state.usage.input_tokens > 0 and attempt.planned is not None:
-                self._upkeep.planner.estimator.learn(
-                    calibration_key(provider_id, model_id), state.usage.input_tokens, attempt.planned.size
-                )
-        turn.attempt = turn.draft = None
-        for call in state.calls:
-            turn.pending_calls[call.id] = call.name
-        return stored
+        return save_round(self._turns, self._upkeep.planner.estimator, turn, attempt, draft, calibrate=calibrate)
 
 
 def _needs_title(ctx: SessionContext) -> bool:
@@ -333,7 +295,3 @@ def _needs_title(ctx: SessionContext) -> bool:
     if ctx.boundary is not None:
         return False
     return not any(m.type is MessageType.AI_RESPONSE and not m.incomplete for m in ctx.messages)
-
-
-def _last_user(messages: tuple[Message, ...]) -> Message | None:
-    return next((m for m in reversed(messages) if m.type is MessageType.USER), None)

@@ -143,7 +143,7 @@ def _plan(storage: Storage, statement: object) -> str:
 
 
 def test_pinned_messages_are_found_through_the_partial_index(storage: Storage) -> None:
-    from data.db.messages import _PINNED
+    from data.db.message_sql import PINNED as _PINNED
 
     # the repository's statement itself: with `pinned = ?` bound, or the active path's index chosen, SQLite read
     # the whole path of a session (2.5 ms a turn at 10,000 messages)
@@ -151,7 +151,7 @@ def test_pinned_messages_are_found_through_the_partial_index(storage: Storage) -
 
 
 def test_the_active_path_is_read_through_an_index_of_the_session(storage: Storage) -> None:
-    from data.db.messages import _SINCE
+    from data.db.message_sql import SINCE as _SINCE
 
     plan = _plan(storage, _SINCE.params(sid="s1", seq=10))
     assert "SEARCH messages USING INDEX" in plan and "seq>?" in plan

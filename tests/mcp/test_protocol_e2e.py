@@ -10,15 +10,13 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import closing
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from domain.usecases.generate_title import TITLE_SYSTEM
-from tests.cli.harness import Cli, CliResult
-from tests.fakeservers.anthropic_server import FakeAnthropicServer
-from tests.fakeservers.brain import Answer, NormalizedRequest, Reply, TextPart, ToolCall, ToolResultPart
+from tests.fakeservers.brain import Answer, NormalizedRequest, Reply, ToolCall, ToolResultPart
+from tests.mcp.cli_env import Env, cli_env, last_turn
 
 KEY = "sk-ant-mcp-proto-31"
 MODEL = "claude-mcp-proto"
@@ -36,7 +34,7 @@ class ProtocolBrain:
         if TITLE_SYSTEM in request.system:
             return Reply.of_text("MCP protocol test")
         self.offered.append(request.tool_names)
-        text, results = _last_turn(request)
+        text, results = last_turn(request)
         self.results.extend(results)
         if not results:
             self.texts.append(request.last_user_text)
@@ -48,39 +46,9 @@ class ProtocolBrain:
         return Reply.of_text("Done: " + " | ".join(f"{r.text[:80]} ({len(r.media)} images)" for r in results))
 
 
-def _last_turn(request: NormalizedRequest) -> tuple[str, list[ToolResultPart]]:
-    flat = [(m.role, p) for m in request.messages for p in m.parts]
-    for index in range(len(flat) - 1, -1, -1):
-        role, part = flat[index]
-        if role == "user" and isinstance(part, TextPart) and part.text.strip():
-            return part.text, [p for _, p in flat[index + 1:] if isinstance(p, ToolResultPart)]
-    return "", []
-
-
-@dataclass
-class Env:
-    """A clean data directory with a fake Anthropic model and the protocol server added as `proto`."""
-
-    cli: Cli
-    brain: ProtocolBrain
-
-    def run(self, *args: str, stdin: str = "") -> CliResult:
-        return self.cli.run(*args, stdin=stdin, subprocess_run=False)
-
-    def chat(self, text: str, *flags: str) -> tuple[CliResult, list[dict[str, object]]]:
-        result = self.run("chat", "--jsonl", "-p", "anthropic", "-m", MODEL, "--allow-tools", *flags, text)
-        return result, [json.loads(line) for line in result.out.splitlines()]
-
-
 @pytest.fixture()
-def env(tmp_path: Path) -> Iterator[Env]:
-    (tmp_path / "keychain").mkdir()
-    brain = ProtocolBrain()
-    with FakeAnthropicServer(brain, api_key=KEY) as server:
-        e = Env(Cli(tmp_path / "home", tmp_path / "keychain" / "keys.json"), brain)
-        assert e.run("providers", "set", "anthropic", "--base-url", server.base_url).code == 0
-        assert e.run("models", "add", "anthropic", MODEL, "--context-window", "200000").code == 0
-        assert e.run("keys", "set", "anthropic", stdin=KEY + "\n").code == 0
+def env(tmp_path: Path) -> Iterator[Env[ProtocolBrain]]:
+    with cli_env(tmp_path, ProtocolBrain(), key=KEY, model=MODEL, chat_flags=("--allow-tools",)) as e:
         added = e.run("mcp", "add", "proto", "--", sys.executable, "-m", "tests.mcp.protocol_server")
         assert added.code == 0, added.err
         yield e

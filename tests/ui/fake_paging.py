@@ -1,5 +1,5 @@
 """The fake backend's reading at a search hit (the newest page, or a window around a hit far back, newer pages on
-demand) and regenerating a reply (the active path then ends at the new one)."""
+demand), regenerating a reply and editing a message (the active path then ends at the new one)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ class FakePaging:
         raise NotImplementedError
 
     def _play(self, session_id: str, default: str) -> AsyncIterator[ChatEvent]:
+        raise NotImplementedError
+
+    def _store(self, sid: str, type_: MessageType, text: str = "", **fields: object) -> Message:
         raise NotImplementedError
 
     async def open_at(self, session_id: str, message_id: str, tail: int) -> HitPage:
@@ -74,4 +77,14 @@ class FakePaging:
         asked = max(i for i in range(at) if path[i].type is MessageType.USER)
         del path[asked + 1:]
         async for event in self._play(session_id, "Regenerated reply."):
+            yield event
+
+    async def edit(self, session_id: str, message_id: str, text: str, selection: Selection
+                   ) -> AsyncIterator[ChatEvent]:
+        """A new version of a user message: the path ends before it, then the new text and its reply."""
+        self.calls.append(("edit", session_id, message_id, text))
+        path = self.messages[session_id]
+        del path[next(i for i, m in enumerate(path) if m.id == message_id):]
+        self._store(session_id, MessageType.USER, text)
+        async for event in self._play(session_id, f"You said: {text}"):
             yield event

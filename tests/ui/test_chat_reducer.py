@@ -19,6 +19,7 @@ from ui.state.chat_reducer import initial, reduce
 from ui.state.chat_state import (
     ChatState,
     Compacting,
+    Edit,
     Empty,
     Failed,
     Failing,
@@ -64,6 +65,7 @@ def run(events: Sequence[ev.ChatEvent], start: ChatState | None = None) -> ChatS
 
 
 STREAMING = (ev.TurnStarted(), ev.StreamActive())
+EDIT = Edit("m1", "old")  # what EditStarted("m1", "old") opens in an empty composer
 Check = Callable[[ChatState], bool]
 
 SEQUENCES: list[tuple[str, Sequence[ev.ChatEvent], type, Check]] = [
@@ -144,7 +146,41 @@ SEQUENCES: list[tuple[str, Sequence[ev.ChatEvent], type, Check]] = [
      [*STREAMING, ev.LiveCounted(2), ev.StreamEnded(), ev.ReadBackDone()], Idle, lambda s: s.live_messages == 0),
     ("a window around a search hit cut by a new branch", [opened(has_newer=True), ev.PathCut(3)], Idle,
      lambda s: not s.has_newer and s.message_count == 3),
+    # an edit and the queue: the queued message stays a new message, an edit stays an edit of its own target
+    ("race: an edit started during a read-back while a message is queued leaves both as they are",
+     [*STREAMING, ev.MessageQueued("later"), ev.StreamEnded(), ev.EditStarted("m1", "old"), ev.ReadBackDone()],
+     Idle, lambda s: queue_is(s, "later", None) and s.editing == "m1" and s.draft == "old"),
+    ("race: Stop, then an edit during the read-back while a message is queued",
+     [*STREAMING, ev.MessageQueued("later"), ev.StopRequested(), ev.StreamEnded(), ev.EditStarted("m1", "old"),
+      ev.ReadBackDone()], Idle, lambda s: queue_is(s, "later", None) and s.editing == "m1"),
+    ("race: an edit during a compaction the user asked for while a message is queued",
+     [ev.CompactionStarted(in_turn=False), ev.MessageQueued("later"), ev.EditStarted("m1", "old"),
+      ev.CompactionEnded()], Idle, lambda s: queue_is(s, "later", None) and s.editing == "m1"),
+    ("an edit sent during a read-back is queued as an edit of its target, and the edit bar closes",
+     [*STREAMING, ev.StreamEnded(), ev.EditStarted("m1", "old"), ev.MessageQueued("new version", EDIT), ev.DraftSent(),
+      ev.ReadBackDone()], Idle, lambda s: queue_is(s, "new version", "m1") and s.editing is None),
+    ("an edit sent while a regenerated reply streams is queued as that edit",
+     [ev.EditStarted("m1", "old"), *STREAMING, ev.MessageQueued("new version", EDIT), ev.DraftSent()], Streaming,
+     lambda s: queue_is(s, "new version", "m1") and s.composer.queued.unseen),
+    ("race: an edit sent while another message waits is not joined to it (it stays in the composer, an edit)",
+     [*STREAMING, ev.MessageQueued("later"), ev.StreamEnded(), ev.EditStarted("m1", "old"),
+      ev.MessageQueued("new version", EDIT)], ReadingBack, lambda s: queue_is(s, "later", None) and s.editing == "m1"),
+    ("race: a message sent while an edit waits is not joined to the edit",
+     [*STREAMING, ev.StreamEnded(), ev.EditStarted("m1", "old"), ev.MessageQueued("new version", EDIT), ev.DraftSent(),
+      ev.MessageQueued("another")], ReadingBack, lambda s: queue_is(s, "new version", "m1")),
+    ("race: a second edit of the same message sent while the first waits replaces nothing",
+     [*STREAMING, ev.StreamEnded(), ev.EditStarted("m1", "old"), ev.MessageQueued("v2", EDIT), ev.DraftSent(),
+      ev.EditStarted("m1", "old"), ev.MessageQueued("v3", EDIT)], ReadingBack,
+     lambda s: queue_is(s, "v2", "m1") and s.editing == "m1"),
 ]
+
+
+def queue_is(state: ChatState, text: str, edit_of: str | None) -> bool:
+    """Whether the queue holds `text`, as a new message (`edit_of` None) or as an edit of that message."""
+    queued = state.composer.queued
+    edit = getattr(queued, "edit", "(the queue does not say)")
+    return queued is not None and queued.text == text and (
+        edit.message_id if isinstance(edit, Edit) else edit) == edit_of
 
 
 @pytest.mark.parametrize(("name", "events", "turn", "check"), SEQUENCES, ids=[s[0] for s in SEQUENCES])
@@ -199,6 +235,18 @@ def test_queued_messages_join_and_remember_any_part_typed_before_the_outcome() -
     assert run([ev.MessageQueued("idle")]).queued is None  # nothing runs: nothing to queue behind
 
 
+def test_a_queued_edit_withdrawn_comes_back_as_that_edit_and_nothing_typed_is_lost() -> None:
+    state = run([ev.DraftChanged("mine"), *STREAMING, ev.StreamEnded(), ev.EditStarted("m1", "old"),
+                 ev.DraftChanged("new version"), ev.MessageQueued("new version", EDIT), ev.DraftSent()])
+    queued = state.composer.queued
+    assert queued is not None and state.draft == "mine" and state.editing is None
+    back = reduce(reduce(state, ev.QueueEmptied()), ev.DraftReturned(queued.text, edit=queued.edit))
+    assert back.editing == "m1" and back.draft == "new version"  # Send makes it a new version of m1 again
+    assert reduce(back, ev.EditCancelled()).draft == "mine\n\nnew version"
+    other = run([ev.EditStarted("m3", "three"), ev.DraftReturned(queued.text, edit=queued.edit)])
+    assert other.editing == "m3" and other.draft == "new version\n\nthree"  # one edit at a time: the text above
+
+
 def test_the_state_cannot_be_written_in_place() -> None:
     state = run(STREAMING)
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -212,7 +260,8 @@ EVENTS: list[ev.ChatEvent] = [
     ev.ReplyFailed("boom"), ev.CompactionStarted(), ev.CompactionStarted(in_turn=False), ev.CompactionEnded(),
     ev.StopRequested(), ev.StreamEnded(), ev.StreamEnded("lost"), ev.ReadBackDone(), ev.OpenStarted(),
     ev.OpenStarted(leave=False), opened(), opened("s2", has_newer=True), ev.VerbFailed("disk"), ev.Refused("long"),
-    ev.MessageQueued("q"), ev.QueueEmptied(), ev.EditStarted("m", "old"), ev.EditCancelled(), ev.AttachStarted(),
+    ev.MessageQueued("q"), ev.MessageQueued("q", EDIT), ev.DraftReturned("back", EDIT), ev.QueueEmptied(),
+    ev.EditStarted("m", "old"), ev.EditCancelled(), ev.AttachStarted(),
     ev.DraftChanged("typed"), ev.DraftSent(), ev.DraftReturned("back"),
     ev.AttachEnded(None), ev.Cleared(), ev.OlderPaged(True), ev.LiveCounted(2), ev.PathCut(1),
 ]

@@ -9,7 +9,7 @@ from domain.events import ContextStatus
 from domain.models import Agent, AgentId, Session
 from ui.attachments_backend import AttachmentPreview
 from ui.backend_types import Selection, SessionMcpServer, UsageSummary
-from ui.state.chat_state import ModelChoice
+from ui.state.chat_state import Edit, ModelChoice
 
 # --- pages ----------------------------------------------------------------------------------------------------------
 
@@ -162,9 +162,12 @@ class Refused:
 
 @dataclass(frozen=True)
 class MessageQueued:
-    """A message typed while a turn ran waits for it to end."""
+    """A message typed while a turn ran waits for it to end; `edit`: the edit it was sent from (it waits as that
+    edit). It joins a message already waiting, but an edit joins nothing and nothing joins an edit: then it is not
+    queued."""
 
     text: str
+    edit: Edit | None = None
 
 
 @dataclass(frozen=True)
@@ -188,9 +191,10 @@ class DraftSent:
 @dataclass(frozen=True)
 class DraftReturned:
     """A message that was not sent (refused, withdrawn from the queue) goes back to the composer, above anything
-    typed since."""
+    typed since; `edit`: it was an edit, and it comes back as that edit when no other one is open."""
 
     text: str
+    edit: Edit | None = None
 
 
 @dataclass(frozen=True)

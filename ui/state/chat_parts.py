@@ -99,15 +99,6 @@ class Header:
 
 
 @dataclass(frozen=True)
-class Queued:
-    """A message typed while a turn ran, sent when it ends; `unseen`: part of it was typed before the turn's outcome
-    showed (then it is not sent behind a failure)."""
-
-    text: str
-    unseen: bool = False
-
-
-@dataclass(frozen=True)
 class Edit:
     """A message being edited: the next Send makes a new version of it. `text`: what the edit put in the box (left
     untouched, a cancel takes it away); `before`: the draft the box held before (back when the edit ends)."""
@@ -115,6 +106,17 @@ class Edit:
     message_id: str
     text: str = ""
     before: str = ""
+
+
+@dataclass(frozen=True)
+class Queued:
+    """A message typed while a turn ran, sent when it ends; `unseen`: part of it was typed before the turn's outcome
+    showed (then it is not sent behind a failure); `edit`: the edit it was sent from (then it is sent as a new
+    version of that message, else as a new message, whatever the composer holds by then)."""
+
+    text: str
+    unseen: bool = False
+    edit: Edit | None = None
 
 
 @dataclass(frozen=True)

@@ -98,8 +98,8 @@ def reduce(state: ChatState, event: ChatEvent) -> ChatState:
             return _refused(state, error)
         case TurnStarted(files_sent=files_sent):
             return _turn_started(state, files_sent)
-        case MessageQueued(text=text):
-            return _queued(state, text)
+        case MessageQueued(text=text, edit=edit):
+            return _queued(state, text, edit)
         case QueueEmptied():
             return replace(state, composer=replace(state.composer, queued=None))
         case DraftChanged(text=text):
@@ -109,8 +109,8 @@ def reduce(state: ChatState, event: ChatEvent) -> ChatState:
             edit = state.composer.edit
             draft = edit.before if edit is not None else ""
             return replace(state, composer=replace(state.composer, draft=draft, edit=None))
-        case DraftReturned(text=text):
-            return replace(state, composer=replace(state.composer, draft=_above(text, state.composer.draft)))
+        case DraftReturned(text=text, edit=edit):
+            return replace(state, composer=_returned(state.composer, text, edit))
         case EditStarted(message_id=message_id, text=text):
             composer = state.composer
             before = composer.edit.before if composer.edit is not None else composer.draft
@@ -218,18 +218,30 @@ def _turn_started(state: ChatState, files_sent: bool) -> ChatState:
                  composer=composer)
 
 
-def _queued(state: ChatState, text: str) -> ChatState:
+def _queued(state: ChatState, text: str, edit: Edit | None) -> ChatState:
     if not isinstance(state, Ready) or isinstance(state.turn, Idle | Failed):
         return state
     running = isinstance(state.turn, RUNNING)
     before = state.composer.queued
-    queued = Queued(f"{before.text}\n\n{text}", before.unseen or running) if before else Queued(text, running)
+    if before is None:
+        queued = Queued(text, running, edit)
+    elif before.edit is None and edit is None:
+        queued = Queued(f"{before.text}\n\n{text}", before.unseen or running)
+    else:  # an edit and another message are two turns: the second stays in the composer until the first has gone
+        return state
     return replace(state, composer=replace(state.composer, queued=queued))
 
 
 def _above(text: str, draft: str) -> str:
     """A message put back above what the box holds now (nothing typed is lost)."""
     return f"{text}\n\n{draft}" if draft.strip() else text
+
+
+def _returned(composer: Composer, text: str, edit: Edit | None) -> Composer:
+    """A message given back: an edit reopens (the draft typed since comes back after it), else the text goes above."""
+    if edit is not None and composer.edit is None:
+        return replace(composer, draft=text, edit=replace(edit, before=composer.draft))
+    return replace(composer, draft=_above(text, composer.draft))
 
 
 def _edit_ended(composer: Composer) -> Composer:

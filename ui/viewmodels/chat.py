@@ -27,7 +27,7 @@ from ui.state.chat_events import (
     VerbFailed,
 )
 from ui.state.chat_reducer import initial, reduce
-from ui.state.chat_state import ChatState, ModelChoice
+from ui.state.chat_state import ChatState, Edit, ModelChoice
 from ui.viewmodels.chat_attachments import AttachmentsController
 from ui.viewmodels.chat_branches import BranchesController
 from ui.viewmodels.chat_context import ContextController
@@ -150,9 +150,10 @@ class ChatViewModel(QObject):
             self.dispatch(DraftSent())
         return sent
 
-    def give_back(self, text: str) -> None:
-        """A message that was not sent goes back to the composer, above anything typed since."""
-        self.dispatch(DraftReturned(text))
+    def give_back(self, text: str, edit: Edit | None = None) -> None:
+        """A message that was not sent goes back to the composer, above anything typed since (an edit: as that
+        edit, when no other one is open)."""
+        self.dispatch(DraftReturned(text, edit))
         emit(self.text_returned, text)
 
     # --- the turn (TurnController) ---------------------------------------------------------------------------------

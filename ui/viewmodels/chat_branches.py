@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from domain.models import MessageType
 from ui.signals import emit
 from ui.state.chat_events import EditCancelled, EditStarted, PathCut
+from ui.state.chat_state import Edit
 
 if TYPE_CHECKING:
     from ui.viewmodels.chat import ChatViewModel
@@ -76,15 +77,17 @@ class BranchesController:
         self.start_edit(last.id, last.content)
         return True
 
-    def send_edit(self, message_id: str, text: str) -> bool:
-        """Sends the edited text as a new version of the message being edited."""
+    def send_edit(self, edit: Edit, text: str) -> bool:
+        """Sends the edited text as a new version of the message `edit` edits."""
         vm = self._vm
         state = vm.state
         if state.session is None or state.selection is None or not text.strip() or not state.can_start_turn:
             return False
         session_id, selection = state.session.id, state.selection  # the edit ends when the composer's text is taken
+        message_id = edit.message_id
+        base = vm.rows.newest_seq  # the new version is stored after every message shown, not after the cut
         self._cut_before(message_id, keep_it=False)
-        vm.turns.start(text)
+        vm.turns.start(text, edit=edit, base=base)
         vm.turns.run(lambda: vm.backend.edit(session_id, message_id, text, selection))
         return True
 

@@ -113,8 +113,8 @@ class PagingController:
         def give_back() -> None:
             vm.give_back(text)
 
-        def resend() -> None:
-            if not vm.send(text):
+        def resend() -> None:  # a new message, even if an edit began meanwhile
+            if not vm.turns.send_as(text, None):
                 give_back()
 
         return self.latest_then(resend, give_back)

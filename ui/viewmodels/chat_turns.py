@@ -4,7 +4,6 @@ rows and reducer events, and the read-back of the stored messages once the strea
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer
@@ -14,46 +13,30 @@ from domain.errors import PalimpsestError
 from domain.events import (
     ChatError,
     ChatEvent,
-    CompactCompleted,
-    CompactStarted,
-    ContextStatusChanged,
-    MemoryFlushed,
-    Notice,
-    ResponseComplete,
-    SourcesCited,
     TextDelta,
     ThinkingDelta,
-    TitleGenerated,
-    ToolCallStarted,
-    ToolProgress,
-    ToolResultStored,
-    ToolRoundLimitReached,
     Waiting,
 )
 from domain.models import MessageType, Session
 from ui.attachments_backend import AttachmentPreview
 from ui.backend import ConversationPage
-from ui.error_text import describe, notice_text
+from ui.error_text import describe
 from ui.signals import emit
 from ui.state.chat_events import (
-    CompactionEnded,
-    CompactionStarted,
-    Measured,
     PendingChanged,
     ProviderWaiting,
     ReadBackDone,
-    ReplyFailed,
     SessionUpdated,
     StopRequested,
     StreamActive,
     StreamEnded,
     TurnStarted,
 )
-from ui.state.chat_state import Failed, ReadingBack, Stopping, Streaming
-from ui.viewmodels.chat_context import compaction_notice
+from ui.state.chat_state import Edit, Failed, ReadingBack, Stopping, Streaming
 from ui.viewmodels.chat_paging import PAGE
 from ui.viewmodels.live_turn import LiveTurn
 from ui.viewmodels.stream_end import StreamEnd
+from ui.viewmodels.turn_events import show_event
 from ui.worker import StreamHandle
 
 if TYPE_CHECKING:
@@ -73,6 +56,7 @@ class TurnController:
         self._end = StreamEnd()
         self._turns = 0
         self._text: str | None = None  # the message the running turn sends (None: a retry)
+        self._edit: Edit | None = None  # the edit it was sent from (back to the composer as one if not stored)
         self._base = 0  # the newest stored seq when the turn began: a user message above it was stored
         self._files: tuple[AttachmentPreview, ...] = ()  # back to the composer if the message is not stored
         self._reading = 0  # the read-back under way (0: none): a later turn or page makes it stale
@@ -88,18 +72,23 @@ class TurnController:
         return self._turns
 
     def send(self, text: str) -> bool:
-        """Sends a user message; False when it cannot be sent now (queued ones return True)."""
+        """Sends the composer's text: a new version of the message being edited, else a new message; False when it
+        cannot be sent now (queued ones return True)."""
+        return self.send_as(text, self._vm.state.composer.edit)
+
+    def send_as(self, text: str, edit: Edit | None) -> bool:
+        """Sends `text` as a new version of the message `edit` edits, or (None) as a new message."""
         vm = self._vm
         text = text.strip()
-        refused_or_queued = vm.queue.refused_or_queued(text, self._turns)
+        refused_or_queued = vm.queue.refused_or_queued(text, self._turns, edit)
         if refused_or_queued is not None:
             return refused_or_queued
         state = vm.state
         files = tuple(p.attachment for p in state.pending)
         if not (text or files) or not state.can_send or not state.can_start_turn or state.selection is None:
             return False
-        if state.editing is not None:
-            return vm.branches.send_edit(state.editing, text)
+        if edit is not None:
+            return vm.branches.send_edit(edit, text)
         if state.has_newer:  # a window around a search hit: the turn follows the newest message, read in first
             return vm.paging.send_after_latest(text)
         selection, session = state.selection, state.session
@@ -147,7 +136,7 @@ class TurnController:
 
     def leave(self) -> None:
         """Another page opens: the running turn goes on in storage only; a queued message returns to the composer."""
-        self._text, self._reading = None, 0
+        self._text, self._edit, self._reading = None, None, 0
         self._stream += 1
         self._vm.queue.cancel()
         if self._handle is not None:
@@ -155,14 +144,17 @@ class TurnController:
             self._handle = None
         self._flush.stop()
 
-    def start(self, text: str | None, files: tuple[Attachment, ...] = ()) -> None:
-        """Shows the turn starting (the user's message and the pending reply) before its request is built."""
+    def start(self, text: str | None, files: tuple[Attachment, ...] = (), *, edit: Edit | None = None,
+              base: int | None = None) -> None:
+        """Shows the turn starting (the user's message and the pending reply) before its request is built. `base`:
+        the newest stored seq before the turn (default: the newest shown); a user message stored above it is the
+        turn's."""
         vm = self._vm
         self._turns += 1
         vm.rows.live = LiveTurn(text, self._turns, attachments=files)
         vm.rows.error_row = None
-        self._text, self._reading = text, 0
-        self._base = vm.rows.newest_seq if vm.state.session is not None else 0
+        self._text, self._edit, self._reading = text, edit, 0
+        self._base = (vm.rows.newest_seq if base is None else base) if vm.state.session is not None else 0
         vm.dispatch(TurnStarted(files_sent=bool(files)))
         vm.sync_rows()
 
@@ -202,44 +194,8 @@ class TurnController:
             if not self._flush.isActive():
                 self._flush.start()
             return
-        self._show(event, live)
+        show_event(self._vm, event, live)
         vm.sync_rows()
-
-    def _show(self, event: ChatEvent, live: LiveTurn) -> None:
-        vm = self._vm
-        if isinstance(event, ToolCallStarted):
-            live.tool_started(event)
-        elif isinstance(event, ToolResultStored):
-            live.tool_finished(event)
-        elif isinstance(event, ToolProgress):
-            live.tool_progress(event)
-        elif isinstance(event, ResponseComplete):
-            live.finish()
-        elif isinstance(event, SourcesCited):
-            live.cite(event.record)
-        elif isinstance(event, ChatError):
-            vm.rows.error_row = live.failed(event)
-            vm.dispatch(ReplyFailed(vm.rows.error_row.text))
-        elif isinstance(event, ToolRoundLimitReached):
-            vm.rows.error_row = live.round_limit(event)
-        elif isinstance(event, CompactStarted):
-            live.finish()
-            vm.dispatch(CompactionStarted())
-        elif isinstance(event, CompactCompleted):
-            vm.dispatch(CompactionEnded())
-            text = compaction_notice(event)
-            if text and (event.fallback or event.did_compact):
-                emit(vm.notice, text)
-        elif isinstance(event, ContextStatusChanged):
-            vm.dispatch(Measured(context=event.status))
-        elif isinstance(event, MemoryFlushed) and event.saved_count:
-            emit(vm.notice, f"Saved {event.saved_count} fact(s) to long-term memory before summarizing.")
-        elif isinstance(event, Notice):
-            emit(vm.notice, notice_text(event))
-        elif isinstance(event, TitleGenerated) and vm.state.session is not None:
-            session = replace(vm.state.session, title=event.title)
-            vm.dispatch(SessionUpdated(session))
-            emit(vm.session_changed, session)
 
     def _stream_done(self, cancelled: bool) -> None:
         vm = self._vm
@@ -315,8 +271,9 @@ class TurnController:
 
     def _ended(self, *, stored: bool, failed: bool) -> None:
         text, self._text = self._text, None
+        edit, self._edit = self._edit, None
         files, self._files = self._files, ()
         unsent = text is not None and not stored
         if unsent and files:  # its files go back to the composer too: nothing is lost
             self._vm.dispatch(PendingChanged((*files, *self._vm.state.pending)))
-        self._vm.queue.turn_ended(failed=failed, unsent=text if unsent else None)
+        self._vm.queue.turn_ended(failed=failed, unsent=text if unsent else None, unsent_edit=edit)

@@ -21,19 +21,16 @@ from ui.math_images import math_images
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.models.message_list import EXPANDED_ROLE, ROW_ROLE
 from ui.signals import emit
-from ui.state.chat_state import ChatState, Sending
 from ui.theme import Theme
 from ui.viewmodels.chat import ChatViewModel
 from ui.widgets.chat_actions import run_row_action
+from ui.widgets.chat_follow import ChatFollow
 from ui.widgets.chat_keyboard import ChatKeyboard
 from ui.widgets.doc_painter import box_at
 from ui.widgets.jump_latest import JumpToLatest
 from ui.widgets.message_delegate import MessageDelegate
 from ui.widgets.row_sizer import layout_width
 from ui.widgets.text_selection import TextSelector
-
-HIGHLIGHT_MS = 2000  # how long a search hit stays framed after it is scrolled to
-NEWER_MARGIN = 400  # px from the bottom of a window around a search hit at which the next newer page is asked for
 
 
 class ChatView(QListView):
@@ -65,33 +62,29 @@ class ChatView(QListView):
         self.setResizeMode(QListView.ResizeMode.Adjust)
         self.setUniformItemSizes(False)
         self.setSpacing(0)
-        self._stick = True
-        self._prepending = False
-        self._anchor: tuple[str, int] | None = None  # row key and its offset from the viewport top
-        self.verticalScrollBar().valueChanged.connect(self._scrolled)
-        self.verticalScrollBar().rangeChanged.connect(self._range_changed)
+        self.follow = ChatFollow(self, vm, self.delegate)  # where the list stands as its rows change
         model = vm.model
-        model.rowsInserted.connect(self._rows_inserted)
-        model.rowsAboutToBeInserted.connect(self._about_to_insert)
         model.dataChanged.connect(self._data_changed)
-        model.modelReset.connect(self._new_page)
         self.delegate.action.connect(self._on_action)
         math_images().ready.connect(self._math_ready)  # formula images arrived: their rows take their heights
         self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl  # replaced in tests
         self.selector = TextSelector(self, self.delegate, model)
-        self._unhighlight = QTimer(self)
-        self._unhighlight.setSingleShot(True)
-        self._unhighlight.setInterval(HIGHLIGHT_MS)
-        self._unhighlight.timeout.connect(lambda: self.highlight(None))
-        self._focused: str | None = None  # a search hit held in view until the user scrolls or another page opens
-        self._refocusing = False
-        self.delegate.sizeHintChanged.connect(lambda *_: self._refocus_soon())  # estimated heights made exact
-        self.verticalScrollBar().sliderPressed.connect(self._release)
-        self.verticalScrollBar().actionTriggered.connect(lambda _action: self._release())
         vm.focus.connect(lambda message_id: QTimer.singleShot(0, lambda: self.show_message(message_id)))
         self.jump = JumpToLatest(vm, self)  # a window around a search hit, or new messages below a view scrolled up
-        self._sending = False
-        vm.state_changed.connect(self._turn_began)
+        vm.state_changed.connect(self.follow.turn_began)
+
+    @property
+    def _focused(self) -> str | None:
+        """The search hit held in view, if any."""
+        return self.follow.focused
+
+    def show_message(self, message_id: str) -> bool:
+        """Scrolls a message to the middle of the view and frames it briefly; False when it is not shown."""
+        return self.follow.show_message(message_id)
+
+    def highlight(self, message_id: str | None) -> None:
+        """Frames a message's rows (None: none; a held search hit stays held)."""
+        self.follow.highlight(message_id)
 
     @property
     def vm(self) -> ChatViewModel:
@@ -109,7 +102,7 @@ class ChatView(QListView):
         if EXPANDED_ROLE in roles:
             for position in range(top.row(), bottom.row() + 1):
                 emit(self.delegate.sizeHintChanged, self._vm.model.index(position))
-        self._follow()
+        self.follow.keep_up()
 
     def _math_ready(self) -> None:
         """Formula images arrived: the rows showing their source take the images' heights."""
@@ -120,141 +113,9 @@ class ChatView(QListView):
                 emit(self.delegate.sizeHintChanged, model.index(position))
         self.viewport().update()
 
-    # --- scrolling ---------------------------------------------------------------------------------
-    def _scrolled(self, value: int) -> None:
-        bar = self.verticalScrollBar()
-        newer = self._vm.state.has_newer  # a window around a search hit: its bottom is not the conversation's
-        self._stick = value >= bar.maximum() - 40 and not newer
-        if value <= 200 and bar.maximum() > 0 and self._vm.state.has_older:
-            self._vm.load_older()  # the previous page arrives before the user reaches the top
-        if newer and bar.maximum() > 0 and value >= bar.maximum() - NEWER_MARGIN:
-            self._vm.load_newer()  # and the next one before the user reaches the bottom
-
-    def _range_changed(self, _minimum: int, maximum: int) -> None:
-        if self._stick and not self._prepending:
-            self.verticalScrollBar().setValue(maximum)
-
-    def _about_to_insert(self, _parent: QModelIndex, first: int, _last: int) -> None:
-        """Rows inserted at or above the viewport (older messages paging in) must not move what the user reads."""
-        self._anchor = None
-        self._prepending = False
-        model = self._vm.model
-        if self._stick or first >= model.rowCount():
-            return
-        bottom = self.indexAt(QPoint(4, self.viewport().height() - 4))
-        last_visible = bottom.row() if bottom.isValid() else model.rowCount() - 1
-        anchor = model.row_at(first)  # the row the insertion pushes down keeps its place on screen
-        if anchor is not None and first <= last_visible:
-            self._prepending = True
-            self._anchor = (anchor.key, self.visualRect(model.index(first)).top())
-
-    def _rows_inserted(self, _parent: QModelIndex, first: int, _last: int) -> None:
-        if self._prepending:
-            self._prepending = False
-            QTimer.singleShot(0, self._restore_anchor)
-            return
-        if first == 0:
-            self._new_page()
-        else:
-            self._follow()
-
-    def _new_page(self) -> None:
-        """A page of another conversation (or the same one anew): a hit held before is let go, the bottom shown
-        (a hit in the new page is shown when the view model asks, right after)."""
-        self._release()
-        self._follow(force=True)
-
-    def _release(self) -> None:
-        self._focused = None
-
-    def _refocus_soon(self) -> None:
-        """Row heights changed (an estimate replaced by the exact layout, a resize): the held hit is centred again
-        once the view has laid them out."""
-        if self._focused is not None and not self._refocusing:
-            self._refocusing = True
-            QTimer.singleShot(0, self._refocus)
-
-    def _refocus(self) -> None:
-        self._refocusing = False
-        if self._focused is not None:
-            self._keep_focus(self._focused)
-
-    def _restore_anchor(self) -> None:
-        if self._anchor is None:
-            return
-        key, offset = self._anchor
-        self._anchor = None
-        position = self._vm.model.position(key)
-        if position is None:
-            return
-        self.doItemsLayout()
-        rect = self.visualRect(self._vm.model.index(position))
-        bar = self.verticalScrollBar()
-        bar.setValue(bar.value() + rect.top() - offset)
-
-    def show_message(self, message_id: str) -> bool:
-        """Scrolls a message to the middle of the view and frames it briefly; False when it is not shown."""
-        if not self._center(message_id):
-            return False
-        self._focused = message_id
-        self.highlight(message_id)
-        self._unhighlight.start()
-        return True
-
-    def _center(self, message_id: str) -> bool:
-        model = self._vm.model
-        row = next((i for i, r in enumerate(model.rows()) if r.message_id == message_id), None)
-        if row is None:
-            return False
-        self.doItemsLayout()
-        self.scrollTo(model.index(row), QAbstractItemView.ScrollHint.PositionAtCenter)
-        self._stick = False
-        return True
-
-    def _keep_focus(self, message_id: str) -> None:
-        if not self._center(message_id):  # another conversation opened: its bottom, as usual
-            self.highlight(None)
-            self._release()
-            self._stick = True
-            self.scrollToBottom()
-
-    def _settle_at_bottom(self) -> None:
-        """A scroll to the newest row asked for a moment ago, done only if still wanted: a search hit shown since
-        (or the user scrolling up) wins over it."""
-        if self._stick and self._focused is None:
-            self.scrollToBottom()
-
-    def highlight(self, message_id: str | None) -> None:
-        """Frames a message's rows (None: none; a held search hit stays held)."""
-        self.delegate.highlighted = message_id
-        self.viewport().update()
-
-    def _follow(self, force: bool = False) -> None:
-        focused = self._focused
-        if focused is not None and self._vm.state.streaming:  # a message sent from there: its reply is followed
-            self._focused, force = None, True
-        elif focused is not None:  # rows settling after a search hit opened: keep the hit in view, not the bottom
-            QTimer.singleShot(0, lambda: self._keep_focus(focused))
-            return
-        if self._vm.state.has_newer:  # a window around a search hit: no bottom to follow, the path goes on below
-            self._stick = False
-            return
-        if self._stick or force:
-            self._stick = True
-            QTimer.singleShot(0, self._settle_at_bottom)
-
-    def _turn_began(self, state: ChatState) -> None:
-        """A send always shows the new message: the view goes to its end however far up it was scrolled."""
-        sending = isinstance(state.current_turn, Sending)
-        if sending and not self._sending:
-            self._release()
-            self._stick = True
-            self._follow(force=True)
-        self._sending = sending
-
     def wheelEvent(self, event: QWheelEvent) -> None:
         """A sideways wheel (or Shift+wheel) over a code box too wide for the bubble scrolls that box."""
-        self._focused = None  # the user scrolls away from a search hit: the view stops holding on to it
+        self.follow.release()  # the user scrolls away from a search hit: the view stops holding on to it
         dx = event.pixelDelta().x() or event.angleDelta().x() / 2
         if not dx and event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
             dx = event.pixelDelta().y() or event.angleDelta().y() / 2
@@ -362,10 +223,7 @@ class ChatView(QListView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        if self._focused is not None:
-            self._refocus_soon()
-        elif self._stick:
-            QTimer.singleShot(0, self._settle_at_bottom)
+        self.follow.resized()
 
     # --- actions -----------------------------------------------------------------------------------
     def _on_action(self, action: str, row: ChatRow) -> None:

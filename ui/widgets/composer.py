@@ -198,7 +198,8 @@ class Composer(QWidget):
         if state.queued is not None:
             preview = " ".join(state.queued.split())
             preview = preview if len(preview) <= QUEUE_PREVIEW else preview[:QUEUE_PREVIEW - 1] + "…"
-            self.queued_label.setText(f"Queued — sent when the reply ends: “{preview}”")
+            what = "Queued edit" if state.composer.queued is not None and state.composer.queued.edit else "Queued"
+            self.queued_label.setText(f"{what} — sent when the reply ends: “{preview}”")
             self.queued_label.setToolTip(state.queued)
 
     def show_draft(self, draft: str) -> None:

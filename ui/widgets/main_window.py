@@ -6,8 +6,8 @@ from dataclasses import replace
 from typing import cast
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtGui import QCloseEvent, QKeySequence, QResizeEvent, QShortcut
+from PySide6.QtWidgets import QHBoxLayout, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
 from ui.backend import ChatBackend
 from ui.markdown import warm_up
@@ -20,9 +20,9 @@ from ui.viewmodels.sessions import SessionsState, SessionsViewModel
 from ui.viewmodels.settings import SettingsViewModel
 from ui.viewmodels.sync import SyncViewModel
 from ui.widgets.attach_wiring import AttachmentWiring
+from ui.widgets.chat_dialogs import ChatDialogs
+from ui.widgets.chat_page import ChatPage
 from ui.widgets.chat_view import ChatView
-from ui.widgets.composer import Composer
-from ui.widgets.dialogs import CompactDialog, SummaryDialog, TextDialog, confirm_reset
 from ui.widgets.file_menu import FileMenu
 from ui.widgets.first_run import FirstRunPanel
 from ui.widgets.header import Header
@@ -63,32 +63,9 @@ class MainWindow(QMainWindow):
         self.sidebar = Sidebar(self.sessions_vm, theme, self)
         self.header = Header(theme, self)
         self.chat_view = ChatView(self.chat_vm, theme, self)
-        self.empty_hint = QLabel(
-            "<div style='font-size:20px; font-weight:600'>What shall we work on?</div>"
-            "<div>Conversations here can run for weeks: older turns are summarized automatically, "
-            "and every original stays on this computer.</div>", self)
-        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_hint.setWordWrap(True)
-        self.empty_hint.setObjectName("Muted")
-        self.chat_stack = QStackedWidget(self)
-        self.chat_stack.addWidget(self.empty_hint)
-        self.chat_stack.addWidget(self.chat_view)
-        self.compacting_bar = QLabel("Compacting… summarizing older messages so the conversation fits.", self)
-        self.compacting_bar.setObjectName("CompactingBar")
-        self.compacting_bar.hide()
-        self.waiting_bar = QLabel("", self)  # under the streaming reply while the provider is silent
-        self.waiting_bar.setObjectName("Muted")
-        self.waiting_bar.setContentsMargins(20, 2, 20, 2)
-        self.waiting_bar.hide()
-        self.composer = Composer(self)
-        chat_page = QWidget(self)
-        chat_layout = QVBoxLayout(chat_page)
-        chat_layout.setContentsMargins(0, 0, 0, 0)
-        chat_layout.setSpacing(0)
-        chat_layout.addWidget(self.chat_stack, 1)
-        chat_layout.addWidget(self.waiting_bar)
-        chat_layout.addWidget(self.compacting_bar)
-        chat_layout.addWidget(self.composer)
+        chat_page = self.chat_page = ChatPage(self.chat_view, self)
+        self.empty_hint, self.chat_stack, self.composer = chat_page.empty_hint, chat_page.chat_stack, chat_page.composer
+        self.compacting_bar, self.waiting_bar = chat_page.compacting_bar, chat_page.waiting_bar
         self.first_run = FirstRunPanel(self)
         self.pages = QStackedWidget(self)
         self.pages.addWidget(chat_page)
@@ -119,6 +96,7 @@ class MainWindow(QMainWindow):
     # --- wiring ------------------------------------------------------------------------------------
     def _wire(self) -> None:
         app, sessions, chat = self.app_vm, self.sessions_vm, self.chat_vm
+        self.dialogs = ChatDialogs(self, chat, self.snackbar)  # compact, reset, the summary, a long text
         app.state_changed.connect(self._render_app)
         sessions.state_changed.connect(self._render_sessions)
         sessions.opened.connect(lambda sid: chat.open(sid) if sid else chat.clear())
@@ -126,17 +104,17 @@ class MainWindow(QMainWindow):
         chat.state_changed.connect(self._render_chat)
         chat.session_changed.connect(sessions.upsert)
         chat.notice.connect(lambda text: self.snackbar.show_message(text))
-        chat.text_ready.connect(self.show_text)
-        self.chat_view.summary_requested.connect(self.show_summary)
+        chat.text_ready.connect(self.dialogs.show_text)
+        self.chat_view.summary_requested.connect(self.dialogs.show_summary)
         self.chat_view.copied.connect(lambda text: self.snackbar.show_message(text, ms=1800))
-        self.chat_view.typed.connect(self._type_into_composer)
+        self.chat_view.typed.connect(self.chat_page.type_into_composer)
         self.composer.send.connect(self._send)
         self.composer.draft_changed.connect(chat.set_draft)
         self.composer.stop.connect(chat.stop)
         self.composer.cancel_queued.connect(chat.cancel_queued)
         self.composer.cancel_edit.connect(chat.cancel_edit)
         chat.text_returned.connect(lambda _text: self.composer.take_focus())
-        chat.edit_requested.connect(self._edit_in_composer)
+        chat.edit_requested.connect(lambda _text: self.composer.take_focus())  # its text is the draft now
         chat.open_requested.connect(sessions.select)
         self.composer.edit.up_on_empty.connect(chat.edit_last)
         h = self.header
@@ -144,13 +122,13 @@ class MainWindow(QMainWindow):
         h.agent_chosen.connect(chat.select_agent)
         h.reasoning_chosen.connect(chat.select_reasoning)
         h.web_search_toggled.connect(chat.set_web_search)
-        h.compact_requested.connect(self.compact_now)
+        h.compact_requested.connect(self.dialogs.compact_now)
         h.gauge.mcp_server_toggled.connect(chat.set_mcp_server_enabled)
         h.gauge.automatic_window_requested.connect(chat.use_automatic_window)
         h.gauge.settings_requested.connect(self.open_settings_page)
         self.chat_view.settings_requested.connect(self.open_settings_page)
-        h.reset_requested.connect(self.reset_context)
-        h.summary_requested.connect(self.show_summary)
+        h.reset_requested.connect(self.dialogs.reset_context)
+        h.summary_requested.connect(self.dialogs.show_summary)
         h.originals_toggled.connect(lambda: chat.set_show_originals(not chat.state.show_originals))
         h.settings_requested.connect(self.open_settings)
         h.sidebar_toggled.connect(self.toggle_sidebar)
@@ -177,9 +155,9 @@ class MainWindow(QMainWindow):
         bindings = {
             "Ctrl+N": self.sessions_vm.new_chat,
             "Ctrl+K": self.sidebar.focus_search,
-            "Ctrl+L": self.focus_composer,
+            "Ctrl+L": self.composer.edit.setFocus,
             "Esc": self._escape,
-            "Ctrl+Shift+C": self.copy_last_reply,
+            "Ctrl+Shift+C": self.dialogs.copy_last_reply,
             "Ctrl+B": self.toggle_sidebar,
         }
         for keys, slot in bindings.items():
@@ -207,11 +185,6 @@ class MainWindow(QMainWindow):
         session = self.chat_vm.state.session
         if session is not None:
             self.session_prompt.open(session.id)
-
-    def _edit_in_composer(self, _text: str) -> None:
-        """A message to edit: its text is the composer's draft now (Send makes it a new branch); the box takes the
-        focus."""
-        self.composer.take_focus()
 
     def _escape(self) -> None:
         """Esc cancels an edit, else stops the reply."""
@@ -258,60 +231,12 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{title} — Palimpsest" if title else "Palimpsest")
         self.header.show_state(state)
         self.composer.show_state(state)
-        self.compacting_bar.setVisible(state.compacting)
-        waiting = state.streaming and state.waiting > 0
-        self.waiting_bar.setText(f"Waiting for the provider… {state.waiting} s" if waiting else "")
-        self.waiting_bar.setVisible(waiting)
-        empty = state.session is None and self.chat_vm.model.rowCount() == 0 and not state.streaming
-        self.chat_stack.setCurrentWidget(self.empty_hint if empty else self.chat_view)
+        self.chat_page.show_state(state)
 
     # --- verbs -------------------------------------------------------------------------------------
     def _send(self, text: str) -> None:
         if self.chat_vm.submit(text):
-            self.chat_stack.setCurrentWidget(self.chat_view)
-
-    def _type_into_composer(self, text: str) -> None:
-        """Typing after selecting text in the chat goes on in the composer."""
-        edit = self.composer.edit
-        if edit.isEnabled() and not edit.isReadOnly():
-            edit.setFocus()
-            edit.insertPlainText(text)
-
-    def focus_composer(self) -> None:
-        """Ctrl+L."""
-        self.composer.edit.setFocus()
-
-    def copy_last_reply(self) -> None:
-        """Ctrl+Shift+C."""
-        text = self.chat_vm.last_reply()
-        if text:
-            QGuiApplication.clipboard().setText(text)
-            self.snackbar.show_message("Last reply copied.", ms=1800)
-
-    def compact_now(self) -> None:
-        """Asks for focus instructions, then compacts."""
-        dialog = CompactDialog(self)
-        if dialog.exec():
-            self.chat_vm.compact_now(dialog.instructions())
-
-    def reset_context(self) -> None:
-        """Confirms, then forgets the summary."""
-        if confirm_reset(self):
-            self.chat_vm.reset_context()
-
-    def show_summary(self, edit: bool) -> None:
-        """Reads or edits the compacted summary."""
-        state = self.chat_vm.state
-        if not state.summary:
-            self.snackbar.show_message("This conversation has no summary yet.")
-            return
-        dialog = SummaryDialog(state.summary, editable=edit, count=state.summarized_count, parent=self)
-        if dialog.exec() and edit and dialog.summary().strip() != state.summary.strip():
-            self.chat_vm.edit_summary(dialog.summary())
-
-    def show_text(self, title: str, text: str) -> None:
-        """A read-only reader for a long text (a tool result's full original)."""
-        TextDialog(title, text, self).show()
+            self.chat_page.show_list()
 
     def open_settings(self, local: bool = False) -> None:
         """Opens the settings dialog (non-modal so the chat keeps streaming)."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument
@@ -15,69 +14,22 @@ from ui.math_images import MATH_PENDING
 from ui.mcp_links import needs_sign_in, resource_links
 from ui.models.chat_rows import ChatRow, RowKind
 from ui.theme import Theme
+from ui.widgets.row_geometry import ACTION_LINE as ACTION_LINE  # re-exported
+from ui.widgets.row_geometry import GAP as GAP  # re-exported
+from ui.widgets.row_geometry import MARGIN as MARGIN  # re-exported
+from ui.widgets.row_geometry import MAX_ASSISTANT as MAX_ASSISTANT  # re-exported
+from ui.widgets.row_geometry import PAD as PAD  # re-exported
+from ui.widgets.row_geometry import PREVIEW_CHARS as PREVIEW_CHARS  # re-exported
+from ui.widgets.row_geometry import TILE_H as TILE_H  # re-exported
+from ui.widgets.row_geometry import TILE_W as TILE_W  # re-exported
+from ui.widgets.row_geometry import TOOL_HEADER as TOOL_HEADER  # re-exported
+from ui.widgets.row_geometry import RowLayout as RowLayout  # re-exported
+from ui.widgets.row_geometry import _actions as _actions  # re-exported
+from ui.widgets.row_geometry import _small as _small  # re-exported
+from ui.widgets.row_geometry import small_font as small_font  # re-exported
+from ui.widgets.row_geometry import tile_grid as tile_grid  # re-exported
 
-MARGIN = 20.0
-PAD = 12.0
-GAP = 6.0
-ACTION_LINE = 16.0
-MAX_ASSISTANT = 880.0
-TOOL_HEADER = 34.0
-PREVIEW_CHARS = 1_500
-TILE_W, TILE_H = 132.0, 92.0  # an attachment's tile in a user message
 _QUOTE = re.compile(r"^ {0,3}>", re.MULTILINE)
-
-
-@dataclass
-class RowLayout:
-    """Where everything of one row goes, in row-local coordinates."""
-
-    height: float
-    bubble: QRectF = field(default_factory=QRectF)
-    doc: QTextDocument | None = None
-    doc_pos: QPointF = field(default_factory=QPointF)
-    extra_doc: QTextDocument | None = None
-    extra_pos: QPointF = field(default_factory=QPointF)
-    codes: list[str] = field(default_factory=list)
-    code_rects: list[QRectF] = field(default_factory=list)  # the visible part of each code box
-    code_languages: list[str] = field(default_factory=list)
-    code_overflow: list[float] = field(default_factory=list)  # how far each box's longest line reaches past it
-    quote_bars: list[QRectF] = field(default_factory=list)
-    hotspots: list[tuple[QRectF, str, str]] = field(default_factory=list)  # rect, action, label
-    caption: str = ""
-    caption_pos: QPointF = field(default_factory=QPointF)
-    note: str = ""  # "Not answered" under a user message whose turn failed (top-left of the text)
-    note_pos: QPointF = field(default_factory=QPointF)
-    tiles: list[QRectF] = field(default_factory=list)  # one per attachment of a user message, above its text
-    math_pending: bool = False  # a formula shows as source until its image is rendered (then laid out again)
-
-    def hit(self, point: QPointF) -> str | None:
-        """The action under a row-local point."""
-        for rect, action, _ in self.hotspots:
-            if rect.adjusted(-3, -3, 3, 3).contains(point):
-                return action
-        return None
-
-
-def _small(font: QFont) -> QFont:
-    small = QFont(font)
-    small.setPointSizeF(max(7.0, font.pointSizeF() * 0.86))
-    return small
-
-
-small_font = _small  # the font of captions, tool details and reasoning
-
-
-def _actions(labels: list[tuple[str, str]], font: QFont, x: float, y: float, *, right: float | None = None
-             ) -> list[tuple[QRectF, str, str]]:
-    metrics = QFontMetricsF(_small(font))
-    widths = [metrics.horizontalAdvance(label) for _, label in labels]
-    total = sum(widths) + 14.0 * max(0, len(labels) - 1)
-    cursor = (right - total) if right is not None else x
-    spots = []
-    for (action, label), width in zip(labels, widths, strict=True):
-        spots.append((QRectF(cursor, y, width, metrics.height()), action, label))
-        cursor += width + 14.0
-    return spots
 
 
 def _code_boxes(layout: RowLayout, origin: QPointF) -> None:
@@ -143,16 +95,6 @@ def compute_layout(row: ChatRow, width: float, expanded: bool, theme: Theme, fon
 
         return thinking_layout(row, usable, expanded, theme, font)
     return _text_layout(row, width, usable, theme, font, stream)
-
-
-def tile_grid(count: int, inner_width: float) -> tuple[int, float, float]:
-    """(tiles per line, width, height) of a user message's attachment tiles within the bubble's inner width."""
-    if not count:
-        return 0, 0.0, 0.0
-    per_line = max(1, int((inner_width + GAP) // (TILE_W + GAP)))
-    lines = -(-count // per_line)
-    shown = min(count, per_line)
-    return per_line, shown * TILE_W + (shown - 1) * GAP, lines * TILE_H + (lines - 1) * GAP + GAP
 
 
 def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: QFont,
