@@ -41,17 +41,21 @@ def _isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> It
 # (tests/__main__.py), and a long file left for last would keep one worker busy while the other idles.
 LONGEST_FIRST = (
     "tests/cli/test_long_session_e2e.py",
-    "tests/cli/test_one_turn_at_a_time.py",
     "tests/providers/test_reasoning_rotation_e2e.py",
-    "tests/cli/test_attachment_counts_cli.py",
+    "tests/cli/test_server_windows_cli.py",
+    "tests/cli/test_commands.py",
+    "tests/cli/test_one_turn_at_a_time.py",
+    "tests/mcp/test_cli_process_groups.py",
+    "tests/cli/test_changes_wait_their_turn.py",
     "tests/cli/test_responses_session_e2e.py",
-    "tests/cli/test_key_redaction.py",
+    "tests/mcp/test_cli_commands.py",
+    "tests/cli/test_attachment_counts_cli.py",
+    "tests/sync/test_sync_webdav.py",
+    "tests/sync/test_sync_s3.py",
+    "tests/cli/test_import_cli.py",
     "tests/mcp/test_oauth.py",
     "tests/mcp/test_protocol_e2e.py",
-    "tests/cli/test_import_cli.py",
     "tests/mcp/test_done_when.py",
-    "tests/cli/test_changes_wait_their_turn.py",
-    "tests/cli/test_missing_attachment.py",
 )
 
 

@@ -123,6 +123,7 @@ class _NewSession:
     id: str
     current_provider_id: str | None = None
     current_model_id: str | None = None
+    current_agent_id: str | None = None
 
 
 class _FailingContainer:
