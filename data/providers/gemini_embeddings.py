@@ -11,6 +11,7 @@ from google import genai
 from google.genai import types
 
 from data.providers.base import CONNECT_TIMEOUT_S
+from data.providers.embedder_base import EmbedderConfig
 from data.providers.factory import connect_capped_transport
 from data.providers.gemini_adapter import map_gemini_error
 
@@ -18,19 +19,10 @@ GEMINI_MAX_REQUESTS = 100  # batchEmbedContents refuses more ("at most 100 reque
 GEMINI_API_VERSION = "v1beta"
 
 
-class GeminiEmbedder:
+class GeminiEmbedder(EmbedderConfig):
     """Implements domain.semantic.Embedder; a client per call (its connections belong to the calling event loop)."""
 
     max_batch = GEMINI_MAX_REQUESTS
-
-    def __init__(self, *, provider_name: str, api_key: str, base_url: str | None, model: str,
-                 timeout: float = 120.0, provider_id: str | None = None) -> None:
-        self.key = f"{provider_id or provider_name}/{model}"  # what its stored vectors are keyed by
-        self._name = provider_name
-        self._api_key = api_key
-        self._base_url = base_url
-        self._model = model
-        self._timeout = timeout
 
     async def embed(self, texts: Sequence[str], *, query: bool = False) -> list[list[float]]:
         """One vector per text, in order."""

@@ -7,24 +7,16 @@ from collections.abc import Sequence
 
 import openai
 
+from data.providers.embedder_base import EmbedderConfig
 from data.providers.openai_adapter import map_openai_error
 
 OPENAI_MAX_INPUTS = 2048  # the API refuses a longer `input` array ("'$.input' is invalid")
 
 
-class OpenAIEmbedder:
+class OpenAIEmbedder(EmbedderConfig):
     """Implements domain.semantic.Embedder; a client per call (its connections belong to the calling event loop)."""
 
     max_batch = OPENAI_MAX_INPUTS
-
-    def __init__(self, *, provider_name: str, api_key: str, base_url: str | None, model: str,
-                 timeout: float = 120.0, provider_id: str | None = None) -> None:
-        self.key = f"{provider_id or provider_name}/{model}"  # what its stored vectors are keyed by
-        self._name = provider_name
-        self._api_key = api_key
-        self._base_url = base_url
-        self._model = model
-        self._timeout = timeout
 
     async def embed(self, texts: Sequence[str], *, query: bool = False) -> list[list[float]]:
         """One vector per text, in order (`query` makes no difference to OpenAI's models)."""
