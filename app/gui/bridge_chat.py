@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 
-from app.container import Container
 from app.cli.mcp_resource_watch import changed_resources, with_notices
+from app.container import Container
 from app.gui.pricing import session_cost
 from domain.attachment import Attachment
 from domain.errors import PalimpsestError
