@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import io
 import json
 import logging
+import wave
 from collections.abc import Callable
 from typing import Any
 
@@ -40,7 +42,7 @@ def _block_text(block: Any, store: StoreImage | None, images: list[Attachment], 
         stored = _stored(block.data, block.mime_type, store, images, tool)
         return stored or f"[image: {block.mime_type}, {_decoded_size(block.data):,} bytes]"
     if isinstance(block, types.AudioContent):
-        return f"[audio: {block.mime_type}, {_decoded_size(block.data):,} bytes]"
+        return _audio_line(block.data, block.mime_type)
     if isinstance(block, types.EmbeddedResource):
         resource = block.resource
         if isinstance(resource, types.TextResourceContents):
@@ -72,6 +74,29 @@ def _stored(data: str, mime: str, store: StoreImage | None, images: list[Attachm
         return None
     images.append(attachment)
     return f"[image: {attachment.label}]"
+
+
+def _audio_line(data: str, mime: str) -> str:
+    """`[audio: TYPE, N bytes, S s]`: what a model without audio input reads (the length when it is a WAV file)."""
+    try:
+        raw = base64.b64decode(data, validate=False)
+    except (binascii.Error, ValueError):
+        return f"[audio: {mime}, {len(data):,} bytes]"
+    seconds = _wav_seconds(raw)
+    length = f", {seconds:.1f} s" if seconds is not None else ""
+    return f"[audio: {mime}, {len(raw):,} bytes{length}]"
+
+
+def _wav_seconds(raw: bytes) -> float | None:
+    """The length of a PCM WAV clip in seconds; None for any other format or a broken header."""
+    if not (raw.startswith(b"RIFF") and raw[8:12] == b"WAVE"):
+        return None
+    try:
+        with wave.open(io.BytesIO(raw), "rb") as clip:
+            rate = clip.getframerate()
+            return clip.getnframes() / rate if rate else None
+    except (wave.Error, EOFError, ValueError):
+        return None
 
 
 def _decoded_size(data: str) -> int:

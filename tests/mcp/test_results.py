@@ -60,3 +60,22 @@ def test_with_a_store_an_image_becomes_an_attachment_of_the_result_and_a_broken_
     lines = outcome.output.split("\n")
     assert lines[:2] == ["two pictures", "[image: shot-image-1.png (image, " + lines[1].split("(image, ")[1]]
     assert lines[2].startswith("[image: image/png, 100 bytes, not readable: ")
+
+
+def test_audio_is_described_with_its_length_when_it_is_a_readable_wav() -> None:
+    import io
+    import wave
+
+    clip = io.BytesIO()
+    with wave.open(clip, "wb") as writer:  # 1.5 s of 16 kHz mono 16-bit silence
+        writer.setnchannels(1)
+        writer.setsampwidth(2)
+        writer.setframerate(16_000)
+        writer.writeframes(b"\x00\x00" * 24_000)
+    data = clip.getvalue()
+    result = types.CallToolResult(content=[
+        types.AudioContent(type="audio", data=base64.b64encode(data).decode(), mime_type="audio/wav"),
+        types.AudioContent(type="audio", data=base64.b64encode(b"ID3" + b"\x00" * 61).decode(), mime_type="audio/mpeg"),
+    ])
+    assert outcome_of(result).output.split("\n") == [
+        f"[audio: audio/wav, {len(data):,} bytes, 1.5 s]", "[audio: audio/mpeg, 64 bytes]"]
