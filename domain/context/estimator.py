@@ -24,6 +24,7 @@ _PUNCT = string.punctuation.encode()
 _DIGITS = string.digits.encode()
 _UPPER = string.ascii_uppercase.encode()
 _DENSE = re.compile(r"[A-Za-z0-9+/=]{32,}")  # base64, keys, hashes: long runs without separators
+AUDIO_TOKENS_PER_SECOND = 32  # Gemini's audio rate (ai.google.dev audio understanding); OpenAI's is lower
 W_LOWER = 0.065  # lowercase letters and other ASCII: common words merge into few tokens
 W_UPPER = 0.2
 W_SPACE = 0.75  # about one word per space
@@ -193,6 +194,9 @@ class TokenEstimator:
         found = self.counted(attachment, provider_type, model_id, counts)
         if found is not None:
             return found
+        if attachment.kind is AttachmentKind.AUDIO:  # Gemini: 32 tokens a second (unknown length: 128 kbit/s)
+            seconds = attachment.duration_ms / 1000 if attachment.duration_ms is not None else attachment.size / 16_000
+            return max(1, math.ceil(seconds * AUDIO_TOKENS_PER_SECOND))
         rules = self.rules if provider_type is not None else None
         if attachment.kind is AttachmentKind.PDF:
             pages = max(1, attachment.pages or 1)
