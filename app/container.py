@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.adapter_cache import LazyAdapterFactory
+from app.cli.mcp_resource_watch import WatchedResources
 from app.container_management import ManagementUseCases
 from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
@@ -193,6 +194,7 @@ class Container(ManagementUseCases):
         self._adapter_factory = adapters
         self.adapters = ProviderAdapters(self.providers, keys, adapters)
         self.mcp_servers = storage.mcp_servers
+        self.mcp_watch = WatchedResources()  # attached resources re-read on the next send when they change
         self.mcp_secrets = mcp_secrets or KeyringMcpSecrets()
         self.mcp = LazyMcpConnector(self.mcp_secrets, storage.path.parent / "logs" / "mcp", self._mcp_tools_changed,
                                     store_image=self.attachments.from_bytes)

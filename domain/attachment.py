@@ -13,10 +13,12 @@ class AttachmentKind(StrEnum):
     IMAGE = "image"
     PDF = "pdf"
     TEXT = "text"  # a text or code file, sent as a text block with its name
+    AUDIO = "audio"  # a sound clip (from an MCP tool): sent only to a model that takes audio
 
 
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/tiff")
 PDF_TYPE = "application/pdf"
+AUDIO_TYPES = ("audio/wav", "audio/mpeg", "audio/ogg", "audio/flac")
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class Attachment:
     height: int | None = None
     pages: int | None = None  # PDFs
     text_chars: int | None = None  # text files: their characters; PDFs: characters of the extracted text
+    duration_ms: int | None = None  # audio: its length, when its header tells
     tokens: int = 0  # estimated input tokens in this request, for its provider
     exact: bool = False  # `tokens` is the provider's own count (its count endpoint), not a rule's estimate
     omitted: bool = False  # this request sends a one-line placeholder instead
@@ -50,6 +53,8 @@ class Attachment:
             extra = f", {self.width}×{self.height}"
         elif self.kind is AttachmentKind.PDF and self.pages:
             extra = f", {self.pages} page{'s' if self.pages != 1 else ''}"
+        elif self.kind is AttachmentKind.AUDIO and self.duration_ms is not None:
+            extra = f", {self.duration_ms / 1000:.1f} s"
         return f"{self.name} ({self.kind.value}, {human_size(self.size)}{extra})"
 
 

@@ -41,6 +41,7 @@ class ModelCapabilities:
     thinks_by_default: bool = False  # reasons when the request says nothing about it (always true when always on)
     vision: bool | None = None
     pdf_input: bool | None = None
+    audio_input: bool | None = None  # takes audio parts (Gemini inline_data, Chat Completions input_audio)
     tool_use: bool | None = None
     web_search: bool | None = None  # takes the provider's web search server tool (Anthropic: not every model)
     web_fetch: bool | None = None  # takes Anthropic's web fetch server tool

@@ -88,8 +88,10 @@ class McpCatalogBackend(Protocol):
         """The resources and resource templates of every server on for the conversation."""
         raise NotImplementedError
 
-    async def attach_mcp_resource(self, server: str, uri: str) -> Sequence[AttachmentPreview]:
-        """Reads a resource and takes its parts in as attachments (text as a text file), as `chat --mcp-resource`."""
+    async def attach_mcp_resource(self, server: str, uri: str,
+                                  session_id: SessionId | None = None) -> Sequence[AttachmentPreview]:
+        """Reads a resource and takes its parts in as attachments (text as a text file), as `chat --mcp-resource`;
+        given the conversation, it is subscribed to, and read again before a send after its server says it changed."""
         raise NotImplementedError
 
     async def open_mcp_resource(self, tool_name: str, uri: str) -> OpenedResource:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 
+from app.cli.mcp_resource_watch import changed_resources, with_notices
 from app.container import Container
 from app.gui.pricing import session_cost
 from domain.attachment import Attachment
@@ -99,9 +100,10 @@ class ConversationBridge:
     async def send(self, session_id: SessionId, text: str, selection: Selection,
                    attachments: Sequence[Attachment] = ()) -> AsyncIterator[ChatEvent]:
         self._c.mcp_sampler.use(selection.provider_id, selection.model_id)  # an allowed MCP sampling request's model
+        changed, notices = await changed_resources(self._c, session_id)  # attached MCP resources changed since
         async for event in self._c.send_message(
-            session_id, text, provider_id=selection.provider_id, model_id=selection.model_id,
-            attachments=attachments, wait=True,
+            session_id, with_notices(text, notices), provider_id=selection.provider_id, model_id=selection.model_id,
+            attachments=(*attachments, *changed), wait=True,
         ):
             yield event
 

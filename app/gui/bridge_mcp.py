@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from app.cli.mcp_catalog_cmd import resource_attachments
+from app.cli.mcp_resource_watch import watch_resource
 from app.container import Container
 from data.attachments.thumbnails import thumbnail_png, viewable_copy
 from domain.attachment import AttachmentKind
@@ -71,8 +72,11 @@ class McpBridge:
                 problems.append(str(err))
         return McpListing(resources=tuple(found), problems=tuple(problems))
 
-    async def attach_mcp_resource(self, server: str, uri: str) -> Sequence[AttachmentPreview]:
+    async def attach_mcp_resource(self, server: str, uri: str,
+                                  session_id: SessionId | None = None) -> Sequence[AttachmentPreview]:
         taken = await resource_attachments(self._c, [[server, uri]])
+        if session_id is not None:  # re-read before the conversation's next send when its server says it changed
+            await watch_resource(self._c, session_id, server, uri)
         return [AttachmentPreview(a, thumbnail_png(self._c.media.data(a)) if a.kind is AttachmentKind.IMAGE
                                   else None) for a in taken]
 

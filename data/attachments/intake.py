@@ -9,6 +9,7 @@ import os
 import stat
 from pathlib import Path
 
+from data.attachments.audio import sniff_audio, wav_seconds
 from data.attachments.files import AttachmentFiles
 from data.attachments.png_bands import banded, bands
 from data.attachments.quiet import quiet_decoders
@@ -107,10 +108,20 @@ class AttachmentIntake:
             return self._pdf(name, data)
         if media_type is not None:
             return self._image(name, data, media_type)
+        audio = sniff_audio(data)
+        if audio is not None:
+            return self._audio(name, data, audio)
         converted = CONVERTED.get(Path(name).suffix.lower())
         if converted is not None and data.startswith(b"PK\x03\x04"):
             return self._converted(name, data, converted)
         return self._text(name, data)
+
+    def _audio(self, name: str, data: bytes, media_type: str) -> Attachment:
+        """A sound clip, kept as it is (its length read from a WAV header); only a model taking audio is sent it."""
+        seconds = wav_seconds(data)
+        digest = self.files.put(data)
+        return Attachment(digest, name, media_type, AttachmentKind.AUDIO, len(data),
+                          duration_ms=round(seconds * 1000) if seconds is not None else None)
 
     def _converted(self, name: str, data: bytes, media_type: str) -> Attachment:
         """A DOCX or EPUB: its text extracted section by section, sent like a text file's; the original is kept."""

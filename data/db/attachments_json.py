@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from domain.attachment import Attachment, AttachmentKind
 
-_OPTIONAL = ("width", "height", "pages", "text_chars")
+_OPTIONAL = ("width", "height", "pages", "text_chars", "duration_ms")
 
 
 def attachments_to_json(attachments: Sequence[Attachment]) -> str | None:
@@ -37,6 +37,7 @@ def attachments_from_json(text: str | None) -> tuple[Attachment, ...]:
                 sha256=str(item["sha256"]), name=str(item["name"]), media_type=str(item["media_type"]),
                 kind=AttachmentKind(item["kind"]), size=int(item["size"]), width=numbers["width"],
                 height=numbers["height"], pages=numbers["pages"], text_chars=numbers["text_chars"],
+                duration_ms=numbers["duration_ms"],
             ))
         except (KeyError, TypeError, ValueError):
             continue

@@ -41,6 +41,7 @@ def capabilities_from_json(text: str | None) -> ModelCapabilities | None:
             thinks_by_default=bool(raw.get("thinks_by_default")),
             vision=_flag(raw.get("vision")),
             pdf_input=_flag(raw.get("pdf_input")),
+            audio_input=_flag(raw.get("audio_input")),
             tool_use=_flag(raw.get("tool_use")),
             web_search=_flag(raw.get("web_search")),
             web_fetch=_flag(raw.get("web_fetch")),

@@ -31,6 +31,11 @@ class ResourceChanges:
         with self._lock:
             self._changed.add((server, uri))
 
+    def pending(self, server: str, uri: str) -> bool:
+        """True while a change is marked and not yet taken (a look that leaves the mark)."""
+        with self._lock:
+            return (server, uri) in self._changed
+
     def take(self, server: str, uri: str) -> bool:
         """True once after each change (the caller re-reads it then)."""
         with self._lock:

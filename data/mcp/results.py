@@ -11,6 +11,7 @@ from typing import Any
 
 import mcp_types as types
 
+from data.attachments.audio import wav_seconds
 from domain.attachment import Attachment, AttachmentKind
 from domain.errors import InvalidInput
 from domain.provider_ports import ToolOutcome
@@ -18,6 +19,8 @@ from domain.provider_ports import ToolOutcome
 log = logging.getLogger(__name__)
 StoreImage = Callable[[str, bytes], Attachment]  # AttachmentIntake.from_bytes: checks and stores, or InvalidInput
 _EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp"}
+_AUDIO_EXTENSIONS = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3",
+                     "audio/ogg": "ogg", "audio/flac": "flac"}
 
 
 def outcome_of(result: types.CallToolResult, store: StoreImage | None = None, *, tool: str = "tool") -> ToolOutcome:
@@ -40,7 +43,8 @@ def _block_text(block: Any, store: StoreImage | None, images: list[Attachment], 
         stored = _stored(block.data, block.mime_type, store, images, tool)
         return stored or f"[image: {block.mime_type}, {_decoded_size(block.data):,} bytes]"
     if isinstance(block, types.AudioContent):
-        return f"[audio: {block.mime_type}, {_decoded_size(block.data):,} bytes]"
+        _stored_audio(block.data, block.mime_type, store, images, tool)
+        return _audio_line(block.data, block.mime_type)
     if isinstance(block, types.EmbeddedResource):
         resource = block.resource
         if isinstance(resource, types.TextResourceContents):
@@ -72,6 +76,32 @@ def _stored(data: str, mime: str, store: StoreImage | None, images: list[Attachm
         return None
     images.append(attachment)
     return f"[image: {attachment.label}]"
+
+
+def _stored_audio(data: str, mime: str, store: StoreImage | None, media: list[Attachment], tool: str) -> None:
+    """A sound clip kept as an attachment of the result (sent to models that take audio); nothing when it cannot
+    be (no store, bad data, not a clip the intake recognises)."""
+    if store is None:
+        return
+    try:
+        raw = base64.b64decode(data, validate=True)
+        attachment = store(f"{tool}-audio-{len(media) + 1}.{_AUDIO_EXTENSIONS.get(mime, 'audio')}", raw)
+    except (binascii.Error, ValueError, InvalidInput) as err:
+        log.info("Audio from %s was not kept: %s", tool, err)
+        return
+    if attachment.kind is AttachmentKind.AUDIO:
+        media.append(attachment)
+
+
+def _audio_line(data: str, mime: str) -> str:
+    """`[audio: TYPE, N bytes, S s]`: what a model without audio input reads (the length when it is a WAV file)."""
+    try:
+        raw = base64.b64decode(data, validate=False)
+    except (binascii.Error, ValueError):
+        return f"[audio: {mime}, {len(data):,} bytes]"
+    seconds = wav_seconds(raw)
+    length = f", {seconds:.1f} s" if seconds is not None else ""
+    return f"[audio: {mime}, {len(raw):,} bytes{length}]"
 
 
 def _decoded_size(data: str) -> int:

@@ -91,6 +91,8 @@ def gemini_parts(attachment: Attachment, media: MediaSource | None,
     source = _media(media, attachment)
     if attachment.kind is AttachmentKind.PDF:
         return [heading, {"inline_data": {"mime_type": PDF_TYPE, "data": source.data(attachment)}}]
+    if attachment.kind is AttachmentKind.AUDIO:  # sent only when planned for a model that takes audio
+        return [heading, {"inline_data": {"mime_type": attachment.media_type, "data": source.data(attachment)}}]
     data, media_type = source.image(attachment, LIMITS[GEMINI])
     return [heading, {"inline_data": {"mime_type": media_type, "data": data}}]
 

@@ -13,6 +13,7 @@ from google.genai import types
 from data.attachments.media import MediaSource
 from data.providers.attachment_shape import gemini_parts
 from data.providers.conversation import AttachmentBlock, CallBlock, ResultBlock, TextBlock, to_turns
+from domain.attachment import Attachment, AttachmentKind
 from domain.models import Message, MessageType, ReasoningBlock, ReasoningKind, ToolDefinition
 
 # Gemini 3 rejects a step whose first function call has no thought signature. A call that never had one (history
@@ -94,6 +95,7 @@ def gemini_contents(messages: Sequence[Message], *, tool_blocks: bool = True,
             contents.append(types.Content(role="model", parts=_model_parts(turn.blocks, turn.reasoning, signed, owner)))
             continue
         parts: list[types.Part] = []
+        heard: list[types.Part] = []  # tools' audio: user parts after the function responses
         for block in turn.blocks:
             if isinstance(block, TextBlock):
                 parts.append(types.Part(text=block.text))
@@ -101,7 +103,8 @@ def gemini_contents(messages: Sequence[Message], *, tool_blocks: bool = True,
                 parts.extend(types.Part(**part) for part in gemini_parts(block.attachment, media, uploaded))
             elif isinstance(block, ResultBlock):
                 parts.append(types.Part(function_response=_function_response(block, media, uploaded)))
-        contents.append(types.Content(role="user", parts=parts))
+                heard += _result_audio(block, media)
+        contents.append(types.Content(role="user", parts=parts + heard))
     return contents
 
 
@@ -112,6 +115,8 @@ def _function_response(block: ResultBlock, media: MediaSource | None,
     image left out, goes in the response's text)."""
     lines, parts = [block.output], []
     for attachment in block.attachments:
+        if _is_sent_audio(attachment):
+            continue  # after the function responses (_result_audio)
         for part in gemini_parts(attachment, media, uploaded):
             if "inline_data" in part:
                 parts.append(types.FunctionResponsePart(inline_data=types.FunctionResponseBlob(**part["inline_data"])))
@@ -122,6 +127,21 @@ def _function_response(block: ResultBlock, media: MediaSource | None,
     text = "\n".join(lines)
     response: dict[str, Any] = {"error": text} if block.is_error else {"output": text}
     return types.FunctionResponse(id=block.id, name=block.name, response=response, parts=parts or None)
+
+
+def _is_sent_audio(attachment: Attachment) -> bool:
+    return attachment.kind is AttachmentKind.AUDIO and not attachment.omitted
+
+
+def _result_audio(block: ResultBlock, media: MediaSource | None) -> list[types.Part]:
+    """A tool's sound clips as user parts (a text naming the call and the clip, then its inline_data), since a
+    functionResponse's parts take images and documents only."""
+    out: list[types.Part] = []
+    for attachment in block.attachments:
+        if _is_sent_audio(attachment):
+            out.append(types.Part(text=f"Audio returned by {block.name} (call {block.id}):"))
+            out.extend(types.Part(**part) for part in gemini_parts(attachment, media))
+    return out
 
 
 def gemini_tools(tools: Sequence[ToolDefinition]) -> list[types.Tool]:

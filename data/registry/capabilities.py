@@ -7,7 +7,7 @@ from typing import Any
 from domain.models import CapabilitySource, ModelCapabilities, ThinkingForm
 
 FIELDS = ("thinking", "efforts", "default_effort", "hides_thinking", "thinks_by_default", "vision", "pdf_input",
-          "tool_use", "web_search", "web_fetch")
+          "tool_use", "web_search", "web_fetch", "audio_input")
 ANTHROPIC_EFFORTS = ("low", "medium", "high", "xhigh", "max")  # output_config.effort values, in order
 
 
@@ -31,6 +31,7 @@ def parse_capabilities(entry: dict[str, Any], source: CapabilitySource) -> Model
         thinks_by_default=_flag(entry, "thinks_by_default") or False,
         vision=_flag(entry, "vision"),
         pdf_input=_flag(entry, "pdf_input"),
+        audio_input=_flag(entry, "audio_input"),
         tool_use=_flag(entry, "tool_use"),
         web_search=_flag(entry, "web_search"),
         web_fetch=_flag(entry, "web_fetch"),

@@ -8,7 +8,7 @@ import logging
 from collections.abc import AsyncIterator, Collection
 from dataclasses import replace
 
-from domain.attachment import Attachment
+from domain.attachment import Attachment, AttachmentKind
 from domain.chat.records import MessageFactory
 from domain.context.truncator import ToolResultTruncator
 from domain.events import Notice, ToolCallRequested, ToolCallStarted, ToolProgress, ToolResultStored
@@ -105,4 +105,5 @@ class ToolRunner:
             message = replace(message, attachments=attachments)
         stored = self._messages.add(message, full_output=cut.original)
         self._stored.append(stored)
-        return ToolResultStored(call_id, name, len(cut.stored), cut.truncated, is_error, stored.id, len(attachments))
+        images = sum(1 for a in attachments if a.kind is AttachmentKind.IMAGE)  # (a tool's audio is no image)
+        return ToolResultStored(call_id, name, len(cut.stored), cut.truncated, is_error, stored.id, images)

@@ -14,6 +14,8 @@ from domain.documents import goes_as_card, is_document
 from domain.models import Message, MessageType, ModelCapabilities, ModelId, ProviderType
 from domain.provider_rules import limit_problem
 
+# The providers whose adapters send audio parts (Gemini inline_data); OpenAI's input_audio is not wired yet.
+AUDIO_PROVIDERS = frozenset({ProviderType.GEMINI})
 # The line before which attachments are replaced moves in steps of this share of the protected window, so the
 # request prefix (and the provider's prompt cache) changes once per step rather than at every turn.
 STEPS_PER_WINDOW = 2
@@ -78,6 +80,9 @@ def _gated(message: Message, target: AttachmentTarget, estimator: TokenEstimator
             attachments.append(_omitted(replace(attachment, note=f"not sent: {model_name} takes no images"),
                                         estimator))
             continue
+        if attachment.kind is AttachmentKind.AUDIO and (audio_note := _audio_refusal(target)) is not None:
+            attachments.append(_omitted(replace(attachment, note=audio_note), estimator))
+            continue
         if attachment.kind is AttachmentKind.PDF and not reads_pdfs(capabilities):
             if not attachment.text_chars:
                 note = f"not sent: {model_name} is not known to read PDFs and no text could be extracted from it"
@@ -87,6 +92,15 @@ def _gated(message: Message, target: AttachmentTarget, estimator: TokenEstimator
         attachments.append(carded(priced(attachment, target, estimator), target.capacity,
                                   over_limits(attachment, target, estimator)))
     return replace(message, attachments=tuple(attachments))
+
+
+def _audio_refusal(target: AttachmentTarget) -> str | None:
+    """Why a sound clip is not sent to the target (None: it is)."""
+    if target.capabilities is None or target.capabilities.audio_input is not True:
+        return f"not sent: {target.model_name} takes no audio"
+    if target.provider_type not in AUDIO_PROVIDERS:
+        return "not sent: Palimpsest sends audio only to Gemini so far"
+    return None
 
 
 def as_sent(attachment: Attachment, capabilities: ModelCapabilities | None) -> Attachment:

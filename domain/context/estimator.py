@@ -16,6 +16,7 @@ from domain.ports import CalibrationStore
 from domain.provider_rules import ProviderRules
 from domain.web import sources_text
 
+AUDIO_TOKENS_PER_SECOND = 32  # Gemini's audio rate (ai.google.dev audio understanding); OpenAI's is lower
 MESSAGE_OVERHEAD = 4
 CARD_TOKENS = math.ceil(CARD_MAX_CHARS / 3)  # a document card (domain.documents) at its longest, 3 chars a token
 TOOL_OVERHEAD = 8
@@ -166,6 +167,9 @@ class TokenEstimator:
         found = self.counted(attachment, provider_type, model_id, counts)
         if found is not None:
             return found
+        if attachment.kind is AttachmentKind.AUDIO:  # Gemini: 32 tokens a second (unknown length: 128 kbit/s)
+            seconds = attachment.duration_ms / 1000 if attachment.duration_ms is not None else attachment.size / 16_000
+            return max(1, math.ceil(seconds * AUDIO_TOKENS_PER_SECOND))
         rules = self.rules if provider_type is not None else None
         if attachment.kind is AttachmentKind.PDF:
             pages = max(1, attachment.pages or 1)

@@ -110,3 +110,22 @@ def test_what_the_api_reports_wins_and_the_registry_fills_the_rest() -> None:
 def test_an_api_without_capabilities_reports_none() -> None:
     assert anthropic_capabilities(SimpleNamespace(id="m", capabilities=None)) is None
     assert filled(None, ModelCapabilities()) == ModelCapabilities()
+
+
+@pytest.mark.parametrize(("model_id", "takes_audio"), [
+    ("gemini-2.5-flash", True), ("gemini-3-pro-preview", True), ("gemini-2.7-flash-new", True),
+    ("gpt-4o-audio-preview", True), ("gpt-audio-mini", True), ("gpt-4o", None), ("claude-sonnet-4-6", None),
+])
+def test_audio_input_is_a_registry_capability(model_id: str, takes_audio: bool | None) -> None:
+    caps = load_registry().capabilities(model_id)
+    assert caps is not None and caps.audio_input is takes_audio
+    if takes_audio:
+        assert caps.source("audio_input") in (CapabilitySource.REGISTRY, CapabilitySource.FAMILY)
+
+
+def test_audio_input_survives_the_stored_json() -> None:
+    from data.db.capabilities_json import capabilities_from_json, capabilities_to_json
+
+    caps = load_registry().capabilities("gemini-2.5-flash")
+    back = capabilities_from_json(capabilities_to_json(caps))
+    assert back is not None and back.audio_input is True and back.source("audio_input") is CapabilitySource.REGISTRY

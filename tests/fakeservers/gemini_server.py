@@ -67,7 +67,7 @@ def _response_media(result: dict[str, Any], where: str, files: FilesApi) -> tupl
         if unknown is not None:
             raise GeminiMediaRefused(f"Invalid JSON payload received. Unknown name \"{unknown}\" at "
                                      f"'{where}.parts[{k}]': Cannot find field.")
-        media.append(media_part(part, f"{where}.parts[{k}]", files))
+        media.append(media_part(part, f"{where}.parts[{k}]", files, audio=False))
     return tuple(media)
 
 

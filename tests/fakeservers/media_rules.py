@@ -22,7 +22,7 @@ PAGE_EDGE = {"anthropic": 1568, "openai": 2048}  # Anthropic and OpenAI: each pa
 class MediaPart:
     """An image or PDF as a fake server received it: decoded, checked and priced."""
 
-    kind: str  # "image" | "pdf"
+    kind: str  # "image" | "pdf" | "audio"
     media_type: str
     sha256: str
     size: int

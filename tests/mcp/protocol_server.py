@@ -1,6 +1,7 @@
 """A real MCP server (the SDK's MCPServer) for the protocol tests beyond plain calls: a screenshot tool returning an
-image, a slow tool reporting progress, a tool callable only as a task, prompts with argument completion, resources,
-a tool that elicits, one that samples and one that lists the client's roots. `python -m tests.mcp.protocol_server`."""
+image, a speaking tool returning a WAV clip, a slow tool reporting progress, a tool callable only as a task,
+prompts with argument completion, resources, a tool that elicits, one that samples and one that lists the client's
+roots. `python -m tests.mcp.protocol_server`."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import mcp_types as types
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.utilities.types import Image
+from mcp.server.mcpserver.utilities.types import Audio, Image
 from pydantic import BaseModel
 
 LANGUAGES = ("python", "perl", "php", "rust")
@@ -40,6 +41,24 @@ def _png(width: int, height: int) -> bytes:
 def screenshot(width: int = 160, height: int = 120) -> list[Any]:
     """Takes a screenshot (a blue PNG of the size asked) and says what it shows."""
     return [f"A screenshot of {width}x{height} pixels.", Image(data=_png(width, height), format="png")]
+
+
+def _wav(seconds: float) -> bytes:
+    import wave
+
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as clip:  # 16 kHz mono 16-bit silence
+        clip.setnchannels(1)
+        clip.setsampwidth(2)
+        clip.setframerate(16_000)
+        clip.writeframes(b"\x00\x00" * round(16_000 * seconds))
+    return buffer.getvalue()
+
+
+@server.tool(structured_output=False)
+def say(seconds: float = 1.0) -> list[Any]:
+    """Speaks (a WAV clip of silence as long as asked) and says what it returned."""
+    return [f"{seconds} s of speech.", Audio(data=_wav(seconds), format="wav")]
 
 
 @server.tool()

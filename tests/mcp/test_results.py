@@ -60,3 +60,44 @@ def test_with_a_store_an_image_becomes_an_attachment_of_the_result_and_a_broken_
     lines = outcome.output.split("\n")
     assert lines[:2] == ["two pictures", "[image: shot-image-1.png (image, " + lines[1].split("(image, ")[1]]
     assert lines[2].startswith("[image: image/png, 100 bytes, not readable: ")
+
+
+def wav(seconds: float) -> bytes:
+    """A clip of 16 kHz mono 16-bit silence."""
+    import io
+    import wave
+
+    clip = io.BytesIO()
+    with wave.open(clip, "wb") as writer:
+        writer.setnchannels(1)
+        writer.setsampwidth(2)
+        writer.setframerate(16_000)
+        writer.writeframes(b"\x00\x00" * round(16_000 * seconds))
+    return clip.getvalue()
+
+
+def test_audio_is_described_with_its_length_when_it_is_a_readable_wav() -> None:
+    data = wav(1.5)
+    result = types.CallToolResult(content=[
+        types.AudioContent(type="audio", data=base64.b64encode(data).decode(), mime_type="audio/wav"),
+        types.AudioContent(type="audio", data=base64.b64encode(b"ID3" + b"\x00" * 61).decode(), mime_type="audio/mpeg"),
+    ])
+    assert outcome_of(result).output.split("\n") == [
+        f"[audio: audio/wav, {len(data):,} bytes, 1.5 s]", "[audio: audio/mpeg, 64 bytes]"]
+
+
+def test_with_a_store_audio_becomes_an_audio_attachment_of_the_result_with_its_description(tmp_path) -> None:
+    from data.attachments.files import AttachmentFiles
+    from data.attachments.intake import AttachmentIntake
+    from domain.attachment import AttachmentKind
+
+    intake = AttachmentIntake(AttachmentFiles(tmp_path / "attachments"))
+    data = wav(2.0)
+    result = types.CallToolResult(content=[
+        types.AudioContent(type="audio", data=base64.b64encode(data).decode(), mime_type="audio/wav")])
+    outcome = outcome_of(result, intake.from_bytes, tool="say")
+    [clip] = outcome.attachments
+    assert (clip.name, clip.kind, clip.media_type, clip.duration_ms) == ("say-audio-1.wav", AttachmentKind.AUDIO,
+                                                                        "audio/wav", 2000)
+    assert intake.files.read(clip.sha256) == data
+    assert outcome.output == f"[audio: audio/wav, {len(data):,} bytes, 2.0 s]"

@@ -83,7 +83,7 @@ class McpController(QObject):
 
     def attach_resource(self, server: str, uri: str) -> None:
         """Reads a resource and puts its parts in the composer as attachments."""
-        vm = self._vm
+        vm, session = self._vm, self._session()
         vm.dispatch(AttachStarted())
 
         def taken(previews: list[AttachmentPreview]) -> None:
@@ -99,7 +99,7 @@ class McpController(QObject):
             vm.dispatch(AttachEnded(None))
             emit(vm.notice, describe(error))
 
-        vm.worker.call(lambda: self._mcp.attach_mcp_resource(server, uri), lambda p: taken(list(p)), refused)
+        vm.worker.call(lambda: self._mcp.attach_mcp_resource(server, uri, session), lambda p: taken(list(p)), refused)
 
     def open_resource(self, tool_name: str, uri: str) -> None:
         """Reads a resource a tool's result linked to: text shows in the reader, anything else opens as a file."""
