@@ -7,6 +7,7 @@ import base64
 import mcp_types as types
 
 from data.mcp.results import outcome_of
+from tests.audio_clips import wav
 
 PNG = base64.b64encode(b"\x89PNG" + b"\x00" * 96).decode()
 
@@ -61,19 +62,6 @@ def test_with_a_store_an_image_becomes_an_attachment_of_the_result_and_a_broken_
     assert lines[:2] == ["two pictures", "[image: shot-image-1.png (image, " + lines[1].split("(image, ")[1]]
     assert lines[2].startswith("[image: image/png, 100 bytes, not readable: ")
 
-
-def wav(seconds: float) -> bytes:
-    """A clip of 16 kHz mono 16-bit silence."""
-    import io
-    import wave
-
-    clip = io.BytesIO()
-    with wave.open(clip, "wb") as writer:
-        writer.setnchannels(1)
-        writer.setsampwidth(2)
-        writer.setframerate(16_000)
-        writer.writeframes(b"\x00\x00" * round(16_000 * seconds))
-    return clip.getvalue()
 
 
 def test_audio_is_described_with_its_length_when_it_is_a_readable_wav() -> None:

@@ -4,8 +4,6 @@ refuses audio there with the API's "Unsupported MIME type"); left out, it goes a
 
 from __future__ import annotations
 
-import io
-import wave
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,21 +15,12 @@ from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
 from domain.attachment import AttachmentKind
 from domain.models import Message, ProviderType
+from tests.audio_clips import wav
 from tests.fakeservers import FakeGeminiServer, Reply, ScriptedBrain
 from tests.fakeservers.brain import ToolResultPart
 from tests.fakeservers.gemini_media import GeminiMediaRefused
 from tests.fakeservers.gemini_server import normalize as gemini_normalize
 from tests.providers.helpers import KEY, WEATHER, History, adapter_for, collect
-
-
-def wav(seconds: float) -> bytes:
-    clip = io.BytesIO()
-    with wave.open(clip, "wb") as writer:
-        writer.setnchannels(1)
-        writer.setsampwidth(2)
-        writer.setframerate(16_000)
-        writer.writeframes(b"\x00\x00" * round(16_000 * seconds))
-    return clip.getvalue()
 
 
 @pytest.fixture
