@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.adapter_cache import LazyAdapterFactory
-from app.cli.mcp_resource_watch import WatchedResources
 from app.container_management import ManagementUseCases
+from app.mcp_resource_watch import WatchedResources
 from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
 from data.db.turn_leases import HOST

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 
-from app.cli.mcp_resource_watch import changed_resources, with_notices
 from app.container import Container
 from app.gui.pricing import session_cost
+from app.mcp_resource_watch import changed_resources, with_notices
 from domain.attachment import Attachment
 from domain.errors import PalimpsestError
 from domain.events import ChatEvent, CompactCompleted, ContextStatus

@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from app.cli.mcp_catalog_cmd import resource_attachments
-from app.cli.mcp_resource_watch import watch_resource
 from app.container import Container
+from app.mcp_resource_watch import watch_resource
 from data.attachments.thumbnails import thumbnail_png, viewable_copy
 from domain.attachment import AttachmentKind
 from domain.errors import InvalidInput
