@@ -43,6 +43,7 @@ def test_clicking_a_hit_far_back_scrolls_to_it_and_frames_it(qtbot, worker, arti
                      pos=window.sidebar.list.visualRect(index).center())
     view = window.chat_view
     qtbot.waitUntil(lambda: view.delegate.highlighted == hit_id)
+    qtbot.waitUntil(lambda: window.chat_vm.state.context is not None)  # the gauge shows its measure in the picture
     settle(qtbot, worker)
     assert on_screen(view, hit_id)
     assert not on_screen(view, backend.messages[session_id][-1].id)  # not the usual bottom of the conversation
