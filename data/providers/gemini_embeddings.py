@@ -13,7 +13,7 @@ from google.genai import types
 from data.providers.base import CONNECT_TIMEOUT_S
 from data.providers.embedder_base import EmbedderConfig
 from data.providers.factory import connect_capped_transport
-from data.providers.gemini_adapter import map_gemini_error
+from data.providers.gemini_errors import map_gemini_error
 
 GEMINI_MAX_REQUESTS = 100  # batchEmbedContents refuses more ("at most 100 requests can be in one batch")
 GEMINI_API_VERSION = "v1beta"
