@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor, QImage
 from tests.ui.fake_backend import FakeChatBackend
 from tests.ui.window_helpers import themed_window
 from ui.theme import LIGHT
-from ui.widgets.sidebar import fork_depth, match_runs
+from ui.widgets.session_delegate import fork_depth, match_runs
 
 LONG = "Quarterly revenue report outline for the finance team and the board"
 
