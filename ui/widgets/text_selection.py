@@ -17,6 +17,7 @@ from ui.widgets.message_delegate import MessageDelegate
 from ui.widgets.row_layout import RowLayout
 from ui.widgets.row_sizer import layout_width
 from ui.widgets.selection_text import is_web_link, message_markdown, selected_text
+from ui.widgets.text_menu import text_menu
 
 
 @dataclass(frozen=True)
@@ -295,24 +296,6 @@ class TextSelector(QObject):
         hit = self.hit(QPointF(point))
         if hit is None or hit.layout.doc is None:
             return None
-        key = hit.row.key
         chosen = self._delegate.selection
-        has_selection = chosen is not None and chosen.key == key and chosen.start != chosen.end
-        menu = QMenu(self._view)
-        copy = menu.addAction("Copy", lambda: self.copy())
-        copy.setEnabled(has_selection)
-        copy.setShortcut("Ctrl+C")
-        menu.addAction("Copy as Markdown", lambda: self._copy_markdown(hit, has_selection))
-        menu.addAction("Select all", lambda: self.select_all(key))
-        if hit.link:
-            menu.addSeparator()
-            opened = menu.addAction("Open link", lambda: self.open_link(hit.link, key))
-            opened.setEnabled(is_web_link(hit.link) or source_number(hit.link) is not None)
-            menu.addAction("Copy link address", lambda: QGuiApplication.clipboard().setText(hit.link))
-        return menu
-
-    def _copy_markdown(self, hit: Hit, has_selection: bool) -> None:
-        if has_selection:
-            self.copy(markdown=True)
-        else:
-            QGuiApplication.clipboard().setText(message_markdown(hit.row, hit.layout))
+        has_selection = chosen is not None and chosen.key == hit.row.key and chosen.start != chosen.end
+        return text_menu(self, self._view, hit, has_selection)
