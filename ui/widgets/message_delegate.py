@@ -11,6 +11,7 @@ from ui.models.message_list import EXPANDED_ROLE, ROW_ROLE, MessageListModel
 from ui.signals import emit
 from ui.theme import Theme
 from ui.widgets.attachment_tiles import ThumbnailSource, paint_tiles
+from ui.widgets.divider_painter import draw_divider
 from ui.widgets.doc_painter import TextRange, clamp_offset, draw_code_labels, draw_document
 from ui.widgets.row_layout import MARGIN, PAD, LayoutCache, RowLayout, _small
 from ui.widgets.row_sizer import RowSizer, layout_width
@@ -243,19 +244,7 @@ class MessageDelegate(QStyledItemDelegate):
             self._paint_links(painter, row, layout, font, always=True, skip=("toggle",))
 
     def _paint_divider(self, painter: QPainter, row: ChatRow, layout: RowLayout, width: float, font: QFont) -> None:
-        t = self._theme
-        bold = QFont(font)
-        bold.setWeight(QFont.Weight.DemiBold)
-        metrics = QFontMetricsF(bold)
-        text_w = metrics.horizontalAdvance(row.text)
-        mid = width / 2
-        y = 20.0
-        painter.setPen(QPen(QColor(t.divider), 1.2, Qt.PenStyle.DashLine))
-        painter.drawLine(QPointF(MARGIN, y), QPointF(mid - text_w / 2 - 14, y))
-        painter.drawLine(QPointF(mid + text_w / 2 + 14, y), QPointF(width - MARGIN, y))
-        painter.setFont(bold)
-        painter.setPen(QColor(t.divider))
-        painter.drawText(QPointF(mid - text_w / 2, y + metrics.ascent() / 2 - 1), row.text)
+        draw_divider(painter, QColor(self._theme.divider), row.text, width, font)
         self._paint_links(painter, row, layout, font, always=True)
 
     def _paint_links(self, painter: QPainter, row: ChatRow, layout: RowLayout, font: QFont, *, always: bool,
