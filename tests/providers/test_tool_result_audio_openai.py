@@ -48,7 +48,8 @@ async def _send(server: Any, intake: AttachmentIntake, messages: list[Message], 
                                               tools=(WEATHER,), max_output_tokens=256))
 
 
-async def test_a_tools_audio_reaches_an_openai_audio_model_as_input_audio_after_the_tool_message(intake: AttachmentIntake) -> None:
+async def test_a_tools_audio_reaches_an_openai_audio_model_as_input_audio_after_the_tool_message(
+        intake: AttachmentIntake) -> None:
     with FakeOpenAIServer(ScriptedBrain(default=Reply.of_text("I hear silence.")), api_key=KEY) as server:
         await _send(server, intake, _history(intake), "gpt-4o-audio-preview")
         request, body = server.requests[-1], server.log[-1].json()

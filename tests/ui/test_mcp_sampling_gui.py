@@ -26,8 +26,8 @@ SAMPLING_TITLE = "Let the MCP server proto use your model?"
 
 
 class SamplingBrain:
-    """`SUMMARIZE` calls proto__summarize; the server's sampling request (its text, no tools) is answered with a one-line
-    summary, recorded with the model it reached; the tool's result is quoted back."""
+    """`SUMMARIZE` calls proto__summarize; the server's sampling request (its text, no tools) is answered with a
+    one-line summary, recorded with the model it reached; the tool's result is quoted back."""
 
     def __init__(self) -> None:
         self.sampled: list[tuple[str, str]] = []  # (model, prompt) of each sampling request that reached the provider
