@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from urllib.parse import urlsplit
 
 from domain.capabilities import ModelCapabilities
 
@@ -68,6 +69,20 @@ class Provider:
     base_url: str | None = None
     is_active: bool = True
     api: ProviderApi = ProviderApi.AUTO  # OpenAI and OpenAI-compatible providers only
+
+
+OPENAI_API_HOST = "api.openai.com"
+
+
+def speaks_responses(provider: Provider) -> bool:
+    """Whether an OpenAI(-compatible) provider's adapter speaks the Responses API: as set, or (auto) when its base URL
+    is OpenAI's own (no base URL: the SDK's default, OpenAI's), as the adapter factory decides."""
+    if provider.type not in (ProviderType.OPENAI, ProviderType.OPENAI_COMPATIBLE):
+        return False
+    if provider.api is not ProviderApi.AUTO:
+        return provider.api is ProviderApi.RESPONSES
+    host = urlsplit(provider.base_url).hostname if provider.base_url else OPENAI_API_HOST
+    return (host or "").lower() == OPENAI_API_HOST
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """The desktop app's McpUser: an MCP server's question shown as a dialog on the GUI thread while the server's loop
-waits on a future; a sampling request asked like a tool's request (Allow once or Deny)."""
+waits on a future; a sampling request asked like a tool's request (Allow once or Deny); the server's word that a
+URL-mode question's step is done closes its dialog, or is told in a notice once the dialog was answered."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
-from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialog, QMessageBox
 
 from app.gui.approver import GuiApprover
 from domain.mcp_interaction import ElicitAnswer, Elicitation, SamplingRequest
 from domain.tool_approval import ApprovalDecision, ApprovalRequest, ask
 from ui.signals import emit
 from ui.widgets.elicitation_dialog import ElicitationDialog
+from ui.widgets.tool_approval import visible
 
 Present = Callable[[QDialog], None]
 
@@ -24,6 +26,7 @@ class GuiMcpUser(QObject):
     answer comes back with call_soon_threadsafe; cancelling the call closes the dialog (answered as Cancel)."""
 
     _asked = Signal(object, object)  # Elicitation, the answer callback
+    _completed = Signal(object)  # the Elicitation whose URL-mode step the server says is done
 
     def __init__(self, approver: GuiApprover, *, present: Present | None = None,
                  opener: Callable[[str], None] | None = None) -> None:
@@ -31,7 +34,10 @@ class GuiMcpUser(QObject):
         self._approver = approver
         self._opener = opener or _open_url  # a URL-mode question's address, after Open
         self._present: Present = present or (lambda dialog: dialog.open())
+        self._notify: Present = present or (lambda notice: notice.show())  # a notice does not block the window
         self._asked.connect(self._show, Qt.ConnectionType.QueuedConnection)
+        self._completed.connect(self._done, Qt.ConnectionType.QueuedConnection)
+        self._open_urls: dict[str, ElicitationDialog] = {}  # URL-mode dialogs still showing, by elicitation id
 
     async def elicit(self, request: Elicitation) -> ElicitAnswer:
         """The user's Submit (with the values), Decline or Cancel."""
@@ -65,12 +71,42 @@ class GuiMcpUser(QObject):
             tool=f"{request.server}:sampling", title=f"Let the MCP server {request.server} use your model?",
             details=tuple(details), can_remember=True))
 
+    def elicitation_completed(self, request: Elicitation) -> None:
+        """The server's notifications/elicitation/complete (on the servers' loop): shown on the GUI thread."""
+        emit(self._completed, request)
+
     @Slot(object, object)
     def _show(self, request: Elicitation, answer: Callable[[ElicitAnswer], Any]) -> None:
         dialog = ElicitationDialog(request, self._approver.window, opener=self._opener)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
-        dialog.finished.connect(lambda _code: answer(dialog.answer()))
+        key = request.elicitation_id if request.url is not None else None
+        if key:
+            self._open_urls[key] = dialog
+
+        def finished(_code: int) -> None:
+            if key and self._open_urls.get(key) is dialog:
+                del self._open_urls[key]
+            answer(dialog.answer())
+
+        dialog.finished.connect(finished)
         self._present(dialog)
+
+    @Slot(object)
+    def _done(self, request: Elicitation) -> None:
+        """A dialog still asking is closed (answered accept, nothing opened: the step is done); after the user's
+        answer, a notice says so."""
+        dialog = self._open_urls.pop(request.elicitation_id or "", None)
+        if dialog is not None:
+            dialog.completed_elsewhere()
+            return
+        notice = QMessageBox(QMessageBox.Icon.Information, f"{request.server} is done",
+                             f"The MCP server {visible(request.server)} says the step at {visible(request.url or '')} "
+                             "is done.", QMessageBox.StandardButton.Ok, self._approver.window)
+        notice.setObjectName("ElicitationDone")
+        notice.setTextFormat(Qt.TextFormat.PlainText)
+        notice.setWindowModality(Qt.WindowModality.NonModal)
+        notice.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        self._notify(notice)
 
 
 def _open_url(url: str) -> None:

@@ -14,6 +14,8 @@ from data.providers.rules import ANTHROPIC, GEMINI, LIMITS, OPENAI
 from domain.attachment import PDF_TYPE, Attachment, AttachmentKind, placeholder
 from domain.errors import StorageError
 
+CHAT_AUDIO_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3"}  # Chat Completions input_audio.format values
+
 
 def _media(media: MediaSource | None, attachment: Attachment) -> MediaSource:
     if media is None:
@@ -58,6 +60,10 @@ def openai_parts(attachment: Attachment, media: MediaSource | None, forms: str =
     if attachment.kind is AttachmentKind.PDF:
         url = f"data:{PDF_TYPE};base64,{source.base64(attachment)}"
         return [{"type": "file", "file": {"filename": attachment.name, "file_data": url}}]
+    if attachment.kind is AttachmentKind.AUDIO:  # planned only as WAV or MP3, for a model that takes audio
+        return [{"type": "text", "text": attachment_heading(attachment)},
+                {"type": "input_audio", "input_audio": {"data": source.base64(attachment),
+                                                        "format": CHAT_AUDIO_FORMATS[attachment.media_type]}}]
     data, media_type = source.image(attachment, LIMITS[OPENAI], forms)
     return [{"type": "text", "text": attachment_heading(attachment)},
             {"type": "image_url", "image_url": {"url": f"data:{media_type};base64,{_b64(data)}"}}]

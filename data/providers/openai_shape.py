@@ -11,6 +11,7 @@ from data.attachments.media import MediaSource
 from data.providers.attachment_shape import openai_parts
 from data.providers.conversation import AttachmentBlock, CallBlock, ResultBlock, TextBlock, Turn, to_turns
 from data.providers.rules import OPENAI
+from domain.attachment import AttachmentKind
 from domain.models import Message, ReasoningBlock, ReasoningKind, ToolDefinition
 
 MAX_ID_LENGTH = 40  # OpenAI rejects longer tool_call ids
@@ -76,13 +77,14 @@ def openai_messages(
 
 
 def tool_images(turn: Turn, media: MediaSource | None, forms: str = OPENAI) -> list[dict[str, Any]]:
-    """The images the turn's tool results returned, as user content parts, each result's headed by the call it
-    answers (Chat Completions takes no images in a tool message)."""
+    """The images and sound clips the turn's tool results returned, as user content parts, each result's headed by the
+    call it answers (Chat Completions takes no images or audio in a tool message)."""
     parts: list[dict[str, Any]] = []
     for block in turn.blocks:
         if isinstance(block, ResultBlock) and block.attachments:
-            parts.append({"type": "text", "text": f"[Images returned by the tool {block.name} (call "
-                                                  f"{safe_call_id(block.id)})]"})
+            audio = all(a.kind is AttachmentKind.AUDIO for a in block.attachments)
+            parts.append({"type": "text", "text": f"[{'Audio' if audio else 'Images'} returned by the tool "
+                                                  f"{block.name} (call {safe_call_id(block.id)})]"})
             parts += [part for file in block.attachments for part in openai_parts(file, media, forms)]
     return parts
 

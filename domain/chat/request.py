@@ -23,6 +23,7 @@ from domain.context.reasoning_echo import echoed_reasoning, reasoning_tokens
 from domain.context.session_context import SessionContext
 from domain.events import ContextStatus
 from domain.models import AiModel, Message, WindowSource
+from domain.provider_models import speaks_responses
 from domain.settings import ContextSettings
 from domain.thinking_rules_port import ThinkingRules
 
@@ -147,7 +148,7 @@ def attachment_target(ctx: SessionContext) -> AttachmentTarget:
     assert ctx.provider is not None
     model = ctx.model
     return AttachmentTarget(ctx.provider.type, model.id if model else None, model.capabilities if model else None,
-                            ctx.attachment_counts, input_capacity(model))
+                            ctx.attachment_counts, input_capacity(model), speaks_responses(ctx.provider))
 
 
 def model_key(ctx: SessionContext) -> str | None:

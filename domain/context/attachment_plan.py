@@ -14,8 +14,11 @@ from domain.documents import goes_as_card, is_document
 from domain.models import Message, MessageType, ModelCapabilities, ModelId, ProviderType
 from domain.provider_rules import limit_problem
 
-# The providers whose adapters send audio parts (Gemini inline_data); OpenAI's input_audio is not wired yet.
-AUDIO_PROVIDERS = frozenset({ProviderType.GEMINI})
+# The providers whose adapters send audio parts: Gemini inline_data, Chat Completions input_audio (the Responses API
+# takes no audio input: "Invalid value: 'input_audio'" for input[i].content[j].type).
+AUDIO_PROVIDERS = frozenset({ProviderType.GEMINI, ProviderType.OPENAI, ProviderType.OPENAI_COMPATIBLE})
+# Chat Completions' input_audio formats ("wav" | "mp3"): any other clip goes as its description (nothing transcoded).
+CHAT_AUDIO_TYPES = frozenset({"audio/wav", "audio/mpeg"})
 # The line before which attachments are replaced moves in steps of this share of the protected window, so the
 # request prefix (and the provider's prompt cache) changes once per step rather than at every turn.
 STEPS_PER_WINDOW = 2
@@ -31,6 +34,7 @@ class AttachmentTarget:
     capabilities: ModelCapabilities | None = None
     counts: Mapping[tuple[str, str], int] = field(default_factory=dict)
     capacity: int | None = None  # the model's input capacity: a document priced above its share goes as its card
+    responses_api: bool = False  # an OpenAI provider speaking the Responses API (no audio input there)
 
     @property
     def model_name(self) -> str:
@@ -80,7 +84,7 @@ def _gated(message: Message, target: AttachmentTarget, estimator: TokenEstimator
             attachments.append(_omitted(replace(attachment, note=f"not sent: {model_name} takes no images"),
                                         estimator))
             continue
-        if attachment.kind is AttachmentKind.AUDIO and (audio_note := _audio_refusal(target)) is not None:
+        if attachment.kind is AttachmentKind.AUDIO and (audio_note := _audio_refusal(target, attachment)) is not None:
             attachments.append(_omitted(replace(attachment, note=audio_note), estimator))
             continue
         if attachment.kind is AttachmentKind.PDF and not reads_pdfs(capabilities):
@@ -94,12 +98,18 @@ def _gated(message: Message, target: AttachmentTarget, estimator: TokenEstimator
     return replace(message, attachments=tuple(attachments))
 
 
-def _audio_refusal(target: AttachmentTarget) -> str | None:
+def _audio_refusal(target: AttachmentTarget, attachment: Attachment) -> str | None:
     """Why a sound clip is not sent to the target (None: it is)."""
     if target.capabilities is None or target.capabilities.audio_input is not True:
         return f"not sent: {target.model_name} takes no audio"
     if target.provider_type not in AUDIO_PROVIDERS:
-        return "not sent: Palimpsest sends audio only to Gemini so far"
+        return "not sent: Palimpsest sends audio only to Gemini and OpenAI Chat Completions"
+    if target.provider_type is ProviderType.GEMINI:
+        return None
+    if target.responses_api:
+        return "not sent: the Responses API takes no audio input"
+    if attachment.media_type not in CHAT_AUDIO_TYPES:
+        return "not sent: Chat Completions takes only WAV and MP3 audio"
     return None
 
 

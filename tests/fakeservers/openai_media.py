@@ -3,7 +3,10 @@ with base64 file_data (PDF), in user messages only; the real error messages."""
 
 from __future__ import annotations
 
+import hashlib
+import io
 import re
+import wave
 from typing import Any
 
 from tests.fakeservers.media_rules import MediaPart, MediaRefused, b64, checked_image, checked_pdf, is_animated
@@ -87,3 +90,69 @@ def media_part(part: dict[str, Any], role: str, where: str) -> MediaPart:
     except MediaRefused:
         raise OpenAIMediaRefused(f"The file '{file['filename']}' is not a valid PDF.", "invalid_value",
                                  f"{where}.file.file_data") from None
+
+
+# Chat Completions audio input (developers.openai.com audio guide; the SDK's InputAudio: format "wav" | "mp3"):
+# only the audio models take an input_audio part; another model answers 400 unsupported_format ("This model does
+# not support the format you provided.", param "messages"); an audio model given no audio at all, and no audio
+# output asked for, answers "This model requires that either input content or output modality contain audio."
+AUDIO_MODEL_PREFIXES = ("gpt-4o-audio", "gpt-4o-mini-audio", "gpt-audio")
+AUDIO_FORMATS = ("wav", "mp3")
+AUDIO_TOKENS_PER_SECOND = 10  # about one audio token per 100 ms of speech
+
+
+def takes_audio(model: str) -> bool:
+    """Whether the model is one of OpenAI's audio models (the only ones taking input_audio parts)."""
+    return model.startswith(AUDIO_MODEL_PREFIXES)
+
+
+def audio_refusal(body: dict[str, Any]) -> OpenAIMediaRefused | None:
+    """An audio model's refusal of a request with no audio in or out, or None."""
+    model = str(body.get("model", ""))
+    if not takes_audio(model) or "audio" in (body.get("modalities") or []):
+        return None
+    for message in body.get("messages", []):
+        content = message.get("content")
+        parts = content if isinstance(content, list) else []
+        if any(isinstance(p, dict) and p.get("type") == "input_audio" for p in parts):
+            return None
+    return OpenAIMediaRefused("This model requires that either input content or output modality contain audio.",
+                              "invalid_value", "model")
+
+
+def audio_part(part: dict[str, Any], role: str, where: str, model: str) -> MediaPart:
+    """An input_audio part of a message, decoded and checked; OpenAIMediaRefused otherwise."""
+    if role != "user":
+        allowed = "'text'" if role == "tool" else "'text' and 'refusal'"
+        raise OpenAIMediaRefused(f"Invalid value: 'input_audio'. Supported values are: {allowed}.", "invalid_value",
+                                 f"{where}.type")
+    audio = part.get("input_audio") or {}
+    form = audio.get("format")
+    if form not in AUDIO_FORMATS:
+        raise OpenAIMediaRefused(f"Invalid value: '{form}'. Supported values are: 'wav' and 'mp3'.", "invalid_value",
+                                 f"{where}.input_audio.format")
+    if not takes_audio(model):
+        raise OpenAIMediaRefused("This model does not support the format you provided.", "unsupported_format",
+                                 "messages")
+    try:
+        data = b64(str(audio.get("data", "")), where)
+    except MediaRefused:
+        data = b""
+    seconds = _seconds(data, str(form))
+    if seconds is None:
+        raise OpenAIMediaRefused("The audio file could not be decoded or its format is not supported.",
+                                 "invalid_value", f"{where}.input_audio.data")
+    return MediaPart("audio", f"audio/{'mpeg' if form == 'mp3' else 'wav'}", hashlib.sha256(data).hexdigest(),
+                     len(data), max(1, round(seconds * AUDIO_TOKENS_PER_SECOND)), data=data)
+
+
+def _seconds(data: bytes, form: str) -> float | None:
+    """The clip's length when its bytes are of the declared format (an MP3's as if 128 kbit/s), else None."""
+    if form == "mp3":
+        frame = len(data) > 1 and data[0] == 0xFF and data[1] & 0xE0 == 0xE0
+        return len(data) / 16_000 if data.startswith(b"ID3") or frame else None
+    try:
+        with wave.open(io.BytesIO(data), "rb") as clip:
+            return clip.getnframes() / clip.getframerate()
+    except (wave.Error, EOFError, ZeroDivisionError):
+        return None

@@ -22,7 +22,7 @@ from tests.fakeservers.brain import (
     ToolResultPart,
 )
 from tests.fakeservers.embeddings import OPENAI_EMBEDDING_MODELS, openai_embeddings
-from tests.fakeservers.openai_media import OpenAIMediaRefused, media_part, ollama_refusal
+from tests.fakeservers.openai_media import OpenAIMediaRefused, audio_part, audio_refusal, media_part, ollama_refusal
 from tests.fakeservers.server import (
     FakeProviderServer,
     HttpResponse,
@@ -60,8 +60,9 @@ def _text_of(content: Any) -> str:
     return "".join(p.get("text", "") for p in content or [] if isinstance(p, dict))
 
 
-def normalize(body: dict[str, Any], headers: dict[str, str]) -> NormalizedRequest:
-    """Reads a Chat Completions body into the provider-neutral request (tool messages keep role 'tool')."""
+def normalize(body: dict[str, Any], headers: dict[str, str], *, ollama: bool = False) -> NormalizedRequest:
+    """Reads a Chat Completions body into the provider-neutral request (tool messages keep role 'tool'); input_audio
+    parts are checked as OpenAI does unless `ollama` (Ollama's own rules are ollama_refusal's)."""
     names: dict[str, str] = {}
     system: list[str] = []
     messages: list[NormalizedMessage] = []
@@ -78,6 +79,8 @@ def normalize(body: dict[str, Any], headers: dict[str, str]) -> NormalizedReques
             for j, part in enumerate(content if isinstance(content, list) else []):
                 if isinstance(part, dict) and part.get("type") in ("image_url", "file"):  # refused: not a user message
                     media_part(part, "tool", f"messages[{i}].content[{j}]")
+                if isinstance(part, dict) and part.get("type") == "input_audio":
+                    audio_part(part, "tool", f"messages[{i}].content[{j}]", str(body.get("model", "")))
             parts.append(ToolResultPart(call_id, names.get(call_id, ""), text, False))
         else:
             if text:
@@ -86,6 +89,8 @@ def normalize(body: dict[str, Any], headers: dict[str, str]) -> NormalizedReques
             for j, part in enumerate(content if isinstance(content, list) else []):
                 if isinstance(part, dict) and part.get("type") in ("image_url", "file"):
                     parts.append(media_part(part, str(role), f"messages[{i}].content[{j}]"))
+                if isinstance(part, dict) and part.get("type") == "input_audio" and not ollama:
+                    parts.append(audio_part(part, str(role), f"messages[{i}].content[{j}]", str(body.get("model", ""))))
             for call in message.get("tool_calls") or []:
                 names[call["id"]] = call["function"]["name"]
                 arguments = json.loads(call["function"].get("arguments") or "{}")
@@ -200,7 +205,10 @@ class FakeOpenAIServer(FakeProviderServer):
         if refused is not None:  # a content part Ollama does not take (a PDF file part, a GIF image_url)
             return _error(refused, "invalid_request_error", None, 400)
         try:
-            request = normalize(raw.json(), dict(raw.headers))
+            refusal = None if self.ollama else audio_refusal(raw.json())
+            if refusal is not None:
+                raise refusal
+            request = normalize(raw.json(), dict(raw.headers), ollama=self.ollama)
         except OpenAIMediaRefused as exc:  # an attachment the real API refuses
             return _error(str(exc), "invalid_request_error", exc.code, 400, exc.param)
         answer, accounting = self.answer(request)

@@ -143,6 +143,20 @@ def output_media(output: Any, where: str) -> tuple[MediaPart, ...]:
     return tuple(media)
 
 
+# The Responses API takes no audio input: an input_audio part (which the SDK's types define but no message content
+# union includes) is refused with this message (a 400 invalid_value on input[i].content[j].type, as reported at
+# community.openai.com/t/audio-input-not-working-when-migrating-from-completions-to-responses/1364108).
+AUDIO_REFUSED = ("Invalid value: 'input_audio'. Supported values are: 'input_text', 'input_image', 'output_text', "
+                 "'refusal', 'input_file', 'computer_screenshot', and 'summary_text'.")
+
+
+def no_audio(content: Any, index: int) -> None:
+    """Refuses a message's input_audio part as the API does."""
+    for j, part in enumerate(content if isinstance(content, list) else []):
+        if isinstance(part, dict) and part.get("type") == "input_audio":
+            raise OpenAIMediaRefused(AUDIO_REFUSED, "invalid_value", f"input[{index}].content[{j}].type")
+
+
 def normalize(body: Mapping[str, Any], headers: Mapping[str, str]) -> NormalizedRequest:
     """The request as provider-neutral messages; reasoning items become messages of role 'reasoning' (their
     encrypted content counts for the prompt's size and its cached prefix, as on the real API); input_image and
@@ -158,6 +172,7 @@ def normalize(body: Mapping[str, Any], headers: Mapping[str, str]) -> Normalized
             continue
         if kind == "message":
             content = item.get("content")
+            no_audio(content, i)
             media = [media_part(p, str(item.get("role")), f"input[{i}].content[{j}]")
                      for j, p in enumerate(content if isinstance(content, list) else [])
                      if isinstance(p, dict) and p.get("type") in MEDIA_TYPES]

@@ -161,6 +161,26 @@ async def connect_account(ctx: Context) -> str:
     return f"The user chose {answer.action}."
 
 
+_elsewhere: dict[str, Any] = {}  # connect_elsewhere's session and request id, for finish_connect
+
+
+@server.tool()
+async def connect_elsewhere(ctx: Context) -> str:
+    """Asks the user to open an address (URL mode); the step is finished elsewhere (finish_connect) meanwhile."""
+    _elsewhere.update(session=ctx.session, request_id=ctx.request_id)
+    answer = await ctx.elicit_url("Connect on your phone.", "https://example.com/connect?session=s-2", "connect-2")
+    return f"The user chose {answer.action}."
+
+
+@server.tool()
+async def finish_connect(ctx: Context) -> str:
+    """Says connect_elsewhere's step is done (notifications/elicitation/complete) while its question is open."""
+    if "session" not in _elsewhere:
+        return "Nothing to finish."
+    await _elsewhere["session"].send_elicit_complete("connect-2", _elsewhere["request_id"])
+    return "Finished."
+
+
 @server.tool()
 async def summarize(text: str, ctx: Context) -> str:
     """Asks the client's model for a one-line summary (sampling)."""

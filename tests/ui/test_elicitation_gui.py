@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtWidgets import QDialog, QLabel, QLineEdit
+from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QMessageBox
 
 from app.gui.approver import GuiApprover
 from app.gui.mcp_user import GuiMcpUser
@@ -132,6 +132,47 @@ def test_a_url_question_shows_the_address_and_open_opens_it_and_accepts(qtbot, t
         dialog.submit_button.click()
         qtbot.waitUntil(lambda: "outcome" in box, timeout=30_000)
         assert box["outcome"].output == "The user chose accept."
+        assert opened == ["https://example.com/connect?session=s-1"]
+    finally:
+        hub.close()
+
+
+def test_a_url_question_finished_elsewhere_closes_its_dialog_and_opens_nothing(qtbot, tmp_path) -> None:
+    shown: list[QDialog] = []
+    opened: list[str] = []
+    user = GuiMcpUser(GuiApprover(), present=shown.append, opener=opened.append)
+    hub = McpHub(MemorySecrets(), tmp_path / "logs", user=user)
+    try:
+        box = _call_in_thread(hub, "connect_elsewhere", {})
+        qtbot.waitUntil(lambda: bool(shown), timeout=30_000)
+        [dialog] = shown
+        assert isinstance(dialog, ElicitationDialog)
+        dialog.show()
+        closed: list[int] = []
+        dialog.finished.connect(closed.append)
+        finish = _call_in_thread(hub, "finish_connect", {})  # the server's notifications/elicitation/complete
+        qtbot.waitUntil(lambda: "outcome" in box and "outcome" in finish, timeout=30_000)
+        assert finish["outcome"].output == "Finished."
+        assert closed and box["outcome"].output == "The user chose accept." and opened == []
+        assert len(shown) == 1  # no second window: the question's own dialog was the one to close
+    finally:
+        hub.close()
+
+
+def test_a_url_step_done_after_open_is_told_in_a_notice(qtbot, tmp_path) -> None:
+    shown: list[QDialog] = []
+    opened: list[str] = []
+    user = GuiMcpUser(GuiApprover(), present=shown.append, opener=opened.append)
+    hub = McpHub(MemorySecrets(), tmp_path / "logs", user=user)
+    try:
+        box = _call_in_thread(hub, "connect_account", {})  # sends notifications/elicitation/complete after accept
+        qtbot.waitUntil(lambda: bool(shown), timeout=30_000)
+        shown[0].show()
+        shown[0].submit_button.click()  # Open
+        qtbot.waitUntil(lambda: "outcome" in box and len(shown) == 2, timeout=30_000)
+        notice = shown[1]
+        assert isinstance(notice, QMessageBox) and notice.objectName() == "ElicitationDone"
+        assert notice.text() == "The MCP server proto says the step at https://example.com/connect?session=s-1 is done."
         assert opened == ["https://example.com/connect?session=s-1"]
     finally:
         hub.close()

@@ -91,6 +91,12 @@ class ElicitationDialog(QDialog):
             return ElicitAnswer(ElicitAction.DECLINE)
         return ElicitAnswer(ElicitAction.CANCEL)
 
+    def completed_elsewhere(self) -> None:
+        """The server says a URL-mode question's step is done: the dialog closes, answered accept (nothing is
+        opened; a URL-mode accept carries no values)."""
+        self._values = {}
+        self.accept()
+
     def _submit(self) -> None:
         if self._request.url is not None:
             if self._opener is not None:
