@@ -183,7 +183,7 @@ class ConversationBridge:
     async def full_tool_output(self, message_id: MessageId) -> str | None:
         return self._c.conversation.original_output(message_id)
 
-    async def session_mcp_servers(self, session_id: SessionId) -> Sequence[SessionMcpServer]:
+    async def session_mcp_servers(self, session_id: SessionId | None) -> Sequence[SessionMcpServer]:
         return [SessionMcpServer(s.name, session_id not in s.disabled_sessions, len(tool_definitions(s)))
                 for s in self._c.mcp_servers.list()]
 
