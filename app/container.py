@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.adapter_cache import LazyAdapterFactory
+from app.cli.mcp_catalog_cmd import resource_files
 from app.container_management import ManagementUseCases
 from app.mcp_resource_watch import WatchedResources
 from data.attachments.intake import AttachmentIntake
@@ -53,6 +54,7 @@ from domain.usecases.discover_model import DiscoverModelUseCase
 from domain.usecases.edit_summary import EditSummaryUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
 from domain.usecases.memory_flush import MemoryFlushUseCase
+from domain.usecases.refresh_attached_resources import AttachedResources
 from domain.usecases.reset_context import ResetContextUseCase
 from domain.usecases.search_documents import SearchDocuments
 from domain.usecases.send_message import SendMessageUseCase
@@ -203,6 +205,8 @@ class Container(ManagementUseCases):
                                                price=_price_per_million)
         self.mcp.sampler = self.mcp_sampler
         self.mcp.remember_sampling = self._mcp_sampling_always
+        self.attached_resources = AttachedResources(storage.attached_resources, self.mcp_servers, self.mcp.catalog,
+                                                    lambda _s, _u, contents: resource_files(self.attachments, contents))
         self._build_engine(approver)
         self._build_conversation()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from app.cli.mcp_catalog_cmd import resource_attachments
@@ -25,6 +26,18 @@ class WatchedResources:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._by_session: dict[str, list[tuple[str, str]]] = {}
+        self._unsent: dict[str, tuple[str, str]] = {}  # a new chat's draft: the resource of each attachment's sha256
+
+    def read_for_new_chat(self, sha256s: Sequence[str], server: str, uri: str) -> None:
+        """The resource was read into the draft of a new chat (no conversation to watch it in yet)."""
+        with self._lock:
+            self._unsent.update(dict.fromkeys(sha256s, (server, uri)))
+
+    def take_unsent(self, sha256s: Sequence[str]) -> list[tuple[str, str]]:
+        """The resources a new chat's first message carries (read for its draft), each once."""
+        with self._lock:
+            found = [self._unsent.pop(sha) for sha in sha256s if sha in self._unsent]
+        return list(dict.fromkeys(found))
 
     def add(self, session_id: str, server: str, uri: str) -> None:
         """The resource was attached in the conversation (and subscribed to)."""

@@ -12,6 +12,7 @@ from pathlib import Path
 from data.attachments.files import AttachmentFiles
 from data.db.agents import SqlAgentRepository
 from data.db.ai_models import SqlModelRepository
+from data.db.attached_resources import SqlAttachedResources
 from data.db.attachment_refs import unreferenced
 from data.db.engine import Database, create_sqlite_engine
 from data.db.file_lock import LockFileError, LockTimeout, exclusive_lock
@@ -64,6 +65,7 @@ class Storage:
         self.mcp_servers = SqlMcpServerRepository(db)
         self.turn_leases = SqlTurnLeases(db)  # one turn at a time per conversation, across processes
         self.server_probes = SqlServerProbes(db)  # what OpenAI-compatible servers answered to window probes
+        self.attached_resources = SqlAttachedResources(db)  # MCP resources attached in conversations, with hashes
 
     @classmethod
     def open(cls, home: Path | None = None) -> Storage:

@@ -197,8 +197,9 @@ class ConversationBackend(Protocol):
         """The untruncated original of a tool result, if one was kept."""
         raise NotImplementedError
 
-    async def session_mcp_servers(self, session_id: SessionId) -> Sequence[SessionMcpServer]:
-        """Every MCP server, on or off for this conversation."""
+    async def session_mcp_servers(self, session_id: SessionId | None) -> Sequence[SessionMcpServer]:
+        """Every MCP server, on or off for this conversation (None: a new chat not stored yet, where every server is
+        on)."""
         raise NotImplementedError
 
     async def set_session_mcp_server(self, session_id: SessionId, name: str, enabled: bool) -> None:

@@ -6,18 +6,22 @@ import argparse
 import asyncio
 import logging
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from app.cli.chat_printer import JsonlChatPrinter, TextChatPrinter
 from app.cli.knowledge_cmd import refresh_before_chat
-from app.cli.mcp_catalog_cmd import prompt_message, resource_attachments, trailing_message
+from app.cli.mcp_catalog_cmd import prompt_message, read_resources, trailing_message
 from app.cli.model_check import check_model, turn_provider
 from app.cli.text_input import read_stdin_text, require_text
+from app.mcp_resource_watch import with_notices
+from domain.attached_resources import AttachedResource
 from domain.attachment import Attachment
 from domain.errors import InvalidInput
-from domain.events import ChatError, ChatEvent, ToolRoundLimitReached
+from domain.events import ChatError, ChatEvent, Notice, ToolRoundLimitReached
 from domain.lookup import require_agent, require_provider, require_session
+from domain.usecases.refresh_attached_resources import Refreshed
 
 if TYPE_CHECKING:
     from app.container import Container
@@ -69,8 +73,14 @@ async def run_chat(c: Container, args: argparse.Namespace, out: TextIO, err: Tex
     if getattr(args, "mcp_prompt", None):  # the server's prompt, then the message given with it
         text = "\n\n".join(t for t in (await prompt_message(c, args.mcp_prompt), text) if t.strip())
     files = _attachments(c, args)
+    refreshed, read = Refreshed(), []
     try:
-        files += tuple(await resource_attachments(c, getattr(args, "mcp_resource", None) or []))
+        read = await read_resources(c, getattr(args, "mcp_resource", None) or [])
+        files += tuple(a for r in read for a in r.attachments)
+        if existing is not None and not args.retry and not edit:  # its resources attached before, read again
+            refreshed = await c.attached_resources.refresh(existing.id, {(r.record.server, r.record.uri) for r in read})
+            files += refreshed.attachments
+            text = with_notices(text, list(refreshed.changed))
     except BaseException:
         c.storage.release_unreferenced({f.sha256 for f in files})
         raise
@@ -79,14 +89,16 @@ async def run_chat(c: Container, args: argparse.Namespace, out: TextIO, err: Tex
         if target is not None:
             await check_model(c, target, args.model, err)
     session = existing or c.create_session(agent=agent_id, provider_id=provider_id, model_id=args.model)
+    before = c.messages.count(session.id) if existing is not None else 0
     try:
         refresh_before_chat(c, session.current_agent_id, err)  # the agent's changed knowledge files, read again
         sampling_provider = provider_id or session.current_provider_id
         sampling_model = args.model or session.current_model_id
         if sampling_provider and sampling_model:  # an MCP server's approved sampling request runs on this model
             c.mcp_sampler.use(sampling_provider, sampling_model)
-        return await _send(c, args, session.id, text, provider_id, agent_id, out, err, files)
+        return await _send(c, args, session.id, text, provider_id, agent_id, out, err, files, refreshed.notices)
     finally:
+        _remember_resources(c, session.id, before, [*(r.record for r in read), *refreshed.updated])
         if not args.session_id:
             _discard_if_empty(c, session.id)
         if files:  # files taken in for a message that was refused before it was stored are not kept
@@ -116,7 +128,8 @@ def _attachments(c: Container, args: argparse.Namespace) -> tuple[Attachment, ..
 
 
 async def _send(c: Container, args: argparse.Namespace, session_id: str, text: str, provider_id: str | None,
-                agent_id: str | None, out: TextIO, err: TextIO, files: tuple[Attachment, ...] = ()) -> int:
+                agent_id: str | None, out: TextIO, err: TextIO, files: tuple[Attachment, ...] = (),
+                notices: Sequence[str] = ()) -> int:
     announced = bool(args.session_id)  # a new session is named once it holds a message (a refused one is removed)
 
     def announce(event: object) -> None:
@@ -130,6 +143,8 @@ async def _send(c: Container, args: argparse.Namespace, session_id: str, text: s
     printer: ChatPrinter = (JsonlChatPrinter(out) if args.jsonl
                             else TextChatPrinter(out, err, show_thinking=getattr(args, "show_thinking", False)))
     printer.session(session_id)
+    for notice in notices:  # the conversation's attached MCP resources that changed or could not be read again
+        printer.event(Notice(notice))
     failed = False
     try:
         async for event in c.send_message(
@@ -147,6 +162,16 @@ async def _send(c: Container, args: argparse.Namespace, session_id: str, text: s
         printer.interrupted()
         raise
     return 1 if failed else 0
+
+
+def _remember_resources(c: Container, session_id: str, before: int, records: list[AttachedResource]) -> None:
+    """The MCP resources the message carried, remembered with their hashes once the message is stored (a later
+    `chat` of the conversation reads them again and sends them only when they changed)."""
+    try:
+        if records and c.messages.count(session_id) > before:
+            c.attached_resources.remember(session_id, records)
+    except Exception:  # remembering must not hide the turn's own failure
+        log.warning("could not remember the MCP resources of %s", session_id, exc_info=True)
 
 
 def _discard_if_empty(c: Container, session_id: str) -> None:

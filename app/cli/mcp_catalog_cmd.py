@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, TextIO
 from urllib.parse import urlsplit
@@ -10,11 +11,13 @@ from urllib.parse import urlsplit
 from app.cli.tables import one_line, table
 from domain.attachment import Attachment
 from domain.errors import InvalidInput
-from domain.mcp_catalog import prompt_arguments, split_prompt_ref
+from domain.mcp_catalog import McpResourceContent, prompt_arguments, split_prompt_ref
 from domain.usecases.mcp_servers import require_server
+from domain.usecases.refresh_attached_resources import ReadResource
 
 if TYPE_CHECKING:
     from app.container import Container
+    from data.attachments.intake import AttachmentIntake
 
 
 async def list_catalog(c: Container, args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
@@ -74,15 +77,20 @@ async def prompt_message(c: Container, words: list[str]) -> str:
 
 async def resource_attachments(c: Container, pairs: list[list[str]]) -> list[Attachment]:
     """`--mcp-resource SERVER URI` read from the server and taken in as attachments (text as a text file)."""
+    return [a for read in await read_resources(c, pairs) for a in read.attachments]
+
+
+async def read_resources(c: Container, pairs: list[list[str]]) -> list[ReadResource]:
+    """Each `--mcp-resource SERVER URI` read: its attachments, and its hash to remember in the conversation."""
+    return [await c.attached_resources.read(server_name, uri) for server_name, uri in pairs]
+
+
+def resource_files(intake: AttachmentIntake, contents: Sequence[McpResourceContent]) -> list[Attachment]:
+    """A read resource's parts taken in as attachments (text as a text file, named after the URI)."""
     taken: list[Attachment] = []
-    for server_name, uri in pairs:
-        server = require_server(c.mcp_servers, server_name)
-        contents = await c.mcp.catalog().read_resource(server, uri)
-        if not contents:
-            raise InvalidInput(f"The resource {uri} of {server.name!r} is empty.")
-        for content in contents:
-            data = content.data if content.data is not None else (content.text or "").encode("utf-8")
-            taken.append(c.attachments.from_bytes(_file_name(content.uri, content.mime_type), data))
+    for content in contents:
+        data = content.data if content.data is not None else (content.text or "").encode("utf-8")
+        taken.append(intake.from_bytes(_file_name(content.uri, content.mime_type), data))
     return taken
 
 

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Sequence
 
 from app.container import Container
 from app.gui.pricing import session_cost
-from app.mcp_resource_watch import changed_resources, with_notices
+from app.mcp_resource_watch import changed_resources, watch_resource, with_notices
 from domain.attachment import Attachment
 from domain.errors import PalimpsestError
 from domain.events import ChatEvent, CompactCompleted, ContextStatus
@@ -101,6 +101,11 @@ class ConversationBridge:
                    attachments: Sequence[Attachment] = ()) -> AsyncIterator[ChatEvent]:
         self._c.mcp_sampler.use(selection.provider_id, selection.model_id)  # an allowed MCP sampling request's model
         changed, notices = await changed_resources(self._c, session_id)  # attached MCP resources changed since
+        for server, uri in self._c.mcp_watch.take_unsent([a.sha256 for a in attachments]):  # read for a new chat
+            try:
+                await watch_resource(self._c, session_id, server, uri)
+            except PalimpsestError:  # its server removed meanwhile: the message goes, the resource unwatched
+                pass
         async for event in self._c.send_message(
             session_id, with_notices(text, notices), provider_id=selection.provider_id, model_id=selection.model_id,
             attachments=(*attachments, *changed), wait=True,
@@ -183,7 +188,7 @@ class ConversationBridge:
     async def full_tool_output(self, message_id: MessageId) -> str | None:
         return self._c.conversation.original_output(message_id)
 
-    async def session_mcp_servers(self, session_id: SessionId) -> Sequence[SessionMcpServer]:
+    async def session_mcp_servers(self, session_id: SessionId | None) -> Sequence[SessionMcpServer]:
         return [SessionMcpServer(s.name, session_id not in s.disabled_sessions, len(tool_definitions(s)))
                 for s in self._c.mcp_servers.list()]
 

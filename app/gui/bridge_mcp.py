@@ -77,6 +77,8 @@ class McpBridge:
         taken = await resource_attachments(self._c, [[server, uri]])
         if session_id is not None:  # re-read before the conversation's next send when its server says it changed
             await watch_resource(self._c, session_id, server, uri)
+        else:  # a new chat's draft: watched once its first message created the conversation
+            self._c.mcp_watch.read_for_new_chat([a.sha256 for a in taken], server, uri)
         return [AttachmentPreview(a, thumbnail_png(self._c.media.data(a)) if a.kind is AttachmentKind.IMAGE
                                   else None) for a in taken]
 

@@ -23,6 +23,7 @@ from data.db.rows_app import AttachmentCountRow as AttachmentCountRow  # re-expo
 from data.db.rows_app import CalibrationRow as CalibrationRow  # re-exported
 from data.db.rows_app import ConfigRevisionRow as ConfigRevisionRow  # re-exported
 from data.db.rows_app import CutEvidenceRow as CutEvidenceRow  # re-exported
+from data.db.rows_app import McpAttachedResourceRow as McpAttachedResourceRow  # re-exported
 from data.db.rows_app import McpServerRow as McpServerRow  # re-exported
 from data.db.rows_app import ServerProbeRow as ServerProbeRow  # re-exported
 from data.db.rows_app import SettingRow as SettingRow  # re-exported

@@ -1,5 +1,5 @@
 """The app's own bookkeeping rows: settings, token calibration, MCP servers, the config revision, attachment counts,
-cut evidence, server probes and turn leases."""
+cut evidence, server probes, turn leases and the MCP resources attached in conversations."""
 
 from __future__ import annotations
 
@@ -103,3 +103,15 @@ class TurnLeaseRow(Base):
     pid: Mapped[int] = mapped_column(Integer, nullable=False)
     acquired_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
     expires_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)
+
+
+class McpAttachedResourceRow(Base):
+    """An MCP resource (server name, URI) attached in a conversation, the sha256 of the contents last sent and when
+    it was first attached (data.db.attached_resources); removed with the conversation."""
+
+    __tablename__ = "mcp_attached_resources"
+    session_id: Mapped[str] = mapped_column(String, ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True)
+    server: Mapped[str] = mapped_column(String, primary_key=True)
+    uri: Mapped[str] = mapped_column(String, primary_key=True)
+    content_hash: Mapped[str] = mapped_column(String, nullable=False)
+    attached_at: Mapped[datetime] = mapped_column(UtcTimestamp, nullable=False)

@@ -79,3 +79,25 @@ async def test_an_attached_resource_changed_by_a_tool_is_attached_again_before_t
     await _events(backend.send(sid, "And now?", selection))
     assert adapter.requests[-1].messages[-1].attachments == () and \
         adapter.requests[-1].messages[-1].content == "And now?"
+
+
+async def test_a_resource_read_for_a_new_chats_draft_is_watched_once_its_first_message_created_the_conversation(
+        world: tuple[Container, FakeAdapterFactory]) -> None:
+    c, factory = world
+    backend = ContainerBackend(c)
+    await backend.set_mcp_tool_permission("proto", "edit_live", "allow")
+    previews = await backend.attach_mcp_resource("proto", "notes://live", None)  # no conversation yet
+    before = c.media.data(previews[0].attachment).decode("utf-8")
+    sid = c.create_session(provider_id=PROVIDER, model_id=MODEL).id  # what the first send does, then it sends
+    selection = Selection(PROVIDER, MODEL)
+    adapter = factory.adapter(PROVIDER)
+    adapter.scripts.extend([tool_round(("t1", "proto__edit_live", {"text": before + " Then more."})), reply("Ok.")])
+    await _events(backend.send(sid, "Add to my notes.", selection, [p.attachment for p in previews]))
+    assert c.mcp_watch.of(sid) == [("proto", "notes://live")]
+    await _marked(c, "notes://live")
+
+    adapter.scripts.append(reply("Read."))
+    await _events(backend.send(sid, "And now?", selection))
+    sent = adapter.requests[-1].messages[-1]
+    assert _texts(c, sent) == [before + " Then more."]
+    assert sent.content == "And now?\n\n[notes://live changed; its new contents are attached.]"

@@ -319,7 +319,7 @@ class FakeChatBackend(FakePaging, FakeAttachments, FakeSettings, ChatBackend):
     async def full_tool_output(self, message_id: str) -> str | None:
         return self.full_outputs.get(message_id)
 
-    async def session_mcp_servers(self, session_id: str) -> Sequence[SessionMcpServer]:
+    async def session_mcp_servers(self, session_id: str | None) -> Sequence[SessionMcpServer]:
         return [SessionMcpServer(s.name, session_id not in s.disabled_sessions, len(s.tools))
                 for s in self.mcp_servers]
 

@@ -3,7 +3,7 @@ filling one into the composer, attaching a resource, and opening a resource a to
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QObject, Signal
@@ -69,6 +69,12 @@ class McpController(QObject):
 
         vm.worker.call(lambda: self._mcp.fill_mcp_prompt(server, prompt, dict(arguments)), filled,
                        lambda error: emit(vm.notice, describe(error)))
+
+    def servers_on_for_new_chat(self, answer: Callable[[bool], None]) -> None:
+        """Asks whether any MCP server would be on in a new chat not stored yet (it has no servers of its own to
+        show): `answer` gets True or False on the GUI thread (False too when the servers cannot be read)."""
+        self._vm.worker.call(lambda: self._vm.backend.session_mcp_servers(None),
+                             lambda servers: answer(any(s.enabled for s in servers)), lambda _error: answer(False))
 
     def load_resources(self) -> None:
         """Lists the resources and templates of the servers on for this conversation (resources_ready)."""

@@ -40,9 +40,20 @@ class McpWiring(QObject):
 
     def show_menu(self) -> bool:
         """The paperclip with an MCP server on for the conversation: a menu of Attach files… and the servers'
-        resources (listed as it shows); False when no server is on (the file dialog opens as before)."""
+        resources (listed as it shows); False when no server is on (the file dialog opens as before). In a new chat
+        not stored yet, the servers are asked first, then the menu or the file dialog opens."""
+        if self._vm.state.session is None and not self._vm.state.loading:
+            self._vm.mcp.servers_on_for_new_chat(lambda on: self._popup() if on else self._files.choose_files())
+            return True
         if not any(s.enabled for s in self._vm.state.mcp_servers):
             return False
+        self._popup()
+        return True
+
+    def _popup(self) -> None:
+        """The menu, opening upwards from the paperclip, its resources being listed."""
+        if self.menu is not None:  # already showing (the paperclip clicked twice while the servers were asked)
+            return
         menu = QMenu(self._window)
         menu.setObjectName("AttachMenu")
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
@@ -56,7 +67,6 @@ class McpWiring(QObject):
         spot = self._composer.clip.mapToGlobal(QPoint(0, 0))
         menu.popup(QPoint(spot.x(), spot.y() - menu.sizeHint().height() - 4))
         self._vm.mcp.load_resources()
-        return True
 
     def actions(self) -> list[QAction]:
         """The menu's resource entries now (empty while they are listed or when no menu shows)."""
