@@ -20,6 +20,7 @@ CASES = [
     ("librechat/librechat-export.json", "librechat", "a LibreChat export", 1),
     ("chatbox/chatbox-exported-data-2025-6-1.json", "chatbox", "a Chatbox backup", 3),
     ("chatbox/chatbox-exported-data-2023-5-2.json", "chatbox", "a Chatbox backup", 1),
+    ("chatbox/chatbox-exported-data-2026-11-27.json", "chatbox", "a Chatbox backup", 2),  # by Chatbox's own code
     ("lmstudio", "lmstudio", "LM Studio conversations", 2),
     ("lmstudio/conversations/Qwen/1712000000000.conversation.json", "lmstudio", "LM Studio conversations", 1),
     ("jan", "jan", "Jan threads", 3),

@@ -37,6 +37,7 @@ class Conversation:
     system: str | None
     visible: Seen
     hidden: tuple[str, ...] = ()
+    failed: tuple[str, ...] = ()  # failed tool results: APIs without an error flag read "Error: " before them
 
 
 def _call(name: str, args: dict[str, object]) -> tuple[str, str]:
@@ -112,6 +113,31 @@ def _chatbox() -> list[Conversation]:
                          ("user", ASKED)])]
 
 
+def _chatbox_own() -> list[Conversation]:
+    # Written by Chatbox's own code: the open fork (a web search, then the answer) and a failed search whose stored
+    # stack is not sent; the first reply ("About four hours.") sits in messageForksHash; the earlier thread is its own.
+    ticket = "picture:user:d6f0c2a4-7b1e-4c3a-9f5d-2e8b6a1c0f93:a504cb71-ede0-4b37-87be-85b513ba33cd"
+    found = {"query": "Berlin Lisbon flight duration", "searchResults": [
+        {"title": "BER to LIS", "link": "https://example.org/ber-lis", "snippet": "3h 35m nonstop"}]}
+    return [
+        Conversation("chatbox-d6f0c2a4-7b1e-4c3a-9f5d-2e8b6a1c0f93", "You are a helpful assistant.", [
+            ("user", f"How long is a flight from Berlin to Lisbon? Here is my ticket.\n[image: {ticket} (not in the "
+                     "backup)]\n[attachment: itinerary.pdf (not in the backup)]"),
+            _call("web_search", {"query": "Berlin Lisbon flight duration"}),
+            ("user", f"result: {json.dumps(found)}"),
+            ("assistant", "A nonstop flight takes about 3 hours 35 minutes."), ("user", "Is there a train instead?"),
+            _call("web_search", {"query": "Berlin Lisbon train"}), ("user", "result: search quota exceeded"),
+            ("assistant", "I could not search just now; by train it takes more than a day, with changes in Paris and "
+                          "Madrid or Hendaye."), ("user", ASKED)],
+            ("About four hours", "A direct BER-LIS flight", "Check a search for BER-LIS", "webSearchExecutor",
+             "What should I pack"), ("search quota exceeded",)),
+        Conversation("chatbox-d6f0c2a4-7b1e-4c3a-9f5d-2e8b6a1c0f93-d5f4e000-5782-48f4-8942-7af3f02b5694",
+                     "You are a helpful assistant.", [
+                         ("user", "What should I pack for Lisbon in May?"),
+                         ("assistant", "Light layers, a rain jacket and comfortable shoes for the hills."),
+                         ("user", ASKED)])]
+
+
 def _lmstudio() -> list[Conversation]:
     # The reply's selected version is 1 (thinking, excluded from context, then the answer); version 0 is not shown.
     return [Conversation("lmstudio-1736789912980", "You are a patient Rust tutor.", [
@@ -165,6 +191,7 @@ SOURCES: dict[str, tuple[str, str | None, Callable[[], list[Conversation]]]] = {
     "librechat": ("librechat", "librechat/librechat-opts-nonr-branches.json", _librechat),
     "chatbox": ("chatbox", "chatbox/chatbox-exported-data-2025-6-1.json", _chatbox),
     "chatbox-2023": ("chatbox", "chatbox/chatbox-exported-data-2023-5-2.json", _chatbox_before_1_12),
+    "chatbox-own": ("chatbox", "chatbox/chatbox-exported-data-2026-11-27.json", _chatbox_own),
     "lmstudio": ("lmstudio", "lmstudio", _lmstudio), "jan": ("jan", "jan", _jan)}
 
 
@@ -248,7 +275,10 @@ def test_continuing_an_imported_conversation_sends_what_its_client_showed(
     for conversation, turn in zip(conversations, turns, strict=True):
         system = turn.system.partition("\n[tools] ")[0]  # one flavour's normalized request appends the tools
         assert system == (conversation.system or DEFAULT_SYSTEM), conversation.sid
-        assert _visible(turn) == conversation.visible, conversation.sid
+        flagless = provider.startswith("openai")  # data/providers/conversation.py: no is_error on OpenAI's APIs
+        visible = [("user", f"result: Error: {what[8:]}") if flagless and what[8:] in conversation.failed else
+                   (role, what) for role, what in conversation.visible]
+        assert _visible(turn) == visible, conversation.sid
         roles = [m.role for m in turn.messages]
         assert all(a != b or a == "tool" for a, b in pairwise(roles)), (conversation.sid, roles)
         text = json.dumps(turn.raw, ensure_ascii=False)  # the whole body: thinking blocks too, if any were sent
