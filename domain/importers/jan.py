@@ -1,7 +1,7 @@
 """Reads one Jan thread (`threads/<id>/thread.json` and its `messages.jsonl`): the thread's assistant instructions as
-the session's prompt, messages' text parts (with `{"value": ...}` or plain), reasoning written in `<think>` tags as
-thinking, tool calls kept in a reply's `metadata.tool_calls` with their responses, and images embedded as data:
-URLs as attachments."""
+the session's prompt, messages' text parts (with `{"value": ...}` or plain), reasoning (`reasoning` items, or
+`<think>` tags in older replies) as thinking, tool calls (`tool_call` items with their output, or in an older reply's
+`metadata.tool_calls` with their responses), and images embedded as data: URLs as attachments."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from domain.importers.markup import (
+    Reply,
     ToolRound,
     data_url,
     dict_of,
@@ -86,7 +87,19 @@ def _pieces(raw: dict[str, Any], base: Message, model: Any, files: list[FileRef]
         return [replace(base, content="\n".join(t for t in [*texts, *lines] if t))]
     if role not in ("assistant", None):
         return []
-    reply = split_markup("\n".join(texts))
+    reply = Reply()
+    for p in parts:  # a reply's items in order: text (older replies: reasoning in <think> tags), reasoning, tool_call
+        kind = p.get("type") if isinstance(p, dict) else None
+        if kind == "text":
+            split_markup(_text(p), reply)
+        elif kind == "reasoning" and _text(p).strip():
+            reply.thinking.append(_text(p))
+        elif kind == "tool_call":
+            args = p.get("input")
+            reply.rounds.append(ToolRound(str(p.get("tool_call_id") or f"call_{len(reply.rounds)}"),
+                                          str(p.get("tool_name") or "tool"),
+                                          args if isinstance(args, str) else json.dumps(args or {}, ensure_ascii=False),
+                                          _result(p.get("output"))))
     metadata = dict_of(raw, "metadata")
     for n, call in enumerate(list_of(metadata, "tool_calls")):
         if not isinstance(call, dict):

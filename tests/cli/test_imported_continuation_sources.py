@@ -161,6 +161,22 @@ def _jan() -> list[Conversation]:
         Conversation("jan-jan_1723493088", None, [("user", f"hey\n\n{ASKED}")])]
 
 
+def _jan_own() -> list[Conversation]:
+    # Jan's reply items in order (reasoning, tool_call, text); the Porto call failed and Jan kept it without output:
+    # a call that never returned, which is not sent. The prompt is the thread's assistant instructions.
+    thread = FIXTURES / "jan-own" / "threads" / "66502f7b-80b2-4592-8c1e-9517341bfb9f" / "thread.json"
+    instructions = str(json.loads(thread.read_text(encoding="utf-8"))["assistants"][0]["instructions"])
+    return [
+        Conversation("jan-66502f7b-80b2-4592-8c1e-9517341bfb9f", instructions, [
+            ("user", "What is the weather in Lisbon?"), _call("get_weather", {"city": "Lisbon"}),
+            ("user", "result: Lisbon: 19°C, light wind"), ("assistant", "It is 19°C in Lisbon with a light wind."),
+            ("user", "And in Porto?"),
+            ("assistant", "I could not reach the weather service for Porto just now."), ("user", ASKED)],
+            ("call the tool for Lisbon", "Any small prime")),
+        Conversation("jan-056ea9dc-fc55-45b8-80d8-6e48e7ad69e1", instructions, [
+            ("user", "Name a prime number"), ("assistant", "7"), ("user", ASKED)], ("Any small prime will do",))]
+
+
 def _llm_0_27() -> list[Conversation]:
     """llm 0.27.1's `responses` tables (another reader than 0.36's message store) as llm itself wrote them."""
     return [
@@ -192,7 +208,8 @@ SOURCES: dict[str, tuple[str, str | None, Callable[[], list[Conversation]]]] = {
     "chatbox": ("chatbox", "chatbox/chatbox-exported-data-2025-6-1.json", _chatbox),
     "chatbox-2023": ("chatbox", "chatbox/chatbox-exported-data-2023-5-2.json", _chatbox_before_1_12),
     "chatbox-own": ("chatbox", "chatbox/chatbox-exported-data-2026-11-27.json", _chatbox_own),
-    "lmstudio": ("lmstudio", "lmstudio", _lmstudio), "jan": ("jan", "jan", _jan)}
+    "lmstudio": ("lmstudio", "lmstudio", _lmstudio), "jan": ("jan", "jan", _jan),
+    "jan-own": ("jan", "jan-own", _jan_own)}
 
 
 def _visible(request: NormalizedRequest) -> Seen:
