@@ -32,6 +32,7 @@ def test_a_reply_keeps_its_reasoning_items_as_thinking_and_its_tool_call_items_a
     assert answer.thinking_content == "The user wants current weather; call the tool for Lisbon."
     assert answer.model_id == "gpt-4o"
     [prime_question, prime] = store.messages.snapshot(PRIME)
+    assert prime_question.content == "Name a prime number"
     assert (prime.content, prime.thinking_content, prime.model_id) == ("7", "Any small prime will do.",
                                                                        "llama3.2-3b-instruct")
 
