@@ -158,7 +158,10 @@ def _jan() -> list[Conversation]:
             ("user", "Weather in Rome?"), _call("get_weather", {"city": "Rome"}), ("user", "result: sunny, 24C"),
             ("assistant", "It is sunny, 24°C."), ("user", ASKED)]),
         # Jan's own e2e seed: a thread whose one question had no reply, so the next question joins it
-        Conversation("jan-jan_1723493088", None, [("user", f"hey\n\n{ASKED}")])]
+        Conversation("jan-jan_1723493088", None, [("user", f"hey\n\n{ASKED}")]),
+        # Jan's own branching test case: a -> b1 -> c1 and a -> b2 -> c2 (newer), with a's activeChildId on b1
+        Conversation("jan-thr", None, [("user", "q"), ("assistant", "a1"), ("user", f"follow1\n\n{ASKED}")],
+                     ("follow2",))]
 
 
 def _jan_own() -> list[Conversation]:
