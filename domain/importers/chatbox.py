@@ -102,6 +102,20 @@ def _text(message: dict[str, Any]) -> str:
     return text_of(message, "content")
 
 
+def _tool_result(part: dict[str, Any]) -> str | None:
+    """A tool call's result as text (None: it never returned); a failed call's is its error's message, which
+    Chatbox stores as `{"error": {"name", "message", "stack"}, "input", "toolName"}` (or with the message alone)."""
+    result = part.get("result")
+    if part.get("state") == "call":
+        return None
+    if part.get("state") == "error" and isinstance(result, dict):
+        error = result.get("error", result)
+        message = error.get("message") if isinstance(error, dict) else error
+        if isinstance(message, str) and message:
+            return message
+    return result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+
+
 def _pieces(message: dict[str, Any], base: Message) -> list[Message]:
     parts = list_of(message, "contentParts")
     if not parts and isinstance(message.get("content"), str):  # before content parts (Chatbox < 1.9.x)
@@ -124,12 +138,10 @@ def _pieces(message: dict[str, Any], base: Message) -> list[Message]:
             reply.text.append(f"[image: {part.get('storageKey') or part.get('url') or 'image'} (not in the backup)]"
                               + (f"\nThis is an image, OCR Result: \n{ocr}" if isinstance(ocr, str) and ocr else ""))
         elif kind == "tool-call":
-            result = part.get("result")
             reply.rounds.append(ToolRound(
                 str(part.get("toolCallId") or f"call_{len(reply.rounds)}"), str(part.get("toolName") or "tool"),
-                json.dumps(part.get("args") or {}, ensure_ascii=False),
-                None if part.get("state") == "call" else result if isinstance(result, str) else json.dumps(
-                    result, ensure_ascii=False), failed=part.get("state") == "error"))
+                json.dumps(part.get("args") or {}, ensure_ascii=False), _tool_result(part),
+                failed=part.get("state") == "error"))
     notes = [f"[attachment: {f.get('name') or 'file'} (not in the backup)]" for f in list_of(message, "files")
              if isinstance(f, dict)]
     notes += [f"[link: {link.get('title') or ''} {link.get('url') or ''}]".replace("[link:  ", "[link: ")

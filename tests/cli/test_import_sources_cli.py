@@ -20,9 +20,11 @@ CASES = [
     ("librechat/librechat-export.json", "librechat", "a LibreChat export", 1),
     ("chatbox/chatbox-exported-data-2025-6-1.json", "chatbox", "a Chatbox backup", 3),
     ("chatbox/chatbox-exported-data-2023-5-2.json", "chatbox", "a Chatbox backup", 1),
+    ("chatbox/chatbox-exported-data-2026-11-27.json", "chatbox", "a Chatbox backup", 2),  # by Chatbox's own code
     ("lmstudio", "lmstudio", "LM Studio conversations", 2),
     ("lmstudio/conversations/Qwen/1712000000000.conversation.json", "lmstudio", "LM Studio conversations", 1),
-    ("jan", "jan", "Jan threads", 3),
+    ("jan", "jan", "Jan threads", 4),
+    ("jan-own", "jan", "Jan threads", 2),  # written the way Jan writes them today (fixtures/jan-own/SOURCE.md)
     ("llm/logs-0.36.db", "llm", "an llm logs database", 6),
     ("llm/logs-0.27.1.db", "llm", "an llm logs database", 6),
 ]

@@ -37,6 +37,7 @@ class Conversation:
     system: str | None
     visible: Seen
     hidden: tuple[str, ...] = ()
+    failed: tuple[str, ...] = ()  # failed tool results: APIs without an error flag read "Error: " before them
 
 
 def _call(name: str, args: dict[str, object]) -> tuple[str, str]:
@@ -112,6 +113,31 @@ def _chatbox() -> list[Conversation]:
                          ("user", ASKED)])]
 
 
+def _chatbox_own() -> list[Conversation]:
+    # Written by Chatbox's own code: the open fork (a web search, then the answer) and a failed search whose stored
+    # stack is not sent; the first reply ("About four hours.") sits in messageForksHash; the earlier thread is its own.
+    ticket = "picture:user:d6f0c2a4-7b1e-4c3a-9f5d-2e8b6a1c0f93:a504cb71-ede0-4b37-87be-85b513ba33cd"
+    found = {"query": "Berlin Lisbon flight duration", "searchResults": [
+        {"title": "BER to LIS", "link": "https://example.org/ber-lis", "snippet": "3h 35m nonstop"}]}
+    return [
+        Conversation("chatbox-d6f0c2a4-7b1e-4c3a-9f5d-2e8b6a1c0f93", "You are a helpful assistant.", [
+            ("user", f"How long is a flight from Berlin to Lisbon? Here is my ticket.\n[image: {ticket} (not in the "
+                     "backup)]\n[attachment: itinerary.pdf (not in the backup)]"),
+            _call("web_search", {"query": "Berlin Lisbon flight duration"}),
+            ("user", f"result: {json.dumps(found)}"),
+            ("assistant", "A nonstop flight takes about 3 hours 35 minutes."), ("user", "Is there a train instead?"),
+            _call("web_search", {"query": "Berlin Lisbon train"}), ("user", "result: search quota exceeded"),
+            ("assistant", "I could not search just now; by train it takes more than a day, with changes in Paris and "
+                          "Madrid or Hendaye."), ("user", ASKED)],
+            ("About four hours", "A direct BER-LIS flight", "Check a search for BER-LIS", "webSearchExecutor",
+             "What should I pack"), ("search quota exceeded",)),
+        Conversation("chatbox-d6f0c2a4-7b1e-4c3a-9f5d-2e8b6a1c0f93-d5f4e000-5782-48f4-8942-7af3f02b5694",
+                     "You are a helpful assistant.", [
+                         ("user", "What should I pack for Lisbon in May?"),
+                         ("assistant", "Light layers, a rain jacket and comfortable shoes for the hills."),
+                         ("user", ASKED)])]
+
+
 def _lmstudio() -> list[Conversation]:
     # The reply's selected version is 1 (thinking, excluded from context, then the answer); version 0 is not shown.
     return [Conversation("lmstudio-1736789912980", "You are a patient Rust tutor.", [
@@ -132,7 +158,26 @@ def _jan() -> list[Conversation]:
             ("user", "Weather in Rome?"), _call("get_weather", {"city": "Rome"}), ("user", "result: sunny, 24C"),
             ("assistant", "It is sunny, 24°C."), ("user", ASKED)]),
         # Jan's own e2e seed: a thread whose one question had no reply, so the next question joins it
-        Conversation("jan-jan_1723493088", None, [("user", f"hey\n\n{ASKED}")])]
+        Conversation("jan-jan_1723493088", None, [("user", f"hey\n\n{ASKED}")]),
+        # Jan's own branching test case: a -> b1 -> c1 and a -> b2 -> c2 (newer), with a's activeChildId on b1
+        Conversation("jan-thr", None, [("user", "q"), ("assistant", "a1"), ("user", f"follow1\n\n{ASKED}")],
+                     ("follow2",))]
+
+
+def _jan_own() -> list[Conversation]:
+    # Jan's reply items in order (reasoning, tool_call, text); the Porto call failed and Jan kept it without output:
+    # a call that never returned, which is not sent. The prompt is the thread's assistant instructions.
+    thread = FIXTURES / "jan-own" / "threads" / "66502f7b-80b2-4592-8c1e-9517341bfb9f" / "thread.json"
+    instructions = str(json.loads(thread.read_text(encoding="utf-8"))["assistants"][0]["instructions"])
+    return [
+        Conversation("jan-66502f7b-80b2-4592-8c1e-9517341bfb9f", instructions, [
+            ("user", "What is the weather in Lisbon?"), _call("get_weather", {"city": "Lisbon"}),
+            ("user", "result: Lisbon: 19°C, light wind"), ("assistant", "It is 19°C in Lisbon with a light wind."),
+            ("user", "And in Porto?"),
+            ("assistant", "I could not reach the weather service for Porto just now."), ("user", ASKED)],
+            ("call the tool for Lisbon", "Any small prime")),
+        Conversation("jan-056ea9dc-fc55-45b8-80d8-6e48e7ad69e1", instructions, [
+            ("user", "Name a prime number"), ("assistant", "7"), ("user", ASKED)], ("Any small prime will do",))]
 
 
 def _llm_0_27() -> list[Conversation]:
@@ -165,7 +210,9 @@ SOURCES: dict[str, tuple[str, str | None, Callable[[], list[Conversation]]]] = {
     "librechat": ("librechat", "librechat/librechat-opts-nonr-branches.json", _librechat),
     "chatbox": ("chatbox", "chatbox/chatbox-exported-data-2025-6-1.json", _chatbox),
     "chatbox-2023": ("chatbox", "chatbox/chatbox-exported-data-2023-5-2.json", _chatbox_before_1_12),
-    "lmstudio": ("lmstudio", "lmstudio", _lmstudio), "jan": ("jan", "jan", _jan)}
+    "chatbox-own": ("chatbox", "chatbox/chatbox-exported-data-2026-11-27.json", _chatbox_own),
+    "lmstudio": ("lmstudio", "lmstudio", _lmstudio), "jan": ("jan", "jan", _jan),
+    "jan-own": ("jan", "jan-own", _jan_own)}
 
 
 def _visible(request: NormalizedRequest) -> Seen:
@@ -248,7 +295,10 @@ def test_continuing_an_imported_conversation_sends_what_its_client_showed(
     for conversation, turn in zip(conversations, turns, strict=True):
         system = turn.system.partition("\n[tools] ")[0]  # one flavour's normalized request appends the tools
         assert system == (conversation.system or DEFAULT_SYSTEM), conversation.sid
-        assert _visible(turn) == conversation.visible, conversation.sid
+        flagless = provider.startswith("openai")  # data/providers/conversation.py: no is_error on OpenAI's APIs
+        visible = [("user", f"result: Error: {what[8:]}") if flagless and what[8:] in conversation.failed else
+                   (role, what) for role, what in conversation.visible]
+        assert _visible(turn) == visible, conversation.sid
         roles = [m.role for m in turn.messages]
         assert all(a != b or a == "tool" for a, b in pairwise(roles)), (conversation.sid, roles)
         text = json.dumps(turn.raw, ensure_ascii=False)  # the whole body: thinking blocks too, if any were sent

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from domain.chat.tree import Tree
 from domain.importers.chatbox import read_chatbox
-from domain.models import MessageType
+from domain.models import MessageType, ToolStatus
 from tests.contracts.conftest import fake_store
 from tests.importers.test_readers import _import
 
@@ -70,3 +70,45 @@ def test_an_images_ocr_text_is_kept_as_chatbox_sent_it_to_models_without_vision(
     [conversation] = read_chatbox(json.dumps({"session:s1": session, "chat-sessions-list": [{"id": "s1"}]}))
     assert conversation.messages[0].content == ("Total?\n[image: picture:r1 (not in the backup)]\n"
                                                 "This is an image, OCR Result: \nTOTAL 12.40 EUR")
+
+
+OWN = "chatbox-exported-data-2026-11-27.json"  # written by Chatbox's own code (fixtures/chatbox/SOURCE.md)
+LISBON = "chatbox-d6f0c2a4-7b1e-4c3a-9f5d-2e8b6a1c0f93"
+
+
+def test_a_backup_written_by_chatboxs_own_code_keeps_the_open_fork_tool_rounds_and_the_earlier_thread() -> None:
+    store, result = _stored(OWN)
+    earlier = LISBON + "-d5f4e000-5782-48f4-8942-7af3f02b5694"
+    assert set(result.imported) == {LISBON, earlier}
+    session = store.sessions.get(LISBON)
+    assert session is not None and (session.title, session.system_prompt) == ("Lisbon trip",
+                                                                              "You are a helpful assistant.")
+    path = store.messages.snapshot(LISBON)
+    assert [m.type for m in path] == [MessageType.USER, MessageType.TOOL_CALL, MessageType.TOOL_RESULT,
+                                      MessageType.AI_RESPONSE, MessageType.USER, MessageType.TOOL_CALL,
+                                      MessageType.TOOL_RESULT, MessageType.AI_RESPONSE]
+    question, call, found, answer = path[:4]
+    assert question.content.startswith("How long is a flight from Berlin to Lisbon? Here is my ticket.\n[image: "
+                                       "picture:user:d6f0c2a4-7b1e-4c3a-9f5d-2e8b6a1c0f93:")
+    assert question.content.endswith("[attachment: itinerary.pdf (not in the backup)]")
+    assert (call.tool_name, json.loads(call.tool_input or "")) == ("web_search",
+                                                                    {"query": "Berlin Lisbon flight duration"})
+    assert json.loads(found.tool_output or "")["searchResults"][0]["snippet"] == "3h 35m nonstop"
+    assert answer.content == "A nonstop flight takes about 3 hours 35 minutes."
+    assert answer.thinking_content == "Check a search for BER-LIS flight times."
+    # the reply's usage is Chatbox's (the AI SDK's total over the reply's two model calls)
+    assert (answer.model_id, answer.input_tokens, answer.output_tokens) == ("gpt-4o", 2494, 42)
+    branches = Tree(store.messages.tree(LISBON)).branches()
+    assert sorted((b.length, b.active) for b in branches) == [(2, False), (8, True)]
+    old = store.messages.snapshot(earlier)
+    assert [m.content for m in old] == ["What should I pack for Lisbon in May?",
+                                        "Light layers, a rain jacket and comfortable shoes for the hills."]
+
+
+def test_a_failed_tool_call_keeps_its_error_message_not_chatboxs_stored_stack() -> None:
+    """Chatbox stores a failed tool call's result as `{"error": {"name", "message", "stack"}, "input", "toolName"}`
+    (`AbstractAISDKModel.processToolErrors`); the result shown and sent on is the error's message."""
+    store, _ = _stored(OWN)
+    failed = store.messages.snapshot(LISBON)[6]
+    assert (failed.type, failed.tool_status, failed.tool_output) == (MessageType.TOOL_RESULT, ToolStatus.ERROR,
+                                                                     "search quota exceeded")

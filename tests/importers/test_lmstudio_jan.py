@@ -59,7 +59,7 @@ def test_jan_threads_keep_instructions_thinking_tool_calls_and_embedded_images(t
                                          AttachmentIntake(AttachmentFiles(tmp_path / "files")))
     store = fake_store()
     result = _import(store, conversations)
-    assert result.imported == ("jan-jan_1717400000", "jan-jan_1717500000", "jan-jan_1723493088")
+    assert result.imported == ("jan-jan_1717400000", "jan-jan_1717500000", "jan-jan_1723493088", "jan-thr")
     leaf = store.messages.snapshot("jan-jan_1717400000")
     assert leaf[0].content == "Why is this leaf green?" and [a.width for a in leaf[0].attachments] == [16]
     assert leaf[1].content == "Chlorophyll." and leaf[1].model_id == "llama3.2-3b-instruct"
