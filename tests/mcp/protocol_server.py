@@ -1,5 +1,5 @@
 """A real MCP server (the SDK's MCPServer) for the protocol tests beyond plain calls: a screenshot tool returning an
-image, a speaking tool returning a WAV clip, a slow tool reporting progress, a tool callable only as a task,
+image, a speaking tool returning a WAV clip, a slow tool reporting progress, tools callable only as tasks (tests/mcp/tasks_extension.py),
 prompts with argument completion, resources, a tool that elicits, one that samples and one that lists the client's
 roots. `python -m tests.mcp.protocol_server`."""
 
@@ -11,22 +11,27 @@ from typing import Any
 
 import mcp_types as types
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.types import Audio, Image
 from pydantic import BaseModel
 
+from tests.mcp.tasks_extension import Tasks, serve_tasks, status
+
 LANGUAGES = ("python", "perl", "php", "rust")
+TASKS = Tasks({"task_only": "required", "slow_task": "required", "failing_task": "required"})
 
 
 class TasksServer(MCPServer):
-    """Declares `task_only` as callable only as a task (execution.taskSupport "required")."""
+    """Lists each tool of TASKS with its execution.taskSupport."""
 
     async def list_tools(self) -> list[Any]:
         tools = await super().list_tools()
-        return [t.model_copy(update={"execution": types.ToolExecution(task_support="required")})
-                if t.name == "task_only" else t for t in tools]
+        return [t.model_copy(update={"execution": types.ToolExecution(task_support=TASKS.support[t.name])})
+                if t.name in TASKS.support else t for t in tools]
 
 
-server = TasksServer("palimpsest-test-protocol")
+server = TasksServer("palimpsest-test-protocol", extensions=[TASKS], middleware=[TASKS])
+serve_tasks(server, TASKS)
 
 
 def _png(width: int, height: int) -> bytes:
@@ -74,7 +79,22 @@ async def slow(steps: int = 3, pause: float = 0.2, ctx: Context | None = None) -
 @server.tool()
 def task_only() -> str:
     """Runs only as a task."""
-    return "ran as a plain call"
+    return "ran as a task"
+
+
+@server.tool()
+async def slow_task(steps: int = 3, pause: float = 0.2) -> str:
+    """Works in steps as a task, its status message saying how far it got."""
+    for step in range(1, steps + 1):
+        status(f"step {step} of {steps}")
+        await asyncio.sleep(pause)
+    return f"task done after {steps} steps"
+
+
+@server.tool()
+def failing_task() -> str:
+    """Fails, as a task."""
+    raise ToolError("the disk is full")
 
 
 @server.prompt()
