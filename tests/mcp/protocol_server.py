@@ -1,7 +1,7 @@
 """A real MCP server (the SDK's MCPServer) for the protocol tests beyond plain calls: a screenshot tool returning an
-image, a speaking tool returning a WAV clip, a slow tool reporting progress, tools callable only as tasks (tests/mcp/tasks_extension.py),
-prompts with argument completion, resources, a tool that elicits, one that samples and one that lists the client's
-roots. `python -m tests.mcp.protocol_server`."""
+image, a speaking tool returning a WAV clip, a slow tool reporting progress, tools callable only as tasks
+(tests/mcp/tasks_extension.py), prompts with argument completion, resources, a tool that elicits, one that samples
+and one that lists the client's roots. `python -m tests.mcp.protocol_server`."""
 
 from __future__ import annotations
 

@@ -54,7 +54,8 @@ def test_a_tasks_status_messages_come_as_progress_before_its_result(env: Env) ->
     assert kinds.index("tool_call") < kinds.index("progress") < kinds.index("tool_result")
     assert env.brain.results[-1].text == "task done after 3 steps"
 
-    plain = env.run("chat", "-p", "anthropic", "-m", MODEL, "--allow-tools", 'CALL slow_task {"steps": 2, "pause": 0.3}')
+    plain = env.run("chat", "-p", "anthropic", "-m", MODEL, "--allow-tools",
+                    'CALL slow_task {"steps": 2, "pause": 0.3}')
     assert plain.code == 0, plain.err
     assert "[tool proto__slow_task: step 1 of 2 (1)]" in plain.err
     assert "[tool proto__slow_task: step 2 of 2 (2)]" in plain.err

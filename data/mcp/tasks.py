@@ -1,0 +1,103 @@
+"""MCP tasks (spec 2025-11-25) from the client's side: a tool callable only as a task is called task-augmented, the
+task is polled with tasks/get at the interval the server asks (its status message reported as progress), its result
+fetched with tasks/result, and the task cancelled with tasks/cancel when the call is (Stop, the time limit)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import mcp_types as types
+from mcp import ClientSession
+from mcp.shared.dispatcher import CallOptions, Outbound
+from mcp.shared.exceptions import MCPError
+from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
+
+from domain.provider_ports import ProgressReport
+
+log = logging.getLogger(__name__)
+
+TERMINAL = ("completed", "failed", "cancelled")
+DEFAULT_POLL_S = 1.0  # when the server suggests no interval
+MIN_POLL_S, MAX_POLL_S = 0.05, 5.0
+CANCEL_TIMEOUT_S = 5.0
+KEEP_AFTER_TIMEOUT_MS = 60_000  # the task's retention asked for: the call's time limit and a minute to fetch it
+
+
+class TaskError(Exception):
+    """A task ended without a result to give (failed, cancelled by the server), or the server cannot run tasks; the
+    message completes "TOOL on the MCP server NAME …"."""
+
+
+def tasks_supported(session: ClientSession) -> bool:
+    """True when the server declared task-augmented tools/call (capabilities.tasks.requests.tools.call)."""
+    capabilities = session.server_capabilities
+    tasks = capabilities.tasks if capabilities is not None else None
+    requests = tasks.requests if tasks is not None else None
+    return requests is not None and requests.tools is not None and requests.tools.call is not None
+
+
+def retention_ms(timeout_s: float) -> int:
+    """The ttl asked for a task of a call limited to `timeout_s`."""
+    return round(timeout_s * 1000) + KEEP_AFTER_TIMEOUT_MS
+
+
+async def call_as_task(session: ClientSession, outbound: Outbound, tool: str, arguments: dict[str, object],
+                       report: ProgressReport | None, ttl_ms: int) -> types.CallToolResult:
+    """Runs `tool` as a task and returns its result; cancelling the caller sends tasks/cancel for it."""
+    if not tasks_supported(session):
+        raise TaskError("runs only as a task, but the server does not declare tasks for tools/call")
+    params = types.CallToolRequestParams(name=tool, arguments=arguments, task=types.TaskMetadata(ttl=ttl_ms))
+    options: CallOptions = {}
+    if session.protocol_version:
+        options["headers"] = {MCP_PROTOCOL_VERSION_HEADER: session.protocol_version}
+    # The SDK's call_tool checks the answer against CallToolResult, which a CreateTaskResult is not: the request
+    # goes through the session's dispatcher, the answer is checked here.
+    raw = await outbound.send_raw_request("tools/call", params.model_dump(by_alias=True, mode="json",
+                                                                          exclude_none=True), options)
+    task: types.Task = types.CreateTaskResult.model_validate(raw, by_name=False).task
+    try:
+        return await _follow(session, task, report)
+    except asyncio.CancelledError:
+        await _cancel(session, task.task_id)
+        raise
+
+
+async def _follow(session: ClientSession, task: types.Task, report: ProgressReport | None) -> types.CallToolResult:
+    reported: list[str] = []
+    while task.status not in TERMINAL and task.status != "input_required":
+        await asyncio.sleep(_interval(task))
+        task = await session.send_request(
+            types.GetTaskRequest(params=types.GetTaskRequestParams(task_id=task.task_id)), types.GetTaskResult)
+        message = task.status_message
+        if report is not None and message and task.status == "working" and message not in reported[-1:]:
+            reported.append(message)
+            report(len(reported), None, message)
+    if task.status == "cancelled":
+        raise TaskError(f"was cancelled by the server (task {task.task_id})" +
+                        (f": {task.status_message}" if task.status_message else ""))
+    # input_required: tasks/result is where the server asks its questions; it answers once the task ended
+    payload = types.GetTaskPayloadRequest(params=types.GetTaskPayloadRequestParams(task_id=task.task_id))
+    if task.status != "failed":
+        return await session.send_request(payload, types.CallToolResult)
+    try:  # a failed task's result is the tool's error result, or the request's error
+        result = await session.send_request(payload, types.CallToolResult)
+        said = " ".join(b.text for b in result.content if isinstance(b, types.TextContent))
+    except MCPError as err:
+        said = str(err)
+    raise TaskError(f"failed (task {task.task_id}): {said or task.status_message or 'no reason given'}")
+
+
+def _interval(task: types.Task) -> float:
+    if task.poll_interval is None:
+        return DEFAULT_POLL_S
+    return min(max(task.poll_interval / 1000, MIN_POLL_S), MAX_POLL_S)
+
+
+async def _cancel(session: ClientSession, task_id: str) -> None:
+    """tasks/cancel for a task its caller gave up on (a refusal, e.g. a task that just ended, is only logged)."""
+    request = types.CancelTaskRequest(params=types.CancelTaskRequestParams(task_id=task_id))
+    try:
+        await asyncio.wait_for(session.send_request(request, types.CancelTaskResult), CANCEL_TIMEOUT_S)
+    except Exception as err:
+        log.info("tasks/cancel of %s was not accepted: %s", task_id, err)
