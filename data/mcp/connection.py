@@ -22,7 +22,7 @@ from data.mcp.oauth import oauth_for
 from data.mcp.oauth_redirect import ShowSignIn
 from data.mcp.process_group import LOG_MAX_BYTES, CappedLog, end_groups, recording
 from data.mcp.requests import ServerRequests
-from data.mcp.tasks import call_as_task
+from data.mcp.tasks import TaskWatch, call_as_task
 from domain.mcp import McpServer, McpServerSecrets, McpToolSpec, McpTransport
 from domain.provider_ports import ProgressReport
 
@@ -48,6 +48,7 @@ class Connection:
         self._on_tools_changed = on_tools_changed
         self.session: ClientSession | None = None
         self._outbound: JSONRPCDispatcher[Any] | None = None
+        self._tasks = TaskWatch()  # notifications/tasks/status wake the poll of their task
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._pids: list[int] = []  # the stdio server's pid: its process group is ended when the connection closes
@@ -86,7 +87,8 @@ class Connection:
         if task_ttl_ms is not None:
             if self._outbound is None:
                 raise ConnectionError(f"the MCP server {self.server.name!r} is not running")
-            return await call_as_task(self._live(), self._outbound, tool, arguments, report, task_ttl_ms)
+            return await call_as_task(self._live(), self._outbound, self._tasks, tool, arguments, report,
+                                      task_ttl_ms)
         if report is None:
             return await self._live().call_tool(tool, arguments)
 
@@ -162,7 +164,8 @@ class Connection:
                 self._outbound = JSONRPCDispatcher(read, write)  # the session's own; task requests go through it
                 session = await stack.enter_async_context(ClientSession(
                     dispatcher=self._outbound, message_handler=self._on_message, elicitation_callback=answers.elicit,
-                    sampling_callback=answers.sample, list_roots_callback=answers.roots))
+                    sampling_callback=answers.sample, list_roots_callback=answers.roots,
+                    notification_bindings=[self._tasks.binding()]))
                 await session.initialize()
                 self.session = session
                 ready.set_result(None)

@@ -1,6 +1,7 @@
 """MCP tasks (spec 2025-11-25) from the client's side: a tool callable only as a task is called task-augmented, the
-task is polled with tasks/get at the interval the server asks (its status message reported as progress), its result
-fetched with tasks/result, and the task cancelled with tasks/cancel when the call is (Stop, the time limit)."""
+task is polled with tasks/get at the interval the server asks, or at once when notifications/tasks/status says it
+changed (its status message reported as progress), its result fetched with tasks/result, and the task cancelled with
+tasks/cancel when the call is (Stop, the time limit)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import logging
 
 import mcp_types as types
 from mcp import ClientSession
+from mcp.client.extension import NotificationBinding
 from mcp.shared.dispatcher import CallOptions, Outbound
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
@@ -29,6 +31,39 @@ class TaskError(Exception):
     message completes "TOOL on the MCP server NAME …"."""
 
 
+class TaskWatch:
+    """The notifications/tasks/status of one connection: each wakes the wait of its task for its next tasks/get (the
+    notification is a hint: the task's state is what tasks/get answers)."""
+
+    def __init__(self) -> None:
+        self._changed: dict[str, asyncio.Event] = {}
+
+    def binding(self) -> NotificationBinding[types.TaskStatusNotificationParams]:
+        """What the session is given to deliver the notifications here."""
+        return NotificationBinding(method="notifications/tasks/status", params_type=types.TaskStatusNotificationParams,
+                                   handler=self._told)
+
+    async def _told(self, params: types.TaskStatusNotificationParams) -> None:
+        changed = self._changed.get(params.task_id)
+        if changed is not None:
+            changed.set()
+
+    def watch(self, task_id: str) -> None:
+        self._changed[task_id] = asyncio.Event()
+
+    def forget(self, task_id: str) -> None:
+        self._changed.pop(task_id, None)
+
+    async def pause(self, task_id: str, seconds: float) -> None:
+        """Waits `seconds`, or less when the server tells the task changed."""
+        changed = self._changed.setdefault(task_id, asyncio.Event())
+        try:
+            await asyncio.wait_for(changed.wait(), seconds)
+        except TimeoutError:
+            pass
+        changed.clear()
+
+
 def tasks_supported(session: ClientSession) -> bool:
     """True when the server declared task-augmented tools/call (capabilities.tasks.requests.tools.call)."""
     capabilities = session.server_capabilities
@@ -42,8 +77,9 @@ def retention_ms(timeout_s: float) -> int:
     return round(timeout_s * 1000) + KEEP_AFTER_TIMEOUT_MS
 
 
-async def call_as_task(session: ClientSession, outbound: Outbound, tool: str, arguments: dict[str, object],
-                       report: ProgressReport | None, ttl_ms: int) -> types.CallToolResult:
+async def call_as_task(session: ClientSession, outbound: Outbound, watch: TaskWatch, tool: str,
+                       arguments: dict[str, object], report: ProgressReport | None,
+                       ttl_ms: int) -> types.CallToolResult:
     """Runs `tool` as a task and returns its result; cancelling the caller sends tasks/cancel for it."""
     if not tasks_supported(session):
         raise TaskError("runs only as a task, but the server does not declare tasks for tools/call")
@@ -56,17 +92,21 @@ async def call_as_task(session: ClientSession, outbound: Outbound, tool: str, ar
     raw = await outbound.send_raw_request("tools/call", params.model_dump(by_alias=True, mode="json",
                                                                           exclude_none=True), options)
     task: types.Task = types.CreateTaskResult.model_validate(raw, by_name=False).task
+    watch.watch(task.task_id)
     try:
-        return await _follow(session, task, report)
+        return await _follow(session, watch, task, report)
     except asyncio.CancelledError:
         await _cancel(session, task.task_id)
         raise
+    finally:
+        watch.forget(task.task_id)
 
 
-async def _follow(session: ClientSession, task: types.Task, report: ProgressReport | None) -> types.CallToolResult:
+async def _follow(session: ClientSession, watch: TaskWatch, task: types.Task,
+                  report: ProgressReport | None) -> types.CallToolResult:
     reported: list[str] = []
     while task.status not in TERMINAL and task.status != "input_required":
-        await asyncio.sleep(_interval(task))
+        await watch.pause(task.task_id, _interval(task))
         task = await session.send_request(
             types.GetTaskRequest(params=types.GetTaskRequestParams(task_id=task.task_id)), types.GetTaskResult)
         message = task.status_message

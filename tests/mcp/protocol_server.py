@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import sys
 from typing import Any
 
 import mcp_types as types
@@ -18,7 +19,8 @@ from pydantic import BaseModel
 from tests.mcp.tasks_extension import Tasks, serve_tasks, status
 
 LANGUAGES = ("python", "perl", "php", "rust")
-TASKS = Tasks({"task_only": "required", "slow_task": "required", "failing_task": "required"})
+TASKS = Tasks({"task_only": "required", "slow_task": "required", "failing_task": "required",
+               "told_task": "required"}, poll_ms={"told_task": 60_000})
 
 
 class TasksServer(MCPServer):
@@ -89,6 +91,13 @@ async def slow_task(steps: int = 3, pause: float = 0.2) -> str:
         status(f"step {step} of {steps}")
         await asyncio.sleep(pause)
     return f"task done after {steps} steps"
+
+
+@server.tool()
+async def told_task(pause: float = 0.2) -> str:
+    """A task whose server suggests polling once a minute: its end is told by notifications/tasks/status."""
+    await asyncio.sleep(pause)
+    return "told when done"
 
 
 @server.tool()
@@ -224,4 +233,6 @@ async def roots_changes(seen: int = 1) -> str:
 
 
 if __name__ == "__main__":
+    TASKS.notify = "--no-task-notifications" not in sys.argv
+    TASKS.declare = "--undeclared-tasks" not in sys.argv
     server.run()

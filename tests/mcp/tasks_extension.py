@@ -2,7 +2,8 @@
 machinery, with the spec's rules: a task-augmented tools/call answers a CreateTaskResult at once and runs the tool
 in the background; tasks/get, tasks/result (blocks until the task ends) and tasks/cancel; a tool whose
 execution.taskSupport is "required" called without `task` fails with -32601, a tool without task support called with
-`task` too. Each tasks/cancel is written to standard error (the client's log of the server)."""
+`task` too. Each status change is also sent as notifications/tasks/status (unless the server is told not to);
+each tasks/cancel is written to standard error (the client's log of the server)."""
 
 from __future__ import annotations
 
@@ -39,15 +40,23 @@ def _now() -> str:
 @dataclass
 class _Running:
     task: types.Task
+    session: Any = None  # where notifications/tasks/status go (None: not sent)
     done: asyncio.Event = field(default_factory=asyncio.Event)
     result: types.CallToolResult | None = None
     job: asyncio.Task[None] | None = None
+    sending: set[asyncio.Task[None]] = field(default_factory=set)
 
     def update(self, state: types.TaskStatus, message: str | None) -> None:
         self.task = self.task.model_copy(update={"status": state, "status_message": message,
                                                  "last_updated_at": _now()})
         if state in TERMINAL:
             self.done.set()
+        if self.session is not None:
+            params = types.TaskStatusNotificationParams.model_validate(self.task.model_dump())
+            sent = asyncio.get_running_loop().create_task(
+                self.session.send_notification(types.TaskStatusNotification(params=params)))
+            self.sending.add(sent)
+            sent.add_done_callback(self.sending.discard)
 
 
 class Tasks(Extension):
@@ -55,8 +64,11 @@ class Tasks(Extension):
 
     identifier = "dev.palimpsest.test/tasks"
 
-    def __init__(self, support: dict[str, str]) -> None:
+    def __init__(self, support: dict[str, str], poll_ms: dict[str, int] | None = None) -> None:
         self.support = support
+        self.poll_ms = poll_ms or {}  # the poll interval suggested for a tool's tasks (default POLL_INTERVAL_MS)
+        self.notify = True  # status changes are sent as notifications/tasks/status
+        self.declare = True  # the capabilities declare tasks
         self.server: MCPServer | None = None
         self._tasks: dict[str, _Running] = {}
         self._ids = itertools.count(1)
@@ -90,8 +102,10 @@ class Tasks(Extension):
             raise MCPError(code=types.METHOD_NOT_FOUND, message=f"Tool '{call.name}' does not support tasks")
         ttl = call.task.ttl if call.task is not None else None
         created = _now()
+        poll = self.poll_ms.get(call.name, POLL_INTERVAL_MS)
         running = _Running(types.Task(task_id=f"task-{next(self._ids)}", status="working", created_at=created,
-                                      last_updated_at=created, ttl=ttl, poll_interval=POLL_INTERVAL_MS))
+                                      last_updated_at=created, ttl=ttl, poll_interval=poll),
+                           ctx.session if self.notify else None)
         self._tasks[running.task.task_id] = running
         token = _current.set(running)
         try:
@@ -152,6 +166,7 @@ def serve_tasks(server: MCPServer, tasks: Tasks) -> None:
     declared = lowlevel.get_capabilities
 
     def get_capabilities(*args: Any, **kwargs: Any) -> types.ServerCapabilities:
-        return declared(*args, **kwargs).model_copy(update={"tasks": tasks.capabilities()})
+        capabilities = declared(*args, **kwargs)
+        return capabilities.model_copy(update={"tasks": tasks.capabilities()}) if tasks.declare else capabilities
 
     lowlevel.get_capabilities = get_capabilities  # type: ignore[method-assign]

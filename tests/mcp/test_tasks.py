@@ -8,6 +8,7 @@ import asyncio
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -100,10 +101,15 @@ def hub(tmp_path: Path) -> Iterator[McpHub]:
     h.close()
 
 
+async def _listed(hub: McpHub, *flags: str) -> McpServer:
+    """The protocol server with the tools it lists (their task support), as `mcp add` then `mcp tools` store it."""
+    server = McpServer("proto", McpTransport.STDIO, command=sys.executable,
+                       args=("-m", "tests.mcp.protocol_server", *flags))
+    return replace(server, tools=tuple(await hub.list_tools(server)))
+
+
 async def test_stopping_a_running_task_sends_tasks_cancel(hub: McpHub) -> None:
-    server = McpServer("proto", McpTransport.STDIO, command=sys.executable, args=("-m", "tests.mcp.protocol_server"))
-    server = McpServer(server.name, server.transport, server.command, server.args,
-                       tools=tuple(await hub.list_tools(server)))
+    server = await _listed(hub)
     working = asyncio.Event()
     call = asyncio.create_task(hub.call_tool(server, "slow_task", {"steps": 2, "pause": 60},
                                              lambda *_: working.set()))
@@ -116,3 +122,23 @@ async def test_stopping_a_running_task_sends_tasks_cancel(hub: McpHub) -> None:
     await log_once(hub.log_path("proto"), lambda text: "tasks/cancel task-1 (working)" in text)
     after = await hub.call_tool(server, "task_only", {})
     assert (after.output, after.is_error) == ("ran as a task", False)
+
+
+async def test_a_status_notification_ends_the_wait_for_the_next_poll(hub: McpHub) -> None:
+    server = await _listed(hub)  # told_task's server suggests polling once a minute (polled at most every 5 s)
+    started = time.monotonic()
+
+    outcome = await hub.call_tool(server, "told_task", {"pause": 0.2})
+
+    assert (outcome.output, outcome.is_error) == ("told when done", False)
+    assert time.monotonic() - started < 2.5  # notifications/tasks/status said it completed
+
+
+async def test_a_task_only_tool_of_a_server_that_does_not_declare_tasks_is_not_sent(hub: McpHub) -> None:
+    server = await _listed(hub, "--undeclared-tasks")
+
+    outcome = await hub.call_tool(server, "task_only", {})
+
+    assert outcome.is_error
+    assert outcome.output == ("Error: task_only on the MCP server 'proto' runs only as a task, but the server does "
+                              "not declare tasks for tools/call")
