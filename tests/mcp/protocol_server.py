@@ -16,11 +16,11 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.types import Audio, Image
 from pydantic import BaseModel
 
-from tests.mcp.tasks_extension import Tasks, serve_tasks, status
+from tests.mcp.tasks_extension import Tasks, give_up, serve_tasks, status
 
 LANGUAGES = ("python", "perl", "php", "rust")
 TASKS = Tasks({"task_only": "required", "slow_task": "required", "failing_task": "required",
-               "told_task": "required"}, poll_ms={"told_task": 60_000})
+               "told_task": "required", "abandoned_task": "required"}, poll_ms={"told_task": 60_000})
 
 
 class TasksServer(MCPServer):
@@ -98,6 +98,13 @@ async def told_task(pause: float = 0.2) -> str:
     """A task whose server suggests polling once a minute: its end is told by notifications/tasks/status."""
     await asyncio.sleep(pause)
     return "told when done"
+
+
+@server.tool()
+def abandoned_task() -> str:
+    """A task its server cancels."""
+    give_up("the operator stopped it")
+    return "never read"
 
 
 @server.tool()

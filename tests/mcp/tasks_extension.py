@@ -33,6 +33,13 @@ def status(message: str) -> None:
         running.update("working", message)
 
 
+def give_up(message: str) -> None:
+    """The server cancels the task the calling tool runs in (status "cancelled", no result)."""
+    running = _current.get()
+    if running is not None:
+        running.update("cancelled", message)
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -123,6 +130,8 @@ class Tasks(Extension):
         except Exception as err:  # the tool failed: a failed task whose result is the error
             result = types.CallToolResult(content=[types.TextContent(type="text", text=str(err))], is_error=True)
         assert isinstance(result, types.CallToolResult)
+        if running.task.status in TERMINAL:  # the tool gave up: the task stays cancelled
+            return
         running.result = result
         said = " ".join(b.text for b in result.content if isinstance(b, types.TextContent))
         running.update("failed" if result.is_error else "completed",

@@ -142,3 +142,13 @@ async def test_a_task_only_tool_of_a_server_that_does_not_declare_tasks_is_not_s
     assert outcome.is_error
     assert outcome.output == ("Error: task_only on the MCP server 'proto' runs only as a task, but the server does "
                               "not declare tasks for tools/call")
+
+
+async def test_a_task_the_server_cancelled_is_a_tool_error_saying_so(hub: McpHub) -> None:
+    server = await _listed(hub)
+
+    outcome = await hub.call_tool(server, "abandoned_task", {})
+
+    assert outcome.is_error
+    assert outcome.output == ("Error: abandoned_task on the MCP server 'proto' was cancelled by the server (task "
+                              "task-1): the operator stopped it")
