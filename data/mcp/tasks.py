@@ -21,8 +21,8 @@ log = logging.getLogger(__name__)
 
 TERMINAL = ("completed", "failed", "cancelled")
 DEFAULT_POLL_S = 1.0  # when the server suggests no interval
-MIN_POLL_S, MAX_POLL_S = 0.05, 5.0
-CANCEL_TIMEOUT_S = 5.0
+MIN_POLL_S = 0.05  # a server asking for less is polled this often
+CANCEL_TIMEOUT_S = 2.0  # a server that does not answer tasks/cancel does not hold up the end of the call
 KEEP_AFTER_TIMEOUT_MS = 60_000  # the task's retention asked for: the call's time limit and a minute to fetch it
 
 
@@ -131,7 +131,7 @@ async def _follow(session: ClientSession, watch: TaskWatch, task: types.Task,
 def _interval(task: types.Task) -> float:
     if task.poll_interval is None:
         return DEFAULT_POLL_S
-    return min(max(task.poll_interval / 1000, MIN_POLL_S), MAX_POLL_S)
+    return max(task.poll_interval / 1000, MIN_POLL_S)
 
 
 async def _cancel(session: ClientSession, task_id: str) -> None:
