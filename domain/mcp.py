@@ -44,7 +44,7 @@ class McpToolSpec:
     name: str
     description: str
     input_schema: Mapping[str, Any]
-    task_required: bool = False  # execution.taskSupport "required": callable only as a task, which is not supported
+    task_required: bool = False  # execution.taskSupport "required": callable only as a task (it is called as one)
 
 
 @dataclass(frozen=True)
@@ -116,12 +116,11 @@ def split_name(name: str) -> tuple[str, str] | None:
 
 
 def tool_definitions(server: McpServer) -> list[ToolDefinition]:
-    """The server's tools as the model is offered them (denied tools are not offered, nor tools callable only as
-    tasks: every call of those would fail)."""
+    """The server's tools as the model is offered them (denied tools are not offered)."""
     return [
         ToolDefinition(qualified_name(server.name, t.name), t.description or t.name, t.input_schema)
         for t in server.tools
-        if server.permission(t.name) is not ToolPermission.DENY and not t.task_required
+        if server.permission(t.name) is not ToolPermission.DENY
     ]
 
 

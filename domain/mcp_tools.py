@@ -64,9 +64,6 @@ class ToolsWithMcp:
         if spec is None:
             return ToolOutcome(f"Error: the MCP server {server.name!r} has no tool {parts[1]!r}.", is_error=True)
         tool = spec.name
-        if spec.task_required:
-            return ToolOutcome(f"Error: {tool!r} of the MCP server {server.name!r} runs only as a task, which "
-                               "Palimpsest does not support.", is_error=True)
         refusal = await self._check(server, tool, arguments)
         if refusal is not None:
             return refusal

@@ -15,12 +15,14 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.session import IncomingMessage
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
 from data.mcp import process_group
 from data.mcp.oauth import oauth_for
 from data.mcp.oauth_redirect import ShowSignIn
 from data.mcp.process_group import LOG_MAX_BYTES, CappedLog, end_groups, recording
 from data.mcp.requests import ServerRequests
+from data.mcp.tasks import TaskWatch, call_as_task
 from domain.mcp import McpServer, McpServerSecrets, McpToolSpec, McpTransport
 from domain.provider_ports import ProgressReport
 
@@ -45,6 +47,8 @@ class Connection:
         self._log_path = log_path
         self._on_tools_changed = on_tools_changed
         self.session: ClientSession | None = None
+        self._outbound: JSONRPCDispatcher[Any] | None = None
+        self._tasks = TaskWatch()  # notifications/tasks/status wake the poll of their task
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._pids: list[int] = []  # the stdio server's pid: its process group is ended when the connection closes
@@ -75,10 +79,16 @@ class Connection:
             if not cursor:
                 return specs
 
-    async def call(self, tool: str, arguments: dict[str, Any],
-                   report: ProgressReport | None = None) -> types.CallToolResult:
+    async def call(self, tool: str, arguments: dict[str, Any], report: ProgressReport | None = None,
+                   task_ttl_ms: int | None = None) -> types.CallToolResult:
         """Calls a tool (raises MCPError for a protocol error or a closed connection); with `report`, the call
-        asks for progress notifications and each goes there."""
+        asks for progress notifications and each goes there. With `task_ttl_ms`, the tool runs as a task (its
+        status messages go to `report`; TaskError when it ends without a result)."""
+        if task_ttl_ms is not None:
+            if self._outbound is None:
+                raise ConnectionError(f"the MCP server {self.server.name!r} is not running")
+            return await call_as_task(self._live(), self._outbound, self._tasks, tool, arguments, report,
+                                      task_ttl_ms)
         if report is None:
             return await self._live().call_tool(tool, arguments)
 
@@ -151,9 +161,11 @@ class Connection:
                     read, write = await stack.enter_async_context(
                         streamable_http_client(self.server.url or "", http_client=client))
                 answers = self._requests
+                self._outbound = JSONRPCDispatcher(read, write)  # the session's own; task requests go through it
                 session = await stack.enter_async_context(ClientSession(
-                    read, write, message_handler=self._on_message, elicitation_callback=answers.elicit,
-                    sampling_callback=answers.sample, list_roots_callback=answers.roots))
+                    dispatcher=self._outbound, message_handler=self._on_message, elicitation_callback=answers.elicit,
+                    sampling_callback=answers.sample, list_roots_callback=answers.roots,
+                    notification_bindings=[self._tasks.binding()]))
                 await session.initialize()
                 self.session = session
                 ready.set_result(None)

@@ -19,6 +19,7 @@ from data.mcp.hub_support import connection_closed, launch, on_loop, reason, run
 from data.mcp.oauth_redirect import SIGN_IN_TIMEOUT_S, ShowSignIn
 from data.mcp.requests import ServerRequests
 from data.mcp.results import StoreImage, outcome_of
+from data.mcp.tasks import TaskError, retention_ms
 from domain.mcp import McpSecretStore, McpServer, McpServerError, McpToolSpec
 from domain.mcp_interaction import McpSampler, McpUser
 from domain.provider_ports import ProgressReport, ToolOutcome
@@ -156,8 +157,12 @@ class McpHub(HubCatalog):
     async def _call(self, server: McpServer, tool: str, arguments: dict[str, Any],
                     progress: ProgressReport | None, again: bool = True) -> ToolOutcome:
         connection, notice = await self._connection(server)
+        as_task = any(t.name == tool and t.task_required for t in server.tools)
+        ttl_ms = retention_ms(server.timeout_s) if as_task else None
         try:
-            result = await asyncio.wait_for(connection.call(tool, arguments, progress), server.timeout_s)
+            result = await asyncio.wait_for(connection.call(tool, arguments, progress, ttl_ms), server.timeout_s)
+        except TaskError as err:
+            return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} {err}", is_error=True, notice=notice)
         except TimeoutError:
             return ToolOutcome(f"Error: {tool} on the MCP server {server.name!r} did not answer within "
                                f"{server.timeout_s:g} s; it was cancelled.", is_error=True, notice=notice)

@@ -1,32 +1,39 @@
 """A real MCP server (the SDK's MCPServer) for the protocol tests beyond plain calls: a screenshot tool returning an
-image, a speaking tool returning a WAV clip, a slow tool reporting progress, a tool callable only as a task,
-prompts with argument completion, resources, a tool that elicits, one that samples and one that lists the client's
-roots. `python -m tests.mcp.protocol_server`."""
+image, a speaking tool returning a WAV clip, a slow tool reporting progress, tools callable only as tasks
+(tests/mcp/tasks_extension.py), prompts with argument completion, resources, a tool that elicits, one that samples
+and one that lists the client's roots. `python -m tests.mcp.protocol_server`."""
 
 from __future__ import annotations
 
 import asyncio
 import io
+import sys
 from typing import Any
 
 import mcp_types as types
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.types import Audio, Image
 from pydantic import BaseModel
 
+from tests.mcp.tasks_extension import Tasks, give_up, serve_tasks, status
+
 LANGUAGES = ("python", "perl", "php", "rust")
+TASKS = Tasks({"task_only": "required", "slow_task": "required", "failing_task": "required",
+               "told_task": "required", "abandoned_task": "required"}, poll_ms={"told_task": 60_000})
 
 
 class TasksServer(MCPServer):
-    """Declares `task_only` as callable only as a task (execution.taskSupport "required")."""
+    """Lists each tool of TASKS with its execution.taskSupport."""
 
     async def list_tools(self) -> list[Any]:
         tools = await super().list_tools()
-        return [t.model_copy(update={"execution": types.ToolExecution(task_support="required")})
-                if t.name == "task_only" else t for t in tools]
+        return [t.model_copy(update={"execution": types.ToolExecution(task_support=TASKS.support[t.name])})
+                if t.name in TASKS.support else t for t in tools]
 
 
-server = TasksServer("palimpsest-test-protocol")
+server = TasksServer("palimpsest-test-protocol", extensions=[TASKS], middleware=[TASKS])
+serve_tasks(server, TASKS)
 
 
 def _png(width: int, height: int) -> bytes:
@@ -74,7 +81,36 @@ async def slow(steps: int = 3, pause: float = 0.2, ctx: Context | None = None) -
 @server.tool()
 def task_only() -> str:
     """Runs only as a task."""
-    return "ran as a plain call"
+    return "ran as a task"
+
+
+@server.tool()
+async def slow_task(steps: int = 3, pause: float = 0.2) -> str:
+    """Works in steps as a task, its status message saying how far it got."""
+    for step in range(1, steps + 1):
+        status(f"step {step} of {steps}")
+        await asyncio.sleep(pause)
+    return f"task done after {steps} steps"
+
+
+@server.tool()
+async def told_task(pause: float = 0.2) -> str:
+    """A task whose server suggests polling once a minute: its end is told by notifications/tasks/status."""
+    await asyncio.sleep(pause)
+    return "told when done"
+
+
+@server.tool()
+def abandoned_task() -> str:
+    """A task its server cancels."""
+    give_up("the operator stopped it")
+    return "never read"
+
+
+@server.tool()
+def failing_task() -> str:
+    """Fails, as a task."""
+    raise ToolError("the disk is full")
 
 
 @server.prompt()
@@ -224,4 +260,6 @@ async def roots_changes(seen: int = 1) -> str:
 
 
 if __name__ == "__main__":
+    TASKS.notify = "--no-task-notifications" not in sys.argv
+    TASKS.declare = "--undeclared-tasks" not in sys.argv
     server.run()

@@ -1,5 +1,5 @@
 """MCP beyond plain calls, through the real CLI against a real server subprocess (tests/mcp/protocol_server.py) and
-a fake provider: a tool's image reaches the model as an image, a task-only tool is never offered."""
+a fake provider: a tool's image reaches the model as an image (tasks: tests/mcp/test_tasks.py)."""
 
 from __future__ import annotations
 
@@ -73,18 +73,6 @@ def test_a_tools_screenshot_reaches_the_model_as_an_image_inside_the_tool_result
     assert re.search(r"\[tool proto__screenshot: \d+ characters, 1 image\]", plain.err)
     assert kept["sha256"] == image.sha256 and kept["width"] == 160  # stored once, as an attachment of the result
     assert "response_complete" in [line["type"] for line in lines]
-
-
-def test_a_tool_callable_only_as_a_task_is_listed_but_never_offered(env: Env) -> None:
-    tools = env.run("mcp", "tools", "proto")
-    assert tools.code == 0, tools.err
-    assert "task_only" in tools.out and "task only" in tools.out
-
-    result, _ = env.chat("hello")
-
-    assert result.code == 0, result.err
-    assert "proto__screenshot" in env.brain.offered[0]
-    assert "proto__task_only" not in env.brain.offered[0]
 
 
 def test_a_long_tools_progress_comes_as_progress_events_before_its_result(env: Env) -> None:
