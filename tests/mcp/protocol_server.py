@@ -1,7 +1,8 @@
 """A real MCP server (the SDK's MCPServer) for the protocol tests beyond plain calls: a screenshot tool returning an
 image, a speaking tool returning a WAV clip, a slow tool reporting progress, tools callable only as tasks
-(tests/mcp/tasks_extension.py), prompts with argument completion, resources, a tool that elicits, one that samples
-and one that lists the client's roots. `python -m tests.mcp.protocol_server`."""
+(tests/mcp/tasks_extension.py; one asks a question mid-task), prompts with argument completion, resources, a tool
+that elicits, one that samples and one that lists the client's roots. `python -m tests.mcp.protocol_server`, or
+`--http PORT` for Streamable HTTP on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.types import Audio, Image
 from pydantic import BaseModel
 
-from tests.mcp.tasks_extension import Tasks, give_up, serve_tasks, status
+from tests.mcp.tasks_extension import Tasks, ask, give_up, serve_tasks, status
 
 LANGUAGES = ("python", "perl", "php", "rust")
 TASKS = Tasks({"task_only": "required", "slow_task": "required", "failing_task": "required",
-               "told_task": "required", "abandoned_task": "required"}, poll_ms={"told_task": 60_000})
+               "told_task": "required", "abandoned_task": "required",
+               "asking_task": "required"}, poll_ms={"told_task": 60_000})
 
 
 class TasksServer(MCPServer):
@@ -105,6 +107,18 @@ def abandoned_task() -> str:
     """A task its server cancels."""
     give_up("the operator stopped it")
     return "never read"
+
+
+@server.tool()
+async def asking_task() -> str:
+    """A task that needs the user's name half-way (input_required, the question asked on tasks/result)."""
+    status("looking up the account")
+    answer = await ask("Whose account is it?", {"type": "object", "properties": {"name": {"type": "string"}},
+                                                 "required": ["name"]})
+    if answer.action != "accept" or not answer.content:
+        return f"The user chose {answer.action}; nothing was looked up."
+    status("reading the account")
+    return f"The account of {answer.content['name']} holds 3 invoices."
 
 
 @server.tool()
@@ -262,4 +276,7 @@ async def roots_changes(seen: int = 1) -> str:
 if __name__ == "__main__":
     TASKS.notify = "--no-task-notifications" not in sys.argv
     TASKS.declare = "--undeclared-tasks" not in sys.argv
-    server.run()
+    if "--http" in sys.argv:
+        server.run(transport="streamable-http", host="127.0.0.1", port=int(sys.argv[sys.argv.index("--http") + 1]))
+    else:
+        server.run()

@@ -2,8 +2,10 @@
 machinery, with the spec's rules: a task-augmented tools/call answers a CreateTaskResult at once and runs the tool
 in the background; tasks/get, tasks/result (blocks until the task ends) and tasks/cancel; a tool whose
 execution.taskSupport is "required" called without `task` fails with -32601, a tool without task support called with
-`task` too. Each status change is also sent as notifications/tasks/status (unless the server is told not to);
-each tasks/cancel is written to standard error (the client's log of the server)."""
+`task` too. A task that needs the user's answer is input_required until the client calls tasks/result; the question
+(elicitation/create, with the related-task _meta) goes on that request, so over Streamable HTTP on its stream. Each
+status change is also sent as notifications/tasks/status (unless the server is told not to); each tasks/cancel and
+each question's answer is written to standard error (the client's log of the server)."""
 
 from __future__ import annotations
 
@@ -20,9 +22,11 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.extension import Extension, MethodBinding
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import ServerMessageMetadata
 
 POLL_INTERVAL_MS = 50
 TERMINAL = ("completed", "failed", "cancelled")
+RELATED_TASK = "io.modelcontextprotocol/related-task"
 _current: contextvars.ContextVar[_Running | None] = contextvars.ContextVar("task", default=None)
 
 
@@ -40,6 +44,24 @@ def give_up(message: str) -> None:
         running.update("cancelled", message)
 
 
+async def ask(message: str, requested_schema: dict[str, Any]) -> types.ElicitResult:
+    """Asks the user (a form) from the task the calling tool runs in: the task is input_required until the client
+    calls tasks/result, whose request carries the question; then working again."""
+    running = _current.get()
+    if running is None:
+        raise RuntimeError("ask() runs only in a task")
+    running.update("input_required", message)
+    ctx = await running.next_result_request()
+    params = types.ElicitRequestFormParams.model_validate(
+        {"message": message, "requestedSchema": requested_schema,
+         "_meta": {RELATED_TASK: {"taskId": running.task.task_id}}})
+    answer = await ctx.session.send_request(types.ElicitRequest(params=params), types.ElicitResult,
+                                            metadata=ServerMessageMetadata(related_request_id=ctx.request_id))
+    print(f"{running.task.task_id} answered: {answer.action} {answer.content or ''}", file=sys.stderr, flush=True)
+    running.update("working", None)
+    return answer
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -52,6 +74,15 @@ class _Running:
     result: types.CallToolResult | None = None
     job: asyncio.Task[None] | None = None
     sending: set[asyncio.Task[None]] = field(default_factory=set)
+    waiting: list[ServerRequestContext[Any, Any]] = field(default_factory=list)  # tasks/result requests now open
+    someone_waits: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def next_result_request(self) -> ServerRequestContext[Any, Any]:
+        """The latest open tasks/result request of this task, once there is one."""
+        while not self.waiting:
+            self.someone_waits.clear()
+            await self.someone_waits.wait()
+        return self.waiting[-1]
 
     def update(self, state: types.TaskStatus, message: str | None) -> None:
         self.task = self.task.model_copy(update={"status": state, "status_message": message,
@@ -149,7 +180,12 @@ class Tasks(Extension):
     async def _result(self, ctx: ServerRequestContext[Any, Any],
                       params: types.GetTaskPayloadRequestParams) -> HandlerResult:
         running = self._find(params.task_id)
-        await running.done.wait()
+        running.waiting.append(ctx)
+        running.someone_waits.set()
+        try:
+            await running.done.wait()
+        finally:
+            running.waiting.remove(ctx)
         if running.result is None:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Task {params.task_id} was cancelled")
         meta = {"io.modelcontextprotocol/related-task": {"taskId": params.task_id}}
