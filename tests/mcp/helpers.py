@@ -60,11 +60,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def http_server() -> Iterator[str]:
-    """The test server over Streamable HTTP on 127.0.0.1, as a subprocess; yields its URL."""
+def http_server(module: str = "tests.mcp.server", log: Path | None = None) -> Iterator[str]:
+    """A test server (`module`) over Streamable HTTP on 127.0.0.1, as a subprocess, its standard error in `log`
+    (or discarded); yields its URL."""
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "tests.mcp.server", "--http", str(port)], cwd=ROOT,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    command = [sys.executable, "-m", module, "--http", str(port)]
+    if log is None:
+        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    else:
+        with log.open("wb") as errors:  # the server holds its own copy
+            process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=errors)
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
