@@ -1,7 +1,8 @@
 """MCP tasks (spec 2025-11-25) from the client's side: a tool callable only as a task is called task-augmented, the
 task is polled with tasks/get at the interval the server asks, or at once when notifications/tasks/status says it
-changed (its status message reported as progress), its result fetched with tasks/result, and the task cancelled with
-tasks/cancel when the call is (Stop, the time limit)."""
+changed (its status message reported as progress), its result fetched with tasks/result (at once when the task needs
+input: the server asks its questions there), and the task cancelled with tasks/cancel when the call is (Stop, the
+time limit)."""
 
 from __future__ import annotations
 
@@ -105,19 +106,20 @@ async def call_as_task(session: ClientSession, outbound: Outbound, watch: TaskWa
 async def _follow(session: ClientSession, watch: TaskWatch, task: types.Task,
                   report: ProgressReport | None) -> types.CallToolResult:
     reported: list[str] = []
-    while task.status not in TERMINAL and task.status != "input_required":
-        await watch.pause(task.task_id, _interval(task))
-        task = await session.send_request(
-            types.GetTaskRequest(params=types.GetTaskRequestParams(task_id=task.task_id)), types.GetTaskResult)
-        message = task.status_message
-        if report is not None and message and task.status == "working" and message not in reported[-1:]:
-            reported.append(message)
-            report(len(reported), None, message)
+    task = await _poll(session, watch, task, report, reported, ("input_required", *TERMINAL))
     if task.status == "cancelled":
         raise TaskError(f"was cancelled by the server (task {task.task_id})" +
                         (f": {task.status_message}" if task.status_message else ""))
-    # input_required: tasks/result is where the server asks its questions; it answers once the task ended
     payload = types.GetTaskPayloadRequest(params=types.GetTaskPayloadRequestParams(task_id=task.task_id))
+    if task.status == "input_required":
+        # tasks/result is where the server asks its questions (on that request's stream over HTTP); it answers once
+        # the task ended. Meanwhile tasks/get goes on, so the status messages after the answers are reported too.
+        polling = asyncio.create_task(_poll(session, watch, task, report, reported, TERMINAL))
+        try:
+            return await session.send_request(payload, types.CallToolResult)
+        finally:
+            polling.cancel()
+            await asyncio.gather(polling, return_exceptions=True)  # its end (or error) retrieved
     if task.status != "failed":
         return await session.send_request(payload, types.CallToolResult)
     try:  # a failed task's result is the tool's error result, or the request's error
@@ -126,6 +128,21 @@ async def _follow(session: ClientSession, watch: TaskWatch, task: types.Task,
     except MCPError as err:
         said = str(err)
     raise TaskError(f"failed (task {task.task_id}): {said or task.status_message or 'no reason given'}")
+
+
+async def _poll(session: ClientSession, watch: TaskWatch, task: types.Task, report: ProgressReport | None,
+                reported: list[str], until: tuple[str, ...]) -> types.Task:
+    """tasks/get until the task's status is one of `until`; each new status message of the working task is
+    reported (`reported`: the messages so far)."""
+    while task.status not in until:
+        await watch.pause(task.task_id, _interval(task))
+        task = await session.send_request(
+            types.GetTaskRequest(params=types.GetTaskRequestParams(task_id=task.task_id)), types.GetTaskResult)
+        message = task.status_message
+        if report is not None and message and task.status == "working" and message not in reported[-1:]:
+            reported.append(message)
+            report(len(reported), None, message)
+    return task
 
 
 def _interval(task: types.Task) -> float:

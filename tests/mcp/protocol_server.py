@@ -110,14 +110,16 @@ def abandoned_task() -> str:
 
 
 @server.tool()
-async def asking_task() -> str:
-    """A task that needs the user's name half-way (input_required, the question asked on tasks/result)."""
+async def asking_task(pause: float = 0.5) -> str:
+    """A task that needs the user's name half-way (input_required, the question asked on tasks/result), then works
+    on for `pause` seconds."""
     status("looking up the account")
     answer = await ask("Whose account is it?", {"type": "object", "properties": {"name": {"type": "string"}},
                                                  "required": ["name"]})
     if answer.action != "accept" or not answer.content:
         return f"The user chose {answer.action}; nothing was looked up."
     status("reading the account")
+    await asyncio.sleep(pause)
     return f"The account of {answer.content['name']} holds 3 invoices."
 
 

@@ -42,8 +42,12 @@ def test_a_tasks_question_is_asked_on_the_terminal_and_the_answer_reaches_the_ta
     assert code == 0, terminal.screen
     [outcome] = env.brain.results
     assert (outcome.text, outcome.is_error) == ("The account of Ada holds 3 invoices.", False)
-    kinds = [json.loads(line)["type"] for line in out.splitlines()]
+    lines = [json.loads(line) for line in out.splitlines()]
+    kinds = [line["type"] for line in lines]
     assert kinds.index("tool_call") < kinds.index("tool_result") < kinds.index("response_complete")
+    progress = [line["message"] for line in lines if line["type"] == "progress"]
+    assert progress[-1:] == ["reading the account"]  # the task's status after the answer is still reported
+    assert kinds.index("progress") < kinds.index("tool_result")
     log = (env.cli.home / "logs" / "mcp" / "proto.log").read_text()
     assert "task-1 answered: accept {'name': 'Ada'}" in log  # on tasks/result, with the task's related-task _meta
 
