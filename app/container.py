@@ -8,21 +8,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from app.adapter_cache import LazyAdapterFactory
 from app.container_management import ManagementUseCases
 from app.mcp_resource_watch import WatchedResources
 from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
-from data.db.turn_leases import HOST
+from data.db.lease_rules import HOST
 from data.keys import KeyringApiKeyStorage
 from data.mcp.secrets import KeyringMcpSecrets
 from data.providers.embedder_factory import SdkEmbedderFactory
 from data.providers.media_forms import AttachmentForms
 from data.providers.rules import PROVIDER_RULES
 from data.providers.thinking_rules import ProviderThinkingRules
-from data.storage import Storage
 from data.tools import BuiltinTools
 from domain.attachment import Attachment
 from domain.chat.provider_numbers import ProviderNumbers
@@ -60,6 +59,7 @@ from domain.usecases.send_message import SendMessageUseCase
 if TYPE_CHECKING:
     from data.documents.cards import AttachmentDocuments
     from data.mcp.hub import McpHub
+    from data.storage import Storage
 
 
 class SystemClock:
@@ -152,6 +152,24 @@ def _price_per_million(model_id: str) -> tuple[float, float] | None:
 
     price = price_of(model_id)
     return (price.input, price.output) if price is not None else None
+
+
+def open_storage(home: Path | None, *, lite: bool = False) -> Storage:
+    """The full Storage, or with `lite` the lite store (data.lite) when the database is current; the lite store opens
+    the full one itself for anything it does not do."""
+    if lite:
+        from data.lite.storage import open_lite
+
+        opened = open_lite(home, lambda: _open_full(home))
+        if opened is not None:
+            return cast("Storage", opened)  # the same attributes and ports (tests/data run both)
+    return _open_full(home)
+
+
+def _open_full(home: Path | None) -> Storage:
+    from data.storage import Storage
+
+    return Storage.open(home)
 
 
 class Container(ManagementUseCases):
@@ -275,11 +293,13 @@ class Container(ManagementUseCases):
         keys: ApiKeyStorage | None = None,
         approver: ToolApprover | None = None,
         context_overrides: Mapping[str, Any] | None = None,
+        lite_storage: bool = False,
     ) -> Container:
         """Opens the store under `home` (default: $PALIMPSEST_HOME or the platform folder) and wires everything;
         `approver` answers tool requests that need the user's consent (None: they are refused); `context_overrides`
-        replace stored context settings for this process only (a command's flags)."""
-        storage = Storage.open(home)
+        replace stored context settings for this process only (a command's flags). With `lite_storage` (one chat
+        turn in a process of its own) a current database is opened over sqlite3, without SQLAlchemy."""
+        storage = open_storage(home, lite=lite_storage)
         try:
             return cls(storage, keys or KeyringApiKeyStorage(), adapter_factory or LazyAdapterFactory(), approver,
                        context_overrides)

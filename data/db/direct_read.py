@@ -15,13 +15,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from data.db.built_in import BUILT_IN_ORDER as BUILT_IN_ORDER  # re-exported
 from data.db.inspection import VERSION_TABLE, inspect_file
 from data.db.schema_version import shipped_revisions
 from data.paths import database_path
 from domain.models import Provider, ProviderApi, ProviderType, Session
 
 BUSY_SECONDS = 30.0
-BUILT_IN_ORDER = {"anthropic": 0, "openai": 1, "gemini": 2}  # as SqlProviderRepository.list() orders them
 
 
 def _snapshot(home: Path | None, statement: str) -> list[tuple[Any, ...]] | None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from data.db.attachments_json import attachments_from_json, attachments_to_json
 from data.db.capabilities_json import capabilities_from_json, capabilities_to_json
-from data.db.rows import AgentRow, CompactionRow, MemoryRow, MessageRow, ModelRow, ProviderRow, SessionRow
 from domain.models import (
     Agent,
     AiModel,
@@ -30,6 +29,9 @@ from domain.models import (
 )
 from domain.settings import ContextSettings
 from domain.web import record_from_json, record_to_json
+
+if TYPE_CHECKING:  # the rows only name the attributes read: plain records serve too (data/lite, no SQLAlchemy)
+    from data.db.rows import AgentRow, CompactionRow, MemoryRow, MessageRow, ModelRow, ProviderRow, SessionRow
 
 _SETTING_NAMES = frozenset(f.name for f in fields(ContextSettings))
 
