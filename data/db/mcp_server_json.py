@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.mcp import DEFAULT_TIMEOUT_S, McpServer, McpToolSpec, McpTransport, ToolPermission
-
-if TYPE_CHECKING:
-    from data.db.rows_app import McpServerRow
 
 
 def server_json(server: McpServer) -> tuple[str, str, str, str]:
@@ -39,7 +36,7 @@ def _strings(value: Any) -> tuple[str, ...]:
     return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
 
 
-def server_to_domain(row: McpServerRow) -> McpServer:
+def server_to_domain(row: Any) -> McpServer:
     config = _loads(row.config, dict)
     tools = tuple(
         McpToolSpec(t["name"], str(t.get("description") or ""), t.get("input_schema") or {"type": "object"},

@@ -27,19 +27,19 @@ class LiteProviderRepository(Delegating):
     """Providers: reads (changes through the full store)."""
 
     def list(self) -> Sequence[Provider]:
-        providers = [provider_to_domain(r) for r in self._lite_db.records(_PROVIDERS)]  # type: ignore[arg-type]
+        providers = [provider_to_domain(r) for r in self._lite_db.records(_PROVIDERS)]
         return sorted(providers, key=lambda p: (BUILT_IN_ORDER.get(p.id, 9), p.name.lower()))
 
     def get(self, provider_id: ProviderId) -> Provider | None:
         row = self._lite_db.record(_PROVIDERS + " WHERE id = ?", (provider_id,))
-        return provider_to_domain(row) if row else None  # type: ignore[arg-type]
+        return provider_to_domain(row) if row else None
 
     def find(self, id_or_name: str) -> Provider | None:
         found = self.get(id_or_name)
         if found is not None:
             return found
         row = self._lite_db.record(_PROVIDERS + " WHERE lower(name) = ?", (id_or_name.strip().lower(),))
-        return provider_to_domain(row) if row else None  # type: ignore[arg-type]
+        return provider_to_domain(row) if row else None
 
 
 class LiteAgentRepository(Delegating):
@@ -47,25 +47,25 @@ class LiteAgentRepository(Delegating):
 
     def list(self) -> Sequence[Agent]:
         rows = self._lite_db.records(_AGENTS + " ORDER BY is_built_in DESC, lower(name)")
-        return [agent_to_domain(r) for r in rows]  # type: ignore[arg-type]
+        return [agent_to_domain(r) for r in rows]
 
     def get(self, agent_id: AgentId) -> Agent | None:
         row = self._lite_db.record(_AGENTS + " WHERE id = ?", (agent_id,))
-        return agent_to_domain(row) if row else None  # type: ignore[arg-type]
+        return agent_to_domain(row) if row else None
 
     def find(self, id_or_name: str) -> Agent | None:
         found = self.get(id_or_name)
         if found is not None:
             return found
         row = self._lite_db.record(_AGENTS + " WHERE lower(name) = ?", (id_or_name.strip().lower(),))
-        return agent_to_domain(row) if row else None  # type: ignore[arg-type]
+        return agent_to_domain(row) if row else None
 
     def default(self) -> Agent:
         row = (self._lite_db.record(_AGENTS + " WHERE id = ?", (DEFAULT_AGENT_ID,))
                or self._lite_db.record(_AGENTS + " ORDER BY is_built_in DESC, created_at LIMIT 1"))
         if row is None:
             raise NotFound("agent", DEFAULT_AGENT_ID)
-        return agent_to_domain(row)  # type: ignore[arg-type]
+        return agent_to_domain(row)
 
 
 class LiteSettingsRepository(Delegating):
@@ -86,7 +86,7 @@ class LiteMemoryRepository(Delegating):
 
     def get(self, memory_id: MemoryId) -> Memory | None:
         row = self._lite_db.record(_MEMORIES + " WHERE id = ?", (memory_id,))
-        return memory_to_domain(row) if row else None  # type: ignore[arg-type]
+        return memory_to_domain(row) if row else None
 
     def list(self, agent_id: AgentId | None = None) -> Sequence[Memory]:
         if agent_id is None:
@@ -94,18 +94,18 @@ class LiteMemoryRepository(Delegating):
         else:
             rows = self._lite_db.records(_MEMORIES + " WHERE agent_id IS NULL OR agent_id = ? ORDER BY created_at"
                                          " DESC, id", (agent_id,))
-        return [memory_to_domain(r) for r in rows]  # type: ignore[arg-type]
+        return [memory_to_domain(r) for r in rows]
 
 
 class LiteMcpServerRepository(Delegating):
     """MCP servers: reads (saved and deleted through the full store)."""
 
     def list(self) -> Sequence[McpServer]:
-        return [server_to_domain(r) for r in self._lite_db.records(_SERVERS + " ORDER BY name")]  # type: ignore[arg-type]
+        return [server_to_domain(r) for r in self._lite_db.records(_SERVERS + " ORDER BY name")]
 
     def get(self, name: str) -> McpServer | None:
         row = self._lite_db.record(_SERVERS + " WHERE name = ?", (name,))
-        return server_to_domain(row) if row else None  # type: ignore[arg-type]
+        return server_to_domain(row) if row else None
 
 
 def lite_db_of(repo: Delegating) -> LiteDatabase:

@@ -36,11 +36,11 @@ class LiteModelRepository(Delegating):
             rows = self._db.records(_SELECT + _ORDER)
         else:
             rows = self._db.records(_SELECT + " WHERE provider_id = ?" + _ORDER, (provider_id,))
-        return [model_to_domain(r) for r in rows]  # type: ignore[arg-type]
+        return [model_to_domain(r) for r in rows]
 
     def get(self, provider_id: ProviderId, model_id: ModelId) -> AiModel | None:
         row = self._db.record(_SELECT + " WHERE id = ? AND provider_id = ?", (model_id, provider_id))
-        return model_to_domain(row) if row else None  # type: ignore[arg-type]
+        return model_to_domain(row) if row else None
 
     def resolve(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
         return resolved(self.get(provider_id, model_id), self._registry, provider_id, model_id)

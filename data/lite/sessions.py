@@ -56,7 +56,7 @@ class LiteSessionRepository(Delegating):
 
     def get(self, session_id: SessionId) -> Session | None:
         row = self._db.record(_GET, (session_id,))
-        return session_to_domain(row) if row else None  # type: ignore[arg-type]
+        return session_to_domain(row) if row else None
 
     def update(self, session: Session) -> Session:
         with self._db.write():
@@ -112,7 +112,7 @@ class LiteSessionRepository(Delegating):
             return self._stored(session_id)
 
     def compactions(self, session_id: SessionId) -> Sequence[CompactionRecord]:
-        return [compaction_to_domain(r) for r in self._db.records(_COMPACTIONS, (session_id,))]  # type: ignore[arg-type]
+        return [compaction_to_domain(r) for r in self._db.records(_COMPACTIONS, (session_id,))]
 
     def _log(self, session_id: SessionId, record: CompactionRecord, *, boundary: int, summary: str | None,
              summary_tokens: int) -> None:

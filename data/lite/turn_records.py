@@ -42,7 +42,7 @@ class LiteTurnLeases:
                     self._db.run("DELETE FROM turn_leases WHERE session_id = ? AND owner = ?",
                                  (row.session_id, row.owner))
             mine = next((r for r in live if r.owner == lease.owner), None)
-            blocker = in_the_way(mine, [r for r in live if r.owner != lease.owner])  # type: ignore[arg-type]
+            blocker = in_the_way(mine, [r for r in live if r.owner != lease.owner])
             if blocker is not None and not queue:
                 return to_lease(blocker)
             acquired = lease.acquired_at if blocker is None or mine is None else mine.acquired_at
@@ -66,7 +66,7 @@ class LiteTurnLeases:
 
     def holder(self, session_id: SessionId, now: datetime) -> TurnLease | None:
         rows = self._db.records(_LEASES + " WHERE session_id = ? AND holding = 1", (session_id,))
-        return next((to_lease(r) for r in rows if self._live(r, now)), None)  # type: ignore[arg-type]
+        return next((to_lease(r) for r in rows if self._live(r, now)), None)
 
     def _live(self, row: Record, now: datetime) -> bool:
         return bool(row.expires_at > now and not self._gone(row.host, row.pid))
