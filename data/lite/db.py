@@ -4,6 +4,7 @@ foreign keys, BEGIN IMMEDIATE for writes, a nested block joins the outer one), w
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,6 +36,7 @@ class LiteDatabase:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._thread = threading.get_ident()
         self._conn = self._connect()
         self._reader: sqlite3.Connection | None = None
         self._atomic = 0  # depth of atomic() blocks (and write() outside one)
@@ -50,6 +52,11 @@ class LiteDatabase:
     def connection(self) -> sqlite3.Connection:
         """The connection writes go through (for code shared with the full store that takes one, such as the seed)."""
         return self._conn
+
+    @property
+    def on_its_thread(self) -> bool:
+        """Whether the caller runs on the thread that opened the store (the only one its connections serve)."""
+        return threading.get_ident() == self._thread
 
     @property
     def writing(self) -> bool:

@@ -4,7 +4,9 @@ does not do itself goes to the full Storage, which `open_full` opens on first us
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +50,8 @@ class LiteStorage:
         self._db = db
         self._open_full = open_full
         self._full: Any = None
-        self.unit_of_work = db
+        self._opening = threading.Lock()
+        self.unit_of_work = ThreadedUnitOfWork(db, lambda: self.full.unit_of_work)
         self.attachment_files = AttachmentFiles(path.parent / ATTACHMENTS_DIR)
         self.documents = LiteDocuments(db, lambda: self.full.documents)
         self.passage_vectors = Delegating(db, lambda: self.full.passage_vectors)
@@ -63,15 +66,16 @@ class LiteStorage:
         self.attachment_counts = LiteAttachmentCounts(db, lambda: self.full.attachment_counts)
         self.cut_evidence = LiteCutEvidence(db, lambda: self.full.cut_evidence)
         self.mcp_servers = LiteMcpServerRepository(db, lambda: self.full.mcp_servers)
-        self.turn_leases = LiteTurnLeases(db)
+        self.turn_leases = LiteTurnLeases(db, lambda: self.full.turn_leases)
         self.server_probes = LiteServerProbes(db, lambda: self.full.server_probes)
 
     @property
     def full(self) -> Any:
         """The full Storage on the same file, opened on first use."""
-        if self._full is None:
-            self._full = self._open_full()
-        return self._full
+        with self._opening:  # an MCP server's thread may ask at the same time
+            if self._full is None:
+                self._full = self._open_full()
+            return self._full
 
     @property
     def opened_full(self) -> bool:
@@ -101,6 +105,26 @@ class LiteStorage:
                 self._full.close()
         finally:
             self._db.close()
+
+
+class ThreadedUnitOfWork:
+    """The lite database's transactions on its own thread; on any other, the full store's (whose repositories serve
+    that thread's calls)."""
+
+    def __init__(self, db: LiteDatabase, full: Callable[[], Any]) -> None:
+        self._db = db
+        self._full = full
+
+    def atomic(self) -> AbstractContextManager[None]:
+        """See UnitOfWork.atomic."""
+        return self._db.atomic() if self._db.on_its_thread else self._full().atomic()
+
+    def snapshot(self) -> AbstractContextManager[None]:
+        """See UnitOfWork.snapshot."""
+        return self._db.snapshot() if self._db.on_its_thread else self._full().snapshot()
+
+    def __getattr__(self, name: str) -> Any:  # the lite database's reads (value, rows, records) for tests
+        return getattr(self._db, name)
 
 
 def open_lite(home: Path | None, open_full: Callable[[], Any]) -> LiteStorage | None:

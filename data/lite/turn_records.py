@@ -23,10 +23,12 @@ _LEASES = "SELECT session_id, owner, holding, holder, host, pid, acquired_at, ex
 _CHUNK = 500  # digests per IN list
 
 
-class LiteTurnLeases:
-    """Leases by conversation id (the whole TurnLeases port)."""
+class LiteTurnLeases(Delegating):
+    """Leases by conversation id (the whole TurnLeases port; another thread's calls go to the full store)."""
 
-    def __init__(self, db: LiteDatabase, gone: Callable[[str, int], bool] = process_gone) -> None:
+    def __init__(self, db: LiteDatabase, full: Callable[[], Any], gone: Callable[[str, int], bool] = process_gone
+                 ) -> None:
+        super().__init__(db, full)
         self._db = db
         self._gone = gone
 

@@ -75,7 +75,6 @@ def test_update_of_a_missing_session_is_not_found(storage: Storage) -> None:
         storage.sessions.update(Session(id="ghost", title="x", current_agent_id=None, created_at=T0, updated_at=T0))
 
 
-@pytest.mark.full_store  # threads: the lite store serves one
 def test_add_usage_accumulates_from_many_threads_without_losing_any(storage: Storage) -> None:
     new_session(storage)
 

@@ -72,7 +72,6 @@ def test_reopening_does_not_duplicate_seeds_or_overwrite_a_user_window(tmp_path:
         second.close()
 
 
-@pytest.mark.full_store  # threads: the lite store serves one
 def test_store_is_usable_from_worker_threads(storage: Storage) -> None:
     new_session(storage)
     errors: list[BaseException] = []
