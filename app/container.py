@@ -8,11 +8,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from app.adapter_cache import LazyAdapterFactory
 from app.container_management import ManagementUseCases
 from app.mcp_resource_watch import WatchedResources
+from app.storage_choice import open_storage
 from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
 from data.db.lease_rules import HOST
@@ -154,24 +155,6 @@ def _price_per_million(model_id: str) -> tuple[float, float] | None:
     return (price.input, price.output) if price is not None else None
 
 
-def open_storage(home: Path | None, *, lite: bool = False) -> Storage:
-    """The full Storage, or with `lite` the lite store (data.lite) when the database is current; the lite store opens
-    the full one itself for anything it does not do."""
-    if lite:
-        from data.lite.storage import open_lite
-
-        opened = open_lite(home, lambda: _open_full(home))
-        if opened is not None:
-            return cast("Storage", opened)  # the same attributes and ports (tests/data run both)
-    return _open_full(home)
-
-
-def _open_full(home: Path | None) -> Storage:
-    from data.storage import Storage
-
-    return Storage.open(home)
-
-
 class Container(ManagementUseCases):
     """Every long-lived object of a running Palimpsest; the CLI and the desktop app call its use cases."""
 
@@ -297,8 +280,7 @@ class Container(ManagementUseCases):
     ) -> Container:
         """Opens the store under `home` (default: $PALIMPSEST_HOME or the platform folder) and wires everything;
         `approver` answers tool requests that need the user's consent (None: they are refused); `context_overrides`
-        replace stored context settings for this process only (a command's flags). With `lite_storage` (one chat
-        turn in a process of its own) a current database is opened over sqlite3, without SQLAlchemy."""
+        replace stored context settings for this process only (a command's flags); lite_storage: app.storage_choice."""
         storage = open_storage(home, lite=lite_storage)
         try:
             return cls(storage, keys or KeyringApiKeyStorage(), adapter_factory or LazyAdapterFactory(), approver,
