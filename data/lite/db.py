@@ -10,26 +10,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from data.db.records import TIMESTAMPS as TIMESTAMPS  # re-exported
+from data.db.records import Record as Record  # re-exported
+from data.db.records import records
 from data.db.timestamps import at as at  # re-exported
 from data.db.timestamps import micros as micros  # re-exported
 
 BUSY_SECONDS = 30.0
-# the columns stored as integer microseconds since the epoch (data.db.rows_base.UtcTimestamp)
-TIMESTAMPS = frozenset({"created_at", "updated_at", "deleted_at", "acquired_at", "expires_at", "probed_at",
-                        "seen_at", "counted_at"})
-
-
-class Record:
-    """A row read by column name as attributes (what the mappers of data.db.mappers read), timestamps as datetimes."""
-
-    def __init__(self, names: Sequence[str], values: Sequence[Any]) -> None:
-        for name, value in zip(names, values, strict=True):
-            setattr(self, name, at(value) if name in TIMESTAMPS else value)
-
-    def __getattr__(self, name: str) -> Any:  # only for the type checker: every column is set in __init__
-        raise AttributeError(name)
-
-
 class LiteDatabase:
     """One connection for writes and the reads between them, one more for `snapshot()` reads; used from the thread
     that opened it (sqlite3 refuses any other)."""
@@ -79,9 +66,7 @@ class LiteDatabase:
 
     def records(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[Record]:
         """Rows of a query as Records."""
-        cursor = self._reading().execute(sql, params)
-        names = [d[0] for d in cursor.description]
-        return [Record(names, row) for row in cursor.fetchall()]
+        return records(self._reading().execute(sql, params))
 
     def record(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Record | None:
         """The first row as a Record, or None."""

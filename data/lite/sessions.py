@@ -7,17 +7,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from data.db.mappers import compaction_to_domain, session_to_domain
+from data.db.records import SESSION_COLUMNS
 from data.lite.db import LiteDatabase, micros
 from data.lite.fallback import Delegating
 from domain.errors import InvalidInput, NotFound
 from domain.models import CompactionRecord, Session, SessionId, Usage
 from domain.ports import SESSION_FIELDS
 
-_COLUMNS = ("id, title, current_agent_id, message_count, last_message_preview, is_active, deleted_at, created_at,"
-            " updated_at, compacted_summary, compact_boundary, total_input_tokens, total_output_tokens,"
-            " total_cache_read_tokens, flushed_in_compaction_cycle, compaction_count, current_provider_id,"
-            " current_model_id, reasoning, web_search, system_prompt")
-_GET = f"SELECT {_COLUMNS} FROM sessions WHERE id = ?"
+_GET = f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?"
 _OWNED = ("title", "current_agent_id", "is_active", "deleted_at", "compacted_summary", "compact_boundary",
           "flushed_in_compaction_cycle", "current_provider_id", "current_model_id", "reasoning", "system_prompt",
           "web_search")  # what session_onto_row copies (updated_at: never backwards)

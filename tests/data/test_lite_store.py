@@ -108,6 +108,16 @@ def test_the_full_store_is_never_asked_inside_a_lite_transaction(tmp_path: Path,
         lite.close()
 
 
+def test_booleans_read_back_as_booleans(tmp_path: Path, head_database: Path) -> None:
+    lite = _lite(_home(tmp_path, head_database))
+    try:
+        session = new_session(lite)  # type: ignore[arg-type]
+        assert lite.sessions.update_fields(session.id, web_search=True).web_search is True
+        assert lite.sessions.get(session.id).is_active is True  # type: ignore[union-attr]
+    finally:
+        lite.close()
+
+
 def test_the_lite_connection_enforces_foreign_keys_on_the_wal_file(tmp_path: Path, head_database: Path) -> None:
     lite = _lite(_home(tmp_path, head_database))
     try:
