@@ -14,16 +14,16 @@ from app.adapter_cache import LazyAdapterFactory
 from app.cli.mcp_catalog_cmd import resource_files
 from app.container_management import ManagementUseCases
 from app.mcp_resource_watch import WatchedResources
+from app.storage_choice import open_storage
 from data.attachments.intake import AttachmentIntake
 from data.attachments.media import MediaSource
-from data.db.turn_leases import HOST
+from data.db.lease_rules import HOST
 from data.keys import KeyringApiKeyStorage
 from data.mcp.secrets import KeyringMcpSecrets
 from data.providers.embedder_factory import SdkEmbedderFactory
 from data.providers.media_forms import AttachmentForms
 from data.providers.rules import PROVIDER_RULES
 from data.providers.thinking_rules import ProviderThinkingRules
-from data.storage import Storage
 from data.tools import BuiltinTools
 from domain.attachment import Attachment
 from domain.chat.provider_numbers import ProviderNumbers
@@ -62,6 +62,7 @@ from domain.usecases.send_message import SendMessageUseCase
 if TYPE_CHECKING:
     from data.documents.cards import AttachmentDocuments
     from data.mcp.hub import McpHub
+    from data.storage import Storage
 
 
 class SystemClock:
@@ -279,11 +280,12 @@ class Container(ManagementUseCases):
         keys: ApiKeyStorage | None = None,
         approver: ToolApprover | None = None,
         context_overrides: Mapping[str, Any] | None = None,
+        lite_storage: bool = False,
     ) -> Container:
         """Opens the store under `home` (default: $PALIMPSEST_HOME or the platform folder) and wires everything;
         `approver` answers tool requests that need the user's consent (None: they are refused); `context_overrides`
-        replace stored context settings for this process only (a command's flags)."""
-        storage = Storage.open(home)
+        replace stored context settings for this process only (a command's flags); lite_storage: app.storage_choice."""
+        storage = open_storage(home, lite=lite_storage)
         try:
             return cls(storage, keys or KeyringApiKeyStorage(), adapter_factory or LazyAdapterFactory(), approver,
                        context_overrides)

@@ -124,7 +124,10 @@ def _run_cli(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from app.adapter_cache import LazyAdapterFactory
 
     adapters = LazyAdapterFactory(aiohttp=_one_command != [True])  # one command: httpx, no aiohttp (sdk_import)
-    container = Container.build(approver=approver, context_overrides=overrides or None, adapter_factory=adapters)
+    lite = (args.command == "chat" and _one_command == [True]  # a turn in a process of its own: no SQLAlchemy
+            and not args.retry and not getattr(args, "edit", None))  # (a branch's move is the full store's)
+    container = Container.build(approver=approver, context_overrides=overrides or None, adapter_factory=adapters,
+                                lite_storage=lite)
     if args.command in ("chat", "mcp"):  # an MCP server's question or sampling request: asked on a terminal
         from app.cli.mcp_user import TerminalMcpUser, sign_in_notice
 

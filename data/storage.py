@@ -23,7 +23,7 @@ from data.db.messages import SqlMessageRepository
 from data.db.provider_counts import SqlAttachmentCounts, SqlCutEvidence
 from data.db.providers import SqlProviderRepository
 from data.db.schema_version import shipped_revisions
-from data.db.seed import seed
+from data.db.seed import seed_file
 from data.db.server_probes import SqlServerProbes
 from data.db.sessions import SqlSessionRepository
 from data.db.settings import SqlCalibrationStore, SqlSettingsRepository
@@ -84,7 +84,8 @@ class Storage:
             _migrate(path, inspect_file(path, known), head)
             db = Database(create_sqlite_engine(path))
             try:
-                seed(db, registry)
+                db.engine.connect().close()  # the engine's first connection puts the file in WAL mode
+                seed_file(path, registry)
             except BaseException:
                 db.engine.dispose()
                 raise

@@ -8,15 +8,13 @@ from datetime import UTC, datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session as OrmSession
 
+from data.db.built_in import DEFAULT_AGENT_ID as DEFAULT_AGENT_ID  # re-exported
 from data.db.engine import Database, keyed_select
 from data.db.mappers import agent_onto_row, agent_to_domain
 from data.db.rows import AgentRow
 from domain.errors import InvalidInput, NotFound
 from domain.models import Agent, AgentId
 from domain.settings import ContextSettings
-
-DEFAULT_AGENT_ID = "general-assistant"
-
 
 _GET = keyed_select(AgentRow, "id")
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import select
@@ -12,6 +11,8 @@ from sqlalchemy.orm import Session as OrmSession
 from data.db.capabilities_json import capabilities_from_json, capabilities_to_json, merged
 from data.db.engine import Database, keyed_select
 from data.db.mappers import model_onto_row, model_to_domain
+from data.db.model_resolution import fetched_source as _fetched_source
+from data.db.model_resolution import resolved
 from data.db.rows import ModelRow, ProviderRow
 from data.registry import Registry
 from domain.errors import InvalidInput, NotFound
@@ -43,26 +44,7 @@ class SqlModelRepository:
         return self._db.cached(("model", provider_id, model_id), lambda: self._resolve(provider_id, model_id))
 
     def _resolve(self, provider_id: ProviderId, model_id: ModelId) -> AiModel:
-        stored = self.get(provider_id, model_id)
-        if stored is not None and stored.capabilities is None:  # not listed yet: the registry's entry or family
-            stored = replace(stored, capabilities=self._registry.capabilities(model_id))
-        if stored is not None and stored.input_limit is None:
-            stored = replace(stored, input_limit=self._registry.input_limit(model_id))
-        if stored is not None and stored.context_window_size:
-            return stored
-        preset = self._registry.preset(model_id)
-        if preset is not None:
-            window, max_output, guess = preset.context_window, preset.max_output_tokens, False
-        else:
-            window, max_output, guess = self._registry.guess_window(model_id), None, True
-        if stored is not None:
-            return replace(stored, context_window_size=window, window_is_guess=guess,
-                           max_output_tokens=stored.max_output_tokens or max_output,
-                           window_source=WindowSource.REGISTRY)
-        return AiModel(id=model_id, display_name=preset.display_name if preset else None, provider_id=provider_id,
-                       source=ModelSource.FETCHED, context_window_size=window, max_output_tokens=max_output,
-                       window_is_guess=guess, capabilities=self._registry.capabilities(model_id),
-                       input_limit=self._registry.input_limit(model_id))
+        return resolved(self.get(provider_id, model_id), self._registry, provider_id, model_id)
 
     def upsert(self, model: AiModel) -> AiModel:
         """Inserts or replaces a model; an existing user-set window survives unless `model` is user-set too."""
@@ -178,14 +160,6 @@ class SqlModelRepository:
                 return
             row.context_window_size, row.user_window, row.window_is_guess = None, False, False
             row.window_source = WindowSource.REGISTRY.value
-
-
-def _fetched_source(model: AiModel) -> WindowSource:
-    """A listed model's window: what a local server runs it with (its trained length known), the provider's
-    list, or none (the registry's)."""
-    if not model.context_window_size:
-        return WindowSource.REGISTRY
-    return WindowSource.SERVER if model.trained_window else WindowSource.PROVIDER_API
 
 
 def _check_sizes(window: int | None, max_output: int | None) -> None:

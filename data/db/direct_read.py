@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import closing
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from data.db.built_in import BUILT_IN_ORDER as BUILT_IN_ORDER  # re-exported
 from data.db.inspection import VERSION_TABLE, inspect_file
+from data.db.mappers import session_to_domain
+from data.db.records import SESSION_COLUMNS, Record
 from data.db.schema_version import shipped_revisions
 from data.paths import database_path
 from domain.models import Provider, ProviderApi, ProviderType, Session
 
 BUSY_SECONDS = 30.0
-BUILT_IN_ORDER = {"anthropic": 0, "openai": 1, "gemini": 2}  # as SqlProviderRepository.list() orders them
 
 
 def _snapshot(home: Path | None, statement: str) -> list[tuple[Any, ...]] | None:
@@ -58,16 +59,9 @@ def current_providers(home: Path | None = None) -> list[Provider] | None:
     return sorted(providers, key=lambda p: (BUILT_IN_ORDER.get(p.id, 9), p.name.lower()))
 
 
-_SESSIONS = ("SELECT id, title, current_agent_id, created_at, updated_at, message_count, last_message_preview,"
-             " is_active, deleted_at, compacted_summary, compact_boundary, compaction_count, total_input_tokens,"
-             " total_output_tokens, total_cache_read_tokens, flushed_in_compaction_cycle, current_provider_id,"
-             " current_model_id, reasoning, system_prompt, web_search FROM sessions WHERE deleted_at IS NULL"
+_SESSIONS = (f"SELECT {SESSION_COLUMNS} FROM sessions WHERE deleted_at IS NULL"
              " ORDER BY updated_at DESC, created_at DESC, id")
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def _at(micros: int | None) -> datetime | None:
-    return None if micros is None else _EPOCH + timedelta(0, 0, int(micros))  # as rows.UtcTimestamp reads it
+_SESSION_NAMES = tuple(name.strip() for name in SESSION_COLUMNS.split(","))
 
 
 def current_sessions(home: Path | None = None) -> list[Session] | None:
@@ -76,11 +70,4 @@ def current_sessions(home: Path | None = None) -> list[Session] | None:
     rows = _snapshot(home, _SESSIONS)
     if rows is None:
         return None
-    return [Session(id=r[0], title=r[1], current_agent_id=r[2], created_at=_at(r[3]) or _EPOCH,
-                    updated_at=_at(r[4]) or _EPOCH, message_count=r[5], last_message_preview=r[6],
-                    is_active=bool(r[7]), deleted_at=_at(r[8]), compacted_summary=r[9], compact_boundary=r[10],
-                    compaction_count=r[11], total_input_tokens=r[12], total_output_tokens=r[13],
-                    total_cache_read_tokens=r[14], flushed_in_compaction_cycle=bool(r[15]),
-                    current_provider_id=r[16], current_model_id=r[17], reasoning=r[18], system_prompt=r[19],
-                    web_search=None if r[20] is None else bool(r[20]))
-            for r in rows]
+    return [session_to_domain(Record(_SESSION_NAMES, r)) for r in rows]

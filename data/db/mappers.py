@@ -9,7 +9,6 @@ from typing import Any
 
 from data.db.attachments_json import attachments_from_json, attachments_to_json
 from data.db.capabilities_json import capabilities_from_json, capabilities_to_json
-from data.db.rows import AgentRow, CompactionRow, MemoryRow, MessageRow, ModelRow, ProviderRow, SessionRow
 from domain.models import (
     Agent,
     AiModel,
@@ -31,15 +30,17 @@ from domain.models import (
 from domain.settings import ContextSettings
 from domain.web import record_from_json, record_to_json
 
+Row = Any  # a row of data.db.rows or a data.lite Record: read by column name as attributes (no SQLAlchemy imported)
+
 _SETTING_NAMES = frozenset(f.name for f in fields(ContextSettings))
 
 
-def provider_to_domain(row: ProviderRow) -> Provider:
+def provider_to_domain(row: Row) -> Provider:
     return Provider(id=row.id, name=row.name, type=ProviderType(row.type), base_url=row.base_url,
                     is_active=bool(row.is_active), api=ProviderApi.stored(row.api))
 
 
-def model_to_domain(row: ModelRow) -> AiModel:
+def model_to_domain(row: Row) -> AiModel:
     return AiModel(
         id=row.id, display_name=row.display_name, provider_id=row.provider_id, is_default=bool(row.is_default),
         source=ModelSource(row.source), context_window_size=row.context_window_size,
@@ -49,7 +50,7 @@ def model_to_domain(row: ModelRow) -> AiModel:
     )
 
 
-def _window_source(row: ModelRow) -> WindowSource:
+def _window_source(row: Row) -> WindowSource:
     if row.user_window:
         return WindowSource.USER
     try:
@@ -58,7 +59,7 @@ def _window_source(row: ModelRow) -> WindowSource:
         return WindowSource.REGISTRY
 
 
-def model_onto_row(model: AiModel, row: ModelRow) -> None:
+def model_onto_row(model: AiModel, row: Row) -> None:
     row.display_name = model.display_name
     row.is_default = model.is_default
     row.source = model.source.value
@@ -72,7 +73,7 @@ def model_onto_row(model: AiModel, row: ModelRow) -> None:
     row.trained_window = model.trained_window
 
 
-def agent_to_domain(row: AgentRow) -> Agent:
+def agent_to_domain(row: Row) -> Agent:
     return Agent(
         id=row.id, name=row.name, system_prompt=row.system_prompt,
         preferred_provider_id=row.preferred_provider_id, preferred_model_id=row.preferred_model_id,
@@ -81,7 +82,7 @@ def agent_to_domain(row: AgentRow) -> Agent:
     )
 
 
-def agent_onto_row(agent: Agent, row: AgentRow) -> None:
+def agent_onto_row(agent: Agent, row: Row) -> None:
     row.name = agent.name
     row.system_prompt = agent.system_prompt
     row.preferred_provider_id = agent.preferred_provider_id
@@ -95,7 +96,7 @@ def known_overrides(raw: Any) -> dict[str, Any]:
     return {k: v for k, v in raw.items() if k in _SETTING_NAMES} if isinstance(raw, Mapping) else {}
 
 
-def session_to_domain(row: SessionRow) -> Session:
+def session_to_domain(row: Row) -> Session:
     return Session(
         id=row.id, title=row.title, current_agent_id=row.current_agent_id, created_at=row.created_at,
         updated_at=row.updated_at, message_count=row.message_count, last_message_preview=row.last_message_preview,
@@ -109,7 +110,7 @@ def session_to_domain(row: SessionRow) -> Session:
     )
 
 
-def session_onto_row(session: Session, row: SessionRow) -> None:
+def session_onto_row(session: Session, row: Row) -> None:
     """Copies the fields a caller may set; counters kept by the store (messages, tokens, compactions) are not."""
     row.title = session.title
     row.current_agent_id = session.current_agent_id
@@ -127,7 +128,7 @@ def session_onto_row(session: Session, row: SessionRow) -> None:
     row.web_search = session.web_search
 
 
-def message_to_domain(row: MessageRow) -> Message:
+def message_to_domain(row: Row) -> Message:
     return Message(
         id=row.id, session_id=row.session_id, type=MessageType(row.type), content=row.content,
         created_at=row.created_at, seq=row.seq, thinking_content=row.thinking_content,
@@ -228,12 +229,12 @@ def message_values(message: Message) -> dict[str, Any]:
     }
 
 
-def memory_to_domain(row: MemoryRow) -> Memory:
+def memory_to_domain(row: Row) -> Memory:
     return Memory(id=row.id, content=row.content, created_at=row.created_at, agent_id=row.agent_id,
                   source_session_id=row.source_session_id)
 
 
-def compaction_to_domain(row: CompactionRow) -> CompactionRecord:
+def compaction_to_domain(row: Row) -> CompactionRecord:
     return CompactionRecord(
         session_id=row.session_id, created_at=row.created_at, boundary=row.boundary,
         tokens_before=row.tokens_before, tokens_after=row.tokens_after, summary_tokens=row.summary_tokens,

@@ -20,6 +20,7 @@ from sqlalchemy import (
     update,
 )
 
+from data.db import message_text
 from data.db.mappers import MESSAGE_COLUMNS
 from data.db.message_memo import MemoRead
 from data.db.message_writes import FIRST_REV as _FIRST_REV
@@ -59,9 +60,8 @@ TOUCH = (  # built once: the store's upkeep of a session with each message (coun
             last_message_preview=func.coalesce(bindparam("preview", type_=String), SESSIONS.c.last_message_preview))
 )
 # the active path has a partial index (ix_messages_path): these spell `active = 1` literally so SQLite uses it
-PATH_TAIL = text("SELECT seq FROM messages WHERE session_id = :sid AND active = 1 AND seq < :before"
-                  " ORDER BY seq DESC LIMIT 1 OFFSET :skip")
-PATH_COUNT = text("SELECT count(*) FROM messages WHERE session_id = :sid AND active = 1 AND seq < :before")
+PATH_TAIL = text(message_text.PATH_TAIL)
+PATH_COUNT = text(message_text.PATH_COUNT)
 # a path is moved where it forks from the active one: up from the new leaf to the first message already on the
 # active path (the junction, included), the active messages after the junction off, the ones walked on. seq grows
 # along every path (a message is stored after its parent), so "after the junction" is `seq > junction's seq`.
@@ -95,11 +95,7 @@ TREE = text("SELECT id, parent_id, seq, type, active, substr(content, 1, 100) FR
              " WHERE session_id = :sid ORDER BY seq")
 LINKS = text("SELECT id, parent_id, seq, active FROM messages WHERE session_id = :sid ORDER BY seq")
 DELETE = text("DELETE FROM messages WHERE id = :id")
-LENGTHS = text(  # sizes only: the status of a session far past its window reads its older messages no further
-    "SELECT seq, length(content), coalesce(length(tool_input), 0), coalesce(length(tool_name), 0),"
-    " coalesce(length(tool_output), 0) FROM messages WHERE session_id = :sid AND active = 1 AND seq >= :seq"
-    " ORDER BY seq")
-LENGTHS_SQL = str(LENGTHS)  # for the driver's own cursor (path_lengths)
+LENGTHS_SQL = message_text.LENGTHS  # for the driver's own cursor (path_lengths)
 REPLY_TOKENS = text(  # summed in SQL: a 10,000-message session is a few milliseconds, not mapping every message
     "SELECT model_id, sum(coalesce(input_tokens, 0)), sum(coalesce(output_tokens, 0)) FROM messages"
     " WHERE session_id = :sid AND type = :reply AND (coalesce(input_tokens, 0) != 0 OR coalesce(output_tokens, 0) != 0)"

@@ -11,11 +11,11 @@ from sqlalchemy import Integer, String, Table, bindparam, case, func, insert, te
 from sqlalchemy.orm import Session
 
 from data.db.mappers import message_values
+from data.db.preview import preview as preview  # re-exported
 from data.db.rows import MessageAttachmentRow, MessageRow, SessionRow
 from domain.errors import InvalidInput, NotFound
-from domain.models import Message, MessageType
+from domain.models import Message
 
-PREVIEW_CHARS = 120
 _MESSAGES = cast(Table, MessageRow.__table__)
 _REFS = cast(Table, MessageAttachmentRow.__table__)
 _SESSIONS = cast(Table, SessionRow.__table__)
@@ -36,13 +36,6 @@ _NEXT = text(  # the session's last seq and the newest message of its active pat
 _OWNERS = text("SELECT id, session_id FROM messages WHERE id IN :ids").bindparams(bindparam("ids", expanding=True))
 _TAKEN = text("SELECT id FROM messages WHERE id IN :ids LIMIT 1").bindparams(bindparam("ids", expanding=True))
 _BATCH = 500  # ids per statement (SQLite's limit on bound values)
-
-
-def preview(message: Message) -> str | None:
-    """The session-list preview a user or reply message gives (None for other kinds or blank text)."""
-    if message.type in (MessageType.USER, MessageType.AI_RESPONSE) and message.content.strip():
-        return " ".join(message.content.split())[:PREVIEW_CHARS]
-    return None
 
 
 def add_many(s: Session, messages: Sequence[Message]) -> int:

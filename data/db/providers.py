@@ -8,14 +8,12 @@ from urllib.parse import urlparse
 
 from sqlalchemy import delete, func, select
 
+from data.db.built_in import BUILT_IN_ORDER as BUILT_IN_ORDER  # re-exported
 from data.db.engine import Database, keyed_select
 from data.db.mappers import provider_to_domain
 from data.db.rows import ModelRow, ProviderRow
 from domain.errors import InvalidInput, NotFound
 from domain.models import Provider, ProviderId, ProviderType
-
-BUILT_IN_ORDER = {"anthropic": 0, "openai": 1, "gemini": 2}
-
 
 _GET = keyed_select(ProviderRow, "id")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 
 from sqlalchemy import (
     Integer,
@@ -11,7 +11,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+from data.db.timestamps import at, micros
 
 
 class UtcTimestamp(TypeDecorator[datetime]):
@@ -21,17 +21,10 @@ class UtcTimestamp(TypeDecorator[datetime]):
     cache_ok = True
 
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> int | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=UTC)
-        delta = value - datetime(1970, 1, 1, tzinfo=UTC)
-        return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+        return micros(value)
 
     def process_result_value(self, value: int | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        return _EPOCH + timedelta(0, 0, int(value))  # exact, and a third of fromtimestamp(...).replace(...)
+        return at(value)
 
 
 class Base(DeclarativeBase):

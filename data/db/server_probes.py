@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.dialects.sqlite import insert
 
 from data.db.engine import Database
 from data.db.rows import ServerProbeRow
+from data.providers.probe_store import PROBES_KEPT as PROBES_KEPT  # re-exported
 from data.providers.probe_store import Recalled
-
-PROBES_KEPT = timedelta(days=1)
 
 
 class SqlServerProbes:

@@ -110,7 +110,7 @@ class SqlSessionRepository:
                 _SESSIONS.c.id == session_id)).first()
             if row is None:
                 raise NotFound("session", session_id)
-            return session_to_domain(row)  # type: ignore[arg-type]
+            return session_to_domain(row)
 
     def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
         if min(usage.input_tokens, usage.output_tokens, usage.cache_read_tokens) < 0:
@@ -120,7 +120,7 @@ class SqlSessionRepository:
                                          "c": usage.cache_read_tokens}).first()
             if row is None:
                 raise NotFound("session", session_id)
-            return session_to_domain(row)  # type: ignore[arg-type]
+            return session_to_domain(row)
 
     def apply_compaction(
         self, session_id: SessionId, *, summary: str, boundary: int, record: CompactionRecord

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, fields
+from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -13,6 +13,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from data.db.engine import Database
 from data.db.rows import CalibrationRow, SettingRow
+from data.db.settings_json import context_settings, stored_object, tool_settings
 from domain.errors import InvalidInput
 from domain.settings import ContextSettings, ToolSettings
 
@@ -36,22 +37,13 @@ class SqlSettingsRepository:
         return self._db.cached(("settings", CONTEXT_KEY), self._context_settings)
 
     def _context_settings(self) -> ContextSettings:
-        stored = self._stored(CONTEXT_KEY)
-        defaults = ContextSettings()
-        clean: dict[str, Any] = {}
-        for f in fields(ContextSettings):
-            if f.name in stored and _same_kind(stored[f.name], getattr(defaults, f.name)):
-                clean[f.name] = stored[f.name]
-        return ContextSettings(**clean)
+        return context_settings(self._stored(CONTEXT_KEY))
 
     def save_context_settings(self, settings: ContextSettings) -> None:
         self._store(CONTEXT_KEY, asdict(settings))
 
     def tool_settings(self) -> ToolSettings:
-        hosts = self._stored(TOOLS_KEY).get("allowed_hosts")
-        if not isinstance(hosts, list):
-            return ToolSettings()
-        return ToolSettings(allowed_hosts=tuple(h for h in hosts if isinstance(h, str)))
+        return tool_settings(self._stored(TOOLS_KEY))
 
     def save_tool_settings(self, settings: ToolSettings) -> None:
         self._store(TOOLS_KEY, {"allowed_hosts": list(settings.allowed_hosts)})
@@ -59,12 +51,7 @@ class SqlSettingsRepository:
     def _stored(self, key: str) -> dict[str, Any]:
         with self._db.read() as s:
             row = s.get(SettingRow, key)
-            raw = row.value if row else None
-        try:
-            stored = json.loads(raw) if raw else {}
-        except ValueError:
-            stored = {}
-        return stored if isinstance(stored, dict) else {}
+            return stored_object(row.value if row else None)
 
     def _store(self, key: str, values: dict[str, Any]) -> None:
         value = json.dumps(values, sort_keys=True)
@@ -92,13 +79,3 @@ class SqlCalibrationStore:
             raise InvalidInput(f"A calibration ratio must be a positive number, not {ratio}.")
         with self._db.write() as s:  # one upsert statement: this runs after every round
             s.execute(_UPSERT_RATIO, {"key": key, "ratio": ratio, "updated_at": datetime.now(UTC)})
-
-
-def _same_kind(value: Any, default: Any) -> bool:
-    if default is None:
-        return value is None or isinstance(value, str)
-    if isinstance(default, bool):
-        return isinstance(value, bool)
-    if isinstance(default, float):
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    return isinstance(value, type(default)) and not (isinstance(value, bool) and not isinstance(default, bool))

@@ -4,35 +4,20 @@ expired owners and of processes gone from this machine are dropped when met."""
 
 from __future__ import annotations
 
-import os
-import socket
-import sys
 from collections.abc import Callable
 from datetime import datetime
 
 from sqlalchemy import delete, select, update
 
 from data.db.engine import Database
+from data.db.lease_rules import HOST as HOST  # re-exported
+from data.db.lease_rules import in_the_way as _in_the_way
+from data.db.lease_rules import process_gone
+from data.db.lease_rules import to_lease as _lease
 from data.db.rows import SessionRow, TurnLeaseRow
 from domain.errors import NotFound
 from domain.models import SessionId
 from domain.ports import TurnLease
-
-HOST = socket.gethostname()
-
-
-def process_gone(host: str, pid: int) -> bool:
-    """True only when the process is known to be gone: on this machine, POSIX, no process with that id (elsewhere
-    nothing can be told, and the lease's expiry decides)."""
-    if host != HOST or pid <= 0 or sys.platform == "win32":
-        return False
-    try:
-        os.kill(pid, 0)  # signal 0: nothing is sent, only whether the process exists
-    except ProcessLookupError:
-        return True
-    except OSError:  # it exists, owned by someone else
-        return False
-    return False
 
 
 class SqlTurnLeases:
@@ -85,19 +70,3 @@ class SqlTurnLeases:
 
     def _live(self, row: TurnLeaseRow, now: datetime) -> bool:
         return row.expires_at > now and not self._gone(row.host, row.pid)
-
-
-def _in_the_way(mine: TurnLeaseRow | None, others: list[TurnLeaseRow]) -> TurnLeaseRow | None:
-    """The live lease held by another, else the first waiter in line before `mine` (any, when not in line)."""
-    held = next((r for r in others if r.holding), None)
-    if held is not None:
-        return held
-    place = (mine.acquired_at, mine.owner) if mine is not None else None
-    ahead = sorted((r for r in others if place is None or (r.acquired_at, r.owner) < place),
-                   key=lambda r: (r.acquired_at, r.owner))
-    return ahead[0] if ahead else None
-
-
-def _lease(row: TurnLeaseRow) -> TurnLease:
-    return TurnLease(session_id=row.session_id, owner=row.owner, holder=row.holder, acquired_at=row.acquired_at,
-                     expires_at=row.expires_at, host=row.host, pid=row.pid, waiting=not row.holding)

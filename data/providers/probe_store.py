@@ -4,9 +4,11 @@ the ProbeStore contract, an in-memory one, the key a server is kept under and th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
+PROBES_KEPT = timedelta(days=1)  # how long the database's store keeps an answer
 # the fields of the servers' answers that windows are read from (data.providers.local_server, listed_windows)
 _KEPT = frozenset({
     "data", "id", "version", "models", "name", "model", "parameters", "model_info", "context_length", "meta",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -15,13 +16,13 @@ from tests.fakeservers.openai_server import FakeOpenAIServer
 TOP_LEVEL = ("aiohttp", "anthropic", "openai", "google", "httpx2")
 
 
-def _one_command_process(cli: Cli, *args: str) -> tuple[str, list[str]]:
+def _one_command_process(cli: Cli, *args: str, watched: tuple[str, ...] = TOP_LEVEL) -> tuple[str, list[str]]:
     """Runs `palimpsest ARGS` as the script does (app.main.cli on sys.argv); returns its output and which of
-    TOP_LEVEL it had imported at exit (written by an atexit handler: the process ends with os._exit)."""
+    `watched` it had imported at exit (written by an atexit handler: the process ends with os._exit)."""
     code = ("import atexit, sys\n"
             "def report():\n"
             f"    print('LOADED', sorted({{m.split('.')[0] for m in sys.modules if sys.modules[m] is not None}}"
-            f" & {set(TOP_LEVEL)!r}))\n"
+            f" & {set(watched)!r}))\n"
             "atexit.register(report)\n"
             f"from app.main import cli\nsys.argv = ['palimpsest', *{list(args)!r}]\ncli()\n")
     done = subprocess.run([sys.executable, "-c", code], env=cli.env, cwd=ROOT, capture_output=True, text=True,
@@ -92,4 +93,26 @@ def test_a_gemini_turn_imports_neither_anthropic_nor_openai_nor_aiohttp(tmp_path
         server.stop()
     assert "Hello from Gemini." in out
     assert loaded == ["google", "httpx2"]
+    assert server.failures == []
+
+
+def test_a_turn_on_a_current_database_stores_it_all_without_importing_sqlalchemy(tmp_path: Path) -> None:
+    server = FakeOpenAIServer(ScriptedBrain(default=Reply.of_text("Hello there.")), models=[{"id": "gpt-test-1"}])
+    server.start()
+    try:
+        cli = _cli(tmp_path)
+        added = cli.run("providers", "add", "--type", "openai_compatible", "--base-url", server.base_url, "local")
+        assert added.code == 0, added.err  # the database is made (and at head) by then
+        out, loaded = _one_command_process(cli, "chat", "-p", "local", "-m", "gpt-test-1", "hi",
+                                           watched=("sqlalchemy", "alembic", "openai"))
+        assert "Hello there." in out and loaded == ["openai"]
+        session = json.loads(cli.run("sessions", "list", "--json").out)[0]["id"]
+        out, loaded = _one_command_process(cli, "chat", "-s", session, "and again",
+                                           watched=("sqlalchemy", "alembic", "openai"))
+        assert "Hello there." in out and loaded == ["openai"]
+    finally:
+        server.stop()
+    shown = json.loads(cli.run("sessions", "show", session, "--json").out)  # read by the full store
+    assert [(m["type"], m["content"]) for m in shown["messages"]] == [
+        ("user", "hi"), ("ai_response", "Hello there."), ("user", "and again"), ("ai_response", "Hello there.")]
     assert server.failures == []

@@ -6,9 +6,11 @@ import shutil
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import cast
 
 import pytest
 
+from data.lite.storage import open_lite
 from data.storage import Storage
 from domain.models import Message, MessageType, Session
 
@@ -23,13 +25,27 @@ def head_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home / "palimpsest.db"
 
 
-@pytest.fixture
-def storage(tmp_path: Path, head_database: Path) -> Iterator[Storage]:
-    """A fresh store at head, seeded, on a SQLite file of its own."""
+STORES = ("sqlalchemy", "sqlite3")  # the full Storage, and the lite one a chat turn's process opens (data/lite)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leaves out the lite store's run of a test marked full_store (about the SQLAlchemy store's own workings)."""
+    dropped = [i for i in items if "[sqlite3" in i.nodeid and i.get_closest_marker("full_store") is not None]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [i for i in items if i not in dropped]
+
+
+@pytest.fixture(params=STORES)
+def storage(request: pytest.FixtureRequest, tmp_path: Path, head_database: Path) -> Iterator[Storage]:
+    """A fresh store at head, seeded, on a SQLite file of its own: each test runs against both stores (the lite one
+    does the ports a turn uses itself, the rest through the full Storage it opens on demand)."""
     home = tmp_path / "home"
     home.mkdir()
     shutil.copyfile(head_database, home / "palimpsest.db")
-    opened = Storage.open(home)
+    opened: Storage | None = Storage.open(home) if request.param == "sqlalchemy" else cast(
+        Storage, open_lite(home, lambda: Storage.open(home)))
+    assert opened is not None, "a database at head opens lite"
     yield opened
     opened.close()
 

@@ -31,6 +31,7 @@ def _statements(storage: Storage) -> list[str]:
     return seen
 
 
+@pytest.mark.full_store  # counts the engine's statements
 def test_repeated_reads_in_one_snapshot_cost_one_revision_query(storage: Storage) -> None:
     agent = storage.agents.default()
     for read in (lambda: storage.agents.get(agent.id), storage.agents.default, storage.settings.context_settings,
@@ -77,6 +78,7 @@ def test_a_model_limit_learned_later_is_resolved(storage: Storage, other: Storag
     assert storage.models.resolve("anthropic", "claude-sonnet-4-5").context_window_size == 12_345
 
 
+@pytest.mark.full_store  # a config change inside a unit of work: never in a turn (lite refuses it: test_lite_store)
 def test_a_rolled_back_change_is_never_kept(storage: Storage, other: Storage) -> None:
     agent = storage.agents.default()
     with pytest.raises(RuntimeError), storage.unit_of_work.atomic():

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+import sqlite3
+from contextlib import closing
 from datetime import timedelta
 
 import pytest
 
-from data.db.rows import SettingRow
 from data.storage import Storage
 from domain.errors import InvalidInput, NotFound
 from domain.models import Agent, Memory
@@ -65,15 +66,19 @@ def test_context_settings_default_then_round_trip(storage: Storage) -> None:
 
 def test_unknown_keys_and_wrongly_typed_values_in_stored_settings_are_ignored(storage: Storage) -> None:
     stored = {"compact_threshold_ratio": 0.5, "retired_option": True, "max_tool_rounds": "ten", "soft_trim_chars": 10}
-    with storage._db.write() as s:
-        s.add(SettingRow(key="context", value=json.dumps(stored)))
+    _store_setting(storage, "context", json.dumps(stored))
     assert storage.settings.context_settings() == ContextSettings(compact_threshold_ratio=0.5, soft_trim_chars=10)
 
 
 def test_unreadable_stored_settings_fall_back_to_defaults(storage: Storage) -> None:
-    with storage._db.write() as s:
-        s.add(SettingRow(key="context", value="{not json"))
+    _store_setting(storage, "context", "{not json")
     assert storage.settings.context_settings() == ContextSettings()
+
+
+def _store_setting(storage: Storage, key: str, value: str) -> None:
+    """A settings row written beside the store (another version of Palimpsest, a hand edit)."""
+    with closing(sqlite3.connect(storage.path)) as conn, conn:
+        conn.execute("INSERT INTO settings (key, value) VALUES (?, ?)", (key, value))
 
 
 def test_calibration_ratios_are_stored_per_key(storage: Storage) -> None:

@@ -76,6 +76,7 @@ def test_full_output_is_kept_compressed_beside_the_truncated_result(storage: Sto
     assert storage.messages.full_output("unknown") is None
 
 
+@pytest.mark.full_store  # builds the SQLAlchemy repository
 def test_an_oversized_archive_is_cut_to_stay_under_the_cap(storage: Storage) -> None:
     new_session(storage)
     repo = SqlMessageRepository(storage._db, archive_max_bytes=2_000)

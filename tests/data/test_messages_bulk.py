@@ -44,6 +44,7 @@ def _session(storage: Storage, session_id: str) -> tuple[Any, ...]:
 
 
 @pytest.mark.parametrize("first", [0, 2])  # into an empty session, or after messages already there
+@pytest.mark.full_store  # reads through the engine
 def test_add_many_stores_what_adding_one_by_one_stores(storage: Storage, first: int) -> None:
     new_session(storage, "one")
     new_session(storage, "many")

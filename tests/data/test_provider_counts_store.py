@@ -8,7 +8,7 @@ from contextlib import closing
 from pathlib import Path
 
 import migrations
-from data.db.provider_counts import SqlAttachmentCounts, SqlCutEvidence
+from data.db.provider_counts import SqlCutEvidence
 from data.storage import Storage
 from domain.provider_rules import CutSign
 
@@ -33,7 +33,7 @@ def test_counts_are_kept_per_attachment_and_key_and_another_process_sees_them(st
 
 
 def test_many_attachments_are_read_in_one_call(storage: Storage) -> None:
-    counts = SqlAttachmentCounts(storage.unit_of_work)  # type: ignore[arg-type]
+    counts = storage.attachment_counts
     digests = [f"{i:064x}" for i in range(1_200)]
     for i, digest in enumerate(digests):
         counts.put(digest, "openai:gpt-5", i + 1)

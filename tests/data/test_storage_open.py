@@ -51,6 +51,7 @@ def test_fresh_store_has_every_registry_preset_with_its_window(storage: Storage)
     assert defaults == {"anthropic", "openai", "gemini"}
 
 
+@pytest.mark.full_store  # the engine's connections (the lite one's: test_lite_store)
 def test_connections_use_wal_and_enforce_foreign_keys(storage: Storage) -> None:
     with storage._db.read() as s:
         assert s.execute(text("PRAGMA journal_mode")).scalar() == "wal"
@@ -194,18 +195,23 @@ def test_a_relative_home_is_opened_and_reopened(tmp_path: Path, monkeypatch: pyt
 
 
 def test_reopening_a_seeded_store_reads_the_presets_in_one_query_not_one_each(tmp_path: Path) -> None:
-    from sqlalchemy import event
+    import sqlite3
+    from contextlib import closing
 
     from data.db.seed import seed
 
     storage = Storage.open(tmp_path)
     try:
         assert len(storage.registry.models) > 10
-        selects: list[str] = []
-        event.listen(storage._db.engine, "before_cursor_execute",
-                     lambda _c, _cur, statement, *_: statement.startswith("SELECT") and selects.append(statement))
-        seed(storage._db, storage.registry)  # what every later open does
+        statements: list[str] = []
+        with closing(sqlite3.connect(storage.path, isolation_level=None)) as conn:
+            conn.set_trace_callback(statements.append)
+            conn.execute("BEGIN IMMEDIATE")
+            seed(conn, storage.registry)  # what every later open does
+            conn.execute("COMMIT")
+        selects = [s for s in statements if s.startswith("SELECT")]
         assert len(selects) <= 5, selects
+        assert not [s for s in statements if s.startswith(("INSERT", "UPDATE"))]  # nothing changed: nothing written
         presets = [m for m in storage.registry.models if m.provider_id == "openai"]
         assert len(storage.models.list("openai")) == len(presets)
     finally:
