@@ -14,6 +14,7 @@ from data.attachments.files import AttachmentFiles
 from data.db.inspection import inspect_file
 from data.db.schema_version import shipped_revisions
 from data.db.seed import seed
+from data.lite.attached_resources import LiteAttachedResources
 from data.lite.config import (
     LiteAgentRepository,
     LiteMcpServerRepository,
@@ -68,6 +69,7 @@ class LiteStorage:
         self.mcp_servers = LiteMcpServerRepository(db, lambda: self.full.mcp_servers)
         self.turn_leases = LiteTurnLeases(db, lambda: self.full.turn_leases)
         self.server_probes = LiteServerProbes(db, lambda: self.full.server_probes)
+        self.attached_resources = LiteAttachedResources(db, lambda: self.full.attached_resources)
 
     @property
     def full(self) -> Any:

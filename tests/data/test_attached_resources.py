@@ -1,5 +1,6 @@
-"""SqlAttachedResources on a real SQLite file: the resources of a conversation in the order first attached, a hash
-updated in place, and the rows gone with the conversation."""
+"""The attached-resources store on a real SQLite file, in both stores (SqlAttachedResources, and the lite store's
+LiteAttachedResources a chat turn's process uses): the resources of a conversation in the order first attached, a
+hash updated in place, and the rows gone with the conversation."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from data.db.attached_resources import SqlAttachedResources
+from data.lite.attached_resources import LiteAttachedResources
+from data.lite.db import LiteDatabase
 from data.storage import Storage
 from domain.attached_resources import AttachedResource, content_hash
 from domain.mcp_catalog import McpResourceContent
@@ -28,9 +31,16 @@ def storage(tmp_path: Path) -> Iterator[Storage]:
     store.close()
 
 
-def test_resources_are_kept_per_conversation_in_order_and_a_new_hash_replaces_the_old(storage: Storage) -> None:
+@pytest.mark.parametrize("kind", ["sqlalchemy", "sqlite3"])
+def test_resources_are_kept_per_conversation_in_order_and_a_new_hash_replaces_the_old(storage: Storage,
+                                                                                      kind: str) -> None:
     clock = iter([T0, T0 + timedelta(seconds=1), T0 + timedelta(seconds=2)])
-    store = SqlAttachedResources(storage._db, now=lambda: next(clock))  # the clock decides the order
+    store: SqlAttachedResources | LiteAttachedResources
+    if kind == "sqlalchemy":
+        store = SqlAttachedResources(storage._db, now=lambda: next(clock))  # the clock decides the order
+    else:
+        lite = LiteDatabase(storage.path)
+        store = LiteAttachedResources(lite, lambda: storage.attached_resources, now=lambda: next(clock))
     store.remember("s1", [AttachedResource("notes", "notes://b", "h1")])
     store.remember("s1", [AttachedResource("files", "notes://a", "h2"), AttachedResource("other", "x://y", "h3")])
     store.remember("s1", [AttachedResource("notes", "notes://b", "h4")])  # changed: same place, new hash
@@ -40,6 +50,8 @@ def test_resources_are_kept_per_conversation_in_order_and_a_new_hash_replaces_th
     assert store.of("s2") == []
     storage.sessions.purge("s1")
     assert store.of("s1") == []
+    if isinstance(store, LiteAttachedResources):
+        lite.close()
 
 
 def test_the_hash_tells_text_from_bytes_and_sees_any_change() -> None:
