@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
@@ -47,7 +48,23 @@ from ui.backend import (
     UsageSummary,
 )
 
-Script = list[ChatEvent | Exception | float]  # a float is a pause in seconds
+
+class Gate:
+    """A script item that holds the reply where it stands until the test opens it: a test can look at a streaming
+    turn for as long as it needs, however slowly a loaded machine runs (a pause could end before the look)."""
+
+    def __init__(self) -> None:
+        self._open = threading.Event()
+
+    def open(self) -> None:
+        self._open.set()
+
+    async def passed(self) -> None:
+        while not self._open.is_set():
+            await asyncio.sleep(0.005)
+
+
+Script = list[ChatEvent | Exception | float | Gate]  # a float is a pause in seconds; a Gate waits to be opened
 
 
 class FakeChatBackend(FakePaging, FakeAttachments, FakeSettings, ChatBackend):
@@ -227,6 +244,8 @@ class FakeChatBackend(FakePaging, FakeAttachments, FakeSettings, ChatBackend):
             for item in script:
                 if isinstance(item, float):
                     await asyncio.sleep(item)
+                elif isinstance(item, Gate):
+                    await item.passed()
                 elif isinstance(item, Exception):
                     self._keep_partial(session_id, text)  # like the domain: what arrived is kept, marked incomplete
                     raise item

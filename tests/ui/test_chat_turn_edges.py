@@ -7,7 +7,7 @@ from PySide6.QtCore import QTimer
 from domain.errors import AuthenticationFailed, NetworkError
 from domain.events import ChatError, ContextStatus, ContextStatusChanged, ResponseComplete, TextDelta
 from domain.models import MessageType, Usage
-from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.fake_backend import FakeChatBackend, Gate
 from tests.ui.test_chat_viewmodel import make_vm, opened
 from tests.ui.window_helpers import settle
 from ui.models.chat_rows import ChatRow, RowKind
@@ -196,7 +196,8 @@ def test_a_message_sent_after_the_error_was_shown_is_sent_once_the_failed_turn_i
 def test_enter_while_a_reply_streams_queues_the_message_and_it_is_sent_when_the_turn_ends(
         qtbot, backend, worker) -> None:
     s = backend.add_session("Chat")
-    backend.scripts.append([TextDelta("Working on it"), 1.0, TextDelta(".")])
+    gate = Gate()
+    backend.scripts.append([TextDelta("Working on it"), gate, TextDelta(".")])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     vm.send("First")
@@ -205,6 +206,7 @@ def test_enter_while_a_reply_streams_queues_the_message_and_it_is_sent_when_the_
     assert vm.send("and third")
     assert vm.state.queued == "Second\n\nand third"
     assert [c[2] for c in backend.calls if c[0] == "send"] == ["First"]
+    gate.open()
     qtbot.waitUntil(lambda: [c[2] for c in backend.calls if c[0] == "send"] == ["First", "Second\n\nand third"])
     qtbot.waitUntil(lambda: not vm.state.streaming and vm.state.queued is None and len(vm.model.rows()) == 4)
     assert texts(vm) == ["First", "Working on it.", "Second\n\nand third", "You said: Second\n\nand third"]
@@ -212,7 +214,8 @@ def test_enter_while_a_reply_streams_queues_the_message_and_it_is_sent_when_the_
 
 def test_a_queued_message_can_be_withdrawn_back_into_the_composer(qtbot, backend, worker) -> None:
     s = backend.add_session("Chat")
-    backend.scripts.append([TextDelta("Working"), 0.3])
+    gate = Gate()
+    backend.scripts.append([TextDelta("Working"), gate])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     back = returned(vm)
@@ -221,6 +224,7 @@ def test_a_queued_message_can_be_withdrawn_back_into_the_composer(qtbot, backend
     vm.send("Second")
     vm.cancel_queued()
     assert vm.state.queued is None and back == ["Second"]
+    gate.open()
     qtbot.waitUntil(lambda: not vm.state.streaming and len(vm.model.rows()) == 2)
     settle(qtbot, worker)
     assert [c[2] for c in backend.calls if c[0] == "send"] == ["First"]
@@ -241,12 +245,14 @@ def test_a_queued_message_is_not_sent_behind_a_failed_turn_but_returned_to_the_c
 
 
 def test_the_first_reply_of_a_new_chat_shows_the_live_message_count_and_the_context(qtbot, backend, worker) -> None:
-    backend.scripts.append([TextDelta("Hel"), 1.0, TextDelta("lo")])
+    gate = Gate()
+    backend.scripts.append([TextDelta("Hel"), gate, TextDelta("lo")])
     vm = make_vm(backend, worker)
     vm.send("Hi")
     qtbot.waitUntil(lambda: any(r.streaming and r.text == "Hel" for r in vm.model.rows()))
     qtbot.waitUntil(lambda: vm.state.context is not None)
     assert vm.state.streaming and vm.state.message_count == 2  # the user's message and the reply coming in
+    gate.open()
     qtbot.waitUntil(lambda: not vm.state.streaming and vm.state.session is not None
                     and vm.state.session.message_count == 2)
     assert vm.state.live_messages == 0 and vm.state.message_count == 2
