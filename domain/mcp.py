@@ -45,6 +45,7 @@ class McpToolSpec:
     description: str
     input_schema: Mapping[str, Any]
     task_required: bool = False  # execution.taskSupport "required": callable only as a task (it is called as one)
+    task_optional: bool = False  # "optional": called as a task when its server declares task-augmented tools/call
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,9 @@ async def run_mcp(c: Container, args: argparse.Namespace, out: TextIO, err: Text
     elif args.action == "tools":
         server = await RefreshMcpToolsUseCase(c.mcp_servers, c.mcp)(args.name)
         sizes = {d.name: c.estimator.estimate_tools([d]) for d in tool_definitions(server)}
-        rows = [(t.name, server.permission(t.name).value + (" (as a task)" if t.task_required else ""),
+        rows = [(t.name, server.permission(t.name).value + (" (as a task)" if t.task_required else
+                                                            " (as a task if the server runs them)" if t.task_optional
+                                                            else ""),
                  sizes.get(qualified_name(server.name, t.name), 0), one_line(t.description, 70))
                 for t in server.tools]
         out.write(table(("TOOL", "RULE", "TOKENS", "DESCRIPTION"), rows) + "\n")

@@ -11,7 +11,8 @@ from domain.mcp import DEFAULT_TIMEOUT_S, McpServer, McpToolSpec, McpTransport, 
 def server_json(server: McpServer) -> tuple[str, str, str, str]:
     """The (transport, config, tools, permissions) columns of a server."""
     tools = [{"name": t.name, "description": t.description, "input_schema": dict(t.input_schema),
-              **({"task_required": True} if t.task_required else {})} for t in server.tools]
+              **({"task_required": True} if t.task_required else {}),
+              **({"task_optional": True} if t.task_optional else {})} for t in server.tools]
     return (server.transport.value, json.dumps(_config(server)), json.dumps(tools),
             json.dumps({k: v.value for k, v in server.permissions.items()}))
 
@@ -40,7 +41,8 @@ def server_to_domain(row: Any) -> McpServer:
     config = _loads(row.config, dict)
     tools = tuple(
         McpToolSpec(t["name"], str(t.get("description") or ""), t.get("input_schema") or {"type": "object"},
-                    task_required=t.get("task_required") is True)
+                    task_required=t.get("task_required") is True,
+                    task_optional=t.get("task_optional") is True)
         for t in _loads(row.tools, list) if isinstance(t, dict) and isinstance(t.get("name"), str)
     )
     rules = {k: ToolPermission(v) for k, v in _loads(row.permissions, dict).items()

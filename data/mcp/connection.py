@@ -22,7 +22,7 @@ from data.mcp.oauth import oauth_for
 from data.mcp.oauth_redirect import ShowSignIn
 from data.mcp.process_group import LOG_MAX_BYTES, CappedLog, end_groups, recording
 from data.mcp.requests import ServerRequests
-from data.mcp.tasks import TaskWatch, call_as_task
+from data.mcp.tasks import TaskWatch, call_as_task, tasks_supported
 from domain.mcp import McpServer, McpServerSecrets, McpToolSpec, McpTransport
 from domain.provider_ports import ProgressReport
 
@@ -131,6 +131,11 @@ class Connection:
         self.adopt(server)
         await self._live().send_notification(types.RootsListChangedNotification())
 
+    def runs_tasks(self) -> bool:
+        """Whether the server declared task-augmented tools/call (then a tool whose task support is optional is
+        called as a task: its status messages, and tasks/cancel on Stop)."""
+        return self.session is not None and not self.closed and tasks_supported(self.session)
+
     def live(self) -> ClientSession:
         """The open session (ConnectionError when the server is not running)."""
         return self._live()
@@ -205,5 +210,6 @@ class Connection:
 def _spec(tool: types.Tool) -> McpToolSpec:
     schema = dict(tool.input_schema) if tool.input_schema else {"type": "object", "properties": {}}
     execution = tool.execution
-    required = execution is not None and execution.task_support == "required"
-    return McpToolSpec(tool.name, tool.description or "", schema, task_required=required)
+    support = execution.task_support if execution is not None else None
+    return McpToolSpec(tool.name, tool.description or "", schema, task_required=support == "required",
+                       task_optional=support == "optional")

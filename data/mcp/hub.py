@@ -157,7 +157,8 @@ class McpHub(HubCatalog):
     async def _call(self, server: McpServer, tool: str, arguments: dict[str, Any],
                     progress: ProgressReport | None, again: bool = True) -> ToolOutcome:
         connection, notice = await self._connection(server)
-        as_task = any(t.name == tool and t.task_required for t in server.tools)
+        spec = next((t for t in server.tools if t.name == tool), None)
+        as_task = spec is not None and (spec.task_required or (spec.task_optional and connection.runs_tasks()))
         ttl_ms = retention_ms(server.timeout_s) if as_task else None
         try:
             result = await asyncio.wait_for(connection.call(tool, arguments, progress, ttl_ms), server.timeout_s)

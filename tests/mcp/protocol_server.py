@@ -17,12 +17,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.types import Audio, Image
 from pydantic import BaseModel
 
-from tests.mcp.tasks_extension import Tasks, ask, give_up, serve_tasks, status
+from tests.mcp.tasks_extension import Tasks, ask, give_up, in_task, serve_tasks, status
 
 LANGUAGES = ("python", "perl", "php", "rust")
 TASKS = Tasks({"task_only": "required", "slow_task": "required", "failing_task": "required",
                "told_task": "required", "abandoned_task": "required",
-               "asking_task": "required"}, poll_ms={"told_task": 60_000})
+               "asking_task": "required", "either_way": "optional"}, poll_ms={"told_task": 60_000})
 
 
 class TasksServer(MCPServer):
@@ -121,6 +121,12 @@ async def asking_task(pause: float = 0.5) -> str:
     status("reading the account")
     await asyncio.sleep(pause)
     return f"The account of {answer.content['name']} holds 3 invoices."
+
+
+@server.tool()
+def either_way() -> str:
+    """Runs as a task or as a plain call (execution.taskSupport "optional"), and says which."""
+    return "ran as a task" if in_task() else "ran as a plain call"
 
 
 @server.tool()

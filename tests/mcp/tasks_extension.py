@@ -37,6 +37,11 @@ def status(message: str) -> None:
         running.update("working", message)
 
 
+def in_task() -> bool:
+    """Whether the calling tool runs in a task (a task-augmented tools/call), not as a plain call."""
+    return _current.get() is not None
+
+
 def give_up(message: str) -> None:
     """The server cancels the task the calling tool runs in (status "cancelled", no result)."""
     running = _current.get()

@@ -33,6 +33,8 @@ def test_a_tool_callable_only_as_a_task_is_offered_and_its_result_reaches_the_mo
     assert tools.code == 0, tools.err
     [row] = [line for line in tools.out.splitlines() if line.startswith("task_only ")]
     assert "ask (as a task)" in row
+    [row] = [line for line in tools.out.splitlines() if line.startswith("either_way ")]
+    assert "ask (as a task if the server runs them)" in row  # its optional task support, stored with the server
 
     result, lines = env.chat("CALL task_only")
 
@@ -140,6 +142,21 @@ async def test_a_task_only_tool_of_a_server_that_does_not_declare_tasks_is_not_s
     assert outcome.is_error
     assert outcome.output == ("Error: task_only on the MCP server 'proto' runs only as a task, but the server does "
                               "not declare tasks for tools/call")
+
+
+async def test_a_tool_whose_task_support_is_optional_runs_as_a_task_where_the_server_runs_tasks(hub: McpHub) -> None:
+    declaring = await _listed(hub)
+    [spec] = [t for t in declaring.tools if t.name == "either_way"]
+    assert spec.task_optional and not spec.task_required
+
+    outcome = await hub.call_tool(declaring, "either_way", {})
+
+    assert (outcome.output, outcome.is_error) == ("ran as a task", False)
+    plain = McpServer("plain", McpTransport.STDIO, command=sys.executable,  # a server that does not declare tasks
+                      args=("-m", "tests.mcp.protocol_server", "--undeclared-tasks"))
+    plain = replace(plain, tools=tuple(await hub.list_tools(plain)))
+    outcome = await hub.call_tool(plain, "either_way", {})
+    assert (outcome.output, outcome.is_error) == ("ran as a plain call", False)
 
 
 async def test_a_task_the_server_cancelled_is_a_tool_error_saying_so(hub: McpHub) -> None:
