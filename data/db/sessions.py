@@ -12,6 +12,7 @@ from data.db.engine import Database, keyed_select
 from data.db.fts import fts_query
 from data.db.mappers import compaction_to_domain, session_onto_row, session_to_domain
 from data.db.rows import AgentRow, CompactionRow, MessageAttachmentRow, MessageRow, SessionRow
+from data.db.session_rules import check_compaction, check_usage
 from domain.errors import InvalidInput, NotFound
 from domain.models import CompactionRecord, Session, SessionId, Usage
 from domain.ports import SESSION_FIELDS, SessionSearchHit
@@ -113,8 +114,7 @@ class SqlSessionRepository:
             return session_to_domain(row)
 
     def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
-        if min(usage.input_tokens, usage.output_tokens, usage.cache_read_tokens) < 0:
-            raise InvalidInput("Token usage cannot be negative.")
+        check_usage(usage)
         with self._db.write() as s:
             row = s.execute(_ADD_USAGE, {"sid": session_id, "i": usage.input_tokens, "o": usage.output_tokens,
                                          "c": usage.cache_read_tokens}).first()
@@ -125,10 +125,7 @@ class SqlSessionRepository:
     def apply_compaction(
         self, session_id: SessionId, *, summary: str, boundary: int, record: CompactionRecord
     ) -> Session:
-        if not summary.strip():
-            raise InvalidInput("A compaction summary cannot be blank.")
-        if boundary < 0:
-            raise InvalidInput(f"A compaction boundary must be a message seq (>= 0), not {boundary}.")
+        check_compaction(summary, boundary)
         with self._db.write() as s:
             row = s.get(SessionRow, session_id)
             if row is None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from data.db.mappers import compaction_to_domain, session_to_domain
 from data.db.records import SESSION_COLUMNS
+from data.db.session_rules import check_compaction, check_usage
 from data.lite.db import LiteDatabase, micros
 from data.lite.fallback import Delegating
 from domain.errors import InvalidInput, NotFound
@@ -76,8 +77,7 @@ class LiteSessionRepository(Delegating):
             return self._stored(session_id)
 
     def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
-        if min(usage.input_tokens, usage.output_tokens, usage.cache_read_tokens) < 0:
-            raise InvalidInput("Token usage cannot be negative.")
+        check_usage(usage)
         with self._db.write():
             self._db.run(_ADD_USAGE, (usage.input_tokens, usage.output_tokens, usage.cache_read_tokens, session_id))
             return self._stored(session_id)
@@ -85,10 +85,7 @@ class LiteSessionRepository(Delegating):
     def apply_compaction(
         self, session_id: SessionId, *, summary: str, boundary: int, record: CompactionRecord
     ) -> Session:
-        if not summary.strip():
-            raise InvalidInput("A compaction summary cannot be blank.")
-        if boundary < 0:
-            raise InvalidInput(f"A compaction boundary must be a message seq (>= 0), not {boundary}.")
+        check_compaction(summary, boundary)
         with self._db.write():
             self._stored(session_id)
             self._db.run("UPDATE sessions SET compacted_summary = ?, compact_boundary = ?, compaction_count ="
