@@ -91,10 +91,17 @@ def test_ctrl_c_during_chat_exits_130_and_keeps_what_the_user_typed(tmp_path: Pa
                      ("models", "add", "anthropic", "claude-slow", "--context-window", "8192")):
             assert cli.run(*args, subprocess_run=False).code == 0
         env = {**cli.env, "ANTHROPIC_API_KEY": "sk-env-key"}
-        process = subprocess.Popen(
-            [sys.executable, "-m", "app", "chat", "-p", "anthropic", "-m", "claude-slow", "keep this 潮 message"],
-            env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
-        )
+        # The command starts with Ctrl-C's default, as at a terminal. A test run launched in the background (`&`
+        # without job control) ignores SIGINT, and an ignored signal stays ignored in every child; a handled one is
+        # reset to the default by exec, so the handler is set here for the length of the start.
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "app", "chat", "-p", "anthropic", "-m", "claude-slow", "keep this 潮 message"],
+                env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
+            )
+        finally:
+            signal.signal(signal.SIGINT, previous)
         try:
             assert brain.arrived.wait(60), "the CLI never reached the provider"
             process.send_signal(signal.SIGINT)
