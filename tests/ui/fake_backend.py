@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
@@ -37,6 +36,7 @@ from domain.web_support import mcp_search_tools
 from tests.ui.fake_attachments import FakeAttachments
 from tests.ui.fake_paging import FakePaging
 from tests.ui.fake_settings import T0, FakeSettings
+from tests.ui.gate import Gate
 from ui.backend import (
     ChatBackend,
     ConversationPage,
@@ -47,22 +47,6 @@ from ui.backend import (
     StartupInfo,
     UsageSummary,
 )
-
-
-class Gate:
-    """A script item that holds the reply where it stands until the test opens it: a test can look at a streaming
-    turn for as long as it needs, however slowly a loaded machine runs (a pause could end before the look)."""
-
-    def __init__(self) -> None:
-        self._open = threading.Event()
-
-    def open(self) -> None:
-        self._open.set()
-
-    async def passed(self) -> None:
-        while not self._open.is_set():
-            await asyncio.sleep(0.005)
-
 
 Script = list[ChatEvent | Exception | float | Gate]  # a float is a pause in seconds; a Gate waits to be opened
 
@@ -86,9 +70,10 @@ class FakeChatBackend(FakePaging, FakeAttachments, FakeSettings, ChatBackend):
         self.automatic_window = 200_000  # what use_automatic_window gives a model back
         self._n = 0
         self.cancelled = asyncio.Event()
-        self.cancel_delay = 0.0  # seconds a stopped turn takes to wind down (closing the provider's stream) first
-        self.import_delay = 0.0
-        self.load_delay = 0.0  # seconds a conversation takes to read (a turn's read-back among them)
+        self.cancel_gate: Gate | None = None  # a stopped turn winds down (closes the provider's stream) once it opens
+        self.import_gate: Gate | None = None  # an import holds after its third conversation until it opens
+        self.load_gate: Gate | None = None  # a conversation (a turn's read-back among them) is read once it opens
+        self.newer_gate: Gate | None = None  # a newer page is read once it opens
         self.versions: dict[str, tuple[str, ...]] = {}  # message id -> the ids of its versions (older pages)
         self.fits_chars: int | None = None  # like the domain: a longer message is refused before it is stored
 
@@ -197,8 +182,8 @@ class FakeChatBackend(FakePaging, FakeAttachments, FakeSettings, ChatBackend):
         return session
 
     async def load_conversation(self, session_id: str, tail: int) -> ConversationPage:
-        if self.load_delay:
-            await asyncio.sleep(self.load_delay)
+        if self.load_gate is not None:
+            await self.load_gate.passed()
         session = self._session(session_id)
         messages = self.messages[session_id]
         boundary = session.compact_boundary if session.compacted_summary else None
@@ -225,10 +210,12 @@ class FakeChatBackend(FakePaging, FakeAttachments, FakeSettings, ChatBackend):
             yield event
 
     async def import_file(self, kind: str, path: str) -> AsyncIterator[ImportProgress]:
-        """Eight conversations, one every `import_delay` seconds (the real one runs in a thread)."""
+        """Eight conversations, held after the third while `import_gate` is closed (the real one runs in a thread)."""
         self.calls.append(("import", kind, path))
         for done in range(1, 9):
-            await asyncio.sleep(self.import_delay)
+            if done == 4 and self.import_gate is not None:
+                await self.import_gate.passed()
+            await asyncio.sleep(0)
             yield ImportProgress(done, 8)
         yield ImportProgress(8, 8, True, 8, 0, 120)
 
@@ -261,8 +248,8 @@ class FakeChatBackend(FakePaging, FakeAttachments, FakeSettings, ChatBackend):
                         self._keep_partial(session_id, text)
                         return
         except asyncio.CancelledError:
-            if self.cancel_delay:
-                await asyncio.sleep(self.cancel_delay)
+            if self.cancel_gate is not None:
+                await self.cancel_gate.passed()
             self._store(session_id, MessageType.AI_RESPONSE, text, incomplete=True)
             self.cancelled.set()
             raise

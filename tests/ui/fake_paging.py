@@ -3,13 +3,13 @@ demand), regenerating a reply and editing a message (the active path then ends a
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 
 from domain.errors import NotFound
 from domain.events import ChatEvent
 from domain.models import Message, MessageType, Session
 from domain.usecases.open_at_message import HitPage
+from tests.ui.gate import Gate
 from ui.backend import ConversationPage, Selection
 
 
@@ -19,7 +19,7 @@ class FakePaging:
     messages: dict[str, list[Message]]
     off_path: dict[str, list[Message]]
     calls: list[tuple[object, ...]]
-    load_delay: float
+    newer_gate: Gate | None
 
     def _session(self, session_id: str) -> Session:
         raise NotImplementedError
@@ -53,8 +53,8 @@ class FakePaging:
 
     async def load_newer(self, session_id: str, after_seq: int, limit: int) -> ConversationPage:
         self.calls.append(("load_newer", session_id, after_seq))
-        if self.load_delay:
-            await asyncio.sleep(self.load_delay)
+        if self.newer_gate is not None:
+            await self.newer_gate.passed()
         start = sum(1 for m in self.messages[session_id] if m.seq <= after_seq)
         return self._window(session_id, start, start + limit)
 

@@ -16,6 +16,7 @@ from domain.importers.chatgpt import read_chatgpt
 from tests.fakes_turn import FakeAdapterFactory, reply
 from tests.importers.samples import chatgpt_export, claude_export
 from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.gate import Gate
 from tests.ui.window_helpers import open_session, settle, themed_window
 from ui.models.chat_rows import ChatRow, RowKind
 
@@ -106,7 +107,7 @@ def test_file_import_runs_with_progress_and_lists_the_new_sessions(qtbot, worker
 
 def test_import_progress_screenshot(qtbot, worker, artifacts) -> None:
     backend = FakeChatBackend(keys={"anthropic": "sk"})
-    backend.import_delay = 0.15
+    backend.import_gate = gate = Gate()  # the import holds after its third conversation until the picture is taken
     window = themed_window(qtbot, backend, worker)
     window.import_flow.run("chatgpt", "/exports/conversations.json")
     qtbot.waitUntil(lambda: window.import_flow.dialog is not None and window.import_flow.dialog.value() >= 3)
@@ -118,6 +119,7 @@ def test_import_progress_screenshot(qtbot, worker, artifacts) -> None:
     painter.drawPixmap((shot.width() - box.width()) // 2, (shot.height() - box.height()) // 3, box)
     painter.end()
     assert shot.save(str(artifacts / "import_progress.png"))
+    gate.open()
     qtbot.waitUntil(lambda: window.import_flow.dialog is None, timeout=5000)
 
 

@@ -3,22 +3,23 @@ Stop during a read-back, a reply that ends while a compaction starts."""
 
 from __future__ import annotations
 
-import asyncio
-
 from domain.events import CompactStarted, TextDelta
 from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.gate import Gate
 from tests.ui.test_chat_viewmodel import make_vm, opened
 from ui.backend import ConversationPage
 from ui.state.chat_state import Idle, ReadingBack, Ready
 
 
 class SlowOlderBackend(FakeChatBackend):
-    """Reads older pages slowly (a cold disk): a turn can start and stream meanwhile."""
+    """Reads older pages slowly (a cold disk): a turn can start and stream meanwhile (until `older` opens)."""
 
-    older_delay = 0.4
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.older = Gate()
 
     async def load_older(self, session_id: str, before_seq: int, limit: int) -> ConversationPage:
-        await asyncio.sleep(self.older_delay)
+        await self.older.passed()
         return await super().load_older(session_id, before_seq, limit)
 
 
@@ -31,16 +32,20 @@ def test_a_send_while_an_older_page_loads_keeps_both(qtbot, worker) -> None:
     backend = SlowOlderBackend(keys={"anthropic": "sk-test"})
     texts = [f"message {i}" for i in range(260)]
     session = backend.add_session("Long", texts)
-    backend.scripts.append([TextDelta("Sure"), 1.0])
+    gate = Gate()
+    backend.scripts.append([TextDelta("Sure"), gate])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, session.id)
     assert vm.model.rowCount() == 121 and vm.state.has_older  # the newest page and "load older" above it
     vm.load_older()
     assert vm.send("new question")  # the older page is still on its way
+    qtbot.waitUntil(lambda: vm.model.rows()[-1].text == "Sure")
+    backend.older.open()  # and arrives while the reply streams
     qtbot.waitUntil(lambda: vm.model.rowCount() >= 240, timeout=3000)  # it arrived while the reply streams
     rows = vm.model.rows()
     assert vm.state.streaming and [r.text for r in rows[-2:]] == ["new question", "Sure"]
     assert rows[-2].message_id is None  # still the live rows, below the older page
+    gate.open()
     qtbot.waitUntil(lambda: settled(vm), timeout=5000)
     rows = vm.model.rows()
     assert [r.text for r in rows[-2:]] == ["new question", "Sure"] and rows[-1].message_id is not None
@@ -53,11 +58,12 @@ def test_stop_during_a_read_back_changes_nothing(qtbot, backend, worker) -> None
     backend.scripts.append([TextDelta("Done.")])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, session.id)
-    backend.load_delay = 0.4  # the read-back is slow
+    backend.load_gate = read_back = Gate()  # the read-back is slow
     vm.send("One more")
     qtbot.waitUntil(lambda: isinstance(vm.state, Ready) and isinstance(vm.state.turn, ReadingBack), timeout=3000)
     vm.stop()  # nothing streams any more: nothing to stop
     assert isinstance(vm.state, Ready) and isinstance(vm.state.turn, ReadingBack)
+    read_back.open()
     qtbot.waitUntil(lambda: settled(vm), timeout=3000)
     assert vm.state.error is None
     assert [r.text for r in vm.model.rows()] == ["Hi", "Hello", "One more", "Done."]

@@ -37,14 +37,16 @@ def returned(vm: ChatViewModel) -> list[str]:
 
 def test_stop_keeps_the_partial_reply_on_screen_until_the_stored_one_replaces_it(qtbot, backend, worker) -> None:
     s = backend.add_session("Chat")
-    backend.cancel_delay = 0.4  # the backend is still closing the provider's stream when the read-back would start
-    backend.scripts.append([TextDelta("First paragraph.\n\nSecond"), 5.0, TextDelta(" never")])
+    backend.cancel_gate = wound_down = Gate()  # the backend is still closing the provider's stream after Stop
+    backend.scripts.append([TextDelta("First paragraph.\n\nSecond"), Gate(), TextDelta(" never")])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     seen = watch_rows(qtbot, vm)
     vm.send("Write a long essay")
     qtbot.waitUntil(lambda: any("Second" in r.text for r in vm.model.rows()))
     vm.stop()
+    qtbot.waitUntil(lambda: not vm.state.streaming)
+    wound_down.open()
     qtbot.waitUntil(lambda: any(r.incomplete and r.message_id for r in vm.model.rows()), timeout=5000)
     first = next(i for i, rows in enumerate(seen) if any("Second" in r.text for r in rows))
     gaps = [rows for rows in seen[first:] if not any("Second" in r.text for r in rows)]
@@ -182,12 +184,13 @@ def test_a_message_sent_after_the_error_was_shown_is_sent_once_the_failed_turn_i
     backend.scripts.append([ChatError("rate_limited", "The provider is rate limiting requests.", retryable=True)])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
-    backend.load_delay = 0.3  # the failed turn's messages are still being read back when the user sends again
+    backend.load_gate = read_back = Gate()  # the failed turn's messages are still being read back when the user sends
     vm.send("One")
     qtbot.waitUntil(lambda: not vm.state.streaming and vm.model.rows()[-1].kind is RowKind.ERROR)
     back = returned(vm)
     assert vm.state.can_send and vm.send("Two")  # the error is on screen: this message is meant to go after it
     assert vm.state.queued == "Two"
+    read_back.open()
     qtbot.waitUntil(lambda: [c[2] for c in backend.calls if c[0] == "send"] == ["One", "Two"])
     qtbot.waitUntil(lambda: not vm.state.streaming and vm.state.queued is None and texts(vm)[-1] == "You said: Two")
     assert back == [] and vm.state.error is None
@@ -296,8 +299,8 @@ def test_after_an_error_retry_cannot_fix_yet_the_unanswered_message_still_offers
 
 def test_a_message_sent_while_a_stopped_turn_is_read_back_waits_and_is_sent_after_it(qtbot, backend, worker) -> None:
     s = backend.add_session("Chat")
-    backend.cancel_delay = 0.5
-    backend.scripts.append([TextDelta("Partial"), 5.0])
+    backend.cancel_gate = wound_down = Gate()  # the stopped turn is still being stored until this opens
+    backend.scripts.append([TextDelta("Partial"), Gate()])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     vm.send("First")
@@ -306,6 +309,7 @@ def test_a_message_sent_while_a_stopped_turn_is_read_back_waits_and_is_sent_afte
     qtbot.waitUntil(lambda: not vm.state.streaming)
     assert vm.send("Next")  # the stopped turn is still being stored: this one waits its turn
     assert vm.state.queued == "Next"
+    wound_down.open()
     qtbot.waitUntil(lambda: sent(backend) == ["First", "Next"], timeout=5000)
     qtbot.waitUntil(lambda: not vm.state.streaming and len(vm.model.rows()) == 4
                     and all(r.message_id for r in vm.model.rows()))

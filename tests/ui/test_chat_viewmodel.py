@@ -17,6 +17,7 @@ from domain.events import (
     ToolResultStored,
 )
 from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.gate import Gate
 from tests.ui.window_helpers import settle
 from ui.backend import Selection
 from ui.models.chat_rows import RowKind
@@ -55,13 +56,15 @@ def test_opening_a_session_shows_its_messages_and_context(qtbot, backend, worker
 
 def test_sending_streams_the_reply_then_shows_the_stored_messages(qtbot, backend, worker) -> None:
     s = backend.add_session("Chat")
-    backend.scripts.append([TextDelta("Hel"), 0.05, TextDelta("lo"), 0.05])
+    gate = Gate()
+    backend.scripts.append([TextDelta("Hel"), gate, TextDelta("lo")])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     assert vm.send("Hi there")
     assert vm.state.streaming and not vm.state.can_send
     assert vm.model.rows()[0].text == "Hi there"  # the user's text shows at once
     qtbot.waitUntil(lambda: any(r.streaming and r.text.startswith("Hel") for r in vm.model.rows()))
+    gate.open()
     qtbot.waitUntil(lambda: not vm.state.streaming)
     qtbot.waitUntil(lambda: [r.message_id is not None for r in vm.model.rows()] == [True, True])
     assert [r.text for r in vm.model.rows()] == ["Hi there", "Hello"]
@@ -137,23 +140,27 @@ def test_an_exception_from_the_backend_becomes_an_inline_error_not_a_crash(qtbot
 
 def test_tool_calls_appear_as_rows_that_fill_in_when_the_result_is_stored(qtbot, backend, worker) -> None:
     s = backend.add_session("Chat")
+    running, stored = Gate(), Gate()  # the call runs, then its result shows, until the test has seen each
     backend.scripts.append([
-        # 1 s with the call running: long enough to be seen on a busy machine (0.2 s was missed under CI load)
-        ToolCallStarted("c1", "http_request", {"url": "https://example.com"}), 1.0,
-        ToolResultStored("c1", "http_request", 30_000, True, False, "r1"), 0.2, TextDelta("Fetched."),
+        ToolCallStarted("c1", "http_request", {"url": "https://example.com"}), running,
+        ToolResultStored("c1", "http_request", 30_000, True, False, "r1"), stored, TextDelta("Fetched."),
     ])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     vm.send("Fetch example.com")
     qtbot.waitUntil(lambda: any(r.kind is RowKind.TOOL and r.tool_running for r in vm.model.rows()))
+    running.open()
     qtbot.waitUntil(lambda: any(r.kind is RowKind.TOOL and r.tool_truncated for r in vm.model.rows()))
     tool = next(r for r in vm.model.rows() if r.kind is RowKind.TOOL)
     assert tool.tool_chars == 30_000 and "example.com" in (tool.tool_input or "")
+    stored.open()
+    qtbot.waitUntil(lambda: not vm.state.streaming)
 
 
 def test_compaction_during_a_turn_shows_the_indicator_and_then_the_divider(qtbot, backend, worker) -> None:
     s = backend.add_session("Long", [f"message {i}" for i in range(8)])
-    backend.scripts.append([TextDelta("ok"), 0.05, CompactStarted(), 1.0, CompactCompleted(True, False, 9000, 2000)])
+    compacting = Gate()  # the compaction runs until the test has seen it
+    backend.scripts.append([TextDelta("ok"), CompactStarted(), compacting, CompactCompleted(True, False, 9000, 2000)])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     notices: list[str] = []
@@ -163,6 +170,7 @@ def test_compaction_during_a_turn_shows_the_indicator_and_then_the_divider(qtbot
     vm.send("more")
     qtbot.waitUntil(lambda: vm.state.compacting)
     backend.compact(s.id, 2, "Goal: a long chat.")  # what the real use case stores before CompactCompleted
+    compacting.open()
     qtbot.waitUntil(lambda: not vm.state.streaming and not vm.state.compacting)
     qtbot.waitUntil(lambda: "divider" in kinds(vm))
     assert kinds(vm)[0] == "divider" and vm.state.summarized_count == 7  # 8 + the new question, 2 kept
@@ -340,13 +348,16 @@ def test_while_the_model_thinks_an_open_thinking_section_streams_and_closes_when
     from ui.models.chat_rows import RowKind
 
     s = backend.add_session("Chat")
-    # 1.5 s of thinking: the open section must be seen even on a loaded machine (0.4 s was missed once in a fresh clone)
-    backend.scripts.append([ThinkingDelta("Weigh "), ThinkingDelta("the options."), 1.5, TextDelta("Answer."), 5.0])
+    # thinking held until the open section has been seen, then a second more of it (the time shown is the time taken)
+    thought = Gate()
+    backend.scripts.append([ThinkingDelta("Weigh "), ThinkingDelta("the options."), thought, 1.0, TextDelta("Answer."),
+                            Gate()])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     vm.send("Think first")
     qtbot.waitUntil(lambda: any(r.kind is RowKind.THINKING and r.streaming and r.text == "Weigh the options."
                                 for r in vm.model.rows()))
+    thought.open()
     qtbot.waitUntil(lambda: any(r.kind is RowKind.ASSISTANT and r.text == "Answer." for r in vm.model.rows()))
     rows = vm.model.rows()
     thinking = next(r for r in rows if r.kind is RowKind.THINKING)

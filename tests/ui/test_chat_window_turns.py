@@ -10,6 +10,7 @@ from domain.events import ChatError, TextDelta
 from domain.models import MessageType
 from tests.ui.chat_helpers import click, hotspot, layout_of, row_of
 from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.gate import Gate
 from tests.ui.window_helpers import open_session, settle, themed_window
 from ui.models.chat_rows import RowKind
 from ui.theme import LIGHT
@@ -36,7 +37,8 @@ def count_tinted(image: QImage, rect: QRect, target: str) -> int:
 
 def test_typing_goes_on_while_a_reply_streams_and_enter_queues_the_message(qtbot, backend, worker) -> None:
     s = backend.add_session("Chat", ["Hi", "Hello!"])
-    backend.scripts.append([TextDelta("A long answer"), 0.8, TextDelta(".")])
+    gate = Gate()
+    backend.scripts.append([TextDelta("A long answer"), gate, TextDelta(".")])
     window = themed_window(qtbot, backend, worker)
     open_session(qtbot, window, s.id)
     edit = window.composer.edit
@@ -53,6 +55,7 @@ def test_typing_goes_on_while_a_reply_streams_and_enter_queues_the_message(qtbot
     assert edit.toPlainText() == "Follow-up" and not window.composer.queued.isVisibleTo(window)
     qtbot.keyClick(edit, Qt.Key.Key_Return)  # queued again; sent by itself when the turn ends
     assert window.chat_vm.state.queued == "Follow-up"
+    gate.open()
     qtbot.waitUntil(lambda: sent(backend) == ["First", "Follow-up"], timeout=5000)
     qtbot.waitUntil(lambda: not window.chat_vm.state.streaming and window.chat_vm.state.queued is None)
     assert not window.composer.queued.isVisibleTo(window)
@@ -128,7 +131,8 @@ def test_an_unanswered_message_shows_not_answered_and_retry_under_it_and_retry_a
 
 def test_the_header_counts_the_messages_and_shows_the_context_while_the_first_reply_streams(
         qtbot, backend, worker) -> None:
-    backend.scripts.append([TextDelta("Hel"), 1.5, TextDelta("lo")])
+    gate = Gate()
+    backend.scripts.append([TextDelta("Hel"), gate, TextDelta("lo")])
     window = themed_window(qtbot, backend, worker)
     window.composer.edit.setPlainText("Hi")
     qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return)
@@ -137,6 +141,8 @@ def test_the_header_counts_the_messages_and_shows_the_context_while_the_first_re
     assert window.chat_vm.state.streaming
     assert window.header.subtitle.text().startswith("2 messages")
     assert window.header.gauge.ratio() > 0  # the bar fills instead of "context —"
+    gate.open()
+    qtbot.waitUntil(lambda: not window.chat_vm.state.streaming)
 
 
 def test_a_failed_first_message_stays_listed_with_its_failure_and_an_empty_chat_is_not_listed(
@@ -168,8 +174,8 @@ def test_a_failed_first_message_stays_listed_with_its_failure_and_an_empty_chat_
 
 def test_a_stopped_reply_is_marked_stopped_early_while_it_waits_to_be_read_back(qtbot, backend, worker) -> None:
     s = backend.add_session("Chat", ["Hi", "Hello!"])
-    backend.cancel_delay = 1.0
-    backend.scripts.append([TextDelta("Part of a long answer"), 10.0])
+    backend.cancel_gate = wound_down = Gate()  # the stopped reply waits to be stored until this opens
+    backend.scripts.append([TextDelta("Part of a long answer"), Gate()])
     window = themed_window(qtbot, backend, worker)
     open_session(qtbot, window, s.id)
     window.chat_vm.send("Go on")
@@ -186,6 +192,7 @@ def test_a_stopped_reply_is_marked_stopped_early_while_it_waits_to_be_read_back(
     caption = QRect(int(rect.left() + layout.caption_pos.x()), int(rect.top() + layout.caption_pos.y()),
                     160, int(layout.bubble.top() - layout.caption_pos.y()))
     assert count_dark(image, caption) > 40  # the mark is drawn above the bubble
+    wound_down.open()
     qtbot.waitUntil(lambda: row_of(view, RowKind.ASSISTANT)[1].message_id is not None, timeout=5000)
 
 

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from domain.errors import InvalidInput
 from domain.events import TextDelta
 from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.gate import Gate
 from tests.ui.test_chat_viewmodel import make_vm, opened
 from tests.ui.window_helpers import open_session, settle, themed_window
 from ui.state.chat_state import Idle, ReadingBack, Ready
@@ -26,7 +27,8 @@ def turns(backend: FakeChatBackend) -> list[tuple[str, ...]]:
 def reading_back_window(qtbot, backend: FakeChatBackend, worker: AsyncWorker, *, queue: str | None) -> MainWindow:
     """A window whose turn "First" is being read back (slowly), `queue` typed while its reply streamed."""
     session = backend.add_session("Trip", [QUESTION, "Day 1: Alfama and the castle…"])
-    backend.scripts.append([TextDelta("Working on it"), 0.3, TextDelta(".")])
+    streaming = Gate()
+    backend.scripts.append([TextDelta("Working on it"), streaming, TextDelta(".")])
     window = themed_window(qtbot, backend, worker)
     open_session(qtbot, window, session.id)
     composer, vm = window.composer, window.chat_vm
@@ -38,7 +40,8 @@ def reading_back_window(qtbot, backend: FakeChatBackend, worker: AsyncWorker, *,
         qtbot.keyClicks(composer.edit, queue)
         qtbot.keyClick(composer.edit, Qt.Key.Key_Return)
         assert vm.state.queued == queue and composer.edit.toPlainText() == ""
-    backend.load_delay = 0.5  # the finished turn's messages take a while to read back
+    backend.load_gate = Gate()  # the finished turn's messages are read back once the test opens it
+    streaming.open()
     qtbot.waitUntil(lambda: isinstance(vm.state, Ready) and isinstance(vm.state.turn, ReadingBack), timeout=3000)
     qtbot.keyClick(composer.edit, Qt.Key.Key_Up)  # edit the newest stored question, during the read-back
     assert vm.state.editing is not None and composer.edit.toPlainText() == QUESTION
@@ -48,9 +51,9 @@ def reading_back_window(qtbot, backend: FakeChatBackend, worker: AsyncWorker, *,
 def test_an_edit_begun_during_the_read_back_does_not_take_the_queued_message(qtbot, backend, worker) -> None:
     window = reading_back_window(qtbot, backend, worker, queue="And a museum?")
     vm, target = window.chat_vm, window.chat_vm.state.editing
+    read_back(backend)  # the turn's messages arrive, with the edit open: the queued message goes as a new one
     qtbot.waitUntil(lambda: len(turns(backend)) == 2, timeout=5000)
     assert turns(backend) == [("send", "First"), ("send", "And a museum?")]  # a new message, not a new version
-    backend.load_delay = 0.0
     qtbot.waitUntil(lambda: isinstance(vm.state, Ready) and isinstance(vm.state.turn, Idle) and vm.state.queued is None,
                     timeout=5000)
     settle(qtbot, worker)
@@ -67,12 +70,18 @@ def test_an_edit_sent_during_the_read_back_is_sent_as_that_edit_when_the_turn_en
     qtbot.keyClick(composer.edit, Qt.Key.Key_Return)
     assert vm.state.queued == "Plan five days in Lisbon" and not composer.edit_bar.isVisible()
     assert composer.queued_label.text().startswith("Queued edit — sent when the reply ends")
-    backend.load_delay = 0.0
+    read_back(backend)
     qtbot.waitUntil(lambda: len(turns(backend)) == 2, timeout=5000)
     assert turns(backend) == [("send", "First"), ("edit", target, "Plan five days in Lisbon")]
     qtbot.waitUntil(lambda: isinstance(vm.state, Ready) and isinstance(vm.state.turn, Idle) and vm.state.queued is None,
                     timeout=5000)
     assert [r.text for r in vm.model.rows()] == ["Plan five days in Lisbon", "You said: Plan five days in Lisbon"]
+
+
+def read_back(backend: FakeChatBackend) -> None:
+    """Lets the read-back that `reading_back_window` held go on."""
+    assert backend.load_gate is not None
+    backend.load_gate.open()
 
 
 class RefusingEdits(FakeChatBackend):

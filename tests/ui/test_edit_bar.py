@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.gate import Gate
 from tests.ui.window_helpers import open_session, themed_window
 from ui.widgets.composer import EDIT_BAR_TEXT
 from ui.widgets.main_window import MainWindow
@@ -59,15 +60,16 @@ def test_esc_while_a_reply_streams_and_no_edit_runs_stops_the_reply_and_says_so_
     from domain.events import TextDelta
 
     session = backend.add_session("Trip", ["Plan four days in Lisbon", "Day 1"])
-    backend.scripts.append([TextDelta("Thinking"), 10.0])
+    backend.scripts.append([TextDelta("Thinking"), Gate()])
     window = themed_window(qtbot, backend, worker)
     open_session(qtbot, window, session.id)
     window.chat_vm.send("Go")
     qtbot.waitUntil(lambda: window.chat_vm.state.streaming)
     assert not window.composer.edit_bar.isVisible()
-    backend.cancel_delay = 0.5  # the stopped stream takes a moment to wind down (its partial reply is stored)
+    backend.cancel_gate = wound_down = Gate()  # the stopped stream winds down (its partial reply is stored) later
     qtbot.keyClick(window, Qt.Key.Key_Escape)
     button = window.composer.button
     qtbot.waitUntil(lambda: button.text() == "Stopping…" and not button.isEnabled())  # pressed: said at once
+    wound_down.open()
     qtbot.waitUntil(lambda: not window.chat_vm.state.streaming)
     assert button.text() == "Send"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from domain.events import TextDelta
 from domain.models import MessageType
 from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.gate import Gate
 from tests.ui.test_chat_viewmodel import make_vm
 from tests.ui.test_search_hit_and_archive import opened_at
 from tests.ui.window_helpers import settle
@@ -62,7 +63,8 @@ def test_sending_from_a_window_shows_the_turn_after_the_newest_message(qtbot, ba
     vm = make_vm(backend, worker)
     opened_at(qtbot, vm, sid, hit)
     newest = backend.messages[sid][-1].id
-    backend.scripts.append([TextDelta("Land "), 1.0, TextDelta("ho.")])  # long enough to be seen streaming
+    gate = Gate()
+    backend.scripts.append([TextDelta("Land "), gate, TextDelta("ho.")])  # held mid-reply until it is looked at
     assert vm.send("any land in sight?")
     qtbot.waitUntil(lambda: vm.state.streaming)
     rows = vm.model.rows()
@@ -70,6 +72,7 @@ def test_sending_from_a_window_shows_the_turn_after_the_newest_message(qtbot, ba
     assert rows[at + 1].kind is RowKind.USER and rows[at + 1].text == "any land in sight?"  # right after the newest
     assert hit not in {r.message_id for r in rows} and not vm.state.has_newer
     assert vm.state.message_count == LONG + 1
+    gate.open()
     qtbot.waitUntil(lambda: not vm.state.streaming and vm.model.rows()[-1].text == "Land ho.")
     assert [m.content for m in backend.messages[sid][-2:]] == ["any land in sight?", "Land ho."]
     assert vm.state.message_count == LONG + 2
@@ -145,10 +148,11 @@ def test_a_newer_page_read_for_a_session_left_meanwhile_is_dropped(qtbot, backen
     other = backend.add_session("Other", ["hello", "hi there"])
     vm = make_vm(backend, worker)
     opened_at(qtbot, vm, sid, hit)
-    backend.load_delay = 0.2
+    backend.newer_gate = newer = Gate()
     vm.load_newer()
     vm.open(other.id)
     qtbot.waitUntil(lambda: not vm.state.loading and vm.state.session is not None and vm.state.session.id == other.id)
+    newer.open()  # the newer page of the session left arrives now
     settle(qtbot, worker)
     assert [r.text for r in vm.model.rows()] == ["hello", "hi there"] and not vm.state.has_newer
 

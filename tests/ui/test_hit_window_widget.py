@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QAbstractSlider
 from domain.events import TextDelta
 from domain.ports import SessionSearchHit
 from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.gate import Gate
 from tests.ui.test_screenshots import distinct_colors, saved
 from tests.ui.test_search_hit_window import keep, on_screen
 from tests.ui.window_helpers import demo_sessions, migration_log, settle, themed_window
@@ -82,7 +83,8 @@ def test_sending_from_a_window_shows_the_turn_after_the_newest_message(qtbot, wo
     view, vm = window.chat_view, window.chat_vm
     newest = backend.messages[sid][-1].id
     scrolled_down_a_page(qtbot, window)
-    backend.scripts.append([TextDelta("Port "), 1.0, TextDelta("8443.")])  # a pause mid-reply
+    gate = Gate()
+    backend.scripts.append([TextDelta("Port "), gate, TextDelta("8443.")])  # held mid-reply until it is looked at
     window.composer.edit.setPlainText("and the proxy's port?")
     qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: vm.state.streaming and vm.model.rows()[-1].text.startswith("Port"))
@@ -93,4 +95,5 @@ def test_sending_from_a_window_shows_the_turn_after_the_newest_message(qtbot, wo
     bar = view.verticalScrollBar()
     assert bar.value() >= bar.maximum() - 40 and not on_screen(view, hit)  # the reply is followed, at the newest
     assert not view.jump.isVisible()
+    gate.open()
     qtbot.waitUntil(lambda: not vm.state.streaming)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from domain.errors import AuthenticationFailed
 from domain.events import ChatError, TextDelta
+from tests.ui.gate import Gate
 from tests.ui.test_screenshots import distinct_colors, saved
 from tests.ui.window_helpers import REPLY, demo_sessions, open_session, settle, themed_window
 from ui.models.chat_rows import RowKind
@@ -30,8 +31,7 @@ def test_queued_message_screenshot(qtbot, backend, worker, artifacts) -> None:
 
 def test_stopped_reply_screenshot(qtbot, backend, worker, artifacts) -> None:
     sid = demo_sessions(backend)
-    backend.cancel_delay = 0.3
-    backend.scripts.append([TextDelta(REPLY[:250]), 10.0])
+    backend.scripts.append([TextDelta(REPLY[:250]), Gate()])
     window = themed_window(qtbot, backend, worker)
     open_session(qtbot, window, sid)
     window.chat_vm.send("Show me the helper again")

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 
 from domain.events import TextDelta, ToolCallStarted, ToolResultStored
 from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.gate import Gate
 from tests.ui.window_helpers import open_session, themed_window
 from ui.widgets.jump_latest import jump_label
 from ui.widgets.main_window import MainWindow
@@ -49,10 +50,11 @@ def test_a_send_while_scrolled_up_shows_the_new_message(qtbot, backend, worker) 
 
 def test_new_messages_below_a_view_scrolled_up_show_the_jump_button_with_their_count(
         qtbot, backend, worker, artifacts: Path) -> None:
+    looking, found = Gate(), Gate()  # held after the first words, then after the last, while the test scrolls
     backend.scripts.append([
-        TextDelta("Let me look."), 0.6,
-        ToolCallStarted("c1", "http_request", {"url": "https://example.com"}), 0.2,
-        ToolResultStored("c1", "http_request", 300, False, False, "r1"), 0.2, TextDelta("Found it."), 3.0,
+        TextDelta("Let me look."), looking,
+        ToolCallStarted("c1", "http_request", {"url": "https://example.com"}), 0.05,
+        ToolResultStored("c1", "http_request", 300, False, False, "r1"), 0.05, TextDelta("Found it."), found,
     ])
     window = long_window(qtbot, backend, worker)
     window.chat_vm.send("Check the status page")
@@ -61,6 +63,7 @@ def test_new_messages_below_a_view_scrolled_up_show_the_jump_button_with_their_c
                     timeout=3000)
     assert not view.jump.isVisible()
     bar.setValue(0)  # the user scrolls up to reread something while the reply goes on
+    looking.open()
     qtbot.waitUntil(lambda: view.jump.isVisible(), timeout=3000)  # the tool call arrived below
     qtbot.waitUntil(lambda: view.jump.unseen == 3, timeout=3000)  # the tool call, its result and the reply after it
     assert window.chat_vm.state.streaming
@@ -71,6 +74,7 @@ def test_new_messages_below_a_view_scrolled_up_show_the_jump_button_with_their_c
     qtbot.waitUntil(lambda: at_bottom(window) and not view.jump.isVisible())
     assert view.jump.text() == jump_label(0)
     assert window.chat_vm.model.rows()[-1].text == "Found it."
+    found.open()
     qtbot.waitUntil(lambda: not window.chat_vm.state.streaming and not window.chat_vm.state.reading_back,
                     timeout=6000)
     assert at_bottom(window) and not view.jump.isVisible()  # at the end, the read-back is followed

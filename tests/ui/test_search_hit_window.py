@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QAbstractSlider
 from domain.events import TextDelta
 from domain.ports import SessionSearchHit
 from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.gate import Gate
 from tests.ui.test_screenshots import distinct_colors, saved
 from tests.ui.window_helpers import demo_sessions, migration_log, settle, themed_window
 from ui.models.session_list import WHEN_ROLE
@@ -144,13 +145,16 @@ def test_sending_from_the_hit_follows_the_reply_again(qtbot, worker) -> None:
     qtbot.waitUntil(lambda: view.delegate.highlighted == hit)
     settle(qtbot, worker)
     assert on_screen(view, hit)
-    backend.scripts.append([TextDelta("Falcons "), 1.0, TextDelta("stoop.")])  # a pause mid-reply
+    gate = Gate()
+    backend.scripts.append([TextDelta("Falcons "), gate, TextDelta("stoop.")])  # held mid-reply until looked at
     assert window.chat_vm.send("and the falcon?")
     qtbot.waitUntil(lambda: window.chat_vm.model.rows()[-1].text.startswith("Falcons"))
     settle(qtbot, worker)
     bar = view.verticalScrollBar()
     assert window.chat_vm.state.streaming  # while the reply streams, the view follows it, not the hit
     assert bar.value() >= bar.maximum() - 40 and not on_screen(view, hit)
+    gate.open()
+    qtbot.waitUntil(lambda: not window.chat_vm.state.streaming)
 
 
 def test_enter_on_a_search_result_opens_it_at_the_hit_like_a_click(qtbot, worker) -> None:

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 
 from domain.events import TextDelta, ThinkingDelta
 from domain.models import Message, MessageType, ReasoningBlock, ReasoningKind
+from tests.ui.gate import Gate
 from tests.ui.test_screenshots import distinct_colors, saved
 from tests.ui.window_helpers import demo_sessions, open_session, settle, themed_window
 from ui.models.chat_rows import RowKind, rows_from_messages, thinking_status
@@ -45,7 +46,8 @@ def test_redacted_reasoning_and_a_tool_round_that_only_thought_are_shown_and_sig
 
 def test_thinking_streams_open_then_closes_and_a_click_opens_it(qtbot, backend, worker, artifacts) -> None:
     sid = demo_sessions(backend)
-    backend.scripts.append([ThinkingDelta(THOUGHT[:120]), 0.3, ThinkingDelta(THOUGHT[120:]), 1.5,
+    thought = Gate()  # the reasoning streams until the test has looked at it
+    backend.scripts.append([ThinkingDelta(THOUGHT[:120]), 0.05, ThinkingDelta(THOUGHT[120:]), thought,
                             TextDelta("Use **full jitter** and a cap:\n\n"), 0.1,
                             TextDelta("```python\ntime.sleep(random.uniform(0, min(cap, base * 2 ** n)))\n```")])
     window = themed_window(qtbot, backend, worker)
@@ -60,6 +62,7 @@ def test_thinking_streams_open_then_closes_and_a_click_opens_it(qtbot, backend, 
     open_height = _row_rect(view, model, streaming_row.key).height()
     assert open_height > 60  # the reasoning shows while it streams (closed: one 40 px header line)
     assert distinct_colors(saved(window, artifacts / "thinking_streaming.png")) > 5
+    thought.open()
     qtbot.waitUntil(lambda: not window.chat_vm.state.streaming, timeout=5000)
     qtbot.waitUntil(lambda: any(r.kind is RowKind.THINKING and r.message_id for r in model.rows()))
     settle(qtbot, worker)

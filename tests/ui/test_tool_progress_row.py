@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.events import TextDelta, ToolCallStarted, ToolProgress, ToolResultStored
 from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.gate import Gate
 from tests.ui.test_chat_viewmodel import make_vm, opened
 from ui.models.chat_rows import RowKind
 from ui.models.message_list import accessible_name
@@ -13,10 +14,11 @@ from ui.worker import AsyncWorker
 def test_a_running_tools_card_shows_its_latest_progress_then_its_result(qtbot, backend: FakeChatBackend,
                                                                         worker: AsyncWorker) -> None:
     s = backend.add_session("Chat")
+    compiling = Gate()  # module 2 compiles until the test has looked at the card
     backend.scripts.append([
         ToolCallStarted("c1", "build__compile", {}), 0.05,
         ToolProgress("c1", "build__compile", 1, 3, "compiling module 1 of 3"), 0.05,
-        ToolProgress("c1", "build__compile", 2, 3, "compiling module 2 of 3"), 1.0,
+        ToolProgress("c1", "build__compile", 2, 3, "compiling module 2 of 3"), compiling,
         ToolResultStored("c1", "build__compile", 120, False, False, "r1"), 0.05, TextDelta("Built."),
     ])
     vm = make_vm(backend, worker)
@@ -30,4 +32,5 @@ def test_a_running_tools_card_shows_its_latest_progress_then_its_result(qtbot, b
     tool = next(r for r in vm.model.rows() if r.kind is RowKind.TOOL)
     assert tool.tool_running
     assert accessible_name(tool) == "Tool build__compile: running, compiling module 2 of 3 (67%)"
+    compiling.open()
     qtbot.waitUntil(lambda: any(r.kind is RowKind.TOOL and not r.tool_running for r in vm.model.rows()))

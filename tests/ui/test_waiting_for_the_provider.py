@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QPushButton
 from domain.events import TextDelta, Waiting
 from domain.settings import ContextSettings
 from tests.ui.fake_backend import FakeChatBackend
+from tests.ui.gate import Gate
 from tests.ui.test_chat_viewmodel import make_vm, opened
 from tests.ui.window_helpers import open_session, themed_window
 from ui.state.chat_state import ChatState
@@ -17,7 +18,8 @@ from ui.worker import AsyncWorker
 def test_the_view_model_reports_the_silence_until_data_arrives(qtbot, backend: FakeChatBackend,
                                                                worker: AsyncWorker) -> None:
     s = backend.add_session("Chat")
-    backend.scripts.append([Waiting(5), 0.05, Waiting(10), 1.0, Waiting(0), TextDelta("Hi"), 0.05])  # 10 s: seen
+    silent = Gate()  # 10 s of silence reported, held until the test has seen it
+    backend.scripts.append([Waiting(5), 0.05, Waiting(10), silent, Waiting(0), TextDelta("Hi"), 0.05])
     vm = make_vm(backend, worker)
     opened(qtbot, vm, s.id)
     seen = [vm.state.waiting]
@@ -29,6 +31,7 @@ def test_the_view_model_reports_the_silence_until_data_arrives(qtbot, backend: F
     vm.state_changed.connect(changed)
     vm.send("Hello?")
     qtbot.waitUntil(lambda: vm.state.waiting == 10)
+    silent.open()
     qtbot.waitUntil(lambda: not vm.state.streaming)
     assert seen == [0, 5, 10, 0]
 
@@ -37,15 +40,18 @@ def test_the_window_shows_the_waiting_line_under_the_reply_and_hides_it_when_tex
     qtbot, backend: FakeChatBackend, worker: AsyncWorker
 ) -> None:
     s = backend.add_session("Chat")
-    backend.scripts.append([TextDelta("Thinking it over"), Waiting(15), 0.5, TextDelta(" — done."), 0.3])
+    silent, more = Gate(), Gate()  # held while the waiting line shows, then after the text that hides it
+    backend.scripts.append([TextDelta("Thinking it over"), Waiting(15), silent, TextDelta(" — done."), more])
     window = themed_window(qtbot, backend, worker)
     open_session(qtbot, window, s.id)
     window.chat_vm.send("Hello?")
     qtbot.waitUntil(lambda: window.waiting_bar.isVisible())
     assert window.waiting_bar.text() == "Waiting for the provider… 15 s"
     assert window.chat_vm.state.streaming
+    silent.open()
     qtbot.waitUntil(lambda: not window.waiting_bar.isVisible())
     assert window.chat_vm.state.streaming  # data arrived: the reply goes on, the line is gone
+    more.open()
     qtbot.waitUntil(lambda: not window.chat_vm.state.streaming)
     assert not window.waiting_bar.isVisible()
 
@@ -53,7 +59,7 @@ def test_the_window_shows_the_waiting_line_under_the_reply_and_hides_it_when_tex
 def test_stop_while_waiting_ends_the_turn_and_hides_the_line(qtbot, backend: FakeChatBackend,
                                                             worker: AsyncWorker) -> None:
     s = backend.add_session("Chat")
-    backend.scripts.append([TextDelta("Part"), Waiting(5), 30.0, TextDelta("never")])
+    backend.scripts.append([TextDelta("Part"), Waiting(5), Gate(), TextDelta("never")])
     window = themed_window(qtbot, backend, worker)
     open_session(qtbot, window, s.id)
     window.chat_vm.send("Hello?")
