@@ -58,6 +58,22 @@ def _card(vm: ChatViewModel) -> ChatRow | None:
     return next((r for r in reversed(vm.model.rows()) if r.kind is RowKind.TOOL), None)
 
 
+def _running_cards(vm: ChatViewModel) -> list[str]:
+    """A list that gets the accessible name of the newest tool card each time the list changes while it runs: every
+    status message is seen however late the test looks (a starved GUI thread could miss a one-second step)."""
+    names: list[str] = []
+
+    def changed(*_: object) -> None:
+        card = _card(vm)
+        if card is not None and card.tool_running and (not names or names[-1] != accessible_name(card)):
+            names.append(accessible_name(card))
+
+    vm.model.dataChanged.connect(changed)
+    vm.model.rowsInserted.connect(changed)
+    vm.model.modelReset.connect(changed)
+    return names
+
+
 def _running_with(vm: ChatViewModel, progress: str) -> bool:
     card = _card(vm)
     return card is not None and card.tool_running and card.tool_progress == progress
@@ -72,13 +88,13 @@ def test_a_tasks_status_messages_show_on_its_card_and_stop_cancels_it(qapp, monk
         choice = next(c for c in vm.state.choices if c.selection.provider_id == "anthropic")
         vm.select_model(choice.selection)
 
+        shown = _running_cards(vm)  # each running card as the list shows it, recorded as it changes
         assert vm.send('TASK {"steps": 3, "pause": 1.0}')
         _always(app)
-        for step in (1, 2, 3):  # each status message of the working task, as it comes
-            assert wait_until(app, lambda s=step: _running_with(vm, f"step {s} of 3 ({s})"), timeout=30), _card(vm)
-        card = _card(vm)
-        assert card is not None
-        assert accessible_name(card) == "Tool proto__slow_task: running, step 3 of 3 (3)"
+        assert wait_until(app, lambda: any("step 3 of 3" in name for name in shown), timeout=30), (shown, _card(vm))
+        progress = [n.removeprefix("Tool proto__slow_task: running, ") for n in shown if "step" in n]
+        assert list(dict.fromkeys(progress)) == [f"step {s} of 3 ({s})" for s in (1, 2, 3)]  # each, as it came
+        assert shown[-1] == "Tool proto__slow_task: running, step 3 of 3 (3)"
         assert wait_until(app, lambda: not vm.state.streaming and len(brain.results) == 1, timeout=30), vm.state.error
         assert brain.results[-1].text == "task done after 3 steps"
         assert wait_until(app, lambda: (c := _card(vm)) is not None and c.tool_output == "task done after 3 steps")
