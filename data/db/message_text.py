@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from data.db.mappers import MESSAGE_COLUMNS
+from data.db.mappers import MESSAGE_COLUMNS, message_values
+from domain.models import Message, MessageType
 
 # the active path has a partial index (ix_messages_path): these spell `active = 1` literally so SQLite uses it
 PATH_TAIL = ("SELECT seq FROM messages WHERE session_id = :sid AND active = 1 AND seq < :before"
@@ -23,3 +24,19 @@ AFTER = f"{_SELECT} WHERE session_id = :sid AND active = 1 AND seq > :after ORDE
 # `pinned = 1` spelt out so SQLite can use the partial index ix_messages_pinned, `+active` so it cannot pick the
 # active path's index instead
 PINNED = f"{_SELECT} WHERE session_id = :sid AND pinned = 1 AND +active = 1 ORDER BY seq"
+
+# a message's insert (the next seq of its session taken in the same statement) and the session's upkeep with it
+_VALUES = tuple(message_values(Message(id="", session_id="", type=MessageType.USER, content="")))  # column names
+_NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE session_id = :session_id)"
+_LEAF = "(SELECT id FROM messages WHERE session_id = :session_id AND active = 1 ORDER BY seq DESC LIMIT 1)"
+_INSERT = ("INSERT INTO messages (id, session_id, created_at, seq, parent_id, rev, {values}) VALUES (:id, :session_id,"
+           " :created_at, {seq}, {parent}, abs(random() % 1000000000000000), {params}) RETURNING seq, parent_id")
+INSERT = _INSERT.format(values=", ".join(_VALUES), seq=_NEXT_SEQ, parent=_LEAF,
+                        params=", ".join(":" + v for v in _VALUES))
+INSERT_CHILD = _INSERT.format(values=", ".join(_VALUES), seq=_NEXT_SEQ, parent=":parent_id",
+                              params=", ".join(":" + v for v in _VALUES))
+UPDATE = (f"UPDATE messages SET {', '.join(f'{v} = :{v}' for v in _VALUES)} WHERE id = :id"
+          f" RETURNING {', '.join(MESSAGE_COLUMNS)}")
+TOUCH = ("UPDATE sessions SET message_count = message_count + 1, updated_at = CASE WHEN updated_at < :at THEN :at"
+         " ELSE updated_at END, last_message_preview = coalesce(:preview, last_message_preview) WHERE id = :sid")
+PARENT_SESSION = "SELECT session_id FROM messages WHERE id = ?"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -16,8 +17,8 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.exc import IntegrityError
 
+from data.db import message_text as text_sql
 from data.db.engine import Database
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row, message_to_domain, message_values
 from data.db.message_memo import MemoRead, MessageMemo
@@ -27,8 +28,6 @@ from data.db.message_sql import (
     BETWEEN,
     CHILDREN,
     DELETE,
-    INSERT,
-    INSERT_CHILD,
     LENGTHS_SQL,
     LINKS,
     MESSAGES,
@@ -36,7 +35,6 @@ from data.db.message_sql import (
     OFF_AFTER,
     ON,
     ON_BATCH,
-    PARENT_SESSION,
     PATH,
     PATH_COUNT,
     PATH_TAIL,
@@ -49,7 +47,6 @@ from data.db.message_sql import (
     SET_PATH,
     SINCE,
     SINCE_READ,
-    TOUCH,
     TREE,
     TYPES,
     WALK,
@@ -57,6 +54,7 @@ from data.db.message_sql import (
 from data.db.message_writes import add_many
 from data.db.message_writes import preview as _preview
 from data.db.rows import MessageRow, SessionRow, ToolOutputArchiveRow
+from data.db.timestamps import micros
 from data.db.tool_archive import compress_within as compress_within  # re-exported
 from domain.errors import InvalidInput, NotFound
 from domain.models import Message, MessageId, MessageType, ModelId, SessionId, TreeNode
@@ -74,16 +72,19 @@ class SqlMessageRepository:
 
     def add(self, message: Message, *, full_output: str | None = None) -> Message:
         created = message.created_at or datetime.now(UTC)
-        params = {"id": message.id, "session_id": message.session_id, "created_at": created,
-                  "seq_session_id": message.session_id, **message_values(message)}
-        with self._db.write() as s:
-            if message.parent_id is not None:
-                if s.execute(PARENT_SESSION, {"pid": message.parent_id}).scalar() != message.session_id:
-                    raise NotFound("message", message.parent_id)
-                params["parent_id"] = message.parent_id
+        at = micros(created)
+        params = {"id": message.id, "session_id": message.session_id, "created_at": at,
+                  "parent_id": message.parent_id, **message_values(message)}
+        with self._db.write() as s:  # a turn's hot path: the statements as plain SQL on the transaction's connection
+            con = _dbapi(s)
+            if message.parent_id is not None and (
+                    con.execute(text_sql.PARENT_SESSION, (message.parent_id,)).fetchone() or (None,)
+            )[0] != message.session_id:
+                raise NotFound("message", message.parent_id)
             try:  # SQLite undoes only the refused statement: a surrounding unit of work stays usable (no savepoint)
-                seq, parent_id = s.execute(INSERT if message.parent_id is None else INSERT_CHILD, params).one()
-            except IntegrityError as exc:  # an unknown session (foreign key) or an id taken (primary key)
+                seq, parent_id = con.execute(
+                    text_sql.INSERT if message.parent_id is None else text_sql.INSERT_CHILD, params).fetchone()
+            except sqlite3.IntegrityError as exc:  # an unknown session (foreign key) or an id taken (primary key)
                 if s.get(SessionRow, message.session_id) is None:
                     raise NotFound("session", message.session_id) from None
                 raise InvalidInput(f"A message with id {message.id!r} already exists.") from exc
@@ -92,7 +93,7 @@ class SqlMessageRepository:
             if message.attachments:  # a reference per file: the store deletes a file with its last reference
                 s.execute(insert(REFS), [{"message_id": message.id, "position": i, "sha256": a.sha256}
                                           for i, a in enumerate(message.attachments)])
-            s.execute(TOUCH, {"touch_sid": message.session_id, "at": created, "preview": _preview(message)})
+            con.execute(text_sql.TOUCH, {"sid": message.session_id, "at": at, "preview": _preview(message)})
         return replace(message, seq=seq, created_at=created, parent_id=parent_id)
 
     def add_many(self, messages: Sequence[Message]) -> int:
@@ -255,6 +256,11 @@ class SqlMessageRepository:
         data, kept = compress_within(text, self._archive_max)
         return ToolOutputArchiveRow(message_id=message_id, data=data, original_chars=len(text), archived_chars=kept,
                                     sha256=hashlib.sha256(data).hexdigest())
+
+def _dbapi(s: Any) -> sqlite3.Connection:
+    """The sqlite3 connection under a session's transaction (begun by the session, as its statements are)."""
+    return s.connection().connection.dbapi_connection  # type: ignore[no-any-return]
+
 
 def _one_path(rows: Sequence[Any], last: MessageId) -> bool:
     """Whether (id, parent_id) rows in seq order are one path from a root to `last`."""
