@@ -61,6 +61,12 @@ def create_sqlite_engine(path: Path) -> Engine:
     return engine
 
 
+def dbapi(session: Session) -> sqlite3.Connection:
+    """The sqlite3 connection under a session's transaction (begun by the session, as its own statements are): a
+    turn's hot path runs plain SQL on it, without SQLAlchemy's per-statement work."""
+    return session.connection().connection.dbapi_connection  # type: ignore[return-value]
+
+
 def keyed_select(row_class: type[Any], *keys: str) -> Select[Any]:
     """A prebuilt SELECT of every column of a row class's table WHERE each key column equals its bound parameter
     (plain rows map several times faster than ORM objects; the mappers read either)."""

@@ -19,7 +19,7 @@ from sqlalchemy import (
 )
 
 from data.db import message_text as text_sql
-from data.db.engine import Database
+from data.db.engine import Database, dbapi
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row, message_to_domain, message_values
 from data.db.message_memo import MemoRead, MessageMemo
 from data.db.message_sql import (
@@ -76,7 +76,7 @@ class SqlMessageRepository:
         params = {"id": message.id, "session_id": message.session_id, "created_at": at,
                   "parent_id": message.parent_id, **message_values(message)}
         with self._db.write() as s:  # a turn's hot path: the statements as plain SQL on the transaction's connection
-            con = _dbapi(s)
+            con = dbapi(s)
             if message.parent_id is not None and (
                     con.execute(text_sql.PARENT_SESSION, (message.parent_id,)).fetchone() or (None,)
             )[0] != message.session_id:
@@ -256,11 +256,6 @@ class SqlMessageRepository:
         data, kept = compress_within(text, self._archive_max)
         return ToolOutputArchiveRow(message_id=message_id, data=data, original_chars=len(text), archived_chars=kept,
                                     sha256=hashlib.sha256(data).hexdigest())
-
-def _dbapi(s: Any) -> sqlite3.Connection:
-    """The sqlite3 connection under a session's transaction (begun by the session, as its statements are)."""
-    return s.connection().connection.dbapi_connection  # type: ignore[no-any-return]
-
 
 def _one_path(rows: Sequence[Any], last: MessageId) -> bool:
     """Whether (id, parent_id) rows in seq order are one path from a root to `last`."""
