@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import Select
 from sqlalchemy.orm import Session
 
+from data.db.engine import dbapi
 from data.db.mappers import message_from_row
 from domain.models import Message, MessageId
 
@@ -20,10 +21,11 @@ ID_BATCH = 500  # rows fetched per statement (far below SQLite's limit on bound 
 
 @dataclass(frozen=True)
 class MemoRead:
-    """One read the memo serves: `keys` selects its (id, seq, rev) rows in order, `whole` the same rows as (id, seq,
-    rev, *MESSAGE_COLUMNS); `by_ids` fetches such rows for its expanding `ids` parameter."""
+    """One read the memo serves: `keys` selects its (id, seq, rev) rows in order (plain SQL run on the sqlite3
+    connection: it runs every turn), `whole` the same rows as (id, seq, rev, *MESSAGE_COLUMNS); `by_ids` fetches such
+    rows for its expanding `ids` parameter."""
 
-    keys: Select[Any]
+    keys: str
     whole: Select[Any]
     by_ids: Select[Any]
 
@@ -56,7 +58,7 @@ class MessageMemo:
             kept = {row[0]: (row[1], row[2], message_from_row(row[3:])) for row in rows}
             order: Sequence[MessageId] = list(kept)
         else:
-            wanted = s.execute(queries.keys, params).all()
+            wanted = dbapi(s).execute(queries.keys, params).fetchall()
             missing = [id_ for id_, seq, rev in wanted if (hit := known.get(id_)) is None or hit[:2] != (seq, rev)]
             fresh = dict(self._fetch(s, queries.by_ids, missing)) if missing else {}
             kept = {id_: fresh.get(id_) or known[id_] for id_, _, _ in wanted}

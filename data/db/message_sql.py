@@ -86,7 +86,7 @@ BY_IDS = WHOLE.where(MESSAGES.c.id.in_(bindparam("ids", expanding=True)))
 PATH_FROM = (MESSAGES.c.session_id == bindparam("sid"), MESSAGES.c.active == ONE,
               MESSAGES.c.seq >= bindparam("seq"))
 PINS = (MESSAGES.c.session_id == bindparam("sid"), MESSAGES.c.pinned == ONE, text("+messages.active = 1"))
-SINCE_READ = MemoRead(select(*KEYED).where(*PATH_FROM).order_by(MESSAGES.c.seq),
+SINCE_READ = MemoRead(message_text.SINCE_KEYS,
                        WHOLE.where(*PATH_FROM).order_by(MESSAGES.c.seq), BY_IDS)
-PINNED_READ = MemoRead(select(*KEYED).where(*PINS).order_by(MESSAGES.c.seq),
+PINNED_READ = MemoRead(message_text.PINNED_KEYS,
                         WHOLE.where(*PINS).order_by(MESSAGES.c.seq), BY_IDS)

@@ -24,6 +24,9 @@ AFTER = f"{_SELECT} WHERE session_id = :sid AND active = 1 AND seq > :after ORDE
 # `pinned = 1` spelt out so SQLite can use the partial index ix_messages_pinned, `+active` so it cannot pick the
 # active path's index instead
 PINNED = f"{_SELECT} WHERE session_id = :sid AND pinned = 1 AND +active = 1 ORDER BY seq"
+# the keys the message memo reads every turn (data.db.message_memo): which rows, at which seq and revision
+SINCE_KEYS = "SELECT id, seq, rev FROM messages WHERE session_id = :sid AND active = 1 AND seq >= :seq ORDER BY seq"
+PINNED_KEYS = "SELECT id, seq, rev FROM messages WHERE session_id = :sid AND pinned = 1 AND +active = 1 ORDER BY seq"
 
 # a message's insert (the next seq of its session taken in the same statement) and the session's upkeep with it
 _VALUES = tuple(message_values(Message(id="", session_id="", type=MessageType.USER, content="")))  # column names

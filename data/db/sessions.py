@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from sqlalchemy import Table, case, literal, select, text, update
 
-from data.db.engine import Database, dbapi, keyed_select
+from data.db.engine import Database, dbapi
 from data.db.fts import fts_query
 from data.db.mappers import compaction_to_domain, session_onto_row, session_to_domain
 from data.db.records import SESSION_COLUMNS, records
@@ -40,7 +40,7 @@ _SESSION_HITS = text(
 )
 
 
-_GET = keyed_select(SessionRow, "id")
+_GET = f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?"  # plain SQL: every turn reads its session
 _SESSIONS = cast(Table, SessionRow.__table__)
 _ADD_USAGE = ("UPDATE sessions SET total_input_tokens = total_input_tokens + ?, total_output_tokens ="  # every round
               " total_output_tokens + ?, total_cache_read_tokens = total_cache_read_tokens + ? WHERE id = ?"
@@ -70,8 +70,9 @@ class SqlSessionRepository:
             return session_to_domain(row)
 
     def get(self, session_id: SessionId) -> Session | None:
-        row = self._db.first(_GET, {"id": session_id})
-        return session_to_domain(row) if row else None
+        with self._db.read() as s:
+            found = records(dbapi(s).execute(_GET, (session_id,)))
+        return session_to_domain(found[0]) if found else None
 
     def list(self, *, include_deleted: bool = False) -> Sequence[Session]:
         query = select(SessionRow).order_by(
