@@ -43,3 +43,5 @@ UPDATE = (f"UPDATE messages SET {', '.join(f'{v} = :{v}' for v in _VALUES)} WHER
 TOUCH = ("UPDATE sessions SET message_count = message_count + 1, updated_at = CASE WHEN updated_at < :at THEN :at"
          " ELSE updated_at END, last_message_preview = coalesce(:preview, last_message_preview) WHERE id = :sid")
 PARENT_SESSION = "SELECT session_id FROM messages WHERE id = ?"
+ARCHIVE = ("INSERT INTO tool_output_archive (message_id, data, original_chars, archived_chars, sha256)"
+           " VALUES (?, ?, ?, ?, ?)")  # a tool's full output, compressed (data.db.tool_archive)

@@ -89,7 +89,9 @@ class SqlMessageRepository:
                     raise NotFound("session", message.session_id) from None
                 raise InvalidInput(f"A message with id {message.id!r} already exists.") from exc
             if full_output is not None:
-                s.add(self._archive(message.id, full_output))
+                data, kept = compress_within(full_output, self._archive_max)
+                con.execute(text_sql.ARCHIVE,
+                            (message.id, data, len(full_output), kept, hashlib.sha256(data).hexdigest()))
             if message.attachments:  # a reference per file: the store deletes a file with its last reference
                 s.execute(insert(REFS), [{"message_id": message.id, "position": i, "sha256": a.sha256}
                                           for i, a in enumerate(message.attachments)])
@@ -252,10 +254,6 @@ class SqlMessageRepository:
         with self._db.read() as s:  # plain rows, not ORM objects: a long history maps several times faster
             return [message_from_row(r) for r in s.execute(query, params)]
 
-    def _archive(self, message_id: MessageId, text: str) -> ToolOutputArchiveRow:
-        data, kept = compress_within(text, self._archive_max)
-        return ToolOutputArchiveRow(message_id=message_id, data=data, original_chars=len(text), archived_chars=kept,
-                                    sha256=hashlib.sha256(data).hexdigest())
 
 def _one_path(rows: Sequence[Any], last: MessageId) -> bool:
     """Whether (id, parent_id) rows in seq order are one path from a root to `last`."""

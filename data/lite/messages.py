@@ -49,9 +49,7 @@ class LiteMessageRepository(Delegating):
                 raise InvalidInput(f"A message with id {message.id!r} already exists.") from exc
             if full_output is not None:
                 data, kept = compress_within(full_output, self._archive_max)
-                self._db.run("INSERT INTO tool_output_archive (message_id, data, original_chars, archived_chars,"
-                             " sha256) VALUES (?, ?, ?, ?, ?)",
-                             (message.id, data, len(full_output), kept, hashlib.sha256(data).hexdigest()))
+                self._db.run(sql.ARCHIVE, (message.id, data, len(full_output), kept, hashlib.sha256(data).hexdigest()))
             if message.attachments:  # a reference per file: the store deletes a file with its last reference
                 self._db.many("INSERT INTO message_attachments (message_id, position, sha256) VALUES (?, ?, ?)",
                               [(message.id, i, a.sha256) for i, a in enumerate(message.attachments)])
