@@ -6,10 +6,13 @@ and, for https, the original name as TLS SNI and certificate name, so a second D
 
 from __future__ import annotations
 
+import asyncio
 import ssl
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import TYPE_CHECKING
 
 from data.tools.net_guard import CheckedTarget, NetGuard, RefusedTarget, TargetError
@@ -22,6 +25,8 @@ REDIRECT_CODES = frozenset({301, 302, 303, 307, 308})
 MAX_REDIRECTS = 10
 _CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "cookie")
 _BODY_HEADERS = ("content-type", "content-length", "content-encoding", "transfer-encoding")
+KEPT_CLIENTS = 8  # pinned (scheme, TLS name, address, port) clients kept open, the least recently used closed first
+Pin = tuple[str, str, str, int]
 
 
 @dataclass(frozen=True)
@@ -49,7 +54,9 @@ class Fetched:
 
 
 class PinnedFetcher:
-    """Fetches with one short-lived client per hop, connected only to addresses the guard checked."""
+    """Fetches through clients kept per pinned address: one client (and its connection pool) per scheme, TLS name,
+    checked address and port, so a kept-alive connection is only ever reused for the same checked address and the
+    same name; no client keeps cookies. The clients belong to the event loop that made them (`aclose` there)."""
 
     def __init__(
         self,
@@ -65,6 +72,8 @@ class PinnedFetcher:
         self._timeout = timeout
         self._max_bytes = max_bytes
         self._max_redirects = max_redirects
+        self._clients: OrderedDict[Pin, httpx.AsyncClient] = OrderedDict()
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def fetch(self, call: HttpCall, target: CheckedTarget) -> Fetched:
         """The response to `call` sent to `target` (already checked), redirects followed and each re-checked.
@@ -92,6 +101,39 @@ class PinnedFetcher:
             call, url = next_call, next_url
         raise TargetError(f"Stopped after {self._max_redirects} redirects (the last one pointed to {next_url}).")
 
+    async def aclose(self) -> None:
+        """Closes the kept clients' connections; call it on the event loop that fetched."""
+        clients = list(self._clients.values())
+        self._clients.clear()
+        for client in clients:
+            await client.aclose()
+
+    async def _client(self, pin: Pin) -> httpx.AsyncClient:
+        """The kept client of a pinned address, made on first use (clients of another event loop are dropped)."""
+        import httpx2 as httpx
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # their connections belong to a loop that may be gone: not reused, not awaited
+            self._clients.clear()
+            self._loop = loop
+        client = self._clients.get(pin)
+        if client is not None:
+            self._clients.move_to_end(pin)
+            return client
+        client = httpx.AsyncClient(
+            timeout=httpx.Timeout(self._timeout), follow_redirects=False, trust_env=False, verify=self._verify(),
+            cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),  # no cookie is kept from one fetch to the next
+        )
+        self._clients[pin] = client
+        while len(self._clients) > KEPT_CLIENTS:
+            _, oldest = self._clients.popitem(last=False)
+            await oldest.aclose()
+        return client
+
+    async def _drop(self, pin: Pin, client: httpx.AsyncClient) -> None:
+        if self._clients.get(pin) is client:
+            del self._clients[pin]
+        await client.aclose()
+
     @asynccontextmanager
     async def _open(self, call: HttpCall, url: httpx.URL, target: CheckedTarget) -> AsyncIterator[httpx.Response]:
         """The response's head, from the first checked address that accepts the connection."""
@@ -100,10 +142,10 @@ class PinnedFetcher:
         if "host" not in headers:
             headers["Host"] = url.netloc.decode("ascii")
         extensions = {"sni_hostname": target.host} if url.scheme == "https" else {}
+        port = port_of(url)
         for index, address in enumerate(target.addresses):
-            client = httpx.AsyncClient(
-                timeout=httpx.Timeout(self._timeout), follow_redirects=False, trust_env=False, verify=self._verify()
-            )
+            pin = (url.scheme, target.host, str(address), port)
+            client = await self._client(pin)
             try:
                 request = client.build_request(
                     call.method, url.copy_with(host=str(address)), headers=headers, content=call.body,
@@ -111,18 +153,17 @@ class PinnedFetcher:
                 )
                 response = await client.send(request, stream=True)
             except httpx.ConnectError:
-                await client.aclose()
+                await self._drop(pin, client)
                 if index + 1 < len(target.addresses):
                     continue  # the next address of the host, as a browser would
                 raise
             except BaseException:
-                await client.aclose()
+                await self._drop(pin, client)
                 raise
             try:
                 yield response
             finally:
                 await response.aclose()
-                await client.aclose()
             return
 
     async def _read(self, response: httpx.Response, url: httpx.URL, hops: int, location: str | None = None) -> Fetched:
