@@ -79,14 +79,6 @@ AFTER = ALL.where(MESSAGES.c.active == ONE, MESSAGES.c.seq > bindparam("after"))
 # `pinned = 1` spelt out (neither IS TRUE nor a bound 1) so SQLite can use the partial index ix_messages_pinned, and
 # `+active` so it cannot pick the active path's index instead (that read the whole path: 2.5 ms at 10,000 messages)
 PINNED = ALL.where(MESSAGES.c.pinned == ONE, text("+messages.active = 1")).order_by(MESSAGES.c.seq)
-# the same reads for the memo: as (id, seq, rev) keys, then whole rows for what it does not know
-KEYED = (MESSAGES.c.id, MESSAGES.c.seq, MESSAGES.c.rev)
-WHOLE = select(*KEYED, *(MESSAGES.c[name] for name in MESSAGE_COLUMNS))
-BY_IDS = WHOLE.where(MESSAGES.c.id.in_(bindparam("ids", expanding=True)))
-PATH_FROM = (MESSAGES.c.session_id == bindparam("sid"), MESSAGES.c.active == ONE,
-              MESSAGES.c.seq >= bindparam("seq"))
-PINS = (MESSAGES.c.session_id == bindparam("sid"), MESSAGES.c.pinned == ONE, text("+messages.active = 1"))
-SINCE_READ = MemoRead(message_text.SINCE_KEYS,
-                       WHOLE.where(*PATH_FROM).order_by(MESSAGES.c.seq), BY_IDS)
-PINNED_READ = MemoRead(message_text.PINNED_KEYS,
-                        WHOLE.where(*PINS).order_by(MESSAGES.c.seq), BY_IDS)
+# the same reads for the memo: as (id, seq, rev) keys, then whole rows for what it does not know (plain SQL)
+SINCE_READ = MemoRead(message_text.SINCE_KEYS, message_text.SINCE_WHOLE)
+PINNED_READ = MemoRead(message_text.PINNED_KEYS, message_text.PINNED_WHOLE)

@@ -27,6 +27,11 @@ PINNED = f"{_SELECT} WHERE session_id = :sid AND pinned = 1 AND +active = 1 ORDE
 # the keys the message memo reads every turn (data.db.message_memo): which rows, at which seq and revision
 SINCE_KEYS = "SELECT id, seq, rev FROM messages WHERE session_id = :sid AND active = 1 AND seq >= :seq ORDER BY seq"
 PINNED_KEYS = "SELECT id, seq, rev FROM messages WHERE session_id = :sid AND pinned = 1 AND +active = 1 ORDER BY seq"
+# ... and the same rows whole, as (id, seq, rev, *MESSAGE_COLUMNS); BY_IDS_OF takes the ids' placeholders ("?, ?")
+_WHOLE = f"SELECT id, seq, rev, {', '.join(MESSAGE_COLUMNS)} FROM messages"
+SINCE_WHOLE = f"{_WHOLE} WHERE session_id = :sid AND active = 1 AND seq >= :seq ORDER BY seq"
+PINNED_WHOLE = f"{_WHOLE} WHERE session_id = :sid AND pinned = 1 AND +active = 1 ORDER BY seq"
+BY_IDS_OF = _WHOLE + " WHERE id IN ({})"
 
 # a message's insert (the next seq of its session taken in the same statement) and the session's upkeep with it
 _VALUES = tuple(message_values(Message(id="", session_id="", type=MessageType.USER, content="")))  # column names
@@ -43,5 +48,7 @@ UPDATE = (f"UPDATE messages SET {', '.join(f'{v} = :{v}' for v in _VALUES)} WHER
 TOUCH = ("UPDATE sessions SET message_count = message_count + 1, updated_at = CASE WHEN updated_at < :at THEN :at"
          " ELSE updated_at END, last_message_preview = coalesce(:preview, last_message_preview) WHERE id = :sid")
 PARENT_SESSION = "SELECT session_id FROM messages WHERE id = ?"
+SESSION_EXISTS = "SELECT 1 FROM sessions WHERE id = ?"
+ATTACHMENT_REF = "INSERT INTO message_attachments (message_id, position, sha256) VALUES (?, ?, ?)"
 ARCHIVE = ("INSERT INTO tool_output_archive (message_id, data, original_chars, archived_chars, sha256)"
            " VALUES (?, ?, ?, ?, ?)")  # a tool's full output, compressed (data.db.tool_archive)

@@ -13,13 +13,12 @@ from typing import Any
 
 from sqlalchemy import (
     Select,
-    insert,
     select,
     update,
 )
 
 from data.db import message_text as text_sql
-from data.db.engine import Database, dbapi
+from data.db.engine import Database
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row, message_to_domain, message_values
 from data.db.message_memo import MemoRead, MessageMemo
 from data.db.message_sql import (
@@ -40,7 +39,6 @@ from data.db.message_sql import (
     PATH_TAIL,
     PATH_UPTO,
     PINNED_READ,
-    REFS,
     REPLY_TOKENS,
     REPLY_WEB,
     ROOTS,
@@ -75,8 +73,7 @@ class SqlMessageRepository:
         at = micros(created)
         params = {"id": message.id, "session_id": message.session_id, "created_at": at,
                   "parent_id": message.parent_id, **message_values(message)}
-        with self._db.write() as s:  # a turn's hot path: the statements as plain SQL on the transaction's connection
-            con = dbapi(s)
+        with self._db.write_sql() as con:  # a turn's hot path: plain SQL on the transaction's sqlite3 connection
             if message.parent_id is not None and (
                     con.execute(text_sql.PARENT_SESSION, (message.parent_id,)).fetchone() or (None,)
             )[0] != message.session_id:
@@ -85,7 +82,7 @@ class SqlMessageRepository:
                 seq, parent_id = con.execute(
                     text_sql.INSERT if message.parent_id is None else text_sql.INSERT_CHILD, params).fetchone()
             except sqlite3.IntegrityError as exc:  # an unknown session (foreign key) or an id taken (primary key)
-                if s.get(SessionRow, message.session_id) is None:
+                if con.execute(text_sql.SESSION_EXISTS, (message.session_id,)).fetchone() is None:
                     raise NotFound("session", message.session_id) from None
                 raise InvalidInput(f"A message with id {message.id!r} already exists.") from exc
             if full_output is not None:
@@ -93,8 +90,8 @@ class SqlMessageRepository:
                 con.execute(text_sql.ARCHIVE,
                             (message.id, data, len(full_output), kept, hashlib.sha256(data).hexdigest()))
             if message.attachments:  # a reference per file: the store deletes a file with its last reference
-                s.execute(insert(REFS), [{"message_id": message.id, "position": i, "sha256": a.sha256}
-                                          for i, a in enumerate(message.attachments)])
+                con.executemany(text_sql.ATTACHMENT_REF, [(message.id, i, a.sha256)
+                                                          for i, a in enumerate(message.attachments)])
             con.execute(text_sql.TOUCH, {"sid": message.session_id, "at": at, "preview": _preview(message)})
         return replace(message, seq=seq, created_at=created, parent_id=parent_id)
 
@@ -247,8 +244,8 @@ class SqlMessageRepository:
 
     def _remembered(self, queries: MemoRead, params: dict[str, Any], memo_key: Any) -> Sequence[Message]:
         """A turn's reads (the messages since the boundary, the pinned ones): unchanged messages come from the memo."""
-        with self._db.read() as s:
-            return self._memo.read(s, queries, params, memo_key, remember=not self._db.writing)
+        with self._db.read_sql() as con:
+            return self._memo.read(con, queries, params, memo_key, remember=not self._db.writing)
 
     def _select(self, query: Select[Any], params: dict[str, Any]) -> Sequence[Message]:
         with self._db.read() as s:  # plain rows, not ORM objects: a long history maps several times faster

@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from sqlalchemy import Table, case, literal, select, text, update
 
-from data.db.engine import Database, dbapi
+from data.db.engine import Database
 from data.db.fts import fts_query
 from data.db.mappers import compaction_to_domain, session_onto_row, session_to_domain
 from data.db.records import SESSION_COLUMNS, records
@@ -70,8 +70,8 @@ class SqlSessionRepository:
             return session_to_domain(row)
 
     def get(self, session_id: SessionId) -> Session | None:
-        with self._db.read() as s:
-            found = records(dbapi(s).execute(_GET, (session_id,)))
+        with self._db.read_sql() as con:
+            found = records(con.execute(_GET, (session_id,)))
         return session_to_domain(found[0]) if found else None
 
     def list(self, *, include_deleted: bool = False) -> Sequence[Session]:
@@ -113,9 +113,9 @@ class SqlSessionRepository:
 
     def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
         check_usage(usage)
-        with self._db.write() as s:
-            found = records(dbapi(s).execute(_ADD_USAGE, (usage.input_tokens, usage.output_tokens,
-                                                          usage.cache_read_tokens, session_id)))
+        with self._db.write_sql() as con:
+            found = records(con.execute(_ADD_USAGE, (usage.input_tokens, usage.output_tokens,
+                                                     usage.cache_read_tokens, session_id)))
             if not found:
                 raise NotFound("session", session_id)
             return session_to_domain(found[0])

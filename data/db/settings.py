@@ -8,7 +8,7 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
-from data.db.engine import Database, dbapi
+from data.db.engine import Database
 from data.db.rows import CalibrationRow, SettingRow
 from data.db.settings_json import context_settings, stored_object, tool_settings
 from data.db.timestamps import micros
@@ -71,5 +71,5 @@ class SqlCalibrationStore:
     def put(self, key: str, ratio: float) -> None:
         if not math.isfinite(ratio) or ratio <= 0:
             raise InvalidInput(f"A calibration ratio must be a positive number, not {ratio}.")
-        with self._db.write() as s:  # one upsert statement: this runs after every round
-            dbapi(s).execute(_UPSERT_RATIO, (key, ratio, micros(datetime.now(UTC))))
+        with self._db.write_sql() as con:  # one upsert statement: this runs after every round
+            con.execute(_UPSERT_RATIO, (key, ratio, micros(datetime.now(UTC))))

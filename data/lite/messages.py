@@ -51,7 +51,7 @@ class LiteMessageRepository(Delegating):
                 data, kept = compress_within(full_output, self._archive_max)
                 self._db.run(sql.ARCHIVE, (message.id, data, len(full_output), kept, hashlib.sha256(data).hexdigest()))
             if message.attachments:  # a reference per file: the store deletes a file with its last reference
-                self._db.many("INSERT INTO message_attachments (message_id, position, sha256) VALUES (?, ?, ?)",
+                self._db.many(sql.ATTACHMENT_REF,
                               [(message.id, i, a.sha256) for i, a in enumerate(message.attachments)])
             self._db.run(TOUCH, {"sid": message.session_id, "at": micros(created), "preview": preview(message)})
         return replace(message, seq=seq, created_at=created, parent_id=parent_id)
