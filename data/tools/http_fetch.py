@@ -25,7 +25,7 @@ REDIRECT_CODES = frozenset({301, 302, 303, 307, 308})
 MAX_REDIRECTS = 10
 _CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "cookie")
 _BODY_HEADERS = ("content-type", "content-length", "content-encoding", "transfer-encoding")
-KEPT_CLIENTS = 8  # pinned (scheme, TLS name, address, port) clients kept open, the least recently used closed first
+KEPT_CLIENTS = 8  # pinned (scheme, TLS name, address, port) clients kept open; the least recently used idle one closed
 Pin = tuple[str, str, str, int]
 
 
@@ -73,6 +73,7 @@ class PinnedFetcher:
         self._max_bytes = max_bytes
         self._max_redirects = max_redirects
         self._clients: OrderedDict[Pin, httpx.AsyncClient] = OrderedDict()
+        self._busy: dict[Pin, int] = {}  # requests in flight per pinned client (never closed under them)
         self._loop: asyncio.AbstractEventLoop | None = None
 
     async def fetch(self, call: HttpCall, target: CheckedTarget) -> Fetched:
@@ -114,6 +115,7 @@ class PinnedFetcher:
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # their connections belong to a loop that may be gone: not reused, not awaited
             self._clients.clear()
+            self._busy.clear()
             self._loop = loop
         client = self._clients.get(pin)
         if client is not None:
@@ -124,15 +126,10 @@ class PinnedFetcher:
             cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),  # no cookie is kept from one fetch to the next
         )
         self._clients[pin] = client
-        while len(self._clients) > KEPT_CLIENTS:
-            _, oldest = self._clients.popitem(last=False)
-            await oldest.aclose()
+        idle = [kept for kept in self._clients if kept != pin and not self._busy.get(kept)]
+        for kept in idle[:max(0, len(self._clients) - KEPT_CLIENTS)]:  # the least recently used first
+            await self._clients.pop(kept).aclose()
         return client
-
-    async def _drop(self, pin: Pin, client: httpx.AsyncClient) -> None:
-        if self._clients.get(pin) is client:
-            del self._clients[pin]
-        await client.aclose()
 
     @asynccontextmanager
     async def _open(self, call: HttpCall, url: httpx.URL, target: CheckedTarget) -> AsyncIterator[httpx.Response]:
@@ -146,25 +143,29 @@ class PinnedFetcher:
         for index, address in enumerate(target.addresses):
             pin = (url.scheme, target.host, str(address), port)
             client = await self._client(pin)
+            self._busy[pin] = self._busy.get(pin, 0) + 1
             try:
-                request = client.build_request(
-                    call.method, url.copy_with(host=str(address)), headers=headers, content=call.body,
-                    extensions=extensions,
-                )
-                response = await client.send(request, stream=True)
-            except httpx.ConnectError:
-                await self._drop(pin, client)
-                if index + 1 < len(target.addresses):
-                    continue  # the next address of the host, as a browser would
-                raise
-            except BaseException:
-                await self._drop(pin, client)
-                raise
-            try:
-                yield response
+                try:
+                    request = client.build_request(
+                        call.method, url.copy_with(host=str(address)), headers=headers, content=call.body,
+                        extensions=extensions,
+                    )
+                    response = await client.send(request, stream=True)
+                except httpx.ConnectError:  # no connection was made: the client stays for the next request
+                    if index + 1 < len(target.addresses):
+                        continue  # the next address of the host, as a browser would
+                    raise
+                try:
+                    yield response
+                finally:
+                    await response.aclose()
+                return
             finally:
-                await response.aclose()
-            return
+                left = self._busy.get(pin, 1) - 1
+                if left:
+                    self._busy[pin] = left
+                else:
+                    self._busy.pop(pin, None)
 
     async def _read(self, response: httpx.Response, url: httpx.URL, hops: int, location: str | None = None) -> Fetched:
         body = bytearray()

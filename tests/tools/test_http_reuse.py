@@ -164,3 +164,28 @@ async def test_kept_clients_are_bounded_and_closed() -> None:
             await http.aclose()
     assert all(client.is_closed for client in kept)
     assert not http._fetcher._clients
+
+
+async def test_a_client_with_a_request_in_flight_is_never_closed_to_make_room() -> None:
+    import httpx2
+
+    from data.tools.http_fetch import KEPT_CLIENTS, HttpCall
+
+    names = [f"site{i}.test" for i in range(KEPT_CLIENTS + 2)]
+    with KeepAliveServer().running() as server:
+        http = tool(FakeResolver({name: ["127.0.0.1"] for name in names}))
+        fetcher, guard = http._fetcher, http._guard
+        try:
+            first = await guard.check(names[0], server.port)
+            async with fetcher._open(HttpCall("GET", f"http://{names[0]}:{server.port}/page"),
+                                     httpx2.URL(f"http://{names[0]}:{server.port}/page"), first) as response:
+                for name in names[1:]:  # more pinned clients than are kept, while the first one is reading
+                    outcome = await http.run({"url": f"http://{name}:{server.port}/page"}, CTX)
+                    assert not outcome.is_error, outcome.output
+                in_flight = fetcher._clients.get(("http", names[0], "127.0.0.1", server.port))
+                assert in_flight is not None and not in_flight.is_closed  # not closed under its request
+                assert (await response.aread()).endswith(b"/page")
+            assert len(fetcher._clients) == KEPT_CLIENTS  # idle ones made room instead
+
+        finally:
+            await http.aclose()
