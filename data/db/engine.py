@@ -63,12 +63,6 @@ def create_sqlite_engine(path: Path) -> Engine:
     return engine
 
 
-def dbapi(session: Session) -> sqlite3.Connection:
-    """The sqlite3 connection under a session's transaction (begun by the session, as its own statements are): a
-    turn's hot path runs plain SQL on it, without SQLAlchemy's per-statement work."""
-    return session.connection().connection.dbapi_connection  # type: ignore[return-value]
-
-
 class _Tx:
     """One transaction on a pooled sqlite3 connection, begun and ended in plain SQL (about a sixth of an ORM
     session's cost); an ORM session joins it only when a repository asks for one."""
