@@ -213,7 +213,7 @@ class Container(ManagementUseCases):
 
     def _build_engine(self, approver: ToolApprover | None) -> None:
         settings = self.settings
-        builtin = BuiltinTools(  # no approver: requests other than GET/HEAD are refused
+        self._builtin = builtin = BuiltinTools(  # no approver: requests other than GET/HEAD are refused
             self.memories, self.messages, self.clock,
             http_allowed_hosts=lambda: settings.tool_settings().allowed_hosts, approver=approver,
             documents=self.documents, document_search=self.document_search,
@@ -294,9 +294,13 @@ class Container(ManagementUseCases):
             raise
 
     async def aclose_adapters(self) -> None:
-        """Closes the SDK clients' connections; call it on the event loop that sent, before it ends."""
-        if isinstance(self._adapter_factory, LazyAdapterFactory):
-            await self._adapter_factory.aclose()
+        """Closes the SDK clients' and http_request's connections; call it on the event loop that sent, before it
+        ends."""
+        try:
+            await self._builtin.aclose()
+        finally:
+            if isinstance(self._adapter_factory, LazyAdapterFactory):
+                await self._adapter_factory.aclose()
 
     def close(self) -> None:
         """Stops the MCP servers this process started, then releases the database."""

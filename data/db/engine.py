@@ -10,13 +10,13 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Engine, Select, bindparam, create_engine, event, select, text
+from sqlalchemy import Engine, Select, bindparam, create_engine, event, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, sessionmaker
 
 WAL_SWITCH_SECONDS = 30.0
 T = TypeVar("T")
-_REVISION = text("SELECT value FROM config_revision WHERE id = 1")
+_REVISION = "SELECT value FROM config_revision WHERE id = 1"
 _REVISION_KEY = "palimpsest-config-revision"
 
 
@@ -55,10 +55,56 @@ def create_sqlite_engine(path: Path) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:
+        if conn.connection.dbapi_connection.in_transaction:  # type: ignore[union-attr]
+            return  # a session joining a transaction begun in plain SQL (Database's _Tx)
         immediate = conn.get_execution_options().get("sqlite_immediate", False)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
+
+
+class _Tx:
+    """One transaction on a pooled sqlite3 connection, begun and ended in plain SQL (about a sixth of an ORM
+    session's cost); an ORM session joins it only when a repository asks for one."""
+
+    def __init__(self, engine: Engine, *, immediate: bool) -> None:
+        self._engine = engine
+        self._fairy = engine.raw_connection()
+        self.con = cast(sqlite3.Connection, self._fairy.driver_connection)
+        self.info: dict[str, Any] = {}
+        self._session: Session | None = None
+        self._bound: Connection | None = None
+        try:
+            self.con.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        except BaseException:
+            self._fairy.close()
+            raise
+
+    def session(self) -> Session:
+        """The ORM session of this transaction (made on first use, on the same connection)."""
+        if self._session is None:
+            self._bound = Connection(self._engine, connection=self._fairy)
+            self._session = Session(bind=self._bound, expire_on_commit=False)
+        return self._session
+
+    def end(self, *, commit: bool) -> None:
+        """Commits (the session's pending changes flushed first) or rolls back, then returns the connection."""
+        session, bound = self._session, self._bound
+        try:
+            if commit:
+                if session is not None:
+                    session.flush()
+                self.con.execute("COMMIT")
+        finally:
+            try:
+                if self.con.in_transaction:
+                    self.con.execute("ROLLBACK")
+            finally:
+                if session is not None and bound is not None:
+                    session.close()
+                    bound.close()  # returns the connection to the pool
+                else:
+                    self._fairy.close()
 
 
 def keyed_select(row_class: type[Any], *keys: str) -> Select[Any]:
@@ -78,8 +124,8 @@ class Database:
         self.engine = engine
         self._read = sessionmaker(engine, expire_on_commit=False)
         self._write = sessionmaker(engine.execution_options(sqlite_immediate=True), expire_on_commit=False)
-        self._current: ContextVar[Session | None] = ContextVar(f"palimpsest-uow-{id(self)}", default=None)
-        self._reading: ContextVar[Session | None] = ContextVar(f"palimpsest-read-{id(self)}", default=None)
+        self._current: ContextVar[_Tx | None] = ContextVar(f"palimpsest-uow-{id(self)}", default=None)
+        self._reading: ContextVar[_Tx | None] = ContextVar(f"palimpsest-read-{id(self)}", default=None)
         self._kept: dict[Hashable, tuple[int, Any]] = {}
 
     @contextmanager
@@ -87,10 +133,24 @@ class Database:
         """A session for reading (the open unit of work's or snapshot's, if any); rolled back at the end."""
         current = self._current.get() or self._reading.get()
         if current is not None:
-            yield current
+            yield current.session()
             return
         with self._read() as session:
             yield session
+
+    @contextmanager
+    def read_sql(self) -> Iterator[sqlite3.Connection]:
+        """The sqlite3 connection to read with in plain SQL (the open unit of work's or snapshot's, if any, else a
+        read transaction of its own)."""
+        current = self._current.get() or self._reading.get()
+        if current is not None:
+            yield current.con
+            return
+        tx = _Tx(self.engine, immediate=False)
+        try:
+            yield tx.con
+        finally:
+            tx.end(commit=False)
 
     @property
     def writing(self) -> bool:
@@ -109,23 +169,41 @@ class Database:
         if self._current.get() is not None or self._reading.get() is not None:
             yield
             return
-        with self._read() as session:
-            token = self._reading.set(session)
-            try:
-                yield
-            finally:
-                self._reading.reset(token)
+        tx = _Tx(self.engine, immediate=False)
+        token = self._reading.set(tx)
+        try:
+            yield
+        finally:
+            self._reading.reset(token)
+            tx.end(commit=False)
 
     @contextmanager
     def write(self) -> Iterator[Session]:
         """A session whose changes commit together, or not at all (joining the open unit of work, if any)."""
         current = self._current.get()
         if current is not None:
-            yield current
-            current.flush()
+            session = current.session()
+            yield session
+            session.flush()
             return
         with self._write() as session, session.begin():
             yield session
+
+    @contextmanager
+    def write_sql(self) -> Iterator[sqlite3.Connection]:
+        """The sqlite3 connection to write with in plain SQL: the open unit of work's (its ORM changes flushed
+        first), else a transaction of its own (BEGIN IMMEDIATE) that commits when the block ends."""
+        current = self._current.get()
+        if current is not None:
+            yield current.con
+            return
+        tx = _Tx(self.engine, immediate=True)
+        ok = False
+        try:
+            yield tx.con
+            ok = True
+        finally:
+            tx.end(commit=ok)
 
     @contextmanager
     def atomic(self) -> Iterator[None]:
@@ -133,24 +211,29 @@ class Database:
         if self._current.get() is not None:
             yield
             return
-        with self._write() as session, session.begin():
-            token = self._current.set(session)
-            try:
-                yield
-            finally:
-                self._current.reset(token)
+        tx = _Tx(self.engine, immediate=True)
+        token = self._current.set(tx)
+        ok = False
+        try:
+            yield
+            ok = True
+        finally:
+            self._current.reset(token)
+            tx.end(commit=ok)
 
     def cached(self, key: Hashable, load: Callable[[], T]) -> T:
         """`load()`'s value (immutable), kept until the configuration revision moves: the triggers of migration 0021
         raise it with every change to agents, providers, models, settings or memories, from any process. The
         revision is read once per snapshot; a unit of work may use a kept value but keeps none (it may roll back)."""
         writing = self._current.get() is not None
-        with self.read() as s:
-            revision = None if writing else s.info.get(_REVISION_KEY)
-            if revision is None:
-                revision = s.execute(_REVISION).scalar()
-                if revision is not None and self._reading.get() is s:
-                    s.info[_REVISION_KEY] = revision
+        reading = None if writing else self._reading.get()
+        revision = reading.info.get(_REVISION_KEY) if reading is not None else None
+        if revision is None:
+            with self.read_sql() as con:
+                row = con.execute(_REVISION).fetchone()
+            revision = row[0] if row is not None else None
+            if revision is not None and reading is not None:
+                reading.info[_REVISION_KEY] = revision
         kept = self._kept.get(key)
         if kept is not None and revision is not None and kept[0] == revision:
             return cast(T, kept[1])

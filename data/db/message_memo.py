@@ -2,30 +2,30 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select
-from sqlalchemy.orm import Session
-
-from data.db.mappers import message_from_row
+from data.db.mappers import MESSAGE_COLUMNS, message_from_row
+from data.db.message_text import BY_IDS_OF
+from data.db.timestamps import at
 from domain.models import Message, MessageId
 
 _Kept = tuple[int, int, Message]  # seq, rev, the message
 ID_BATCH = 500  # rows fetched per statement (far below SQLite's limit on bound variables)
+_CREATED = MESSAGE_COLUMNS.index("created_at")
 
 
 @dataclass(frozen=True)
 class MemoRead:
-    """One read the memo serves: `keys` selects its (id, seq, rev) rows in order, `whole` the same rows as (id, seq,
-    rev, *MESSAGE_COLUMNS); `by_ids` fetches such rows for its expanding `ids` parameter."""
+    """One read the memo serves, as plain SQL run on the sqlite3 connection (it runs every turn): `keys` selects its
+    (id, seq, rev) rows in order, `whole` the same rows as (id, seq, rev, *MESSAGE_COLUMNS)."""
 
-    keys: Select[Any]
-    whole: Select[Any]
-    by_ids: Select[Any]
+    keys: str
+    whole: str
 
 
 class MessageMemo:
@@ -45,20 +45,21 @@ class MessageMemo:
         self._lock = threading.Lock()
 
     def read(
-        self, s: Session, queries: MemoRead, params: Mapping[str, Any], read: Hashable, *, remember: bool
+        self, con: sqlite3.Connection, queries: MemoRead, params: Mapping[str, Any], read: Hashable, *,
+        remember: bool,
     ) -> list[Message]:
-        """The messages of `queries` for `params`, run in `s` (one read transaction). `read` names what is read:
+        """The messages of `queries` for `params`, run on `con` (one read transaction). `read` names what is read:
         each name keeps its own entry."""
         with self._lock:
             known = self._reads.get(read)
         if known is None:
-            rows = s.execute(queries.whole, params).all()  # fetched at once, not row by row (20,000: 2x faster)
-            kept = {row[0]: (row[1], row[2], message_from_row(row[3:])) for row in rows}
+            rows = con.execute(queries.whole, params).fetchall()  # at once, not row by row (20,000: 2x faster)
+            kept = {row[0]: (row[1], row[2], _message(row)) for row in rows}
             order: Sequence[MessageId] = list(kept)
         else:
-            wanted = s.execute(queries.keys, params).all()
+            wanted = con.execute(queries.keys, params).fetchall()
             missing = [id_ for id_, seq, rev in wanted if (hit := known.get(id_)) is None or hit[:2] != (seq, rev)]
-            fresh = dict(self._fetch(s, queries.by_ids, missing)) if missing else {}
+            fresh = dict(self._fetch(con, missing)) if missing else {}
             kept = {id_: fresh.get(id_) or known[id_] for id_, _, _ in wanted}
             order = [id_ for id_, _, _ in wanted]
         if remember:
@@ -76,9 +77,17 @@ class MessageMemo:
                 self._reads.clear()
 
     @staticmethod
-    def _fetch(s: Session, rows: Select[Any], ids: Sequence[MessageId]) -> list[tuple[MessageId, _Kept]]:
+    def _fetch(con: sqlite3.Connection, ids: Sequence[MessageId]) -> list[tuple[MessageId, _Kept]]:
         out = []
         for start in range(0, len(ids), ID_BATCH):
-            for row in s.execute(rows, {"ids": list(ids[start:start + ID_BATCH])}).all():
-                out.append((row[0], (row[1], row[2], message_from_row(row[3:]))))
+            batch = ids[start:start + ID_BATCH]
+            for row in con.execute(BY_IDS_OF.format(", ".join("?" * len(batch))), batch).fetchall():
+                out.append((row[0], (row[1], row[2], _message(row))))
         return out
+
+
+def _message(row: Sequence[Any]) -> Message:
+    """A message from a plain (id, seq, rev, *MESSAGE_COLUMNS) row of the driver (created_at as stored)."""
+    values = list(row[3:])
+    values[_CREATED] = at(values[_CREATED])
+    return message_from_row(values)

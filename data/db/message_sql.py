@@ -8,57 +8,25 @@ from typing import cast
 from sqlalchemy import (
     ColumnElement,
     Integer,
-    String,
     Table,
     bindparam,
-    case,
-    func,
-    insert,
     literal_column,
     select,
     text,
-    update,
 )
 
 from data.db import message_text
 from data.db.mappers import MESSAGE_COLUMNS
 from data.db.message_memo import MemoRead
-from data.db.message_writes import FIRST_REV as _FIRST_REV
-from data.db.rows import MessageAttachmentRow, MessageRow, SessionRow
+from data.db.rows import MessageAttachmentRow, MessageRow
 from domain.models import MessageType
 
 TYPES = {t.value: t for t in MessageType}
 MESSAGES = cast(Table, MessageRow.__table__)
 # inlined, not bound: SQLite uses a partial index only when the query spells out the index's WHERE
 ONE: ColumnElement[int] = literal_column("1", Integer)
-LEAF = (  # the newest message on the session's active path: a new message follows it unless told otherwise
-    select(MESSAGES.c.id).where(MESSAGES.c.session_id == bindparam("seq_session_id"), MESSAGES.c.active == ONE)
-    .order_by(MESSAGES.c.seq.desc()).limit(1).scalar_subquery()
-)
 REFS = cast(Table, MessageAttachmentRow.__table__)
-INSERT = (  # built once: the next seq of the session is taken in the same statement as the insert
-    insert(MESSAGES)
-    .values(seq=select(func.coalesce(func.max(MESSAGES.c.seq), 0) + 1)
-            .where(MESSAGES.c.session_id == bindparam("seq_session_id")).scalar_subquery(),
-            parent_id=LEAF, rev=_FIRST_REV)
-    .returning(MESSAGES.c.seq, MESSAGES.c.parent_id)
-)
-INSERT_CHILD = (  # the same with the parent given
-    insert(MESSAGES)
-    .values(seq=select(func.coalesce(func.max(MESSAGES.c.seq), 0) + 1)
-            .where(MESSAGES.c.session_id == bindparam("seq_session_id")).scalar_subquery(), rev=_FIRST_REV)
-    .returning(MESSAGES.c.seq, MESSAGES.c.parent_id)
-)
-PARENT_SESSION = select(MESSAGES.c.session_id).where(MESSAGES.c.id == bindparam("pid"))  # not the whole row
-SESSIONS = cast(Table, SessionRow.__table__)
-AT = bindparam("at", type_=SessionRow.updated_at.type)  # bound as the column's own type (microseconds)
-TOUCH = (  # built once: the store's upkeep of a session with each message (count, preview, updated_at)
-    update(SESSIONS).where(SESSIONS.c.id == bindparam("touch_sid"))
-    .values(message_count=SESSIONS.c.message_count + 1,
-            updated_at=case((SESSIONS.c.updated_at < AT, AT), else_=SESSIONS.c.updated_at),
-            # the preview a user or reply message gives; other kinds keep the one there
-            last_message_preview=func.coalesce(bindparam("preview", type_=String), SESSIONS.c.last_message_preview))
-)
+# a message's insert and its session's upkeep: plain SQL in data.db.message_text (run on the sqlite3 connection)
 # the active path has a partial index (ix_messages_path): these spell `active = 1` literally so SQLite uses it
 PATH_TAIL = text(message_text.PATH_TAIL)
 PATH_COUNT = text(message_text.PATH_COUNT)
@@ -111,14 +79,6 @@ AFTER = ALL.where(MESSAGES.c.active == ONE, MESSAGES.c.seq > bindparam("after"))
 # `pinned = 1` spelt out (neither IS TRUE nor a bound 1) so SQLite can use the partial index ix_messages_pinned, and
 # `+active` so it cannot pick the active path's index instead (that read the whole path: 2.5 ms at 10,000 messages)
 PINNED = ALL.where(MESSAGES.c.pinned == ONE, text("+messages.active = 1")).order_by(MESSAGES.c.seq)
-# the same reads for the memo: as (id, seq, rev) keys, then whole rows for what it does not know
-KEYED = (MESSAGES.c.id, MESSAGES.c.seq, MESSAGES.c.rev)
-WHOLE = select(*KEYED, *(MESSAGES.c[name] for name in MESSAGE_COLUMNS))
-BY_IDS = WHOLE.where(MESSAGES.c.id.in_(bindparam("ids", expanding=True)))
-PATH_FROM = (MESSAGES.c.session_id == bindparam("sid"), MESSAGES.c.active == ONE,
-              MESSAGES.c.seq >= bindparam("seq"))
-PINS = (MESSAGES.c.session_id == bindparam("sid"), MESSAGES.c.pinned == ONE, text("+messages.active = 1"))
-SINCE_READ = MemoRead(select(*KEYED).where(*PATH_FROM).order_by(MESSAGES.c.seq),
-                       WHOLE.where(*PATH_FROM).order_by(MESSAGES.c.seq), BY_IDS)
-PINNED_READ = MemoRead(select(*KEYED).where(*PINS).order_by(MESSAGES.c.seq),
-                        WHOLE.where(*PINS).order_by(MESSAGES.c.seq), BY_IDS)
+# the same reads for the memo: as (id, seq, rev) keys, then whole rows for what it does not know (plain SQL)
+SINCE_READ = MemoRead(message_text.SINCE_KEYS, message_text.SINCE_WHOLE)
+PINNED_READ = MemoRead(message_text.PINNED_KEYS, message_text.PINNED_WHOLE)

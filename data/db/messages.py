@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -12,12 +13,11 @@ from typing import Any
 
 from sqlalchemy import (
     Select,
-    insert,
     select,
     update,
 )
-from sqlalchemy.exc import IntegrityError
 
+from data.db import message_text as text_sql
 from data.db.engine import Database
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row, message_to_domain, message_values
 from data.db.message_memo import MemoRead, MessageMemo
@@ -27,8 +27,6 @@ from data.db.message_sql import (
     BETWEEN,
     CHILDREN,
     DELETE,
-    INSERT,
-    INSERT_CHILD,
     LENGTHS_SQL,
     LINKS,
     MESSAGES,
@@ -36,20 +34,17 @@ from data.db.message_sql import (
     OFF_AFTER,
     ON,
     ON_BATCH,
-    PARENT_SESSION,
     PATH,
     PATH_COUNT,
     PATH_TAIL,
     PATH_UPTO,
     PINNED_READ,
-    REFS,
     REPLY_TOKENS,
     REPLY_WEB,
     ROOTS,
     SET_PATH,
     SINCE,
     SINCE_READ,
-    TOUCH,
     TREE,
     TYPES,
     WALK,
@@ -57,6 +52,7 @@ from data.db.message_sql import (
 from data.db.message_writes import add_many
 from data.db.message_writes import preview as _preview
 from data.db.rows import MessageRow, SessionRow, ToolOutputArchiveRow
+from data.db.timestamps import micros
 from data.db.tool_archive import compress_within as compress_within  # re-exported
 from domain.errors import InvalidInput, NotFound
 from domain.models import Message, MessageId, MessageType, ModelId, SessionId, TreeNode
@@ -74,25 +70,29 @@ class SqlMessageRepository:
 
     def add(self, message: Message, *, full_output: str | None = None) -> Message:
         created = message.created_at or datetime.now(UTC)
-        params = {"id": message.id, "session_id": message.session_id, "created_at": created,
-                  "seq_session_id": message.session_id, **message_values(message)}
-        with self._db.write() as s:
-            if message.parent_id is not None:
-                if s.execute(PARENT_SESSION, {"pid": message.parent_id}).scalar() != message.session_id:
-                    raise NotFound("message", message.parent_id)
-                params["parent_id"] = message.parent_id
+        at = micros(created)
+        params = {"id": message.id, "session_id": message.session_id, "created_at": at,
+                  "parent_id": message.parent_id, **message_values(message)}
+        with self._db.write_sql() as con:  # a turn's hot path: plain SQL on the transaction's sqlite3 connection
+            if message.parent_id is not None and (
+                    con.execute(text_sql.PARENT_SESSION, (message.parent_id,)).fetchone() or (None,)
+            )[0] != message.session_id:
+                raise NotFound("message", message.parent_id)
             try:  # SQLite undoes only the refused statement: a surrounding unit of work stays usable (no savepoint)
-                seq, parent_id = s.execute(INSERT if message.parent_id is None else INSERT_CHILD, params).one()
-            except IntegrityError as exc:  # an unknown session (foreign key) or an id taken (primary key)
-                if s.get(SessionRow, message.session_id) is None:
+                seq, parent_id = con.execute(
+                    text_sql.INSERT if message.parent_id is None else text_sql.INSERT_CHILD, params).fetchone()
+            except sqlite3.IntegrityError as exc:  # an unknown session (foreign key) or an id taken (primary key)
+                if con.execute(text_sql.SESSION_EXISTS, (message.session_id,)).fetchone() is None:
                     raise NotFound("session", message.session_id) from None
                 raise InvalidInput(f"A message with id {message.id!r} already exists.") from exc
             if full_output is not None:
-                s.add(self._archive(message.id, full_output))
+                data, kept = compress_within(full_output, self._archive_max)
+                con.execute(text_sql.ARCHIVE,
+                            (message.id, data, len(full_output), kept, hashlib.sha256(data).hexdigest()))
             if message.attachments:  # a reference per file: the store deletes a file with its last reference
-                s.execute(insert(REFS), [{"message_id": message.id, "position": i, "sha256": a.sha256}
-                                          for i, a in enumerate(message.attachments)])
-            s.execute(TOUCH, {"touch_sid": message.session_id, "at": created, "preview": _preview(message)})
+                con.executemany(text_sql.ATTACHMENT_REF, [(message.id, i, a.sha256)
+                                                          for i, a in enumerate(message.attachments)])
+            con.execute(text_sql.TOUCH, {"sid": message.session_id, "at": at, "preview": _preview(message)})
         return replace(message, seq=seq, created_at=created, parent_id=parent_id)
 
     def add_many(self, messages: Sequence[Message]) -> int:
@@ -244,17 +244,13 @@ class SqlMessageRepository:
 
     def _remembered(self, queries: MemoRead, params: dict[str, Any], memo_key: Any) -> Sequence[Message]:
         """A turn's reads (the messages since the boundary, the pinned ones): unchanged messages come from the memo."""
-        with self._db.read() as s:
-            return self._memo.read(s, queries, params, memo_key, remember=not self._db.writing)
+        with self._db.read_sql() as con:
+            return self._memo.read(con, queries, params, memo_key, remember=not self._db.writing)
 
     def _select(self, query: Select[Any], params: dict[str, Any]) -> Sequence[Message]:
         with self._db.read() as s:  # plain rows, not ORM objects: a long history maps several times faster
             return [message_from_row(r) for r in s.execute(query, params)]
 
-    def _archive(self, message_id: MessageId, text: str) -> ToolOutputArchiveRow:
-        data, kept = compress_within(text, self._archive_max)
-        return ToolOutputArchiveRow(message_id=message_id, data=data, original_chars=len(text), archived_chars=kept,
-                                    sha256=hashlib.sha256(data).hexdigest())
 
 def _one_path(rows: Sequence[Any], last: MessageId) -> bool:
     """Whether (id, parent_id) rows in seq order are one path from a root to `last`."""

@@ -6,11 +6,12 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, case, literal, select, text, update
+from sqlalchemy import Table, case, literal, select, text, update
 
-from data.db.engine import Database, keyed_select
+from data.db.engine import Database
 from data.db.fts import fts_query
 from data.db.mappers import compaction_to_domain, session_onto_row, session_to_domain
+from data.db.records import SESSION_COLUMNS, records
 from data.db.rows import AgentRow, CompactionRow, MessageAttachmentRow, MessageRow, SessionRow
 from data.db.session_rules import check_compaction, check_usage
 from domain.errors import InvalidInput, NotFound
@@ -39,15 +40,11 @@ _SESSION_HITS = text(
 )
 
 
-_GET = keyed_select(SessionRow, "id")
+_GET = f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?"  # plain SQL: every turn reads its session
 _SESSIONS = cast(Table, SessionRow.__table__)
-_ADD_USAGE = (  # built once; plain rows back (the hot path of every round)
-    update(_SESSIONS).where(_SESSIONS.c.id == bindparam("sid")).values(
-        total_input_tokens=_SESSIONS.c.total_input_tokens + bindparam("i"),
-        total_output_tokens=_SESSIONS.c.total_output_tokens + bindparam("o"),
-        total_cache_read_tokens=_SESSIONS.c.total_cache_read_tokens + bindparam("c"),
-    ).returning(*_SESSIONS.c)
-)
+_ADD_USAGE = ("UPDATE sessions SET total_input_tokens = total_input_tokens + ?, total_output_tokens ="  # every round
+              " total_output_tokens + ?, total_cache_read_tokens = total_cache_read_tokens + ? WHERE id = ?"
+              f" RETURNING {SESSION_COLUMNS}")
 
 class SqlSessionRepository:
     """Sessions. `update` writes what callers own; message, token and compaction counters are kept by the store."""
@@ -73,8 +70,9 @@ class SqlSessionRepository:
             return session_to_domain(row)
 
     def get(self, session_id: SessionId) -> Session | None:
-        row = self._db.first(_GET, {"id": session_id})
-        return session_to_domain(row) if row else None
+        with self._db.read_sql() as con:
+            found = records(con.execute(_GET, (session_id,)))
+        return session_to_domain(found[0]) if found else None
 
     def list(self, *, include_deleted: bool = False) -> Sequence[Session]:
         query = select(SessionRow).order_by(
@@ -115,12 +113,12 @@ class SqlSessionRepository:
 
     def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
         check_usage(usage)
-        with self._db.write() as s:
-            row = s.execute(_ADD_USAGE, {"sid": session_id, "i": usage.input_tokens, "o": usage.output_tokens,
-                                         "c": usage.cache_read_tokens}).first()
-            if row is None:
+        with self._db.write_sql() as con:
+            found = records(con.execute(_ADD_USAGE, (usage.input_tokens, usage.output_tokens,
+                                                     usage.cache_read_tokens, session_id)))
+            if not found:
                 raise NotFound("session", session_id)
-            return session_to_domain(row)
+            return session_to_domain(found[0])
 
     def apply_compaction(
         self, session_id: SessionId, *, summary: str, boundary: int, record: CompactionRecord

@@ -6,25 +6,19 @@ import json
 import math
 from dataclasses import asdict
 from datetime import UTC, datetime
-from typing import Any, cast
-
-from sqlalchemy import Table
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from typing import Any
 
 from data.db.engine import Database
 from data.db.rows import CalibrationRow, SettingRow
 from data.db.settings_json import context_settings, stored_object, tool_settings
+from data.db.timestamps import micros
 from domain.errors import InvalidInput
 from domain.settings import ContextSettings, ToolSettings
 
 CONTEXT_KEY = "context"
 TOOLS_KEY = "tools"
-_CALIBRATION = cast(Table, CalibrationRow.__table__)
-_INSERT_RATIO = sqlite_insert(_CALIBRATION)
-_UPSERT_RATIO = _INSERT_RATIO.on_conflict_do_update(
-    index_elements=[_CALIBRATION.c.key],
-    set_={"ratio": _INSERT_RATIO.excluded.ratio, "updated_at": _INSERT_RATIO.excluded.updated_at},
-)
+_UPSERT_RATIO = ("INSERT INTO calibration (key, ratio, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET"
+                 " ratio = excluded.ratio, updated_at = excluded.updated_at")  # plain SQL: after every round
 
 
 class SqlSettingsRepository:
@@ -77,5 +71,5 @@ class SqlCalibrationStore:
     def put(self, key: str, ratio: float) -> None:
         if not math.isfinite(ratio) or ratio <= 0:
             raise InvalidInput(f"A calibration ratio must be a positive number, not {ratio}.")
-        with self._db.write() as s:  # one upsert statement: this runs after every round
-            s.execute(_UPSERT_RATIO, {"key": key, "ratio": ratio, "updated_at": datetime.now(UTC)})
+        with self._db.write_sql() as con:  # one upsert statement: this runs after every round
+            con.execute(_UPSERT_RATIO, (key, ratio, micros(datetime.now(UTC))))

@@ -18,22 +18,10 @@ from data.db.tool_archive import compress_within
 from data.lite.db import LiteDatabase, at, micros
 from data.lite.fallback import Delegating
 from domain.errors import InvalidInput, NotFound
-from domain.models import Message, MessageId, MessageType, SessionId
+from domain.models import Message, MessageId, SessionId
 from domain.settings import ContextSettings
 
-_VALUES = tuple(message_values(Message(id="", session_id="", type=MessageType.USER, content="")))  # column names
-_NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE session_id = :session_id)"
-_LEAF = "(SELECT id FROM messages WHERE session_id = :session_id AND active = 1 ORDER BY seq DESC LIMIT 1)"
-_INSERT = ("INSERT INTO messages (id, session_id, created_at, seq, parent_id, rev, {values}) VALUES (:id, :session_id,"
-           " :created_at, {seq}, {parent}, abs(random() % 1000000000000000), {params}) RETURNING seq, parent_id")
-INSERT = _INSERT.format(values=", ".join(_VALUES), seq=_NEXT_SEQ, parent=_LEAF,
-                        params=", ".join(":" + v for v in _VALUES))
-INSERT_CHILD = _INSERT.format(values=", ".join(_VALUES), seq=_NEXT_SEQ, parent=":parent_id",
-                              params=", ".join(":" + v for v in _VALUES))
-UPDATE = (f"UPDATE messages SET {', '.join(f'{v} = :{v}' for v in _VALUES)} WHERE id = :id"
-          f" RETURNING {', '.join(MESSAGE_COLUMNS)}")
-TOUCH = ("UPDATE sessions SET message_count = message_count + 1, updated_at = CASE WHEN updated_at < :at THEN :at"
-         " ELSE updated_at END, last_message_preview = coalesce(:preview, last_message_preview) WHERE id = :sid")
+INSERT, INSERT_CHILD, UPDATE, TOUCH = sql.INSERT, sql.INSERT_CHILD, sql.UPDATE, sql.TOUCH  # shared with data.db
 _CREATED = MESSAGE_COLUMNS.index("created_at")
 
 
@@ -61,11 +49,9 @@ class LiteMessageRepository(Delegating):
                 raise InvalidInput(f"A message with id {message.id!r} already exists.") from exc
             if full_output is not None:
                 data, kept = compress_within(full_output, self._archive_max)
-                self._db.run("INSERT INTO tool_output_archive (message_id, data, original_chars, archived_chars,"
-                             " sha256) VALUES (?, ?, ?, ?, ?)",
-                             (message.id, data, len(full_output), kept, hashlib.sha256(data).hexdigest()))
+                self._db.run(sql.ARCHIVE, (message.id, data, len(full_output), kept, hashlib.sha256(data).hexdigest()))
             if message.attachments:  # a reference per file: the store deletes a file with its last reference
-                self._db.many("INSERT INTO message_attachments (message_id, position, sha256) VALUES (?, ?, ?)",
+                self._db.many(sql.ATTACHMENT_REF,
                               [(message.id, i, a.sha256) for i, a in enumerate(message.attachments)])
             self._db.run(TOUCH, {"sid": message.session_id, "at": micros(created), "preview": preview(message)})
         return replace(message, seq=seq, created_at=created, parent_id=parent_id)

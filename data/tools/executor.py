@@ -46,10 +46,11 @@ class BuiltinTools:
         """`documents`: the index search_documents and read_document read; those two are offered only where a
         conversation has a document too large to send whole or its agent has knowledge (named explicitly);
         `document_search` ranks search_documents' passages (semantic where on; None: BM25 alone)."""
+        self._http = HttpRequestTool(
+            timeout=http_timeout, max_bytes=http_max_bytes, allowed_hosts=http_allowed_hosts, approver=approver
+        )
         tools: list[BuiltinTool] = [
-            HttpRequestTool(
-                timeout=http_timeout, max_bytes=http_max_bytes, allowed_hosts=http_allowed_hosts, approver=approver
-            ),
+            self._http,
             SaveMemoryTool(memories, clock, new_id),
             SearchMemoryTool(memories),
             ReadToolResultTool(messages),
@@ -57,6 +58,10 @@ class BuiltinTools:
         if documents is not None:
             tools += [SearchDocumentsTool(documents, document_search), ReadDocumentTool(documents)]
         self._tools: dict[str, BuiltinTool] = {t.definition.name: t for t in tools}
+
+    async def aclose(self) -> None:
+        """Closes http_request's kept connections; call it on the event loop that ran the tools."""
+        await self._http.aclose()
 
     def definitions(self, enabled: Sequence[str] | None = None) -> Sequence[ToolDefinition]:
         """All tools when `enabled` is None, else those named (unknown names ignored), in a stable order."""

@@ -6,10 +6,13 @@ and, for https, the original name as TLS SNI and certificate name, so a second D
 
 from __future__ import annotations
 
+import asyncio
 import ssl
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import TYPE_CHECKING
 
 from data.tools.net_guard import CheckedTarget, NetGuard, RefusedTarget, TargetError
@@ -22,6 +25,8 @@ REDIRECT_CODES = frozenset({301, 302, 303, 307, 308})
 MAX_REDIRECTS = 10
 _CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "cookie")
 _BODY_HEADERS = ("content-type", "content-length", "content-encoding", "transfer-encoding")
+KEPT_CLIENTS = 8  # pinned (scheme, TLS name, address, port) clients kept open; the least recently used idle one closed
+Pin = tuple[str, str, str, int]
 
 
 @dataclass(frozen=True)
@@ -49,7 +54,9 @@ class Fetched:
 
 
 class PinnedFetcher:
-    """Fetches with one short-lived client per hop, connected only to addresses the guard checked."""
+    """Fetches through clients kept per pinned address: one client (and its connection pool) per scheme, TLS name,
+    checked address and port, so a kept-alive connection is only ever reused for the same checked address and the
+    same name; no client keeps cookies. The clients belong to the event loop that made them (`aclose` there)."""
 
     def __init__(
         self,
@@ -65,6 +72,9 @@ class PinnedFetcher:
         self._timeout = timeout
         self._max_bytes = max_bytes
         self._max_redirects = max_redirects
+        self._clients: OrderedDict[Pin, httpx.AsyncClient] = OrderedDict()
+        self._busy: dict[Pin, int] = {}  # requests in flight per pinned client (never closed under them)
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def fetch(self, call: HttpCall, target: CheckedTarget) -> Fetched:
         """The response to `call` sent to `target` (already checked), redirects followed and each re-checked.
@@ -92,6 +102,35 @@ class PinnedFetcher:
             call, url = next_call, next_url
         raise TargetError(f"Stopped after {self._max_redirects} redirects (the last one pointed to {next_url}).")
 
+    async def aclose(self) -> None:
+        """Closes the kept clients' connections; call it on the event loop that fetched."""
+        clients = list(self._clients.values())
+        self._clients.clear()
+        for client in clients:
+            await client.aclose()
+
+    async def _client(self, pin: Pin) -> httpx.AsyncClient:
+        """The kept client of a pinned address, made on first use (clients of another event loop are dropped)."""
+        import httpx2 as httpx
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # their connections belong to a loop that may be gone: not reused, not awaited
+            self._clients.clear()
+            self._busy.clear()
+            self._loop = loop
+        client = self._clients.get(pin)
+        if client is not None:
+            self._clients.move_to_end(pin)
+            return client
+        client = httpx.AsyncClient(
+            timeout=httpx.Timeout(self._timeout), follow_redirects=False, trust_env=False, verify=self._verify(),
+            cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),  # no cookie is kept from one fetch to the next
+        )
+        self._clients[pin] = client
+        idle = [kept for kept in self._clients if kept != pin and not self._busy.get(kept)]
+        for kept in idle[:max(0, len(self._clients) - KEPT_CLIENTS)]:  # the least recently used first
+            await self._clients.pop(kept).aclose()
+        return client
+
     @asynccontextmanager
     async def _open(self, call: HttpCall, url: httpx.URL, target: CheckedTarget) -> AsyncIterator[httpx.Response]:
         """The response's head, from the first checked address that accepts the connection."""
@@ -100,30 +139,33 @@ class PinnedFetcher:
         if "host" not in headers:
             headers["Host"] = url.netloc.decode("ascii")
         extensions = {"sni_hostname": target.host} if url.scheme == "https" else {}
+        port = port_of(url)
         for index, address in enumerate(target.addresses):
-            client = httpx.AsyncClient(
-                timeout=httpx.Timeout(self._timeout), follow_redirects=False, trust_env=False, verify=self._verify()
-            )
+            pin = (url.scheme, target.host, str(address), port)
+            client = await self._client(pin)
+            self._busy[pin] = self._busy.get(pin, 0) + 1
             try:
-                request = client.build_request(
-                    call.method, url.copy_with(host=str(address)), headers=headers, content=call.body,
-                    extensions=extensions,
-                )
-                response = await client.send(request, stream=True)
-            except httpx.ConnectError:
-                await client.aclose()
-                if index + 1 < len(target.addresses):
-                    continue  # the next address of the host, as a browser would
-                raise
-            except BaseException:
-                await client.aclose()
-                raise
-            try:
-                yield response
+                try:
+                    request = client.build_request(
+                        call.method, url.copy_with(host=str(address)), headers=headers, content=call.body,
+                        extensions=extensions,
+                    )
+                    response = await client.send(request, stream=True)
+                except httpx.ConnectError:  # no connection was made: the client stays for the next request
+                    if index + 1 < len(target.addresses):
+                        continue  # the next address of the host, as a browser would
+                    raise
+                try:
+                    yield response
+                finally:
+                    await response.aclose()
+                return
             finally:
-                await response.aclose()
-                await client.aclose()
-            return
+                left = self._busy.get(pin, 1) - 1
+                if left:
+                    self._busy[pin] = left
+                else:
+                    self._busy.pop(pin, None)
 
     async def _read(self, response: httpx.Response, url: httpx.URL, hops: int, location: str | None = None) -> Fetched:
         body = bytearray()

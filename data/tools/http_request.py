@@ -80,6 +80,10 @@ class HttpRequestTool:
         self._guard = NetGuard(self._allowed, resolver=resolver, environ=environ)
         self._fetcher = PinnedFetcher(self._guard, self._ssl_context, timeout=timeout, max_bytes=max_bytes)
 
+    async def aclose(self) -> None:
+        """Closes the connections kept for later requests; call it on the event loop that ran the tool."""
+        await self._fetcher.aclose()
+
     def _allowed(self) -> AllowedHosts:
         if self._allowed_source is None:
             return self._allowed_fixed

@@ -3,6 +3,7 @@ row stay as they are: each provider's shape merges them into one user turn, noth
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -46,16 +47,44 @@ def normalize(messages: Sequence[Message]) -> list[Message]:
     The result starts with a user message; every assistant group (optional reply, then tool calls) follows a user
     message or tool results; every tool call is directly followed by its result; user messages in a row (or after
     tool results) are kept as they are, to be merged into one user turn. Stored text is never changed."""
-    items = [m for m in messages if m.type is not MessageType.ERROR]
-    out: list[Message] = []
-    last: str | None = None  # "user" | "assistant" | "tool"
-    i, n = 0, len(items)
+    return _scan([m for m in messages if m.type is not MessageType.ERROR], [], 0)[0]
+
+
+class Normalizer:
+    """normalize() that resumes after the last user message of the list it normalized before, when the new list
+    starts with the same message objects up to there (a turn's requests grow at the end): what comes before a user
+    message never depends on what follows it."""
+
+    def __init__(self) -> None:
+        self._kept: tuple[list[Message], list[Message]] = ([], [])  # items up to a user message, their output
+
+    def __call__(self, messages: Sequence[Message]) -> list[Message]:
+        items = [m for m in messages if m.type is not MessageType.ERROR]
+        before, done = self._kept  # one read: another thread may replace it meanwhile
+        start = len(before)
+        if start and len(items) >= start and all(map(operator.is_, items[:start], before)):
+            out, resume = _scan(items, list(done), start)
+        else:
+            out, resume = _scan(items, [], 0)
+        items_at, out_at = resume
+        if items_at:
+            self._kept = (items[:items_at], out[:out_at])
+        return out
+
+
+def _scan(items: list[Message], out: list[Message], i: int) -> tuple[list[Message], tuple[int, int]]:
+    """Normalizes items[i:] onto `out` (made from items[:i], which end with a user message when i > 0); returns
+    `out` and, for resuming, (the index after the last user message, the length of `out` right after it)."""
+    last: str | None = "user" if i else None  # "user" | "assistant" | "tool"
+    resume = (i, len(out))
+    n = len(items)
     while i < n:
         m = items[i]
         if m.type is MessageType.USER:
             out.append(m)
             last = "user"
             i += 1
+            resume = (i, len(out))
             continue
         if m.type is MessageType.TOOL_RESULT:  # a result with no call right before it
             i += 1
@@ -85,7 +114,7 @@ def normalize(messages: Sequence[Message]) -> list[Message]:
         out.extend(group)
         out.extend(results)
         last = "tool" if calls else "assistant"
-    return out
+    return out, resume
 
 
 def _pair(calls: list[Message], results: list[Message]) -> tuple[list[Message], list[Message]]:

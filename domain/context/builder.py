@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from domain.context.alternation import normalize, retext, turns, with_seq_order
+from domain.context.alternation import Normalizer, retext, turns, with_seq_order
 from domain.context.estimator import TokenEstimator
 from domain.context.pruner import clear_text, result_text, trim_marker
 from domain.models import Message, MessageType, Session, ToolDefinition
@@ -35,6 +35,9 @@ def inject_summary(system_prompt: str | None, summary: str | None) -> str | None
 class CompactAwareMessageBuilder:
     """Assembles what a provider receives: valid alternation, whole tool rounds, pinned messages kept."""
 
+    def __init__(self) -> None:
+        self._normalize = Normalizer()  # a turn builds its growing request several times (plan, gauge, next turn)
+
     def build(
         self,
         session: Session,
@@ -51,7 +54,7 @@ class CompactAwareMessageBuilder:
             recent = [m for m in messages if m.seq >= boundary]
             older_pinned = [m for m in pinned if m.seq < boundary and m.pinned]
             chosen = with_seq_order([*older_pinned, *recent]) if older_pinned else recent
-        return BuiltRequest(inject_summary(system_prompt, session.compacted_summary), normalize(chosen))
+        return BuiltRequest(inject_summary(system_prompt, session.compacted_summary), self._normalize(chosen))
 
     def fit_to_budget(
         self,

@@ -18,6 +18,7 @@ from domain.web import sources_text
 
 AUDIO_TOKENS_PER_SECOND = 32  # Gemini's audio rate (ai.google.dev audio understanding); OpenAI's is lower
 MESSAGE_OVERHEAD = 4
+KEPT_OBJECTS = 50_000  # message objects whose estimate is kept by identity (all dropped at once past this)
 CARD_TOKENS = math.ceil(CARD_MAX_CHARS / 3)  # a document card (domain.documents) at its longest, 3 chars a token
 TOOL_OVERHEAD = 8
 REQUEST_OVERHEAD = 3
@@ -108,6 +109,7 @@ class TokenEstimator:
         self._calibration = calibration
         self.rules = rules
         self._cache: dict[tuple[str, int, int, int, int, int], int] = {}
+        self._by_object: dict[int, tuple[Message, int]] = {}  # id(message): the message (kept: ids stay unique), tokens
         self._tools: dict[tuple[str, str], tuple[Mapping[str, Any], int]] = {}  # per definition: its schema, tokens
         self._ratios: dict[str, float] = {}
         self._learned: dict[str, float | None] = {}  # the stored ratio per model as last read or written
@@ -124,7 +126,19 @@ class TokenEstimator:
     def estimate_message(self, message: Message) -> int:
         """Tokens of one message as sent (content, tool call input or tool output), cached per id and sizes.
 
-        A pruned copy of a message (same id, shorter output) gets its own entry, so the original stays cached."""
+        A pruned copy of a message (same id, shorter output) gets its own entry, so the original stays cached. The
+        same message object (frozen) is answered by identity first: a turn estimates each message of its request
+        several times (plan, prune, the gauge)."""
+        seen = self._by_object.get(id(message))
+        if seen is not None and seen[0] is message:
+            return seen[1]
+        tokens = self._estimate_message(message)
+        if len(self._by_object) >= KEPT_OBJECTS:
+            self._by_object.clear()
+        self._by_object[id(message)] = (message, tokens)
+        return tokens
+
+    def _estimate_message(self, message: Message) -> int:
         key = (message.id, len(message.content), len(message.tool_input or ""), len(message.tool_output or ""),
                sum(a.tokens or self.attachment_tokens(a) for a in message.attachments) if message.attachments else 0,
                len(message.web.blocks or "") if message.web is not None else -1)

@@ -13,6 +13,7 @@ from domain.models import Message, MessageId, MessageType, SessionId
 from domain.settings import ContextSettings
 
 HARD_CLEAR_TEXT = "[Tool result cleared — content was processed in earlier turns]"
+KEPT_COPIES = 10_000  # shrunk copies kept for reuse (all dropped at once past this)
 
 
 class Action(IntEnum):
@@ -57,6 +58,7 @@ class ToolResultPruner:
 
     def __init__(self, settings: ContextSettings | None = None) -> None:
         self._settings = settings or ContextSettings()
+        self._shrunk: dict[tuple[int, Action, int, int], tuple[Message, Message]] = {}  # see _apply
 
     def prune(
         self, session_id: SessionId, messages: Sequence[Message], settings: ContextSettings | None = None
@@ -74,15 +76,23 @@ class ToolResultPruner:
     def forget(self, session_id: SessionId) -> None:
         """Nothing to forget: the plan is derived from the messages each time (kept for the planner's callers)."""
 
-    @staticmethod
-    def _apply(messages: Sequence[Message], plan: dict[MessageId, Action], s: ContextSettings) -> list[Message]:
+    def _apply(self, messages: Sequence[Message], plan: dict[MessageId, Action], s: ContextSettings) -> list[Message]:
+        """The messages with the plan's results shrunk; a result shrunk the same way before (the same message object,
+        action and trim sizes) is the same copy again (frozen: a turn prunes its request several times)."""
         out: list[Message] = []
+        shrunk = self._shrunk
         for m in messages:
             act = plan.get(m.id, Action.KEEP)
             if act is Action.KEEP or m.type is not MessageType.TOOL_RESULT or m.has_image:
                 out.append(m)
                 continue
-            out.append(_with_text(m, _render(result_text(m), act, s, m.id)))
+            key = (id(m), act, s.soft_trim_head, s.soft_trim_tail)
+            kept = shrunk.get(key)
+            if kept is None or kept[0] is not m:
+                if len(shrunk) >= KEPT_COPIES:
+                    shrunk.clear()
+                kept = shrunk[key] = (m, _with_text(m, _render(result_text(m), act, s, m.id)))
+            out.append(kept[1])
         return out
 
 

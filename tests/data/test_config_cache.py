@@ -25,9 +25,10 @@ def other(storage: Storage) -> Iterator[Storage]:
 
 
 def _statements(storage: Storage) -> list[str]:
+    """Every statement sent to SQLite from here on, as the driver sends it (SQLAlchemy's and plain SQL alike)."""
     seen: list[str] = []
-    event.listen(storage._db.engine, "before_cursor_execute",  # counting the SQL a read sends
-                 lambda _c, _cur, statement, *_: seen.append(statement))
+    event.listen(storage._db.engine, "checkout",  # each connection as it is taken from the pool
+                 lambda connection, _record, _proxy: connection.set_trace_callback(seen.append))
     return seen
 
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.context.alternation import is_synthetic
+from domain.context.alternation import Normalizer, is_synthetic, normalize
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder, shrink_turn
 from domain.context.estimator import TokenEstimator
 from domain.context.pruner import ToolResultPruner
@@ -142,3 +142,25 @@ def test_pruned_prefix_only_changes_in_batches_that_free_at_least_the_minimum(ro
             )
             assert freed >= minimum, "the prefix changed for a small gain"
         previous = current
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(STEP, max_size=30), st.lists(st.integers(0, 30), min_size=1, max_size=6),
+       st.lists(STEP, max_size=10))
+def test_the_resuming_normalizer_gives_what_normalize_gives(
+    steps: list[tuple[str, object]], cuts: list[int], other: list[tuple[str, object]]
+) -> None:
+    """A list growing at the end (a turn's requests), cut back, or replaced by another conversation, and lists whose
+    messages changed before the end: the Normalizer resumes only where that gives normalize()'s result."""
+    messages = conversation(steps)
+    normalizer = Normalizer()
+    for cut in cuts:
+        grown = messages[:cut]
+        assert normalizer(grown) == normalize(grown)
+        assert normalizer(grown + messages[cut:]) == normalize(messages)
+    elsewhere = conversation(other)
+    assert normalizer(elsewhere) == normalize(elsewhere)
+    if messages:
+        normalizer(messages)
+        edited = [replace(messages[0], type=MessageType.ERROR), *messages[1:]]  # the first message changed
+        assert normalizer(edited) == normalize(edited)
