@@ -87,6 +87,12 @@ class _Tx:
             self._session = Session(bind=self._bound, expire_on_commit=False)
         return self._session
 
+    def flushed(self) -> sqlite3.Connection:
+        """The connection, with the session's pending ORM changes written first (plain SQL may depend on them)."""
+        if self._session is not None and (self._session.new or self._session.dirty or self._session.deleted):
+            self._session.flush()
+        return self.con
+
     def end(self, *, commit: bool) -> None:
         """Commits (the session's pending changes flushed first) or rolls back, then returns the connection."""
         session, bound = self._session, self._bound
@@ -144,7 +150,7 @@ class Database:
         read transaction of its own)."""
         current = self._current.get() or self._reading.get()
         if current is not None:
-            yield current.con
+            yield current.flushed()
             return
         tx = _Tx(self.engine, immediate=False)
         try:
@@ -195,7 +201,7 @@ class Database:
         first), else a transaction of its own (BEGIN IMMEDIATE) that commits when the block ends."""
         current = self._current.get()
         if current is not None:
-            yield current.con
+            yield current.flushed()
             return
         tx = _Tx(self.engine, immediate=True)
         ok = False

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from data.db.engine import Database, create_sqlite_engine
 
@@ -73,3 +74,25 @@ def test_a_snapshot_reads_one_state_while_another_connection_writes(db: Database
         with db.read() as s:  # the snapshot's ORM session: the same read transaction, the state it began with
             assert s.execute(text("SELECT count(*) FROM t")).scalar() == 1
     assert _values(db) == [1, 2]
+
+
+class _Base(DeclarativeBase):
+    pass
+
+
+class _Row(_Base):
+    __tablename__ = "u"
+    id: Mapped[int] = mapped_column(primary_key=True)
+
+
+def test_plain_sql_inside_a_unit_of_work_sees_the_orm_objects_added_before_it(db: Database) -> None:
+    with db.write_sql() as con:
+        con.execute("CREATE TABLE u (id INTEGER PRIMARY KEY)")
+    with db.atomic(), db.write() as s:
+        s.add(_Row(id=7))  # pending: not flushed yet
+        with db.write_sql() as con:
+            assert con.execute("SELECT id FROM u").fetchall() == [(7,)]
+        with db.read_sql() as con:
+            assert con.execute("SELECT count(*) FROM u").fetchone() == (1,)
+    with db.read_sql() as con:
+        assert con.execute("SELECT id FROM u").fetchall() == [(7,)]
