@@ -18,7 +18,7 @@ from domain.web import sources_text
 
 AUDIO_TOKENS_PER_SECOND = 32  # Gemini's audio rate (ai.google.dev audio understanding); OpenAI's is lower
 MESSAGE_OVERHEAD = 4
-KEPT_OBJECTS = 50_000  # message objects whose estimate is kept by identity (all dropped at once past this)
+KEPT_OBJECTS = 4_096  # message objects kept with their estimate by identity (all dropped past this: bounds memory)
 CARD_TOKENS = math.ceil(CARD_MAX_CHARS / 3)  # a document card (domain.documents) at its longest, 3 chars a token
 TOOL_OVERHEAD = 8
 REQUEST_OVERHEAD = 3
