@@ -47,11 +47,16 @@ LONGEST_FIRST = (
     "tests/mcp/test_cli_process_groups.py",  # ~48 s: two servers wait out the 30 s start limit
     "tests/mcp/test_protocol_e2e.py",  # ~40 s
     "tests/cli/test_changes_wait_their_turn.py",  # ~32 s
+    "tests/cli/test_key_redaction.py",  # 59 s in a -n 2 run at load ~5 (the others alone at load ~3)
     "tests/cli/test_attachment_counts_cli.py",  # ~29 s
     "tests/cli/test_imported_continuation_sources.py",  # ~29 s
+    "tests/mcp/test_tasks.py",  # 47 s in that -n 2 run
+    "tests/cli/test_network_error_output.py",  # 43 s in that -n 2 run
+    "tests/cli/test_fast_start.py",  # 38 s in that -n 2 run
     "tests/mcp/test_oauth.py",  # ~25 s
     "tests/mcp/test_done_when.py",  # ~25 s
     "tests/providers/test_reasoning_rotation_e2e.py",  # ~22 s
+    "tests/cli/test_turn_imports.py",  # 30 s in that -n 2 run
     "tests/cli/test_commands.py",  # ~21 s
     "tests/cli/test_server_windows_cli.py",  # ~17 s
     "tests/cli/test_responses_session_e2e.py",  # ~15 s
