@@ -37,25 +37,29 @@ def _isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> It
     MemoryKeyring.clear()
 
 
-# The longest files (measured with --durations), run first: the suite runs one file per pytest-xdist worker
-# (tests/__main__.py), and a long file left for last would keep one worker busy while the other idles.
+# The longest files (measured with --durations, one file at a time, load ~3 on 2 cores), run first: the suite runs
+# one file per pytest-xdist worker (tests/__main__.py), and a long file left for last would keep one worker busy
+# while the other idles. In-process CLI runs are short since tests/cli/harness.py freezes the imported modules out
+# of the collector's reach (test_commands.py, the sync files and test_merge_rules.py left this list then).
 LONGEST_FIRST = (
-    "tests/cli/test_long_session_e2e.py",
-    "tests/providers/test_reasoning_rotation_e2e.py",
-    "tests/cli/test_server_windows_cli.py",
-    "tests/cli/test_commands.py",
-    "tests/cli/test_one_turn_at_a_time.py",
-    "tests/mcp/test_cli_process_groups.py",
-    "tests/cli/test_changes_wait_their_turn.py",
-    "tests/cli/test_responses_session_e2e.py",
-    "tests/mcp/test_cli_commands.py",
-    "tests/cli/test_attachment_counts_cli.py",
-    "tests/sync/test_sync_webdav.py",
-    "tests/sync/test_sync_s3.py",
-    "tests/cli/test_import_cli.py",
-    "tests/mcp/test_oauth.py",
-    "tests/mcp/test_protocol_e2e.py",
-    "tests/mcp/test_done_when.py",
+    "tests/cli/test_long_session_e2e.py",  # ~85 s: every command a real process
+    "tests/cli/test_one_turn_at_a_time.py",  # ~55 s
+    "tests/mcp/test_cli_process_groups.py",  # ~48 s: two servers wait out the 30 s start limit
+    "tests/mcp/test_protocol_e2e.py",  # ~40 s
+    "tests/cli/test_changes_wait_their_turn.py",  # ~32 s
+    "tests/cli/test_key_redaction.py",  # 59 s in a -n 2 run at load ~5 (the others alone at load ~3)
+    "tests/cli/test_attachment_counts_cli.py",  # ~29 s
+    "tests/cli/test_imported_continuation_sources.py",  # ~29 s
+    "tests/mcp/test_tasks.py",  # 47 s in that -n 2 run
+    "tests/cli/test_network_error_output.py",  # 43 s in that -n 2 run
+    "tests/cli/test_fast_start.py",  # 38 s in that -n 2 run
+    "tests/mcp/test_oauth.py",  # ~25 s
+    "tests/mcp/test_done_when.py",  # ~25 s
+    "tests/providers/test_reasoning_rotation_e2e.py",  # ~22 s
+    "tests/cli/test_turn_imports.py",  # 30 s in that -n 2 run
+    "tests/cli/test_commands.py",  # ~21 s
+    "tests/cli/test_server_windows_cli.py",  # ~17 s
+    "tests/cli/test_responses_session_e2e.py",  # ~15 s
 )
 
 

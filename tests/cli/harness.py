@@ -70,6 +70,7 @@ class Cli:
         # command's log handler writes to `err`: collected during the run, it would print "Unclosed client session"
         # into this command's standard error (tests/cli/test_sdk_clients_closed.py).
         gc.collect()
+        _freeze_new_imports()
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 code = main(list(args))
@@ -77,6 +78,7 @@ class Cli:
             # SDK clients left from this run must be collected now, with no loop running (as at a process's
             # exit); collected during a later run's loop, they would schedule their aclose on that loop.
             gc.collect()
+            _freeze_new_imports()
             sys.stdin = saved_stdin
             keyring.set_keyring(previous)
             for key, value in saved_env.items():
@@ -85,6 +87,20 @@ class Cli:
                 else:
                     os.environ[key] = value
         return CliResult(code, out.getvalue(), err.getvalue())
+
+
+_modules_when_frozen: list[int] = [0]
+
+
+def _freeze_new_imports() -> None:
+    """Right after a full collection, when modules were imported since the last time: moves what is alive now (mostly
+    the imported modules: SDKs, SQLAlchemy, Alembic, about 300,000 objects) out of the collector's reach, as
+    app.main does for a command of its own process. Each of the two full collections per run then scans only what
+    was made since (milliseconds, not a fifth of a second each); nothing made by a command is frozen before it is
+    collected."""
+    if len(sys.modules) > _modules_when_frozen[0]:
+        gc.freeze()
+        _modules_when_frozen[0] = len(sys.modules)
 
 
 class PageServer:

@@ -50,7 +50,7 @@ def world(tmp_path: Path) -> Iterator[tuple[Cli, EchoBrain, FakeProviderServer]]
     (tmp_path / "keychain").mkdir()
     brain = EchoBrain()
     with FakeAnthropicServer(brain, api_key=KEY) as server:
-        server.chunk_pause = 0.05
+        server.chunk_pause = 0.1  # a slow reply lasts about 15 s unless a test ends it sooner (_finish_stream)
         cli = Cli(tmp_path / "home", tmp_path / "keychain" / "keys.json")
         assert cli.run("providers", "set", "anthropic", "--base-url", server.base_url, subprocess_run=False).code == 0
         assert cli.run("models", "add", "anthropic", MODEL, "--context-window", "32000",
@@ -97,6 +97,13 @@ def _streaming(proc: subprocess.Popen[str]) -> None:
     assert proc.stdout.read(3) == "re:", "the reply did not start"
 
 
+def _finish_stream(server: FakeProviderServer, proc: subprocess.Popen[str]) -> CliResult:
+    """Lets the slow reply (paced to last far longer than what a test does meanwhile) send its remaining chunks at
+    once, then waits for its process: the test is done with the stream once its refused commands have run."""
+    server.chunk_pause = 0.0
+    return _finish(proc)
+
+
 def _finish(proc: subprocess.Popen[str]) -> CliResult:
     out, err = proc.communicate(timeout=120)
     return CliResult(proc.returncode, out, err)
@@ -132,14 +139,15 @@ def test_four_processes_on_one_conversation_take_turns_and_every_reply_is_under_
 def test_a_second_sender_is_refused_with_a_clear_error_and_nothing_of_it_is_stored(
     world: tuple[Cli, EchoBrain, FakeProviderServer],
 ) -> None:
-    cli, _, _ = world
+    cli, _, server = world
     session = _first(cli, "q0")
     streaming = _popen(cli, "chat", "-s", session, "slow question")
     _streaming(streaming)
     refused = cli.run("chat", "-s", session, "impatient question")
     assert refused.code == 1 and "Traceback" not in refused.err
     assert "Another turn is running in this conversation" in refused.err and "--wait" in refused.err
-    assert _finish(streaming).code == 0
+    assert streaming.poll() is None  # refused while the stream was still running
+    assert _finish_stream(server, streaming).code == 0
     assert "impatient question" not in [n["content"] for n in _tree(cli, session)]
     assert _misplaced(cli, session) == []
 
@@ -147,7 +155,7 @@ def test_a_second_sender_is_refused_with_a_clear_error_and_nothing_of_it_is_stor
 def test_a_checkout_during_a_stream_is_refused_and_the_tree_stays_whole(
     world: tuple[Cli, EchoBrain, FakeProviderServer],
 ) -> None:
-    cli, brain, _ = world
+    cli, brain, server = world
     run = lambda *a: cli.run(*a, subprocess_run=False)  # noqa: E731
     session = _first(cli, "q0")
     assert run("chat", "-s", session, "q1").code == 0
@@ -162,7 +170,8 @@ def test_a_checkout_during_a_stream_is_refused_and_the_tree_stays_whole(
     assert "Another turn is running in this conversation" in checkout.err and "Switch branches" in checkout.err
     deleted = cli.run("sessions", "delete-branch", session, other_leaf)
     assert deleted.code != 0 and "Another turn is running" in deleted.err
-    assert _finish(streaming).code == 0
+    assert streaming.poll() is None  # both refused while the stream was still running
+    assert _finish_stream(server, streaming).code == 0
 
     branches = json.loads(run("sessions", "branches", session, "--json").out)
     assert [b["active"] for b in branches] == [False, True]
