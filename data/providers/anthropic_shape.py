@@ -21,12 +21,14 @@ from data.providers.conversation import (
     to_turns,
 )
 from data.providers.thinking_rules import takes_interleaved
+from data.providers.turn_memo import TurnMemo
 from domain.attachment import placeholder
 from domain.models import Message, ModelCapabilities, ReasoningBlock, ToolDefinition
 from domain.web import WebSearchSettings
 
 EPHEMERAL = {"type": "ephemeral"}
 _ID_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
+KEPT_SHAPES = 4_096  # shaped turns kept by an adapter (all dropped at once past this)
 
 
 def safe_tool_id(call_id: str) -> str:
@@ -41,14 +43,45 @@ def anthropic_messages(
     return shape_turns(to_turns(messages, user_first=True, tool_blocks=tool_blocks), cache=cache, media=media)
 
 
+class ShapeMemo:
+    """What an adapter's requests shape again and again: the turns (walked again only after the prefix they share,
+    see TurnMemo) and each turn's shaped dict, by the turn object (only turns whose shape depends on nothing else:
+    no files, no searched blocks, no reasoning sent back). The dicts are never changed once made (the request's
+    cache breakpoint goes on a copy)."""
+
+    def __init__(self) -> None:
+        self.turns = TurnMemo()
+        self._shaped: dict[int, tuple[Turn, dict[str, Any]]] = {}
+
+    def shaped(self, turn: Turn) -> dict[str, Any] | None:
+        """The turn's shape made before, if any."""
+        kept = self._shaped.get(id(turn))
+        return kept[1] if kept is not None and kept[0] is turn else None
+
+    def keep(self, turn: Turn, shaped: dict[str, Any]) -> None:
+        """Remembers a turn's shape when nothing but the turn decides it."""
+        if any(isinstance(b, AttachmentBlock | SearchedBlock) or (isinstance(b, ResultBlock) and b.attachments)
+               for b in turn.blocks):
+            return
+        if len(self._shaped) >= KEPT_SHAPES:
+            self._shaped.clear()
+        self._shaped[id(turn)] = (turn, shaped)
+
+
 def shape_turns(
     turns: Sequence[Turn], *, cache: bool = True, reasoning: dict[int, list[ReasoningBlock]] | None = None,
-    media: MediaSource | None = None,
+    media: MediaSource | None = None, memo: ShapeMemo | None = None,
 ) -> list[dict[str, Any]]:
-    """Turns in the Messages API's shape; `reasoning` (by turn index) goes first in its assistant turn, unchanged."""
+    """Turns in the Messages API's shape; `reasoning` (by turn index) goes first in its assistant turn, unchanged.
+    With `memo`, a turn shaped before (the same object) is not shaped again."""
     shaped: list[dict[str, Any]] = []
     for index, turn in enumerate(turns):
-        content: list[dict[str, Any]] = [thinking_block(b) for b in (reasoning or {}).get(index, ())]
+        echoed = (reasoning or {}).get(index, ())
+        known = memo.shaped(turn) if memo is not None and not echoed else None
+        if known is not None:
+            shaped.append(known)
+            continue
+        content: list[dict[str, Any]] = [thinking_block(b) for b in echoed]
         for block in turn.blocks:
             if isinstance(block, TextBlock):
                 content.append({"type": "text", "text": block.text})
@@ -70,8 +103,12 @@ def shape_turns(
                     result["is_error"] = True
                 content.append(result)
         shaped.append({"role": turn.role, "content": content})
-    if cache and shaped and shaped[-1]["content"]:
-        shaped[-1]["content"][-1]["cache_control"] = dict(EPHEMERAL)
+        if memo is not None and not echoed:
+            memo.keep(turn, shaped[-1])
+    if cache and shaped and shaped[-1]["content"]:  # on a copy: the turn's own shape may be kept for later requests
+        last = shaped[-1]
+        shaped[-1] = {**last, "content": [*last["content"][:-1],
+                                          {**last["content"][-1], "cache_control": dict(EPHEMERAL)}]}
     return shaped
 
 
@@ -121,6 +158,7 @@ def anthropic_request(
     model_max_output: int | None = None,
     media: MediaSource | None = None,
     web_search: WebSearchSettings | None = None,
+    memo: ShapeMemo | None = None,
 ) -> dict[str, Any]:
     """Keyword arguments for messages.create (without stream); cache=False for one-off prompts (a cache write
     costs more than plain input and would never be read). Thinking follows the model's form at the `reasoning`
@@ -129,9 +167,11 @@ def anthropic_request(
     current tool loop's own reasoning blocks of this provider and model go back first in their turns, as they
     came. The beta header, when sent, is in `extra_headers`. With `web_search` on, the web_search server tool is
     offered (and web_fetch where the model takes it), and earlier searched replies of this provider go back as
-    their blocks came (pruned ones as text)."""
-    turns = to_turns(messages, user_first=True, tool_blocks=bool(tools),
-                     web_provider=provider_id if web_search is not None else None)
+    their blocks came (pruned ones as text). `memo`: an adapter's own, which spares shaping again what its earlier
+    requests shaped (the request is the same)."""
+    walk = to_turns if memo is None else memo.turns.turns
+    turns = walk(messages, user_first=True, tool_blocks=bool(tools),
+                 web_provider=provider_id if web_search is not None else None)
     echoed = loop_reasoning(turns, provider_id, model_id)
     steps = sorted(echoed)
     thinking = thinking_request(
@@ -142,7 +182,8 @@ def anthropic_request(
     params: dict[str, Any] = {
         "model": model_id,
         "max_tokens": thinking.max_tokens,
-        "messages": shape_turns(turns, cache=cache, reasoning=echoed if thinking.active else None, media=media),
+        "messages": shape_turns(turns, cache=cache, reasoning=echoed if thinking.active else None, media=media,
+                                memo=memo),
         **thinking.params,
     }
     system = anthropic_system(system_prompt, cache=cache)
