@@ -31,7 +31,7 @@ class RunningSums:
         for the same object): the messages after those the list shares with the one summed before (the same
         objects, from the first) are estimated. With `limit`: None when no earlier list shares a first message with
         this one, or once the sum passes the limit (the caller then counts past it more cheaply)."""
-        if len(messages) < MIN_MESSAGES:
+        if not MIN_MESSAGES <= len(messages) <= KEPT_MESSAGES:  # too short to keep, or too long
             return _sum(messages, estimate) if limit is None else None
         key = messages[0].id
         known = self._summed.get(key)
