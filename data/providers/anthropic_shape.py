@@ -28,7 +28,6 @@ from domain.web import WebSearchSettings
 
 EPHEMERAL = {"type": "ephemeral"}
 _ID_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
-KEPT_SHAPES = 4_096  # shaped turns kept by an adapter (all dropped at once past this)
 
 
 def safe_tool_id(call_id: str) -> str:
@@ -45,27 +44,28 @@ def anthropic_messages(
 
 class ShapeMemo:
     """What an adapter's requests shape again and again: the turns (walked again only after the prefix they share,
-    see TurnMemo) and each turn's shaped dict, by the turn object (only turns whose shape depends on nothing else:
-    no files, no searched blocks, no reasoning sent back). The dicts are never changed once made (the request's
-    cache breakpoint goes on a copy)."""
+    see TurnMemo) and the shaped dicts of the last request's turns, by the turn object (only turns whose shape
+    depends on nothing else: no files, no searched blocks, no reasoning sent back), so nothing is held beyond what
+    that request held. The dicts are never changed once made (the request's cache breakpoint goes on a copy)."""
 
     def __init__(self) -> None:
         self.turns = TurnMemo()
         self._shaped: dict[int, tuple[Turn, dict[str, Any]]] = {}
 
     def shaped(self, turn: Turn) -> dict[str, Any] | None:
-        """The turn's shape made before, if any."""
+        """The turn's shape in the last request, if it was kept."""
         kept = self._shaped.get(id(turn))
         return kept[1] if kept is not None and kept[0] is turn else None
 
-    def keep(self, turn: Turn, shaped: dict[str, Any]) -> None:
-        """Remembers a turn's shape when nothing but the turn decides it."""
-        if any(isinstance(b, AttachmentBlock | SearchedBlock) or (isinstance(b, ResultBlock) and b.attachments)
-               for b in turn.blocks):
-            return
-        if len(self._shaped) >= KEPT_SHAPES:
-            self._shaped.clear()
-        self._shaped[id(turn)] = (turn, shaped)
+    def remember(self, shaped: dict[int, tuple[Turn, dict[str, Any]]]) -> None:
+        """The shapes of this request's turns, instead of the last one's."""
+        self._shaped = shaped
+
+
+def _alone(turn: Turn) -> bool:
+    """Whether nothing but the turn decides its shape (no file, no searched block: their shape reads more)."""
+    return not any(isinstance(b, AttachmentBlock | SearchedBlock) or (isinstance(b, ResultBlock) and b.attachments)
+                   for b in turn.blocks)
 
 
 def shape_turns(
@@ -75,11 +75,13 @@ def shape_turns(
     """Turns in the Messages API's shape; `reasoning` (by turn index) goes first in its assistant turn, unchanged.
     With `memo`, a turn shaped before (the same object) is not shaped again."""
     shaped: list[dict[str, Any]] = []
+    kept: dict[int, tuple[Turn, dict[str, Any]]] = {}
     for index, turn in enumerate(turns):
         echoed = (reasoning or {}).get(index, ())
         known = memo.shaped(turn) if memo is not None and not echoed else None
         if known is not None:
             shaped.append(known)
+            kept[id(turn)] = (turn, known)
             continue
         content: list[dict[str, Any]] = [thinking_block(b) for b in echoed]
         for block in turn.blocks:
@@ -103,8 +105,10 @@ def shape_turns(
                     result["is_error"] = True
                 content.append(result)
         shaped.append({"role": turn.role, "content": content})
-        if memo is not None and not echoed:
-            memo.keep(turn, shaped[-1])
+        if memo is not None and not echoed and _alone(turn):
+            kept[id(turn)] = (turn, shaped[-1])
+    if memo is not None:
+        memo.remember(kept)
     if cache and shaped and shaped[-1]["content"]:  # on a copy: the turn's own shape may be kept for later requests
         last = shaped[-1]
         shaped[-1] = {**last, "content": [*last["content"][:-1],

@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from data.providers.anthropic_shape import ShapeMemo, anthropic_request, shape_turns
-from data.providers.conversation import to_turns
+from data.providers.conversation import AttachmentBlock, TextBlock, Turn, to_turns
 from data.providers.turn_memo import TurnMemo
+from domain.attachment import Attachment, AttachmentKind
 from domain.models import Message, ToolDefinition
 from tests.providers.helpers import History
 
@@ -96,3 +97,17 @@ def test_the_cache_breakpoint_never_stays_on_a_kept_turn() -> None:
     marked = [block for turn in shaped for block in turn["content"] if "cache_control" in block]
     assert marked == [shaped[-1]["content"][-1]]
     assert shaped == shape_turns(longer)
+
+
+def test_only_the_last_requests_plain_turns_are_kept() -> None:
+    """Nothing is held beyond what the last request held, and a turn with a file (whose shape reads the file's
+    current form) is never kept."""
+    memo = ShapeMemo()
+    first = to_turns(History().user("one").ai("two").user("three").messages)
+    shape_turns(first, memo=memo)
+    assert all(memo.shaped(turn) is not None for turn in first)
+    photo = Attachment(sha256="0" * 64, name="a.png", media_type="image/png", kind=AttachmentKind.IMAGE, size=10,
+                       omitted=True)
+    other = [Turn("user", (AttachmentBlock(photo), TextBlock("look"))), Turn("assistant", (TextBlock("seen"),))]
+    shape_turns(other, memo=memo)
+    assert [memo.shaped(turn) is not None for turn in [*first, *other]] == [False] * len(first) + [False, True]
