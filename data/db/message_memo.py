@@ -16,6 +16,7 @@ from domain.models import Message, MessageId
 
 _Kept = tuple[int, int, Message]  # seq, rev, the message
 ID_BATCH = 500  # rows fetched per statement (far below SQLite's limit on bound variables)
+KEPT_WRITES = 256  # messages as this process wrote them, awaiting their first read (all dropped past this)
 _CREATED = MESSAGE_COLUMNS.index("created_at")
 
 
@@ -43,6 +44,16 @@ class MessageMemo:
         self._max_messages = max_messages
         self._reads: OrderedDict[Hashable, dict[MessageId, _Kept]] = OrderedDict()
         self._lock = threading.Lock()
+        self._written: dict[MessageId, Message] = {}
+
+    def wrote(self, message: Message) -> None:
+        """A message as this process stored it (what add or update returned, which the turn goes on with): when a
+        read next fetches its row and finds it equal, the read hands out this same object, so what was worked out
+        for it (its estimate, its place in a request) is known by identity."""
+        written = self._written
+        if len(written) >= KEPT_WRITES:
+            written.clear()
+        written[message.id] = message
 
     def read(
         self, con: sqlite3.Connection, queries: MemoRead, params: Mapping[str, Any], read: Hashable, *,
@@ -54,7 +65,7 @@ class MessageMemo:
             known = self._reads.get(read)
         if known is None:
             rows = con.execute(queries.whole, params).fetchall()  # at once, not row by row (20,000: 2x faster)
-            kept = {row[0]: (row[1], row[2], _message(row)) for row in rows}
+            kept = {row[0]: (row[1], row[2], self._as_written(_message(row))) for row in rows}
             order: Sequence[MessageId] = list(kept)
         else:
             wanted = con.execute(queries.keys, params).fetchall()
@@ -76,13 +87,17 @@ class MessageMemo:
             if total > self._max_messages:  # one read larger than the whole memo: not kept
                 self._reads.clear()
 
-    @staticmethod
-    def _fetch(con: sqlite3.Connection, ids: Sequence[MessageId]) -> list[tuple[MessageId, _Kept]]:
+    def _as_written(self, read: Message) -> Message:
+        """The object this process wrote for the row read, when equal to it (else the one read)."""
+        written = self._written.pop(read.id, None) if self._written else None
+        return written if written is not None and written == read else read
+
+    def _fetch(self, con: sqlite3.Connection, ids: Sequence[MessageId]) -> list[tuple[MessageId, _Kept]]:
         out = []
         for start in range(0, len(ids), ID_BATCH):
             batch = ids[start:start + ID_BATCH]
             for row in con.execute(BY_IDS_OF.format(", ".join("?" * len(batch))), batch).fetchall():
-                out.append((row[0], (row[1], row[2], _message(row))))
+                out.append((row[0], (row[1], row[2], self._as_written(_message(row)))))
         return out
 
 

@@ -93,7 +93,9 @@ class SqlMessageRepository:
                 con.executemany(text_sql.ATTACHMENT_REF, [(message.id, i, a.sha256)
                                                           for i, a in enumerate(message.attachments)])
             con.execute(text_sql.TOUCH, {"sid": message.session_id, "at": at, "preview": _preview(message)})
-        return replace(message, seq=seq, created_at=created, parent_id=parent_id)
+        stored = replace(message, seq=seq, created_at=created, parent_id=parent_id)
+        self._memo.wrote(stored)
+        return stored
 
     def add_many(self, messages: Sequence[Message]) -> int:
         with self._db.write() as s:
@@ -133,7 +135,8 @@ class SqlMessageRepository:
                 s.execute(update(SessionRow).where(SessionRow.id == stored.session_id,
                                                   SessionRow.message_count == stored.seq)
                           .values(last_message_preview=preview))
-            return stored
+        self._memo.wrote(stored)
+        return stored
 
     def full_output(self, message_id: MessageId) -> str | None:
         with self._db.read() as s:

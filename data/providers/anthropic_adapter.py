@@ -9,7 +9,7 @@ from typing import Any
 
 import anthropic
 
-from data.providers.anthropic_shape import anthropic_request
+from data.providers.anthropic_shape import ShapeMemo, anthropic_request
 from data.providers.anthropic_stream import StreamState, learned_form
 from data.providers.attachment_shape import anthropic_parts
 from data.providers.base import COUNT_PROMPT, SdkAdapter, StreamCall, headers_deadline, read_timeout
@@ -108,6 +108,7 @@ class AnthropicAdapter(SdkAdapter):
         self._client = client
         self._listed: dict[ModelId, tuple[ModelCapabilities | None, int | None]] = {}  # from list_models
         self._learned: dict[ModelId, ModelCapabilities] = {}  # thinking forms learned from the provider's 400s
+        self._shapes = ShapeMemo()  # what earlier requests shaped, for the next ones (the same request, less work)
 
     def map_error(self, exc: BaseException) -> ProviderError:
         """See map_anthropic_error."""
@@ -135,7 +136,7 @@ class AnthropicAdapter(SdkAdapter):
                 model_id=call.model_id, system_prompt=call.system_prompt, messages=call.messages, tools=call.tools,
                 max_output_tokens=call.max_output_tokens, cache=call.cache, provider_id=self._provider_id,
                 reasoning=call.reasoning, capabilities=capabilities, model_max_output=max_output,
-                web_search=call.web_search,
+                web_search=call.web_search, memo=self._shapes,
             )
             if sent_back:
                 request["messages"] = [*request["messages"], {"role": "assistant", "content": sent_back}]

@@ -21,6 +21,7 @@ from data.providers.conversation import (
     to_turns,
 )
 from data.providers.thinking_rules import takes_interleaved
+from data.providers.turn_memo import TurnMemo
 from domain.attachment import placeholder
 from domain.models import Message, ModelCapabilities, ReasoningBlock, ToolDefinition
 from domain.web import WebSearchSettings
@@ -41,14 +42,48 @@ def anthropic_messages(
     return shape_turns(to_turns(messages, user_first=True, tool_blocks=tool_blocks), cache=cache, media=media)
 
 
+class ShapeMemo:
+    """What an adapter's requests shape again and again: the turns (walked again only after the prefix they share,
+    see TurnMemo) and the shaped dicts of the last request's turns, by the turn object (only turns whose shape
+    depends on nothing else: no files, no searched blocks, no reasoning sent back), so nothing is held beyond what
+    that request held. The dicts are never changed once made (the request's cache breakpoint goes on a copy)."""
+
+    def __init__(self) -> None:
+        self.turns = TurnMemo()
+        self._shaped: dict[int, tuple[Turn, dict[str, Any]]] = {}
+
+    def shaped(self, turn: Turn) -> dict[str, Any] | None:
+        """The turn's shape in the last request, if it was kept."""
+        kept = self._shaped.get(id(turn))
+        return kept[1] if kept is not None and kept[0] is turn else None
+
+    def remember(self, shaped: dict[int, tuple[Turn, dict[str, Any]]]) -> None:
+        """The shapes of this request's turns, instead of the last one's."""
+        self._shaped = shaped
+
+
+def _alone(turn: Turn) -> bool:
+    """Whether nothing but the turn decides its shape (no file, no searched block: their shape reads more)."""
+    return not any(isinstance(b, AttachmentBlock | SearchedBlock) or (isinstance(b, ResultBlock) and b.attachments)
+                   for b in turn.blocks)
+
+
 def shape_turns(
     turns: Sequence[Turn], *, cache: bool = True, reasoning: dict[int, list[ReasoningBlock]] | None = None,
-    media: MediaSource | None = None,
+    media: MediaSource | None = None, memo: ShapeMemo | None = None,
 ) -> list[dict[str, Any]]:
-    """Turns in the Messages API's shape; `reasoning` (by turn index) goes first in its assistant turn, unchanged."""
+    """Turns in the Messages API's shape; `reasoning` (by turn index) goes first in its assistant turn, unchanged.
+    With `memo`, a turn shaped before (the same object) is not shaped again."""
     shaped: list[dict[str, Any]] = []
+    kept: dict[int, tuple[Turn, dict[str, Any]]] = {}
     for index, turn in enumerate(turns):
-        content: list[dict[str, Any]] = [thinking_block(b) for b in (reasoning or {}).get(index, ())]
+        echoed = (reasoning or {}).get(index, ())
+        known = memo.shaped(turn) if memo is not None and not echoed else None
+        if known is not None:
+            shaped.append(known)
+            kept[id(turn)] = (turn, known)
+            continue
+        content: list[dict[str, Any]] = [thinking_block(b) for b in echoed]
         for block in turn.blocks:
             if isinstance(block, TextBlock):
                 content.append({"type": "text", "text": block.text})
@@ -70,8 +105,14 @@ def shape_turns(
                     result["is_error"] = True
                 content.append(result)
         shaped.append({"role": turn.role, "content": content})
-    if cache and shaped and shaped[-1]["content"]:
-        shaped[-1]["content"][-1]["cache_control"] = dict(EPHEMERAL)
+        if memo is not None and not echoed and _alone(turn):
+            kept[id(turn)] = (turn, shaped[-1])
+    if memo is not None:
+        memo.remember(kept)
+    if cache and shaped and shaped[-1]["content"]:  # on a copy: the turn's own shape may be kept for later requests
+        last = shaped[-1]
+        shaped[-1] = {**last, "content": [*last["content"][:-1],
+                                          {**last["content"][-1], "cache_control": dict(EPHEMERAL)}]}
     return shaped
 
 
@@ -121,6 +162,7 @@ def anthropic_request(
     model_max_output: int | None = None,
     media: MediaSource | None = None,
     web_search: WebSearchSettings | None = None,
+    memo: ShapeMemo | None = None,
 ) -> dict[str, Any]:
     """Keyword arguments for messages.create (without stream); cache=False for one-off prompts (a cache write
     costs more than plain input and would never be read). Thinking follows the model's form at the `reasoning`
@@ -129,9 +171,11 @@ def anthropic_request(
     current tool loop's own reasoning blocks of this provider and model go back first in their turns, as they
     came. The beta header, when sent, is in `extra_headers`. With `web_search` on, the web_search server tool is
     offered (and web_fetch where the model takes it), and earlier searched replies of this provider go back as
-    their blocks came (pruned ones as text)."""
-    turns = to_turns(messages, user_first=True, tool_blocks=bool(tools),
-                     web_provider=provider_id if web_search is not None else None)
+    their blocks came (pruned ones as text). `memo`: an adapter's own, which spares shaping again what its earlier
+    requests shaped (the request is the same)."""
+    walk = to_turns if memo is None else memo.turns.turns
+    turns = walk(messages, user_first=True, tool_blocks=bool(tools),
+                 web_provider=provider_id if web_search is not None else None)
     echoed = loop_reasoning(turns, provider_id, model_id)
     steps = sorted(echoed)
     thinking = thinking_request(
@@ -142,7 +186,8 @@ def anthropic_request(
     params: dict[str, Any] = {
         "model": model_id,
         "max_tokens": thinking.max_tokens,
-        "messages": shape_turns(turns, cache=cache, reasoning=echoed if thinking.active else None, media=media),
+        "messages": shape_turns(turns, cache=cache, reasoning=echoed if thinking.active else None, media=media,
+                                memo=memo),
         **thinking.params,
     }
     system = anthropic_system(system_prompt, cache=cache)

@@ -101,54 +101,83 @@ def to_turns(messages: Sequence[Message], *, user_first: bool = True, tool_block
     tools offered in this request; some endpoints, e.g. Bedrock-backed ones, refuse tool blocks without tool
     definitions), calls and results are kept as plain text instead.
     """
-    results: dict[str, Message] = {}
+    walk = TurnWalk(collect_results(messages), web_provider)
     for message in messages:
-        if message.type is MessageType.TOOL_RESULT and message.tool_call_id and message.tool_call_id not in results:
-            results[message.tool_call_id] = message
-    turns: list[Turn] = []
-    calls: list[CallBlock] = []
-    assistant: list[Block] = []
-    reasoning: list[ReasoningBlock] = []
+        walk.feed(message)
+    walk.close_assistant()
+    return finish_turns(merge_same_roles(walk.turns if tool_blocks else [as_text(turn) for turn in walk.turns]),
+                        user_first)
 
-    def close_assistant() -> None:
-        if assistant:
-            turns.append(Turn("assistant", tuple(assistant), tuple(reasoning)))
-        if calls:
-            turns.append(Turn("user", tuple(_result_for(call, results) for call in calls)))
-        assistant.clear()
-        calls.clear()
-        reasoning.clear()
 
-    seen_ids: set[str] = set()
+def collect_results(messages: Sequence[Message], results: dict[str, Message] | None = None) -> dict[str, Message]:
+    """Each tool call's result by call id, the first one stored winning (added to `results` when given)."""
+    found: dict[str, Message] = {} if results is None else results
     for message in messages:
-        if message.type is MessageType.USER:
-            close_assistant()
-            files = tuple(AttachmentBlock(a) for a in message.attachments)
-            if message.content.strip() or files:
-                text = (TextBlock(message.content),) if message.content.strip() else ()
-                turns.append(Turn("user", files + text))
-        elif message.type is MessageType.AI_RESPONSE:
-            if calls:
-                close_assistant()
-            web = message.web
-            if web is not None and web_provider is not None and web.belongs_to(web_provider):
-                assistant.append(SearchedBlock(web))
-            elif message.content.strip():
-                assistant.append(TextBlock(with_sources(message.content, web)))
-            reasoning.extend(message.reasoning)
-        elif message.type is MessageType.TOOL_CALL:
-            call_id = message.tool_call_id or f"call_{message.id}"
-            if call_id in seen_ids:
-                continue
-            seen_ids.add(call_id)
-            call = CallBlock(call_id, message.tool_name or "unknown_tool", parse_tool_input(message.tool_input))
-            assistant.append(call)
-            calls.append(call)
-    close_assistant()
-    merged = merge_same_roles(turns if tool_blocks else [as_text(turn) for turn in turns])
+        if message.type is MessageType.TOOL_RESULT and message.tool_call_id and message.tool_call_id not in found:
+            found[message.tool_call_id] = message
+    return found
+
+
+def finish_turns(merged: list[Turn], user_first: bool) -> list[Turn]:
+    """With user_first, a placeholder user turn first when the turns would start with the assistant (or be none)."""
     if user_first and (not merged or merged[0].role != "user"):
         merged.insert(0, Turn("user", (TextBlock(CONTINUE_PLACEHOLDER),)))
     return merged
+
+
+class TurnWalk:
+    """to_turns' walk over the messages, one at a time: the turns so far and what the open assistant turn holds
+    (a memo resumes it after a prefix it walked before: data.providers.turn_memo)."""
+
+    def __init__(self, results: Mapping[str, Message], web_provider: str | None) -> None:
+        self.results, self.web_provider = results, web_provider
+        self.turns: list[Turn] = []
+        self.seen_ids: set[str] = set()
+        self.answered: set[str] = set()  # the calls whose turns were closed with a stored result
+        self._calls: list[CallBlock] = []
+        self._assistant: list[Block] = []
+        self._reasoning: list[ReasoningBlock] = []
+
+    def close_assistant(self) -> None:
+        """Ends the open assistant turn, and puts its calls' results in a user turn right after it."""
+        if self._assistant:
+            self.turns.append(Turn("assistant", tuple(self._assistant), tuple(self._reasoning)))
+        if self._calls:
+            self.turns.append(Turn("user", tuple(self._result_for(call) for call in self._calls)))
+        self._assistant.clear()
+        self._calls.clear()
+        self._reasoning.clear()
+
+    def _result_for(self, call: CallBlock) -> ResultBlock:
+        if call.id in self.results:
+            self.answered.add(call.id)
+        return _result_for(call, self.results)
+
+    def feed(self, message: Message) -> None:
+        """Walks one message."""
+        if message.type is MessageType.USER:
+            self.close_assistant()
+            files = tuple(AttachmentBlock(a) for a in message.attachments)
+            if message.content.strip() or files:
+                text = (TextBlock(message.content),) if message.content.strip() else ()
+                self.turns.append(Turn("user", files + text))
+        elif message.type is MessageType.AI_RESPONSE:
+            if self._calls:
+                self.close_assistant()
+            web = message.web
+            if web is not None and self.web_provider is not None and web.belongs_to(self.web_provider):
+                self._assistant.append(SearchedBlock(web))
+            elif message.content.strip():
+                self._assistant.append(TextBlock(with_sources(message.content, web)))
+            self._reasoning.extend(message.reasoning)
+        elif message.type is MessageType.TOOL_CALL:
+            call_id = message.tool_call_id or f"call_{message.id}"
+            if call_id in self.seen_ids:
+                return
+            self.seen_ids.add(call_id)
+            call = CallBlock(call_id, message.tool_name or "unknown_tool", parse_tool_input(message.tool_input))
+            self._assistant.append(call)
+            self._calls.append(call)
 
 
 def _result_for(call: CallBlock, results: Mapping[str, Message]) -> ResultBlock:
@@ -177,7 +206,12 @@ def as_text(turn: Turn) -> Turn:
 
 def merge_same_roles(turns: Sequence[Turn]) -> list[Turn]:
     """Merges consecutive turns of one role; tool results stay ahead of text inside a user turn."""
-    merged: list[Turn] = []
+    return merge_into([], turns)
+
+
+def merge_into(merged: list[Turn], turns: Sequence[Turn]) -> list[Turn]:
+    """`turns` merged onto `merged` (already merged), in place: merge_same_roles(a + b) is merge_into(
+    merge_same_roles(a), b)."""
     for turn in turns:
         if merged and merged[-1].role == turn.role:
             blocks = merged[-1].blocks + turn.blocks

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.attachment import Attachment, AttachmentKind
+from domain.context.running_sums import RunningSums
 from domain.context.text_tokens import weighted_tokens
 from domain.documents import CARD_MAX_CHARS
 from domain.models import Message, ModelId, ProviderType, ToolDefinition
@@ -113,6 +114,7 @@ class TokenEstimator:
         self._tools: dict[tuple[str, str], tuple[Mapping[str, Any], int]] = {}  # per definition: its schema, tokens
         self._ratios: dict[str, float] = {}
         self._learned: dict[str, float | None] = {}  # the stored ratio per model as last read or written
+        self._sums = RunningSums()  # a request's messages summed, for the gauge and the next request to add to
 
     def estimate_text(self, text: str) -> int:
         """Tokens of a piece of text; 0 for the empty string, else at least characters/4."""
@@ -209,9 +211,12 @@ class TokenEstimator:
         return counts.get((attachment.sha256, self.rules.count_key(provider_type, model_id)))
 
     def estimate_messages(self, messages: Sequence[Message]) -> int:
-        """Sum of the messages' estimates."""
-        estimate = self.estimate_message
-        return sum(estimate(m) for m in messages)
+        """Sum of the messages' estimates (a long list that starts with one summed before adds its new ones only)."""
+        return sum(self._sums.split(messages, self.estimate_message) or ())
+
+    def estimate_split(self, messages: Sequence[Message], limit: int | None = None) -> tuple[int, int] | None:
+        """(tool results, every other message) in tokens; see RunningSums.split for `limit`."""
+        return self._sums.split(messages, self.estimate_message, limit)
 
     def estimate_tools(self, tools: Sequence[ToolDefinition]) -> int:
         """Tokens of the tool definitions as a provider serializes them."""

@@ -28,9 +28,10 @@ def _message_tokens(estimator: TokenEstimator, messages: Sequence[Message], exac
                     ) -> tuple[int, int]:
     """(tool results, every other message) in tokens: each estimated, newest first, until `exact_up_to` is passed;
     the older ones then by their length (characters / 4, the estimator's floor) and their attachments."""
-    if exact_up_to is None:
-        return (sum(estimator.estimate_message(m) for m in messages if m.type is MessageType.TOOL_RESULT),
-                sum(estimator.estimate_message(m) for m in messages if m.type is not MessageType.TOOL_RESULT))
+    known = estimator.estimate_split(messages, exact_up_to)  # the request's own sums plus what came since, if known
+    if known is not None:
+        return known
+    assert exact_up_to is not None, "without a limit the sums are always made"
     results = other = 0
     estimate = estimator.estimate_message
     for m in reversed(messages):

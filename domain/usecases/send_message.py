@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
 from dataclasses import replace
 
@@ -79,7 +79,7 @@ class SendMessageUseCase:
         self._numbers = numbers
         self._gate = gate
 
-    async def __call__(
+    def __call__(
         self,
         session_id: SessionId,
         text: str,
@@ -92,16 +92,14 @@ class SendMessageUseCase:
         regenerate: MessageId | None = None,
         attachments: Sequence[Attachment] = (),
         wait: bool = False,
-    ) -> AsyncIterator[ChatEvent]:
+    ) -> AsyncGenerator[ChatEvent, None]:
         """Runs the turn (see _turn) holding the conversation: one turn at a time, across processes. While another
         turn runs in it the message is refused (ConversationBusy) or, with `wait`, queued behind it with a Notice
-        (and another, with the seconds waited, when it goes)."""
+        (and another, with the seconds waited, when it goes). The turn's own stream is returned (closing it closes
+        the turn): no generator of this method's passes every event on."""
         turn = self._turn(session_id, text, provider_id=provider_id, model_id=model_id, agent_id=agent_id,
                           retry=retry, edit=edit, regenerate=regenerate, attachments=attachments)
-        gated = turn if self._gate is None else one_at_a_time(self._gate, session_id, turn, wait=wait)
-        async with aclosing(gated) as events:
-            async for event in events:
-                yield event
+        return turn if self._gate is None else one_at_a_time(self._gate, session_id, turn, wait=wait)
 
     async def _turn(
         self,

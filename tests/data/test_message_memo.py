@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from data.db.messages import SqlMessageRepository
 from data.storage import Storage
 from domain.models import Message, MessageType
 from tests.data.conftest import msg, new_session
@@ -109,3 +110,33 @@ def test_reads_beyond_the_memos_size_are_read_whole_and_still_right(storage: Sto
     assert memo_reads(storage) == fresh(storage.path.parent)
     assert [m.content for m in storage.messages.since("s1", 4)] == ["text 3", "text 4"]  # small enough: kept
     assert [m.content for m in storage.messages.since("s1", 4)] == ["text 3", "text 4"]
+
+
+def test_a_message_this_store_wrote_is_read_back_as_the_same_object(storage: Storage) -> None:
+    """What the turn goes on with after storing a message (add's and update's result) is what the next read hands
+    out, equal to what another store reads, and the same object: its estimate and its place in a request are known.
+    (The one-command CLI's store, which reads each path once, keeps no memo.)"""
+    home = storage.path.parent
+    new_session(storage)
+    storage.messages.since("s1", 0)  # a read kept before the writes: the new rows are fetched by id
+    user = storage.messages.add(msg("m1", content="question"))
+    reply = storage.messages.update(replace(storage.messages.add(msg("m2", type=MessageType.AI_RESPONSE)),
+                                            content="answer"))
+    path = list(storage.messages.since("s1", 0))
+    assert path == fresh(home)[0]
+    assert (path[0] is user and path[1] is reply) == isinstance(storage.messages, SqlMessageRepository)
+
+
+def test_a_row_changed_after_this_store_wrote_it_is_read_as_it_is_now(storage: Storage) -> None:
+    """Another process changed the message after this store wrote it: the read hands out the row as it is."""
+    home = storage.path.parent
+    new_session(storage)
+    storage.messages.since("s1", 0)
+    first = storage.messages.add(msg("m1", content="before"))
+    other = Storage.open(home)
+    try:
+        other.messages.update(replace(first, content="after"))
+    finally:
+        other.close()
+    read = list(storage.messages.since("s1", 0))
+    assert [m.content for m in read] == ["after"] and read == fresh(home)[0]

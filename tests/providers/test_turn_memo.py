@@ -1,0 +1,113 @@
+"""The adapters' memo of what earlier requests shaped gives exactly what shaping from scratch gives: the turns
+(TurnMemo against to_turns) and Anthropic's request (anthropic_request with and without its ShapeMemo)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from data.providers.anthropic_shape import ShapeMemo, anthropic_request, shape_turns
+from data.providers.conversation import AttachmentBlock, TextBlock, Turn, to_turns
+from data.providers.turn_memo import TurnMemo
+from domain.attachment import Attachment, AttachmentKind
+from domain.models import Message, ToolDefinition
+from tests.providers.helpers import History
+
+CALL_IDS = ("a", "b", "c")
+STEP = st.one_of(
+    st.tuples(st.just("user"), st.sampled_from(["hi", "", "more"])),
+    st.tuples(st.just("ai"), st.sampled_from(["ok", "", "done"])),
+    st.tuples(st.just("call"), st.sampled_from(CALL_IDS)),
+    st.tuples(st.just("result"), st.sampled_from(CALL_IDS)),
+    st.tuples(st.just("error"), st.just("boom")),
+)
+TOOLS = (ToolDefinition("t", "a tool", {"type": "object"}),)
+
+
+def _history(steps: list[tuple[str, str]]) -> list[Message]:
+    history = History()
+    for n, (kind, arg) in enumerate(steps):
+        if kind == "user":
+            history.user(arg)
+        elif kind == "ai":
+            history.ai(arg)
+        elif kind == "call":
+            history.call(arg, "t", {"n": n})
+        elif kind == "result":
+            history.result(arg, "t", f"out {n}", error=n % 3 == 0)
+        else:
+            history.error(arg)
+    return list(history.messages)
+
+
+def _request(messages: list[Message], memo: ShapeMemo | None, tools: tuple[ToolDefinition, ...] = TOOLS
+             ) -> dict[str, Any]:
+    return anthropic_request(model_id="claude-sonnet-4-5", system_prompt="be brief", messages=messages, tools=tools,
+                             max_output_tokens=1000, provider_id="anthropic", memo=memo)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=st.lists(STEP, max_size=30), copies=st.lists(st.integers(0, 29), max_size=3),
+       tool_blocks=st.booleans())
+def test_the_memo_walks_a_growing_list_to_the_same_turns(
+    steps: list[tuple[str, str]], copies: list[int], tool_blocks: bool
+) -> None:
+    """Each request adds messages, and now and then an older message comes as another object (a pruned copy):
+    results stored after a later user message, calls without results, repeated call ids included."""
+    messages = _history(steps)
+    memo = TurnMemo()
+    for end in range(len(messages) + 1):
+        shown = messages[:end]
+        for i in copies:
+            if i < end:
+                shown[i] = replace(shown[i])
+        assert memo.turns(shown, tool_blocks=tool_blocks) == to_turns(shown, tool_blocks=tool_blocks)
+
+
+def test_a_result_stored_after_a_later_user_message_answers_its_call_in_the_memo_too() -> None:
+    """The prefix walked before closed the call unanswered; a result arriving later changes that turn."""
+    history = History().user("q").ai().call("a", "t", {}).user("wait").ai("hm")
+    memo = TurnMemo()
+    memo.turns(history.messages)
+    later = history.result("a", "t", "late").user("and?").messages
+    assert memo.turns(later) == to_turns(later)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=st.lists(STEP, max_size=24), tools=st.booleans())
+def test_anthropic_requests_are_the_same_with_the_memo(steps: list[tuple[str, str]], tools: bool) -> None:
+    messages = _history(steps)
+    memo = ShapeMemo()
+    for end in range(len(messages) + 1):
+        offered = TOOLS if tools else ()
+        assert _request(messages[:end], memo, offered) == _request(messages[:end], None, offered)
+
+
+def test_the_cache_breakpoint_never_stays_on_a_kept_turn() -> None:
+    """The last block carries cache_control in its own request only: a later request that has the same turn
+    object further up sends it unmarked (its kept shape is never marked)."""
+    memo = ShapeMemo()
+    turns = to_turns(History().user("one").ai("two").user("three").messages)
+    shape_turns(turns, memo=memo)
+    longer = [*turns, *to_turns(History().ai("four").user("five").messages, user_first=False)]
+    shaped = shape_turns(longer, memo=memo)
+    marked = [block for turn in shaped for block in turn["content"] if "cache_control" in block]
+    assert marked == [shaped[-1]["content"][-1]]
+    assert shaped == shape_turns(longer)
+
+
+def test_only_the_last_requests_plain_turns_are_kept() -> None:
+    """Nothing is held beyond what the last request held, and a turn with a file (whose shape reads the file's
+    current form) is never kept."""
+    memo = ShapeMemo()
+    first = to_turns(History().user("one").ai("two").user("three").messages)
+    shape_turns(first, memo=memo)
+    assert all(memo.shaped(turn) is not None for turn in first)
+    photo = Attachment(sha256="0" * 64, name="a.png", media_type="image/png", kind=AttachmentKind.IMAGE, size=10,
+                       omitted=True)
+    other = [Turn("user", (AttachmentBlock(photo), TextBlock("look"))), Turn("assistant", (TextBlock("seen"),))]
+    shape_turns(other, memo=memo)
+    assert [memo.shaped(turn) is not None for turn in [*first, *other]] == [False] * len(first) + [False, True]
