@@ -68,12 +68,7 @@ class TurnMemo:
             if len(self._walked) >= KEPT_LISTS and key not in self._walked:
                 self._walked.clear()
             self._walked[key] = walked
-        rest = messages[len(walked.prefix):]
-        results = collect_results(rest, dict(walked.results))
-        walk = _resumed(walked, results, web_provider)
-        for message in rest:
-            walk.feed(message)
-        walk.close_assistant()
+        _, walk = _walk_on(walked, messages[len(walked.prefix):], web_provider)
         return finish_turns(merge_into(list(walked.merged), _shown(walk.turns, tool_blocks)), user_first)
 
 
@@ -82,10 +77,16 @@ def _answers(messages: Sequence[Message], unanswered: frozenset[str]) -> bool:
                                     for m in messages)
 
 
-def _resumed(walked: _Walked, results: dict[str, Message], web_provider: str | None) -> TurnWalk:
+def _walk_on(walked: _Walked, segment: Sequence[Message], web_provider: str | None
+             ) -> tuple[dict[str, Message], TurnWalk]:
+    """The walk resumed after `walked` over `segment`, its calls closed with the results known up to its end."""
+    results = collect_results(segment, dict(walked.results))
     walk = TurnWalk(results, web_provider)
     walk.seen_ids, walk.answered = set(walked.seen_ids), set(walked.answered)
-    return walk
+    for message in segment:
+        walk.feed(message)
+    walk.close_assistant()
+    return results, walk
 
 
 def _shown(turns: list[Turn], tool_blocks: bool) -> list[Turn]:
@@ -95,11 +96,6 @@ def _shown(turns: list[Turn], tool_blocks: bool) -> list[Turn]:
 def _advance(walked: _Walked, prefix: Sequence[Message], tool_blocks: bool, web_provider: str | None) -> _Walked:
     """The walk's state after `prefix` (which starts with walked.prefix and ends before a user message), its calls
     closed with the results found in it alone."""
-    segment = prefix[len(walked.prefix):]
-    results = collect_results(segment, dict(walked.results))
-    walk = _resumed(walked, results, web_provider)
-    for message in segment:
-        walk.feed(message)
-    walk.close_assistant()
+    results, walk = _walk_on(walked, prefix[len(walked.prefix):], web_provider)
     merged = tuple(merge_into(list(walked.merged), _shown(walk.turns, tool_blocks)))
     return _Walked(tuple(prefix), merged, results, frozenset(walk.seen_ids), frozenset(walk.answered))
