@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 import pytest
@@ -67,16 +66,30 @@ def test_message_estimate_is_cached_but_refreshed_when_content_changes() -> None
     assert est.estimate_message(longer) > first
 
 
-def test_ten_thousand_messages_are_estimated_warm_in_under_twenty_milliseconds() -> None:
-    est = TokenEstimator()
+class _CountingEstimator(TokenEstimator):
+    """Counts the texts it measures."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.measured = 0
+
+    def estimate_text(self, text: str) -> int:
+        self.measured += 1
+        return super().estimate_text(text)
+
+
+def test_ten_thousand_messages_estimated_warm_measure_no_text_again() -> None:
+    # the speed itself (target: under 20 ms warm) is measured by `bench.estimator`, not asserted here
+    est = _CountingEstimator()
     msgs = [
         Message(id=f"m{i}", session_id="s", type=MessageType.USER, content=f"message number {i} " * 20)
         for i in range(10_000)
     ]
-    est.estimate_messages(msgs)
-    start = time.perf_counter()
-    est.estimate_messages(msgs)
-    assert time.perf_counter() - start < 0.020 * 3  # 3x slack for a loaded shared CI machine
+    cold = est.estimate_messages(msgs)
+    assert est.measured == 10_000
+    copies = [replace(m) for m in msgs]  # equal messages, other objects: answered by id and sizes, not by identity
+    assert est.estimate_messages(msgs) == est.estimate_messages(copies) == cold
+    assert est.measured == 10_000
 
 
 def test_tool_definitions_are_estimated_from_name_description_and_schema() -> None:
