@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import IntEnum
+from operator import is_
 
 from domain.models import Message, MessageId
 from domain.settings import ContextSettings
@@ -48,8 +49,7 @@ class PruneReplay:
     def continues_into(self, results: Sequence[Message], s: ContextSettings) -> bool:
         """Whether `results` (under `s`) begin with this replay's results, the very same objects."""
         mine = self.results
-        return (len(mine) <= len(results) and self.key == settings_key(s)
-                and all(a is b for a, b in zip(mine, results[:len(mine)], strict=True)))
+        return len(mine) <= len(results) and self.key == settings_key(s) and all(map(is_, mine, results))
 
     def carried_on(self, results: Sequence[Message], s: ContextSettings, size_of: SizeOf, due_of: DueOf
                    ) -> PruneReplay:
