@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from operator import is_
 
 from domain.context.prune_replay import Action, PruneReplay
 from domain.context.truncator import READ_TOOL_NAME
@@ -52,6 +53,8 @@ class ToolResultPruner:
         self._settings = settings or ContextSettings()
         self._shrunk: dict[tuple[int, Action, int, int], tuple[Message, Message]] = {}  # see _apply
         self._replay: PruneReplay | None = None  # the latest plan's replay, carried on by the next (see _plan)
+        self._applied: tuple[tuple[Message, ...], dict[MessageId, Action], tuple[int, int], tuple[Message, ...]] | None
+        self._applied = None  # the latest _apply: its messages, plan, trim sizes and result (resumed by the next)
 
     def prune(
         self, session_id: SessionId, messages: Sequence[Message], settings: ContextSettings | None = None
@@ -84,12 +87,18 @@ class ToolResultPruner:
 
     def _apply(self, messages: Sequence[Message], plan: dict[MessageId, Action], s: ContextSettings) -> list[Message]:
         """The messages with the plan's results shrunk; a result shrunk the same way before (the same message object,
-        action and trim sizes) is the same copy again (frozen: a turn prunes its request several times)."""
+        action and trim sizes) is the same copy again (frozen: a turn prunes its request several times). Messages
+        that begin with the last call's own (the same objects, under the same plan object) are resumed after them."""
         if not plan:
             return list(messages)
-        out: list[Message] = []
+        trim = (s.soft_trim_head, s.soft_trim_tail)
+        start, out = 0, []
+        last = self._applied
+        if last is not None and last[1] is plan and last[2] == trim and len(last[0]) <= len(messages) and all(
+                map(is_, last[0], messages)):  # the last request's messages and plan again, maybe more messages
+            start, out = len(last[0]), list(last[3])
         shrunk = self._shrunk
-        for m in messages:
+        for m in messages[start:]:
             if m.type is not MessageType.TOOL_RESULT or m.has_image:
                 out.append(m)
                 continue
@@ -104,6 +113,7 @@ class ToolResultPruner:
                     shrunk.clear()
                 kept = shrunk[key] = (m, _with_text(m, _render(result_text(m), act, s, m.id)))
             out.append(kept[1])
+        self._applied = (tuple(messages), plan, trim, tuple(out))  # one assignment (a thread sharing the pruner)
         return out
 
 

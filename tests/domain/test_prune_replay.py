@@ -51,8 +51,10 @@ def test_a_branch_with_fewer_results_settings_changed_and_another_conversation_a
     other = grown(8, 30)[-1]
     tighter = replace(SETTINGS, keep_last_tool_results=1, hard_clear_after=3, prune_min_clear_chars=0)
     edited = [replace(m, tool_output="z" * 50_000) if m.tool_output else m for m in states[-1]]  # copies: not the same
+    asked = [replace(m, content="asked otherwise") if m.content.startswith("question 3") else m for m in states[-1]]
     for messages, s in [(states[-1], SETTINGS), (states[20], SETTINGS), (states[-1], tighter), (other, SETTINGS),
-                        (states[-1], SETTINGS), (edited, SETTINGS), (states[30], SETTINGS)]:
+                        (states[-1], SETTINGS), (edited, SETTINGS), (states[30], SETTINGS), (states[-1], SETTINGS),
+                        (asked, SETTINGS), (states[-1], SETTINGS)]:  # the same results, another message before them
         assert pruner.prune("s1", messages, s) == fresh(messages, s)
         assert pruning_plan(messages, s) == pruner._plan(messages, s)
 
