@@ -14,7 +14,7 @@ from data.db.message_text import BY_IDS_OF
 from data.db.timestamps import at
 from domain.models import Message, MessageId
 
-_Kept = tuple[int, int, Message]  # seq, rev, the message
+_Key = tuple[MessageId, int, int]  # a row's id, seq and revision: the message is kept under the three
 ID_BATCH = 500  # rows fetched per statement (far below SQLite's limit on bound variables)
 KEPT_WRITES = 256  # messages as this process wrote them, awaiting their first read (all dropped past this)
 _CREATED = MESSAGE_COLUMNS.index("created_at")
@@ -42,7 +42,7 @@ class MessageMemo:
 
     def __init__(self, max_messages: int = 20_000) -> None:
         self._max_messages = max_messages
-        self._reads: OrderedDict[Hashable, dict[MessageId, _Kept]] = OrderedDict()
+        self._reads: OrderedDict[Hashable, dict[_Key, Message]] = OrderedDict()
         self._lock = threading.Lock()
         self._written: dict[MessageId, Message] = {}
 
@@ -65,19 +65,19 @@ class MessageMemo:
             known = self._reads.get(read)
         if known is None:
             rows = con.execute(queries.whole, params).fetchall()  # at once, not row by row (20,000: 2x faster)
-            kept = {row[0]: (row[1], row[2], self._as_written(_message(row))) for row in rows}
-            order: Sequence[MessageId] = list(kept)
-        else:
+            kept = {row[:3]: self._as_written(_message(row)) for row in rows}
+            wanted: Sequence[_Key] = list(kept)
+        else:  # the (id, seq, rev) rows, each looked up whole: an id whose seq or revision moved is fetched again
             wanted = con.execute(queries.keys, params).fetchall()
-            missing = [id_ for id_, seq, rev in wanted if (hit := known.get(id_)) is None or hit[:2] != (seq, rev)]
-            fresh = dict(self._fetch(con, missing)) if missing else {}
-            kept = {id_: fresh.get(id_) or known[id_] for id_, _, _ in wanted}
-            order = [id_ for id_, _, _ in wanted]
+            missing = set(wanted).difference(known)  # set and map at C speed: this runs every turn
+            if missing:
+                known = {**known, **dict(self._fetch(con, [key[0] for key in wanted if key in missing]))}
+            kept = dict(zip(wanted, map(known.__getitem__, wanted), strict=True))
         if remember:
             self._keep(read, kept)
-        return [kept[id_][2] for id_ in order]
+        return list(map(kept.__getitem__, wanted))
 
-    def _keep(self, read: Hashable, kept: dict[MessageId, _Kept]) -> None:
+    def _keep(self, read: Hashable, kept: dict[_Key, Message]) -> None:
         with self._lock:
             self._reads[read] = kept
             self._reads.move_to_end(read)
@@ -92,12 +92,12 @@ class MessageMemo:
         written = self._written.pop(read.id, None) if self._written else None
         return written if written is not None and written == read else read
 
-    def _fetch(self, con: sqlite3.Connection, ids: Sequence[MessageId]) -> list[tuple[MessageId, _Kept]]:
+    def _fetch(self, con: sqlite3.Connection, ids: Sequence[MessageId]) -> list[tuple[_Key, Message]]:
         out = []
         for start in range(0, len(ids), ID_BATCH):
             batch = ids[start:start + ID_BATCH]
             for row in con.execute(BY_IDS_OF.format(", ".join("?" * len(batch))), batch).fetchall():
-                out.append((row[0], (row[1], row[2], self._as_written(_message(row)))))
+                out.append((row[:3], self._as_written(_message(row))))
         return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from operator import is_
 from typing import Any
 
 from data.attachments.media import MediaSource
@@ -46,20 +47,42 @@ class ShapeMemo:
     """What an adapter's requests shape again and again: the turns (walked again only after the prefix they share,
     see TurnMemo) and the shaped dicts of the last request's turns, by the turn object (only turns whose shape
     depends on nothing else: no files, no searched blocks, no reasoning sent back), so nothing is held beyond what
-    that request held. The dicts are never changed once made (the request's cache breakpoint goes on a copy)."""
+    that request held. The dicts are never changed once made (the request's cache breakpoint goes on a copy).
+    The last request's leading turns that were all kept are also kept in order, so that the next request, which
+    begins with the same turn objects, takes them at once (see `prefix`)."""
 
     def __init__(self) -> None:
         self.turns = TurnMemo()
         self._shaped: dict[int, tuple[Turn, dict[str, Any]]] = {}
+        self._lead: tuple[tuple[Turn, ...], tuple[dict[str, Any], ...]] = ((), ())
 
     def shaped(self, turn: Turn) -> dict[str, Any] | None:
         """The turn's shape in the last request, if it was kept."""
         kept = self._shaped.get(id(turn))
         return kept[1] if kept is not None and kept[0] is turn else None
 
-    def remember(self, shaped: dict[int, tuple[Turn, dict[str, Any]]]) -> None:
-        """The shapes of this request's turns, instead of the last one's."""
-        self._shaped = shaped
+    def prefix(self, turns: Sequence[Turn]) -> tuple[dict[str, Any], ...]:
+        """The shapes of the longest run of `turns`' first turns that the last request began with (the same
+        objects, all kept)."""
+        lead, shapes = self._lead
+        return shapes[:same_prefix(lead, turns)]
+
+    def remember(self, shaped: dict[int, tuple[Turn, dict[str, Any]]],
+                 lead: tuple[tuple[Turn, ...], tuple[dict[str, Any], ...]] = ((), ())) -> None:
+        """The shapes of this request's turns, instead of the last one's, and its leading turns all kept."""
+        self._shaped, self._lead = shaped, lead
+
+
+def same_prefix(a: Sequence[object], b: Sequence[object]) -> int:
+    """How many first items `a` and `b` share (the same objects): a binary search of identity runs checked in C."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:  # a[:lo] is b[:lo]; a[:hi + 1] is not (or hi is the shorter length)
+        mid = (lo + hi + 1) // 2
+        if all(map(is_, a[lo:mid], b[lo:mid])):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def _alone(turn: Turn) -> bool:
@@ -76,12 +99,20 @@ def shape_turns(
     With `memo`, a turn shaped before (the same object) is not shaped again."""
     shaped: list[dict[str, Any]] = []
     kept: dict[int, tuple[Turn, dict[str, Any]]] = {}
-    for index, turn in enumerate(turns):
+    start = 0
+    if memo is not None and not reasoning:  # the last request's leading turns again: their shapes at once
+        shaped = list(memo.prefix(turns))
+        start = len(shaped)
+        kept = dict(zip(map(id, turns[:start]), zip(turns[:start], shaped, strict=True), strict=True))
+    lead = start if start == len(kept) else 0  # how many first turns are all kept
+    for index in range(start, len(turns)):
+        turn = turns[index]
         echoed = (reasoning or {}).get(index, ())
         known = memo.shaped(turn) if memo is not None and not echoed else None
         if known is not None:
             shaped.append(known)
             kept[id(turn)] = (turn, known)
+            lead += lead == index  # still all kept from the first turn
             continue
         content: list[dict[str, Any]] = [thinking_block(b) for b in echoed]
         for block in turn.blocks:
@@ -107,8 +138,9 @@ def shape_turns(
         shaped.append({"role": turn.role, "content": content})
         if memo is not None and not echoed and _alone(turn):
             kept[id(turn)] = (turn, shaped[-1])
+            lead += lead == index  # still all kept from the first turn
     if memo is not None:
-        memo.remember(kept)
+        memo.remember(kept, (tuple(turns[:lead]), tuple(shaped[:lead])))
     if cache and shaped and shaped[-1]["content"]:  # on a copy: the turn's own shape may be kept for later requests
         last = shaped[-1]
         shaped[-1] = {**last, "content": [*last["content"][:-1],

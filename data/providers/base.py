@@ -138,7 +138,7 @@ class SdkAdapter:
         call = StreamCall(model_id, system_prompt, messages, tools, max_output_tokens, deadlines=deadlines,
                           reasoning=reasoning, capabilities=capabilities, cache_key=cache_key,
                           web_search=web_search if web_search is not None and web_search.enabled else None)
-        return retrying_stream(lambda: self._mapped(self._stream_once(call)), self._retry)
+        return retrying_stream(lambda: self._stream_once(call), self._retry, self._error)
 
     async def generate_simple_completion(
         self, model_id: ModelId, prompt: str, system: str | None = None, max_tokens: int = 2048

@@ -34,10 +34,13 @@ class RetryPolicy:
 
 
 async def retrying_stream(
-    open_stream: Callable[[], AsyncGenerator[StreamEvent, None]], policy: RetryPolicy
+    open_stream: Callable[[], AsyncGenerator[StreamEvent, None]], policy: RetryPolicy,
+    map_error: Callable[[Exception], ProviderError] | None = None,
 ) -> AsyncIterator[StreamEvent]:
     """Yields the stream's events; a transient failure before the first event (other than ReplyProgress, which
-    changes nothing downstream) starts it again.
+    changes nothing downstream) starts it again. With `map_error`, an exception the stream raises that is not a
+    ProviderError is mapped to one first (and retried like one): one generator, not one more around each attempt,
+    because every event of a reply passes here.
 
     Closing this stream early (the user pressed stop) closes the attempt under way, and with it the connection.
     """
@@ -45,11 +48,22 @@ async def retrying_stream(
     while True:
         yielded = False
         inner = open_stream()
+        step = inner.__anext__
         try:
-            async for event in inner:
-                yielded = yielded or not isinstance(event, ReplyProgress)  # progress alone changed nothing yet
+            while True:
+                try:
+                    event = await step()
+                except StopAsyncIteration:
+                    return
+                except ProviderError:
+                    raise
+                except Exception as exc:
+                    if map_error is None:
+                        raise
+                    raise map_error(exc) from exc
+                if not yielded:
+                    yielded = not isinstance(event, ReplyProgress)  # progress alone changed nothing yet
                 yield event
-            return
         except ProviderError as error:
             _raise_if_web_page(error)
             wait = None if yielded else policy.delay(attempt, error)

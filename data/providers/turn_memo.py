@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import is_
 
 from data.providers.conversation import (
     Turn,
@@ -38,7 +39,7 @@ class _Walked:
     def starts(self, messages: Sequence[Message]) -> bool:
         """True when `messages` begins with this prefix (the same message objects)."""
         prefix = self.prefix
-        return len(messages) >= len(prefix) and all(a is b for a, b in zip(prefix, messages, strict=False))
+        return len(messages) >= len(prefix) and all(map(is_, prefix, messages))  # map: no Python frame per message
 
 
 _EMPTY = _Walked()

@@ -4,6 +4,7 @@ event every few seconds of silence. Keep-alive pings never become events, so the
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 
@@ -23,6 +24,35 @@ class _Failed:
 _Item = StreamEvent | _Failed | None  # None: the stream ended
 
 
+class _Feed:
+    """The events read ahead, from the reader task to the consumer: a deque, and a future for the side that waits
+    (the consumer for an event, the reader for room). Lighter than an asyncio.Queue, since every event of a reply
+    passes here."""
+
+    __slots__ = ("getter", "items", "putter")
+
+    def __init__(self) -> None:
+        self.items: deque[_Item] = deque()
+        self.getter: asyncio.Future[None] | None = None  # the consumer's, while it waits for an event
+        self.putter: asyncio.Future[None] | None = None  # the reader's, while READ_AHEAD events wait
+
+    def put(self, item: _Item) -> None:
+        self.items.append(item)
+        _wake(self.getter)
+
+    def take(self) -> _Item:
+        item = self.items.popleft()
+        if self.putter is not None:
+            _wake(self.putter)
+            self.putter = None
+        return item
+
+
+def _wake(waiter: asyncio.Future[None] | None) -> None:
+    if waiter is not None and not waiter.done():
+        waiter.set_result(None)
+
+
 async def within_deadlines(
     stream: AsyncIterator[StreamEvent], deadlines: Deadlines, *, tick: float | None = None
 ) -> AsyncGenerator[StreamEvent | Waiting, None]:
@@ -35,29 +65,32 @@ async def within_deadlines(
     to WAITING_TICK_S."""
     tick = WAITING_TICK_S if tick is None else tick
     loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[_Item] = asyncio.Queue(maxsize=READ_AHEAD)
-    reader = loop.create_task(_read(stream, queue))
+    feed = _Feed()
+    items = feed.items
+    reader = loop.create_task(_read(stream, feed, loop))
     started = quiet_since = loop.time()
+    round_ends = started + deadlines.round_s
     reported = 0.0  # seconds of this silence already reported
     try:
         while True:
-            round_ends = started + deadlines.round_s
-            wake = min(quiet_since + deadlines.idle_s, round_ends, quiet_since + reported + tick)
-            try:
-                if queue.empty() or loop.time() >= round_ends:
+            if not items:  # nothing here yet: wait for it, within the deadlines
+                wake = min(quiet_since + deadlines.idle_s, round_ends, quiet_since + reported + tick)
+                feed.getter = waiter = loop.create_future()
+                try:
                     async with asyncio.timeout_at(wake):
-                        item = await queue.get()
-                else:  # already here: no timer to arm
-                    item = queue.get_nowait()
-            except TimeoutError:
-                now = loop.time()
-                if now >= round_ends:
-                    raise ProviderTimeout("round", deadlines.round_s) from None
-                if now >= quiet_since + deadlines.idle_s:
-                    raise ProviderTimeout("idle", deadlines.idle_s) from None
-                reported += tick
-                yield Waiting(max(1, round(now - quiet_since)))
-                continue
+                        await waiter
+                except TimeoutError:
+                    now = loop.time()
+                    if now >= round_ends:
+                        raise ProviderTimeout("round", deadlines.round_s) from None
+                    if now >= quiet_since + deadlines.idle_s:
+                        raise ProviderTimeout("idle", deadlines.idle_s) from None
+                    reported += tick
+                    yield Waiting(max(1, round(now - quiet_since)))
+                    continue
+                finally:
+                    feed.getter = None
+            item = feed.take()  # already here (it arrived with others): no timer to arm
             if item is None:
                 return
             if isinstance(item, _Failed):
@@ -73,14 +106,18 @@ async def within_deadlines(
             await asyncio.wait({reader})
 
 
-async def _read(stream: AsyncIterator[StreamEvent], queue: asyncio.Queue[_Item]) -> None:
-    """Puts each event, then the end (or the failure), into the queue; closes the stream however it ends."""
+async def _read(stream: AsyncIterator[StreamEvent], feed: _Feed, loop: asyncio.AbstractEventLoop) -> None:
+    """Feeds each event, then the end (or the failure); waits while READ_AHEAD events wait for the consumer; closes
+    the stream however it ends."""
     try:
         async for event in stream:
-            await queue.put(event)
-        await queue.put(None)
+            feed.put(event)
+            if len(feed.items) >= READ_AHEAD:
+                feed.putter = loop.create_future()
+                await feed.putter
+        feed.put(None)
     except Exception as exc:  # handed to the consumer, which raises it in its own task
-        await queue.put(_Failed(exc))
+        feed.put(_Failed(exc))
     finally:
         close = getattr(stream, "aclose", None)
         if close is not None:

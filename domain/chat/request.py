@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from operator import attrgetter
 
 from domain.attachment import Attachment, AttachmentKind
 from domain.chat.server_window import short_window_warning
@@ -27,6 +28,7 @@ from domain.provider_models import speaks_responses
 from domain.settings import ContextSettings
 from domain.thinking_rules_port import ThinkingRules
 
+_ATTACHMENTS = attrgetter("attachments")
 MIN_OUTPUT_TOKENS = 256
 FIT_OUTPUT_SHARE = 0.25  # a request cut down to fit keeps at most this share of the window for the reply
 
@@ -136,7 +138,7 @@ def _priced(estimator: TokenEstimator, ctx: SessionContext, attachment: Attachme
 def with_attachments(ctx: SessionContext, messages: list[Message], estimator: TokenEstimator) -> list[Message]:
     """The messages with their attachments set for the context's provider and model (attachment_plan), the
     protected window being the share of the model's input capacity that compaction keeps."""
-    if ctx.provider is None or not any(m.attachments for m in messages):
+    if ctx.provider is None or not any(map(_ATTACHMENTS, messages)):  # map: no Python frame per message
         return messages
     capacity = input_capacity(ctx.model)
     protected = int(capacity * ctx.settings.protected_window_ratio) if capacity else None

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from enum import IntEnum
+from operator import is_
 
+from domain.context.prune_replay import Action, PruneReplay
 from domain.context.truncator import READ_TOOL_NAME
 from domain.context.web_pruner import pruned_searches
 from domain.models import Message, MessageId, MessageType, SessionId
@@ -14,14 +15,6 @@ from domain.settings import ContextSettings
 
 HARD_CLEAR_TEXT = "[Tool result cleared — content was processed in earlier turns]"
 KEPT_COPIES = 10_000  # shrunk copies kept for reuse (all dropped at once past this)
-
-
-class Action(IntEnum):
-    """How much of one tool result a request carries; only ever grows for a given message."""
-
-    KEEP = 0
-    TRIM = 1
-    CLEAR = 2
 
 
 def trim_marker(head: int, tail: int, total: int, message_id: str) -> str:
@@ -59,13 +52,16 @@ class ToolResultPruner:
     def __init__(self, settings: ContextSettings | None = None) -> None:
         self._settings = settings or ContextSettings()
         self._shrunk: dict[tuple[int, Action, int, int], tuple[Message, Message]] = {}  # see _apply
+        self._replay: PruneReplay | None = None  # the latest plan's replay, carried on by the next (see _plan)
+        self._applied: tuple[tuple[Message, ...], dict[MessageId, Action], tuple[int, int], tuple[Message, ...]] | None
+        self._applied = None  # the latest _apply: its messages, plan, trim sizes and result (resumed by the next)
 
     def prune(
         self, session_id: SessionId, messages: Sequence[Message], settings: ContextSettings | None = None
     ) -> list[Message]:
         """Returns the messages with old tool results trimmed or cleared (new objects; inputs untouched)."""
         s = settings or self._settings
-        return pruned_searches(self._apply(messages, pruning_plan(messages, s), s), s)
+        return pruned_searches(self._apply(messages, self._plan(messages, s), s), s)
 
     def preview(
         self, session_id: SessionId, messages: Sequence[Message], settings: ContextSettings | None = None
@@ -76,14 +72,38 @@ class ToolResultPruner:
     def forget(self, session_id: SessionId) -> None:
         """Nothing to forget: the plan is derived from the messages each time (kept for the planner's callers)."""
 
+    def _plan(self, messages: Sequence[Message], s: ContextSettings) -> dict[MessageId, Action]:
+        """pruning_plan(messages, s), carrying on the latest replay when these tool results begin with its own (the
+        same message objects): a conversation's results only grow, and a turn plans the same ones several times."""
+        if not s.pruning_enabled:
+            return {}
+        results = [m for m in messages if m.type is MessageType.TOOL_RESULT]
+        last = self._replay
+        if last is None or not last.continues_into(results, s):
+            last = PruneReplay(s)
+        replay = last.carried_on(results, s, _size_of, _due)
+        self._replay = replay  # one assignment: a thread sharing the pruner sees the old replay or the new one
+        return replay.ids
+
     def _apply(self, messages: Sequence[Message], plan: dict[MessageId, Action], s: ContextSettings) -> list[Message]:
         """The messages with the plan's results shrunk; a result shrunk the same way before (the same message object,
-        action and trim sizes) is the same copy again (frozen: a turn prunes its request several times)."""
-        out: list[Message] = []
+        action and trim sizes) is the same copy again (frozen: a turn prunes its request several times). Messages
+        that begin with the last call's own (the same objects, under the same plan object) are resumed after them."""
+        if not plan:
+            return list(messages)
+        trim = (s.soft_trim_head, s.soft_trim_tail)
+        start, out = 0, []
+        last = self._applied
+        if last is not None and last[1] is plan and last[2] == trim and len(last[0]) <= len(messages) and all(
+                map(is_, last[0], messages)):  # the last request's messages and plan again, maybe more messages
+            start, out = len(last[0]), list(last[3])
         shrunk = self._shrunk
-        for m in messages:
+        for m in messages[start:]:
+            if m.type is not MessageType.TOOL_RESULT or m.has_image:
+                out.append(m)
+                continue
             act = plan.get(m.id, Action.KEEP)
-            if act is Action.KEEP or m.type is not MessageType.TOOL_RESULT or m.has_image:
+            if act is Action.KEEP:
                 out.append(m)
                 continue
             key = (id(m), act, s.soft_trim_head, s.soft_trim_tail)
@@ -93,6 +113,7 @@ class ToolResultPruner:
                     shrunk.clear()
                 kept = shrunk[key] = (m, _with_text(m, _render(result_text(m), act, s, m.id)))
             out.append(kept[1])
+        self._applied = (tuple(messages), plan, trim, tuple(out))  # one assignment (a thread sharing the pruner)
         return out
 
 
@@ -105,41 +126,11 @@ def pruning_plan(messages: Sequence[Message], s: ContextSettings) -> dict[Messag
     if not s.pruning_enabled:
         return {}
     results = [m for m in messages if m.type is MessageType.TOOL_RESULT]
-    plan: dict[int, Action] = {}
-    due: dict[int, Action] = {}
-    sizes: dict[tuple[int, Action], int] = {}
+    return dict(PruneReplay(s).carried_on(results, s, _size_of, _due).ids)
 
-    def size(i: int, act: Action) -> int:
-        key = (i, act)
-        if key not in sizes:
-            sizes[key] = _size(result_text(results[i]), act, s, results[i].id)
-        return sizes[key]
 
-    def gain(i: int, act: Action) -> int:
-        current = plan.get(i, Action.KEEP)
-        return size(i, current) - size(i, act) if act > current else 0
-
-    pending: set[int] = set()  # results whose due action is ahead of the applied one
-    freed = 0  # characters the pending actions would free
-    ages = sorted({s.keep_last_tool_results, s.hard_clear_after})
-    for newest in range(len(results)):
-        for age in ages:
-            i = newest - age
-            if i < 0:
-                continue
-            act = _due(results[i], age, s)
-            if act is due.get(i, Action.KEEP):
-                continue
-            freed += gain(i, act) - gain(i, due.get(i, Action.KEEP))
-            due[i] = act
-            if act > plan.get(i, Action.KEEP):
-                pending.add(i)
-        if freed >= s.prune_min_clear_chars:
-            for i in pending:
-                plan[i] = due[i]
-            pending.clear()
-            freed = 0
-    return {results[i].id: act for i, act in plan.items() if act is not Action.KEEP}
+def _size_of(m: Message, act: Action, s: ContextSettings) -> int:
+    return _size(result_text(m), act, s, m.id)
 
 
 def _due(m: Message, age: int, s: ContextSettings) -> Action:

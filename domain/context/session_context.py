@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 
 from domain.models import Agent, AiModel, Message, Provider, Session, ToolDefinition
 from domain.settings import ContextSettings
+
+_SEQ = attrgetter("seq")
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,9 @@ class SessionContext:
         """The context after the session row changed (a compaction moved the boundary forward, a choice was stored);
         messages now behind the boundary are dropped. A boundary moved backwards needs a reload instead."""
         boundary = session.boundary
-        kept = self.messages if boundary is None else tuple(m for m in self.messages if m.seq >= boundary)
+        kept = self.messages
+        if boundary is not None and not all(map(boundary.__le__, map(_SEQ, kept))):  # at C speed: every turn
+            kept = tuple(m for m in kept if m.seq >= boundary)
         return replace(self, session=session, messages=kept)
 
     def with_messages(self, added: Iterable[Message]) -> SessionContext:

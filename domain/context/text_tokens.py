@@ -13,6 +13,12 @@ _PUNCT = string.punctuation.encode()
 _DIGITS = string.digits.encode()
 _UPPER = string.ascii_uppercase.encode()
 _DENSE = re.compile(r"[A-Za-z0-9+/=]{32,}")  # base64, keys, hashes: long runs without separators
+_DENSE_MIN = 32
+# every byte of _DENSE's class to b"x", every other byte to b" ": a run of _DENSE_MIN b"x" is a run _DENSE finds (its
+# class is ASCII, so UTF-8 bytes beyond ASCII break runs as their characters do); the regex, far slower over
+# long text, runs only where one is
+_RUN_MARKS = bytes(ord("x") if chr(b) in string.ascii_letters + string.digits + "+/=" else ord(" ") for b in range(256))
+_RUN = b"x" * _DENSE_MIN
 W_LOWER = 0.065  # lowercase letters and other ASCII: common words merge into few tokens
 W_UPPER = 0.2
 W_SPACE = 0.75  # about one word per space
@@ -28,8 +34,8 @@ SAFETY = 1.06
 def weighted_tokens(text: str) -> int:
     """Tokens of a text by its characters' weights, with a safety margin (the estimator keeps at least characters/4)."""
     estimate = _weighted(text)
-    if estimate[1] * 4 > estimate[2]:  # capital-heavy and space-poor: look for base64-like runs
-        dense = "".join(_DENSE.findall(text))
+    if estimate[1] * 4 > estimate[2] and _RUN in text.encode("utf-8", errors="replace").translate(_RUN_MARKS):
+        dense = "".join(_DENSE.findall(text))  # capital-heavy, space-poor, with a long run: the base64-like runs
         if dense:
             estimate = [a - b for a, b in zip(estimate, _weighted(dense), strict=True)]
             estimate[0] += len(dense) * W_DENSE

@@ -154,7 +154,9 @@ class SendMessageUseCase:
             return
         first_exchange = _needs_title(ctx)
         turn = TurnProgress(MessageFactory(session_id, self._clock, self._new_id))
-        user = None if retry else replace(turn.factory.user(text), attachments=files)
+        user = None if retry else turn.factory.user(text)
+        if user is not None and files:
+            user = replace(user, attachments=files)
         try:
             ctx, switched = self._start(ctx, user, choice)
         except PalimpsestError as err:

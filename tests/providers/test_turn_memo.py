@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -111,3 +112,28 @@ def test_only_the_last_requests_plain_turns_are_kept() -> None:
     other = [Turn("user", (AttachmentBlock(photo), TextBlock("look"))), Turn("assistant", (TextBlock("seen"),))]
     shape_turns(other, memo=memo)
     assert [memo.shaped(turn) is not None for turn in [*first, *other]] == [False] * len(first) + [False, True]
+
+
+def test_a_request_that_begins_with_the_last_ones_turns_takes_their_shapes_at_once(monkeypatch: pytest.MonkeyPatch
+                                                                                   ) -> None:
+    """The leading turns the last request shaped and kept, the same objects again, are not looked up one by one;
+    the run stops at the first turn that was not kept (a file's), whose shape is made again."""
+    memo = ShapeMemo()
+    turns = to_turns(History().user("one").ai("two").user("three").ai("four").user("five").messages)
+    shape_turns(turns, memo=memo)
+    looked_up: list[Turn] = []
+    shaped = memo.shaped
+
+    def looking_up(turn: Turn) -> dict[str, Any] | None:
+        looked_up.append(turn)
+        return shaped(turn)
+
+    monkeypatch.setattr(memo, "shaped", looking_up)
+    longer = [*turns, *to_turns(History().ai("six").user("seven").messages, user_first=False)]
+    assert shape_turns(longer, memo=memo) == shape_turns(longer)
+    assert looked_up == longer[len(turns):]  # the five earlier turns came as a run
+    photo = Attachment(sha256="0" * 64, name="a.png", media_type="image/png", kind=AttachmentKind.IMAGE, size=10,
+                       omitted=True)
+    with_file = [*longer[:2], Turn("user", (AttachmentBlock(photo), TextBlock("look"))), *longer[3:]]
+    assert shape_turns(with_file, memo=memo) == shape_turns(with_file)
+    assert len(memo.prefix(with_file)) == 2 and len(memo.prefix(longer)) == 2  # up to the file's turn only
