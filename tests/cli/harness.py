@@ -8,7 +8,6 @@ import io
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -18,6 +17,7 @@ import keyring
 
 from tests.file_keyring import ENV_VAR as KEYRING_FILE_VAR
 from tests.file_keyring import FileKeyring
+from tests.serving import serving
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -120,13 +120,8 @@ class PageServer:
     @contextlib.contextmanager
     def running(self) -> Iterator[PageServer]:
         """Serves from a daemon thread until the block ends."""
-        thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-        thread.start()
-        try:
+        with serving(self._httpd):
             yield self
-        finally:
-            self._httpd.shutdown()
-            self._httpd.server_close()
 
 
 def page_text(n: int, size: int) -> str:

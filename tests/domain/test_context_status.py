@@ -14,6 +14,7 @@ from domain.events import ContextStatusChanged
 from domain.models import Agent, Memory, Message, MessageType, ToolDefinition, ToolStatus, WindowSource
 from domain.settings import ContextSettings
 from tests.domain.conversation import Conversation
+from tests.domain.counting import CountingEstimator
 from tests.fakes_config import FakeCalibrationStore
 from tests.fakes_turn import TurnWorld, make_world, reply, tool_round
 
@@ -164,26 +165,14 @@ def test_settings_are_validated_in_the_domain_whatever_the_front_end() -> None:
         ContextSettings(pruning_enabled="maybe").validated()  # type: ignore[arg-type]
 
 
-class _CountingEstimator(TokenEstimator):
-    """Counts the messages it estimates."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.estimated = 0
-
-    def estimate_message(self, message: Message) -> int:
-        self.estimated += 1
-        return super().estimate_message(message)
-
-
 def test_a_session_far_past_the_window_is_estimated_only_until_past_it_and_still_reads_as_over() -> None:
     world = make_world(window=8_000)
     chat(world, 500)  # about 130 tokens a message: 1,000 messages, some 130,000 tokens
-    counting = _CountingEstimator()
+    counting = CountingEstimator()
     world.planner.estimator = counting
     status = world.status("s1")
     assert status.window == 8_000 and status.used > 8_000 / 0.7
-    assert counting.estimated < 150  # the newest messages past the window, not all 1,000
+    assert counting.messages_asked < 150  # the newest messages past the window, not all 1,000
     assert "larger than" in " ".join(status.warnings)
 
 

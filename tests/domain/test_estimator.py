@@ -8,6 +8,7 @@ import pytest
 
 from domain.context.estimator import TokenEstimator, calibration_key, chars_over_four
 from domain.models import Message, MessageType, ToolDefinition
+from tests.domain.counting import CountingEstimator
 from tests.fakes import FakeCalibrationStore
 
 
@@ -66,30 +67,18 @@ def test_message_estimate_is_cached_but_refreshed_when_content_changes() -> None
     assert est.estimate_message(longer) > first
 
 
-class _CountingEstimator(TokenEstimator):
-    """Counts the texts it measures."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.measured = 0
-
-    def estimate_text(self, text: str) -> int:
-        self.measured += 1
-        return super().estimate_text(text)
-
-
 def test_ten_thousand_messages_estimated_warm_measure_no_text_again() -> None:
     # the speed itself (target: under 20 ms warm) is measured by `bench.estimator`, not asserted here
-    est = _CountingEstimator()
+    est = CountingEstimator()
     msgs = [
         Message(id=f"m{i}", session_id="s", type=MessageType.USER, content=f"message number {i} " * 20)
         for i in range(10_000)
     ]
     cold = est.estimate_messages(msgs)
-    assert est.measured == 10_000
+    assert est.texts_measured == 10_000
     copies = [replace(m) for m in msgs]  # equal messages, other objects: answered by id and sizes, not by identity
     assert est.estimate_messages(msgs) == est.estimate_messages(copies) == cold
-    assert est.measured == 10_000
+    assert est.texts_measured == 10_000
 
 
 def test_tool_definitions_are_estimated_from_name_description_and_schema() -> None:

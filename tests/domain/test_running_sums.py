@@ -12,6 +12,7 @@ from domain.context.estimator import TokenEstimator
 from domain.context.meter import measure_context
 from domain.context.running_sums import MIN_MESSAGES, RunningSums
 from domain.models import Message, MessageType
+from tests.domain.counting import CountingEstimator
 
 
 def _messages(sizes: list[int]) -> list[Message]:
@@ -25,18 +26,6 @@ def _messages(sizes: list[int]) -> list[Message]:
 def _direct(estimator: TokenEstimator, messages: list[Message]) -> tuple[int, int]:
     results = sum(estimator.estimate_message(m) for m in messages if m.type is MessageType.TOOL_RESULT)
     return results, sum(estimator.estimate_message(m) for m in messages if m.type is not MessageType.TOOL_RESULT)
-
-
-class CountingEstimator(TokenEstimator):
-    """Counts the messages it is asked to estimate."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.asked = 0
-
-    def estimate_message(self, message: Message) -> int:
-        self.asked += 1
-        return super().estimate_message(message)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -65,10 +54,10 @@ def test_the_next_list_estimates_only_the_messages_after_those_it_shares() -> No
     estimator = CountingEstimator()
     messages = _messages([5] * 40)
     estimator.estimate_messages(messages)
-    estimator.asked = 0
+    estimator.messages_asked = 0
     grown = [*messages[:-1], replace(messages[-1]), *_messages([7] * 42)[40:]]  # the last one re-read, two new
     assert estimator.estimate_split(grown, limit=10**9) == _direct(TokenEstimator(), grown)
-    assert estimator.asked == 3
+    assert estimator.messages_asked == 3
 
 
 def test_with_a_limit_nothing_is_summed_without_an_earlier_list_nor_past_the_limit() -> None:

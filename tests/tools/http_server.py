@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import ssl
-import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from tests.serving import serving
 
 
 @dataclass(frozen=True)
@@ -53,13 +54,8 @@ class RecordingServer:
     @contextmanager
     def running(self) -> Iterator[RecordingServer]:
         """Serves from a daemon thread until the block ends."""
-        thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
-        thread.start()
-        try:
+        with serving(self._httpd):
             yield self
-        finally:
-            self._httpd.shutdown()
-            self._httpd.server_close()
 
 
 def _handler(server: RecordingServer) -> type[BaseHTTPRequestHandler]:

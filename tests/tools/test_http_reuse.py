@@ -3,7 +3,6 @@ and keeps no cookies: a kept-alive HTTP/1.1 server on loopback records which con
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ import pytest
 
 from data.tools.http_request import HttpRequestTool
 from domain.provider_ports import ToolContext
+from tests.serving import serving
 from tests.tools.fakes import FakeResolver
 
 CTX = ToolContext(session_id="s1", agent_id=None)
@@ -69,13 +69,8 @@ class KeepAliveServer:
 
     @contextmanager
     def running(self) -> Iterator[KeepAliveServer]:
-        thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
-        thread.start()
-        try:
+        with serving(self._httpd):
             yield self
-        finally:
-            self._httpd.shutdown()
-            self._httpd.server_close()
 
 
 @pytest.fixture(autouse=True)
