@@ -125,8 +125,8 @@ class MessageRow(Base):
         Index("ix_messages_path", "session_id", "seq", sqlite_where=text("active = 1")),
     )
     id: Mapped[str] = mapped_column(String, primary_key=True)
-    session_id: Mapped[str] = mapped_column(
-        String, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False, index=True
+    session_id: Mapped[str] = mapped_column(  # indexed first in ix_messages_session_seq (0037 dropped its own)
+        String, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False
     )
     type: Mapped[str] = mapped_column(String, nullable=False)
     content: Mapped[str] = mapped_column(Text, nullable=False)
