@@ -85,8 +85,11 @@ async def test_keep_alive_pings_do_not_count_as_data(kind: ProviderType) -> None
     assert caught.value.deadline == "idle" and not caught.value.transient
     assert caught.value.message.startswith("No data from the provider for 0.6 s (idle timeout).")
     assert [e for e in seen if isinstance(e, TextDelta)] == [TextDelta("partial ")]
-    waits = [e.seconds for e in seen if isinstance(e, Waiting)]
-    assert len(waits) >= 1 and all(w > 0 for w in waits)  # every 0.25 s of the silence
+    text_at = seen.index(TextDelta("partial "))
+    before = [e.seconds for e in seen[:text_at] if isinstance(e, Waiting)]
+    assert not before or before[-1] == 0  # a slow start (a loaded machine) may be reported; the text ends it
+    after = [e.seconds for e in seen[text_at + 1:] if isinstance(e, Waiting)]
+    assert len(after) >= 1 and all(w > 0 for w in after)  # every 0.25 s of the silence: no ping ends it
     assert len(server.log) == 1 and 0.5 <= elapsed < 6.0  # an idle timeout is not retried
 
 
