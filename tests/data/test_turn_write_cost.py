@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 import migrations
+from data.sync.tables import SESSION_FIELDS
 
-# the session fields sync stamps (data/sync/tables.py SESSION_FIELDS), with a new value for each
+# the session fields sync stamps (SESSION_FIELDS, checked below), with a new value for each
 _CHANGES = {"title": "'Renamed'", "current_agent_id": "'a2'", "is_active": "0", "deleted_at": "99",
             "created_at": "11", "updated_at": "21", "current_provider_id": "'p2'", "current_model_id": "'m2'",
             "reasoning": "'high'", "system_prompt": "'Be brief'", "compaction_count": "3"}
@@ -58,6 +59,11 @@ def test_a_stored_message_stamps_only_what_it_changes(db: sqlite3.Connection) ->
     # the touch, then updated_at's trigger: its delete and its insert (with the clock's read)
     assert 1 < len(ran) <= 4
     assert set(_times(db)) == {"updated_at"}
+
+
+def test_every_field_sync_stamps_has_its_own_trigger_and_a_case_here() -> None:
+    """A field added to sync needs its trigger in a migration (0037's shape) and a case in _CHANGES."""
+    assert set(_CHANGES) == set(SESSION_FIELDS)
 
 
 @pytest.mark.parametrize("field", sorted(_CHANGES))
