@@ -259,7 +259,8 @@ class Container(ManagementUseCases):
         self.send_message = SendMessageUseCase(
             contexts=self.contexts, turns=TurnStore(self.store, self.sessions, self.messages),
             adapters=self.adapters, tools=self.tools, models=self.models,
-            upkeep=ContextUpkeep(self.planner, self.auto_compact, memory_flush), title=self.generate_title,
+            upkeep=ContextUpkeep(self.planner, self.auto_compact, memory_flush, self.storage.search_backlog),
+            title=self.generate_title,
             clock=self.clock, discover=self.discover_model, forms=AttachmentForms(self.media),
             numbers=ProviderNumbers(self.storage.attachment_counts, self.storage.cut_evidence, self.models),
             gate=self.turn_gate,

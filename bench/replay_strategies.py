@@ -201,7 +201,7 @@ class StrategyEnv:
         flush = MemoryFlushUseCase(s.unit_of_work, s.sessions, adapters, tools, self.clock)
         self.send_message = SendMessageUseCase(
             contexts=contexts, turns=TurnStore(s.unit_of_work, s.sessions, s.messages), adapters=adapters,
-            tools=tools, models=s.models, upkeep=ContextUpkeep(planner, auto_compact, flush),
+            tools=tools, models=s.models, upkeep=ContextUpkeep(planner, auto_compact, flush, s.search_backlog),
             title=GenerateTitleUseCase(s.sessions, adapters), clock=self.clock,
         )
 

@@ -23,6 +23,7 @@ from data.db.messages import SqlMessageRepository
 from data.db.provider_counts import SqlAttachmentCounts, SqlCutEvidence
 from data.db.providers import SqlProviderRepository
 from data.db.schema_version import shipped_revisions
+from data.db.search_backlog import SearchBacklog
 from data.db.seed import seed_file
 from data.db.server_probes import SqlServerProbes
 from data.db.sessions import SqlSessionRepository
@@ -52,7 +53,8 @@ class Storage:
         self.attachment_files = AttachmentFiles(path.parent / ATTACHMENTS_DIR)
         self.documents = SqlDocumentStore(db)  # large attachments and knowledge folders, read on demand
         self.passage_vectors = SqlPassageVectors(db)  # their embeddings, where semantic search is on
-        self.sessions = SqlSessionRepository(db, on_released=self._released)
+        self.search_backlog = SearchBacklog(db.read_sql, db.write_sql)  # messages the search index has yet to take
+        self.sessions = SqlSessionRepository(db, on_released=self._released, backlog=self.search_backlog)
         self.messages = SqlMessageRepository(db)
         self.providers = SqlProviderRepository(db)
         self.models = SqlModelRepository(db, registry)

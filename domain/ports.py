@@ -111,6 +111,14 @@ class SessionRepository(Protocol):
         ...
 
 
+class SearchBacklog(Protocol):
+    """The messages stored since the search index last took a batch of them (a search takes them all first)."""
+
+    def catch_up(self) -> int:
+        """Indexes the waiting messages once a batch of them waits; returns how many were indexed."""
+        ...
+
+
 @dataclass(frozen=True)
 class TurnLease:
     """A conversation's turn being written, or waiting in line to be (`waiting`): by whom (a token of its own per

@@ -248,10 +248,12 @@ def make_world(
     session: Any = None,
     every_turn: tuple[str, ...] = (),
     leases: Any = None,
+    search: Any = None,
 ) -> TurnWorld:
     """Two providers: anthropic (claude-big, default; claude-haiku) and openai (gpt-small, a small window);
     `every_turn`: the provider ids whose API takes every turn's reasoning back (tests.fake_thinking_rules);
-    `leases`: a TurnLeases the turn holds the conversation through (a TurnGate polling every 10 ms)."""
+    `leases`: a TurnLeases the turn holds the conversation through (a TurnGate polling every 10 ms); `search`: the
+    SearchBacklog the upkeep keeps after each turn."""
     from domain.chat.provider_numbers import ProviderNumbers
     from domain.chat.request import RequestPlanner
     from domain.chat.turn_gate import TurnGate
@@ -332,7 +334,7 @@ def make_world(
     ids = itertools.count(1)
     send = SendMessageUseCase(
         contexts=contexts, turns=TurnStore(store, sessions, messages), adapters=by_provider, tools=tools,
-        models=models, upkeep=ContextUpkeep(planner, auto_compact, flush), title=title, clock=clock,
+        models=models, upkeep=ContextUpkeep(planner, auto_compact, flush, search), title=title, clock=clock,
         new_id=lambda: f"id{next(ids)}", discover=DiscoverModelUseCase(models, by_provider),
         numbers=ProviderNumbers(counts, evidence, models),
         gate=None if leases is None else TurnGate(leases, clock, "the test process", poll_seconds=0.01),

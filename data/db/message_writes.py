@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from data.db.mappers import message_values
 from data.db.preview import preview as preview  # re-exported
 from data.db.rows import MessageAttachmentRow, MessageRow, SessionRow
+from data.db.search_backlog import index_waiting
 from domain.errors import InvalidInput, NotFound
 from domain.models import Message
 
@@ -84,4 +85,5 @@ def add_many(s: Session, messages: Sequence[Message]) -> int:
     if refs:
         s.execute(insert(_REFS), refs)
     s.execute(_TOUCH_MANY, {"touch_sid": session_id, "at": touch_at, "preview": shown, "n": len(rows)})
+    index_waiting(s.connection().connection.dbapi_connection)  # type: ignore[arg-type]  # one batch for the search index
     return len(rows)

@@ -13,6 +13,7 @@ from data.db.fts import fts_query
 from data.db.mappers import compaction_to_domain, session_onto_row, session_to_domain
 from data.db.records import SESSION_COLUMNS, records
 from data.db.rows import AgentRow, CompactionRow, MessageAttachmentRow, MessageRow, SessionRow
+from data.db.search_backlog import SearchBacklog
 from data.db.session_rules import check_compaction, check_usage
 from domain.errors import InvalidInput, NotFound
 from domain.models import CompactionRecord, Session, SessionId, Usage
@@ -50,10 +51,11 @@ class SqlSessionRepository:
     """Sessions. `update` writes what callers own; message, token and compaction counters are kept by the store."""
 
     def __init__(self, db: Database, ranked_matches: int = RANKED_MATCHES,
-                 on_released: Callable[[set[str]], None] | None = None) -> None:
+                 on_released: Callable[[set[str]], None] | None = None, backlog: SearchBacklog | None = None) -> None:
         self.on_released = on_released  # told the attachment files no message refers to any more (after a purge)
         self._db = db
         self.ranked_matches = ranked_matches
+        self._backlog = backlog if backlog is not None else SearchBacklog(db.read_sql, db.write_sql)
 
     def create(self, session: Session) -> Session:
         with self._db.write() as s:
@@ -196,6 +198,7 @@ class SqlSessionRepository:
         match = fts_query(query)
         if match is None or limit <= 0:
             return []
+        self._backlog.index_all()  # the messages stored since the last batch are found too
         best: dict[str, tuple[float, str, str | None]] = {}
         params = {"q": match, "n": limit * 20}
         with self._db.read() as s:

@@ -113,6 +113,17 @@ class LiteDatabase:
     write = atomic  # a single repository write: its own transaction, or the open one's
 
     @contextmanager
+    def read_sql(self) -> Iterator[sqlite3.Connection]:
+        """The connection to read with (the open block's view, if any), as Database.read_sql gives one."""
+        yield self._reading()
+
+    @contextmanager
+    def write_sql(self) -> Iterator[sqlite3.Connection]:
+        """The connection to write with inside a transaction (the open one's, or its own), as Database.write_sql."""
+        with self.atomic():
+            yield self._conn
+
+    @contextmanager
     def snapshot(self) -> Iterator[None]:
         """One read transaction for every read inside the block (on a connection of its own, so writes inside it
         still commit on their own, as Database.snapshot's do)."""

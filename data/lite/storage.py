@@ -13,6 +13,7 @@ from typing import Any
 from data.attachments.files import AttachmentFiles
 from data.db.inspection import inspect_file
 from data.db.schema_version import shipped_revisions
+from data.db.search_backlog import SearchBacklog
 from data.db.seed import seed
 from data.lite.attached_resources import LiteAttachedResources
 from data.lite.config import (
@@ -56,6 +57,7 @@ class LiteStorage:
         self.attachment_files = AttachmentFiles(path.parent / ATTACHMENTS_DIR)
         self.documents = LiteDocuments(db, lambda: self.full.documents)
         self.passage_vectors = Delegating(db, lambda: self.full.passage_vectors)
+        self.search_backlog = SearchBacklog(db.read_sql, db.write_sql)  # messages the search index has yet to take
         self.sessions = LiteSessionRepository(db, lambda: self.full.sessions)
         self.messages = LiteMessageRepository(db, lambda: self.full.messages)
         self.providers = LiteProviderRepository(db, lambda: self.full.providers)

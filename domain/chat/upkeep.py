@@ -1,4 +1,5 @@
-"""After a turn's answer: the context status, the memory flush when due, then auto-compaction when due."""
+"""After a turn's answer: the context status, the search index's batch when due, the memory flush when due, then
+auto-compaction when due."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from domain.chat.round_sender import RoundAttempt, max_tokens_signal
 from domain.context.flush import FLUSH_MAX_OUTPUT_TOKENS, FLUSH_PROMPT, should_flush
 from domain.context.session_context import SessionContext
 from domain.events import ChatEvent, CompactStarted, ContextStatusChanged, MemoryFlushed
+from domain.ports import SearchBacklog
 
 FLUSH_TOOL_RESERVE = 256
 
@@ -18,11 +20,13 @@ class ContextUpkeep:
     """Keeps a session's context healthy after each answer; compaction events are announced only when it runs."""
 
     def __init__(
-        self, planner: RequestPlanner, auto_compact: Compactor, memory_flush: MemoryFlusher
+        self, planner: RequestPlanner, auto_compact: Compactor, memory_flush: MemoryFlusher,
+        search: SearchBacklog | None = None,
     ) -> None:
         self.planner = planner
         self.auto_compact = auto_compact
         self._flush = memory_flush
+        self._search = search
 
     async def after_turn(
         self, ctx: SessionContext, attempt: RoundAttempt, reload: Callable[[], SessionContext]
@@ -31,6 +35,8 @@ class ContextUpkeep:
         the memory section changed), and compacts past the threshold or after a reply cut by a full window."""
         status = self.planner.status(ctx)
         yield ContextStatusChanged(status)
+        if self._search is not None:
+            self._search.catch_up()  # the messages stored since the last batch, once a batch of them waits
         if should_flush(status.used, input_capacity(ctx.model), ctx.settings, ctx.session):
             reserve = FLUSH_MAX_OUTPUT_TOKENS + self.planner.estimator.estimate_text(FLUSH_PROMPT) + FLUSH_TOOL_RESERVE
             saved = await self._flush(ctx, self.planner.preview(ctx, reserve, attachments=False))  # never resent
