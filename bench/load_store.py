@@ -23,7 +23,7 @@ MESSAGES = 200_000
 BIG = 20_000
 RARE_WORD = "orchidquartz"  # planted in RARE_HITS messages of RARE_HITS different sessions
 RARE_HITS = 40
-FORMAT = 3  # bump when the generated data changes: a cached store of another format is rebuilt
+FORMAT = 4  # bump when the generated data changes: a cached store of another format is rebuilt
 MODEL = ("anthropic", "claude-sonnet-4-5-20250929")
 _CODE = (
     "```python\ndef fit(messages, budget):\n    kept = []\n    for m in reversed(messages):\n"
@@ -192,6 +192,7 @@ def build(home: Path, seed: int = 5) -> LoadStore:
             rows = list(_messages(text, session_id, size, start, rare))
             title = "A long-running project log" if n == 0 else text.prose(30).rstrip(".")[:60]
             insert_session(engine, agent.id, session_id, title, rows)
+        storage.search_backlog.index_all()  # as the app keeps a store: its search backlog taken in batches (0038)
     finally:
         storage.close()
     ordinary = tuple(ids[i] for i in (1, 250, 500, 750))
