@@ -69,6 +69,7 @@ def build_preloaded(home: Path, count: int, *, provider_id: str, model_id: str, 
         summary = ideal_summary(transcript)
         record = CompactionRecord(session.id, datetime.now(UTC), boundary, 0, 0, len(summary) // 4, "auto")
         storage.sessions.apply_compaction(session.id, summary=summary, boundary=boundary, record=record)
+        storage.search_backlog.index_all()  # as the app keeps a store: its search backlog taken in batches (0038)
         return session.id  # message_count and the preview were kept by the store with every add
     finally:
         storage.close()
