@@ -8,10 +8,10 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 
-BATCH = 64  # after a turn: indexed once this many messages wait (one index segment for them all)
-CHECK_EVERY = 8  # turns between two looks at the backlog (a turn stores two messages or more: 16 or more between)
 log = logging.getLogger(__name__)
 
+BATCH = 64  # after a turn: indexed once this many messages wait (one index segment for them all)
+CHECK_EVERY = 8  # turns between two looks at the backlog (a turn stores two messages or more: 16 or more between)
 MOST_PER_TURN = 1_024  # a turn indexes at most this many (a backlog left by another program waits for a search)
 
 WAITING = "SELECT count(*) FROM messages_fts_pending"
@@ -61,10 +61,10 @@ class SearchBacklog:
 
     def catch_up(self) -> int:
         """After a turn: indexes the waiting messages once at least a batch of them waits (the oldest `most` of
-        them at most), looking every `check_every` turns (a look is a read transaction of its own); returns how many
-        were indexed."""
+        them at most), looking after the process's first turn and every `check_every` turns after it (a look is a
+        read transaction of its own; a command's one turn looks once); returns how many were indexed."""
         self._turns += 1
-        if self._turns % self._check_every:
+        if (self._turns - 1) % self._check_every:
             return 0
         try:
             if self.waiting() < self.batch:

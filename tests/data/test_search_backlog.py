@@ -92,7 +92,10 @@ def test_a_turn_looks_at_the_backlog_every_few_turns(storage: Storage) -> None:
     backlog = SearchBacklog(storage._db.read_sql, storage._db.write_sql, batch=2, check_every=3)
     storage.messages.add(msg("m1", "s1", "one"))
     storage.messages.add(msg("m2", "s1", "two", parent_id="m1"))
-    assert [backlog.catch_up() for _ in range(3)] == [0, 0, 2]  # the third turn looks, and takes both
+    assert backlog.catch_up() == 2  # the process's first turn looks (a command's only turn does)
+    storage.messages.add(msg("m3", "s1", "three", parent_id="m2"))
+    storage.messages.add(msg("m4", "s1", "four", parent_id="m3"))
+    assert [backlog.catch_up() for _ in range(3)] == [0, 0, 2]  # then every third turn
 
 
 def test_a_bulk_write_leaves_nothing_waiting(storage: Storage) -> None:
