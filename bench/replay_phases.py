@@ -111,8 +111,9 @@ def instrument(env: StrategyEnv, clock: PhaseClock) -> None:
     adapters.for_provider = for_provider
 
 
-async def measure(turns: int) -> tuple[list[float], list[float], dict[str, list[float]]]:
-    """Overhead and CPU per turn (ms) and each phase's time per turn (ms), after a few warm-up turns."""
+async def measure(turns: int) -> tuple[list[float], list[float], dict[str, list[float]], list[bool]]:
+    """Overhead and CPU per turn (ms), each phase's time per turn (ms), and whether each turn called a tool (the
+    script's `tool` turns: an http_request and a second round), after a few warm-up turns."""
     options = parse(["--strategy", "full", "--no-plot", "--provider", "anthropic"])
     full = next(s for s in strategies() if s.name == "full")
     with tempfile.TemporaryDirectory(prefix="palimpsest-phases-") as tmp:
@@ -131,22 +132,25 @@ async def measure(turns: int) -> tuple[list[float], list[float], dict[str, list[
                 instrument(env, clock)
                 result = RunResult("full", options.window)
                 phases: dict[str, list[float]] = {label: [] for label, _ in PHASES}
-                for turn in script[WARM_UP_TURNS:WARM_UP_TURNS + turns]:
+                measured = script[WARM_UP_TURNS:WARM_UP_TURNS + turns]
+                for turn in measured:
                     before = dict(clock.seconds)
                     await run_preloaded(driver, result, session_id, [turn])
                     spent = {k: (v - before.get(k, 0.0)) * 1000 for k, v in clock.seconds.items()}
                     spent[SDK] = spent.get(SDK, 0.0) - spent.get(SHAPING, 0.0)  # shaping runs inside the stream
                     for label in phases:
                         phases[label].append(spent.get(label, 0.0))
-                return result.preload_overhead_ms, result.preload_cpu_ms, phases
+                return (result.preload_overhead_ms, result.preload_cpu_ms, phases,
+                        [turn.kind == "tool" for turn in measured])
             finally:
                 await env.aclose()
         finally:
             bench.close()
 
 
-def report(overhead: Sequence[float], cpu: Sequence[float], phases: dict[str, list[float]], command: str) -> str:
-    """The Markdown report."""
+def report(overhead: Sequence[float], cpu: Sequence[float], phases: dict[str, list[float]], command: str,
+           tools: Sequence[bool] = ()) -> str:
+    """The Markdown report (`tools`: whether each turn called a tool, for the ratio by kind of turn)."""
     median = statistics.median
     lines = [
         "# Where a turn's time goes in a 10,000-message session", "",
@@ -162,9 +166,19 @@ def report(overhead: Sequence[float], cpu: Sequence[float], phases: dict[str, li
         f"| **turn overhead** | wall time minus the servers' CPU time | **{median(overhead):.2f}** "
         f"(CPU {median(cpu):.2f}) |",
         f"| **app / SDK** | the turn's CPU outside the SDK's phase over the SDK's phase, turn by turn (target "
-        f"≤ 0.5) | **{median(ratios):.2f}** |", "",
+        f"≤ 0.5) | **{median(ratios):.2f}** |",
     ]
-    return "\n".join(lines)
+    flagged = [((c - sdk) / sdk, tool) for c, sdk, tool in zip(cpu, phases[SDK], tools, strict=False) if sdk > 0]
+    for kind in (False, True):
+        rs = [r for r, tool in flagged if tool is kind]
+        if rs:
+            lines.append(f"| app / SDK, turns {'with' if kind else 'without'} a tool call | median of their "
+                         f"{len(rs)} ratios | {median(rs):.2f} |")
+    sdk_total = sum(phases[SDK])
+    if sdk_total > 0:
+        lines.append(f"| app / SDK, all the CPU | the turns' CPU outside the SDK's phase over the SDK's phase, "
+                     f"summed over the turns | {(sum(cpu) - sdk_total) / sdk_total:.2f} |")
+    return "\n".join([*lines, ""])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -173,8 +187,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=60, help="turns measured (default 60)")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "phases.md")
     args = parser.parse_args(argv)
-    overhead, cpu, phases = asyncio.run(measure(args.turns))
-    text = report(overhead, cpu, phases, " ".join([".venv/bin/python -m bench.replay_phases", *(argv or [])]))
+    overhead, cpu, phases, tools = asyncio.run(measure(args.turns))
+    text = report(overhead, cpu, phases, " ".join([".venv/bin/python -m bench.replay_phases", *(argv or [])]), tools)
     args.out.write_text(text, encoding="utf-8")
     print(text)
     return 0
