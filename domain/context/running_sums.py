@@ -10,6 +10,7 @@ from domain.models import Message, MessageType
 
 MIN_MESSAGES = 32  # shorter lists are summed directly (a turn of fit_to_budget, a cut point's tail)
 KEPT_MESSAGES = 8_192  # message objects held by the sums kept (all dropped past this: tool outputs can be large)
+_RESULT = MessageType.TOOL_RESULT  # read once: an enum member's lookup costs ~0.15 µs per message in 3.11
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ class RunningSums:
         sums = list(known.sums[:shared]) if known is not None else []
         results, other = sums[-1] if sums else (0, 0)
         for m in messages[shared:]:
-            if m.type is MessageType.TOOL_RESULT:
+            if m.type is _RESULT:
                 results += estimate(m)
             else:
                 other += estimate(m)
@@ -73,7 +74,7 @@ class RunningSums:
 def _sum(messages: Sequence[Message], estimate: Callable[[Message], int]) -> tuple[int, int]:
     results = other = 0
     for m in messages:
-        if m.type is MessageType.TOOL_RESULT:
+        if m.type is _RESULT:
             results += estimate(m)
         else:
             other += estimate(m)
