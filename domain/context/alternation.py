@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from dataclasses import replace
 
+from domain.context.frozen_copy import copied
 from domain.models import Message, MessageType
 
 SYNTHETIC_PREFIX = "synthetic:"
@@ -161,5 +161,5 @@ def with_seq_order(messages: Sequence[Message]) -> list[Message]:
 def retext(message: Message, text: str) -> Message:
     """A copy of a tool result carrying other text (where the provider reads it)."""
     if message.tool_output is not None:
-        return replace(message, tool_output=text)
-    return replace(message, content=text)
+        return copied(message, tool_output=text)
+    return copied(message, content=text)

@@ -4,9 +4,9 @@ alone (the same in every process)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from operator import is_
 
+from domain.context.frozen_copy import copied
 from domain.context.prune_replay import Action, PruneReplay
 from domain.context.truncator import READ_TOOL_NAME
 from domain.context.web_pruner import pruned_searches
@@ -39,8 +39,8 @@ def result_text(message: Message) -> str:
 
 def _with_text(message: Message, text: str) -> Message:
     if message.tool_output is not None:
-        return replace(message, tool_output=text)
-    return replace(message, content=text)
+        return copied(message, tool_output=text)
+    return copied(message, content=text)
 
 
 class ToolResultPruner:
