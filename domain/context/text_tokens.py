@@ -32,8 +32,9 @@ W_DENSE = 0.7
 SAFETY = 1.06
 
 
-TEXT_MEMO_MIN = 256  # texts at least this long are kept with their estimate (TextEstimates)
-TEXT_MEMO_CHARS = 1_000_000  # characters of the texts kept (all dropped past this: bounds memory)
+TEXT_MEMO_MIN = 64  # texts at least this long are kept with their estimate (TextEstimates)
+TEXT_MEMO_CHARS = 1_000_000  # characters of the texts kept (all dropped past this or TEXT_MEMO_ENTRIES: bounds memory)
+TEXT_MEMO_ENTRIES = 4_096
 
 
 class TextEstimates:
@@ -51,7 +52,7 @@ class TextEstimates:
         tokens = self._tokens.get(text)
         if tokens is None:
             tokens = estimate(text)
-            if self._chars + len(text) > TEXT_MEMO_CHARS:
+            if self._chars + len(text) > TEXT_MEMO_CHARS or len(self._tokens) >= TEXT_MEMO_ENTRIES:
                 self._tokens.clear()
                 self._chars = 0
             self._tokens[text] = tokens

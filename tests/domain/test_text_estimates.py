@@ -51,3 +51,8 @@ def test_the_kept_texts_are_dropped_past_their_bound(monkeypatch) -> None:  # ty
     for text in texts:
         assert estimates.tokens(text, _scratch) == _scratch(text)
     assert sum(map(len, estimates._tokens)) <= 1_000
+    monkeypatch.setattr(text_tokens, "TEXT_MEMO_ENTRIES", 3)
+    for n in range(10):
+        text = f"{n} " + "y" * 100
+        assert estimates.tokens(text, _scratch) == _scratch(text)
+    assert len(estimates._tokens) <= 3
