@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -21,7 +22,7 @@ def test_a_message_copied_equals_the_message_replaced(seq: int, content: str, pa
                                                     pinned: bool) -> None:
     message = Message(id="m1", session_id="s", type=MessageType.TOOL_RESULT, content="old", seq=3,
                       tool_output="out", created_at=datetime(2026, 1, 2, tzinfo=UTC))
-    changes = {"seq": seq, "content": content, "parent_id": parent, "pinned": pinned}
+    changes: dict[str, Any] = {"seq": seq, "content": content, "parent_id": parent, "pinned": pinned}
     made = copied(message, **changes)
     expected = replace(message, **changes)
     assert made == expected and hash(made) == hash(expected) and made is not message
