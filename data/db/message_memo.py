@@ -15,6 +15,9 @@ from data.db.timestamps import at
 from domain.models import Message, MessageId
 
 _Key = tuple[MessageId, int, int]  # a row's id, seq and revision: the message is kept under the three
+# per read: its messages by key, and the keys and messages it returned, in order (the next read of a grown path
+# compares its keys with those at C speed and looks up only the rows after them)
+_Entry = tuple[dict[_Key, Message], list[_Key], tuple[Message, ...]]
 ID_BATCH = 500  # rows fetched per statement (far below SQLite's limit on bound variables)
 KEPT_WRITES = 256  # messages as this process wrote them, awaiting their first read (all dropped past this)
 _CREATED = MESSAGE_COLUMNS.index("created_at")
@@ -42,7 +45,7 @@ class MessageMemo:
 
     def __init__(self, max_messages: int = 20_000) -> None:
         self._max_messages = max_messages
-        self._reads: OrderedDict[Hashable, dict[_Key, Message]] = OrderedDict()
+        self._reads: OrderedDict[Hashable, _Entry] = OrderedDict()
         self._lock = threading.Lock()
         self._written: dict[MessageId, Message] = {}
 
@@ -62,28 +65,37 @@ class MessageMemo:
         """The messages of `queries` for `params`, run on `con` (one read transaction). `read` names what is read:
         each name keeps its own entry."""
         with self._lock:
-            known = self._reads.get(read)
-        if known is None:
+            entry = self._reads.get(read)
+        if entry is None:
             rows = con.execute(queries.whole, params).fetchall()  # at once, not row by row (20,000: 2x faster)
             kept = {row[:3]: self._as_written(_message(row)) for row in rows}
-            wanted: Sequence[_Key] = list(kept)
+            wanted: list[_Key] = list(kept)
+            out = list(kept.values())
         else:  # the (id, seq, rev) rows, each looked up whole: an id whose seq or revision moved is fetched again
+            known, keys, messages = entry
             wanted = con.execute(queries.keys, params).fetchall()
-            missing = set(wanted).difference(known)  # set and map at C speed: this runs every turn
-            if missing:
-                known = {**known, **dict(self._fetch(con, [key[0] for key in wanted if key in missing]))}
-            kept = dict(zip(wanted, map(known.__getitem__, wanted), strict=True))
+            if len(keys) <= len(wanted) and wanted[:len(keys)] == keys:  # the last read's rows, maybe more after
+                tail = wanted[len(keys):]
+                found = dict(self._fetch(con, [key[0] for key in tail])) if tail else {}
+                kept = {**known, **found} if found else known
+                out = [*messages, *map(found.__getitem__, tail)]
+            else:
+                missing = set(wanted).difference(known)  # set and map at C speed: this runs every turn
+                if missing:
+                    known = {**known, **dict(self._fetch(con, [key[0] for key in wanted if key in missing]))}
+                kept = dict(zip(wanted, map(known.__getitem__, wanted), strict=True))
+                out = list(map(kept.__getitem__, wanted))
         if remember:
-            self._keep(read, kept)
-        return list(map(kept.__getitem__, wanted))
+            self._keep(read, (kept, wanted, tuple(out)))
+        return out
 
-    def _keep(self, read: Hashable, kept: dict[_Key, Message]) -> None:
+    def _keep(self, read: Hashable, entry: _Entry) -> None:
         with self._lock:
-            self._reads[read] = kept
+            self._reads[read] = entry
             self._reads.move_to_end(read)
-            total = sum(len(entry) for entry in self._reads.values())
+            total = sum(len(kept) for kept, _, _ in self._reads.values())
             while total > self._max_messages and len(self._reads) > 1:
-                total -= len(self._reads.popitem(last=False)[1])
+                total -= len(self._reads.popitem(last=False)[1][0])
             if total > self._max_messages:  # one read larger than the whole memo: not kept
                 self._reads.clear()
 

@@ -6,7 +6,6 @@ import hashlib
 import sqlite3
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any
@@ -54,6 +53,7 @@ from data.db.message_writes import preview as _preview
 from data.db.rows import MessageRow, SessionRow, ToolOutputArchiveRow
 from data.db.timestamps import micros
 from data.db.tool_archive import compress_within as compress_within  # re-exported
+from domain.context.frozen_copy import copied
 from domain.errors import InvalidInput, NotFound
 from domain.models import Message, MessageId, MessageType, ModelId, SessionId, TreeNode
 from domain.settings import ContextSettings
@@ -93,7 +93,7 @@ class SqlMessageRepository:
                 con.executemany(text_sql.ATTACHMENT_REF, [(message.id, i, a.sha256)
                                                           for i, a in enumerate(message.attachments)])
             con.execute(text_sql.TOUCH, {"sid": message.session_id, "at": at, "preview": _preview(message)})
-        stored = replace(message, seq=seq, created_at=created, parent_id=parent_id)
+        stored = copied(message, seq=seq, created_at=created, parent_id=parent_id)  # replace: ~15 µs
         self._memo.wrote(stored)
         return stored
 

@@ -71,16 +71,21 @@ async def within_deadlines(
     started = quiet_since = loop.time()
     round_ends = started + deadlines.round_s
     reported = 0.0  # seconds of this silence already reported
+    alarm = _Alarm(loop, feed)
     try:
         while True:
             if not items:  # nothing here yet: wait for it, within the deadlines
                 wake = min(quiet_since + deadlines.idle_s, round_ends, quiet_since + reported + tick)
+                alarm.by(wake)
                 feed.getter = waiter = loop.create_future()
                 try:
-                    async with asyncio.timeout_at(wake):
-                        await waiter
-                except TimeoutError:
+                    await waiter
+                finally:
+                    feed.getter = None
+                if not items:  # woken by the alarm: a deadline or a tick, if its time has come
                     now = loop.time()
+                    if now < wake:
+                        continue  # an alarm set for an earlier wake (the silence began later): wait on
                     if now >= round_ends:
                         raise ProviderTimeout("round", deadlines.round_s) from None
                     if now >= quiet_since + deadlines.idle_s:
@@ -88,9 +93,7 @@ async def within_deadlines(
                     reported += tick
                     yield Waiting(max(1, round(now - quiet_since)))
                     continue
-                finally:
-                    feed.getter = None
-            item = feed.take()  # already here (it arrived with others): no timer to arm
+            item = feed.take()  # already here (it arrived with others, or woke this wait)
             if item is None:
                 return
             if isinstance(item, _Failed):
@@ -101,9 +104,40 @@ async def within_deadlines(
             yield item
             quiet_since = loop.time()
     finally:
+        alarm.off()
         if not reader.done():
             reader.cancel()
             await asyncio.wait({reader})
+
+
+class _Alarm:
+    """One timer for the consumer's waits, moved only when a wait must end sooner than it rings: arming a timer for
+    every event (asyncio.timeout) cost more than the event itself. Ringing early only wakes the consumer, which
+    checks the time and waits on."""
+
+    __slots__ = ("_feed", "_handle", "_loop", "_when")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, feed: _Feed) -> None:
+        self._loop, self._feed = loop, feed
+        self._handle: asyncio.TimerHandle | None = None
+        self._when = 0.0
+
+    def by(self, when: float) -> None:
+        """Makes sure the alarm rings at `when` at the latest."""
+        if self._handle is None or self._when > when:
+            if self._handle is not None:
+                self._handle.cancel()
+            self._when = when
+            self._handle = self._loop.call_at(when, self._ring)
+
+    def off(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    def _ring(self) -> None:
+        self._handle = None
+        _wake(self._feed.getter)
 
 
 async def _read(stream: AsyncIterator[StreamEvent], feed: _Feed, loop: asyncio.AbstractEventLoop) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from dataclasses import replace
 
+from domain.context.frozen_copy import copied
 from domain.models import Message, MessageType
 
 SYNTHETIC_PREFIX = "synthetic:"
@@ -14,6 +14,10 @@ LEADING_USER_TEXT = "[The earlier conversation is summarized above. Continue fro
 GAP_USER_TEXT = "[continue]"
 
 _ASSISTANT = (MessageType.AI_RESPONSE, MessageType.TOOL_CALL)
+
+# Enum members read once: `MessageType.X` costs a class lookup (~0.15 µs in 3.11) per message per scan
+_USER, _RESULT, _REPLY, _CALL, _ERROR = (MessageType.USER, MessageType.TOOL_RESULT, MessageType.AI_RESPONSE,
+                                       MessageType.TOOL_CALL, MessageType.ERROR)
 
 
 def is_synthetic(message: Message) -> bool:
@@ -33,9 +37,9 @@ def _synthetic(anchor: Message, kind: MessageType, text: str, tag: str) -> Messa
 
 def role_of(message: Message) -> str:
     """"user", "assistant" or "tool" as providers see the message."""
-    if message.type is MessageType.USER:
+    if message.type is _USER:
         return "user"
-    if message.type is MessageType.TOOL_RESULT:
+    if message.type is _RESULT:
         return "tool"
     return "assistant"
 
@@ -47,7 +51,7 @@ def normalize(messages: Sequence[Message]) -> list[Message]:
     The result starts with a user message; every assistant group (optional reply, then tool calls) follows a user
     message or tool results; every tool call is directly followed by its result; user messages in a row (or after
     tool results) are kept as they are, to be merged into one user turn. Stored text is never changed."""
-    return _scan([m for m in messages if m.type is not MessageType.ERROR], [], 0)[0]
+    return _scan([m for m in messages if m.type is not _ERROR], [], 0)[0]
 
 
 class Normalizer:
@@ -59,7 +63,7 @@ class Normalizer:
         self._kept: tuple[list[Message], list[Message]] = ([], [])  # items up to a user message, their output
 
     def __call__(self, messages: Sequence[Message]) -> list[Message]:
-        items = [m for m in messages if m.type is not MessageType.ERROR]
+        items = [m for m in messages if m.type is not _ERROR]
         before, done = self._kept  # one read: another thread may replace it meanwhile
         start = len(before)
         if start and len(items) >= start and all(map(operator.is_, items[:start], before)):
@@ -80,25 +84,25 @@ def _scan(items: list[Message], out: list[Message], i: int) -> tuple[list[Messag
     n = len(items)
     while i < n:
         m = items[i]
-        if m.type is MessageType.USER:
+        if m.type is _USER:
             out.append(m)
             last = "user"
             i += 1
             resume = (i, len(out))
             continue
-        if m.type is MessageType.TOOL_RESULT:  # a result with no call right before it
+        if m.type is _RESULT:  # a result with no call right before it
             i += 1
             continue
         reply: Message | None = None
-        if m.type is MessageType.AI_RESPONSE:
+        if m.type is _REPLY:
             reply = m
             i += 1
         calls: list[Message] = []
-        while i < n and items[i].type is MessageType.TOOL_CALL:
+        while i < n and items[i].type is _CALL:
             calls.append(items[i])
             i += 1
         results: list[Message] = []
-        while i < n and items[i].type is MessageType.TOOL_RESULT:
+        while i < n and items[i].type is _RESULT:
             results.append(items[i])
             i += 1
         calls, results = _pair(calls, results)
@@ -136,7 +140,7 @@ def turns(messages: Sequence[Message]) -> list[list[Message]]:
     """Splits a normalized list into turns, each starting with a user message."""
     out: list[list[Message]] = []
     for m in messages:
-        if m.type is MessageType.USER or not out:
+        if m.type is _USER or not out:
             out.append([m])
         else:
             out[-1].append(m)
@@ -157,5 +161,5 @@ def with_seq_order(messages: Sequence[Message]) -> list[Message]:
 def retext(message: Message, text: str) -> Message:
     """A copy of a tool result carrying other text (where the provider reads it)."""
     if message.tool_output is not None:
-        return replace(message, tool_output=text)
-    return replace(message, content=text)
+        return copied(message, tool_output=text)
+    return copied(message, content=text)

@@ -10,7 +10,7 @@ from typing import Any
 
 from domain.attachment import Attachment, AttachmentKind
 from domain.context.running_sums import RunningSums
-from domain.context.text_tokens import weighted_tokens
+from domain.context.text_tokens import TextEstimates, weighted_tokens
 from domain.documents import CARD_MAX_CHARS
 from domain.models import Message, ModelId, ProviderType, ToolDefinition
 from domain.ports import CalibrationStore
@@ -96,6 +96,10 @@ def chars_over_four(text: str) -> int:
     return (len(text) + 3) // 4
 
 
+def _weigh(text: str) -> int:
+    return max(chars_over_four(text), weighted_tokens(text))
+
+
 def message_floor(content: int, tool_input: int, tool_name: int, tool_output: int) -> int:
     """A message's tokens from the lengths of its parts alone (characters/4 each, rounded up, and its framing): the
     least `TokenEstimator.estimate_message` gives it, attachments aside."""
@@ -115,10 +119,11 @@ class TokenEstimator:
         self._ratios: dict[str, float] = {}
         self._learned: dict[str, float | None] = {}  # the stored ratio per model as last read or written
         self._sums = RunningSums()  # a request's messages summed, for the gauge and the next request to add to
+        self._texts = TextEstimates()  # longer texts by value: a turn estimates its system prompt several times
 
     def estimate_text(self, text: str) -> int:
         """Tokens of a piece of text; 0 for the empty string, else at least characters/4."""
-        return max(chars_over_four(text), weighted_tokens(text)) if text else 0
+        return self._texts.tokens(text, _weigh) if text else 0
 
     def estimate_opaque(self, data: str) -> int:
         """Tokens of opaque data sent back as it came (base64 of encrypted reasoning): the bytes it decodes to

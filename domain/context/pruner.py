@@ -4,9 +4,9 @@ alone (the same in every process)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from operator import is_
 
+from domain.context.frozen_copy import copied
 from domain.context.prune_replay import Action, PruneReplay
 from domain.context.truncator import READ_TOOL_NAME
 from domain.context.web_pruner import pruned_searches
@@ -15,6 +15,8 @@ from domain.settings import ContextSettings
 
 HARD_CLEAR_TEXT = "[Tool result cleared — content was processed in earlier turns]"
 KEPT_COPIES = 10_000  # shrunk copies kept for reuse (all dropped at once past this)
+# Enum members read once: `MessageType.X` costs a class lookup (~0.15 µs in 3.11) per message per scan
+_RESULT, _KEEP = MessageType.TOOL_RESULT, Action.KEEP
 
 
 def trim_marker(head: int, tail: int, total: int, message_id: str) -> str:
@@ -37,8 +39,8 @@ def result_text(message: Message) -> str:
 
 def _with_text(message: Message, text: str) -> Message:
     if message.tool_output is not None:
-        return replace(message, tool_output=text)
-    return replace(message, content=text)
+        return copied(message, tool_output=text)
+    return copied(message, content=text)
 
 
 class ToolResultPruner:
@@ -77,7 +79,7 @@ class ToolResultPruner:
         same message objects): a conversation's results only grow, and a turn plans the same ones several times."""
         if not s.pruning_enabled:
             return {}
-        results = [m for m in messages if m.type is MessageType.TOOL_RESULT]
+        results = [m for m in messages if m.type is _RESULT]
         last = self._replay
         if last is None or not last.continues_into(results, s):
             last = PruneReplay(s)
@@ -99,11 +101,11 @@ class ToolResultPruner:
             start, out = len(last[0]), list(last[3])
         shrunk = self._shrunk
         for m in messages[start:]:
-            if m.type is not MessageType.TOOL_RESULT or m.has_image:
+            if m.type is not _RESULT or m.has_image:
                 out.append(m)
                 continue
-            act = plan.get(m.id, Action.KEEP)
-            if act is Action.KEEP:
+            act = plan.get(m.id, _KEEP)
+            if act is _KEEP:
                 out.append(m)
                 continue
             key = (id(m), act, s.soft_trim_head, s.soft_trim_tail)
@@ -125,7 +127,7 @@ def pruning_plan(messages: Sequence[Message], s: ContextSettings) -> dict[Messag
     hard_clear_after, so the replay touches each result at most twice: linear in the number of results."""
     if not s.pruning_enabled:
         return {}
-    results = [m for m in messages if m.type is MessageType.TOOL_RESULT]
+    results = [m for m in messages if m.type is _RESULT]
     return dict(PruneReplay(s).carried_on(results, s, _size_of, _due).ids)
 
 
@@ -147,9 +149,9 @@ def _due(m: Message, age: int, s: ContextSettings) -> Action:
 
 def desired_actions(messages: Sequence[Message], s: ContextSettings) -> dict[MessageId, Action]:
     """The action each tool result would get with no regard to the cache (age counted in tool-result messages)."""
-    results = [m for m in messages if m.type is MessageType.TOOL_RESULT]
+    results = [m for m in messages if m.type is _RESULT]
     due = {m.id: _due(m, len(results) - 1 - i, s) for i, m in enumerate(results)}
-    return {mid: act for mid, act in due.items() if act is not Action.KEEP}
+    return {mid: act for mid, act in due.items() if act is not _KEEP}
 
 
 def _trimmed_len(s: ContextSettings, total: int, message_id: str) -> int:

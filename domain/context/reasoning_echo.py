@@ -18,6 +18,8 @@ from domain.models import (
 ECHOED_KINDS = frozenset({ReasoningKind.THINKING, ReasoningKind.REDACTED, ReasoningKind.REASONING_CONTENT,
                           ReasoningKind.ENCRYPTED})  # a part's signature rides on its part: a few bytes
 EVERY_TURN_KINDS = frozenset({ReasoningKind.ENCRYPTED})  # what an API that takes every turn's reasoning gets back
+_ASSISTANT = frozenset({MessageType.AI_RESPONSE, MessageType.TOOL_CALL})  # read once, not per message
+_USER, _RESULT = MessageType.USER, MessageType.TOOL_RESULT
 
 
 def echoed_reasoning(
@@ -34,16 +36,16 @@ def echoed_reasoning(
     if not messages or provider_id is None or model_id is None:
         return []
     if every_turn:
-        return [b for m in messages if m.type in (MessageType.AI_RESPONSE, MessageType.TOOL_CALL)
+        return [b for m in messages if m.type in _ASSISTANT
                 for b in m.reasoning if b.kind in EVERY_TURN_KINDS and b.belongs_to(provider_id, model_id)
                 and b.data]  # an item kept without its encrypted content (shown only) never goes back
-    if messages[-1].type is not MessageType.TOOL_RESULT:
+    if messages[-1].type is not _RESULT:
         return []
     echoed: list[ReasoningBlock] = []
     for message in reversed(messages):
-        if message.type is MessageType.USER:
+        if message.type is _USER:
             break
-        if message.type in (MessageType.AI_RESPONSE, MessageType.TOOL_CALL) and message.reasoning:
+        if message.type in _ASSISTANT and message.reasoning:
             echoed.extend(b for b in message.reasoning
                           if b.kind in ECHOED_KINDS and b.belongs_to(provider_id, model_id))
     return echoed

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import is_
 
 from domain.models import Message, MessageType
 
 MIN_MESSAGES = 32  # shorter lists are summed directly (a turn of fit_to_budget, a cut point's tail)
 KEPT_MESSAGES = 8_192  # message objects held by the sums kept (all dropped past this: tool outputs can be large)
+_RESULT = MessageType.TOOL_RESULT  # read once: an enum member's lookup costs ~0.15 µs per message in 3.11
 
 
 @dataclass(frozen=True)
@@ -37,16 +39,20 @@ class RunningSums:
         known = self._summed.get(key)
         shared = 0
         if known is not None:
-            for a, b in zip(known.messages, messages, strict=False):
-                if a is not b:
-                    break
-                shared += 1
+            before = known.messages
+            if len(before) <= len(messages) and all(map(is_, before, messages)):  # at C speed: the list grew
+                shared = len(before)
+            else:
+                for a, b in zip(before, messages, strict=False):
+                    if a is not b:
+                        break
+                    shared += 1
         if limit is not None and not shared:
             return None
         sums = list(known.sums[:shared]) if known is not None else []
         results, other = sums[-1] if sums else (0, 0)
         for m in messages[shared:]:
-            if m.type is MessageType.TOOL_RESULT:
+            if m.type is _RESULT:
                 results += estimate(m)
             else:
                 other += estimate(m)
@@ -73,7 +79,7 @@ class RunningSums:
 def _sum(messages: Sequence[Message], estimate: Callable[[Message], int]) -> tuple[int, int]:
     results = other = 0
     for m in messages:
-        if m.type is MessageType.TOOL_RESULT:
+        if m.type is _RESULT:
             results += estimate(m)
         else:
             other += estimate(m)

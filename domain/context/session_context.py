@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 
+from domain.context.frozen_copy import copied
 from domain.models import Agent, AiModel, Message, Provider, Session, ToolDefinition
 from domain.settings import ContextSettings
 
@@ -52,7 +53,7 @@ class SessionContext:
 
     def with_model(self, model: AiModel) -> SessionContext:
         """The same context aimed at another (or newly learned) model of the same provider."""
-        return replace(self, model=model)
+        return copied(self, model=model)
 
     def with_session(self, session: Session) -> SessionContext:
         """The context after the session row changed (a compaction moved the boundary forward, a choice was stored);
@@ -61,7 +62,7 @@ class SessionContext:
         kept = self.messages
         if boundary is not None and not all(map(boundary.__le__, map(_SEQ, kept))):  # at C speed: every turn
             kept = tuple(m for m in kept if m.seq >= boundary)
-        return replace(self, session=session, messages=kept)
+        return copied(self, session=session, messages=kept)
 
     def with_messages(self, added: Iterable[Message]) -> SessionContext:
         """The context after the turn stored more messages (they come after every message already here)."""
@@ -69,7 +70,7 @@ class SessionContext:
         if not new:
             return self
         pinned = self.pinned + tuple(m for m in new if m.pinned)
-        return replace(self, messages=self.messages + new, pinned=pinned)
+        return copied(self, messages=self.messages + new, pinned=pinned)
 
     def without(self, removed: Iterable[Message]) -> SessionContext:
         """The context after messages were taken off the conversation's path."""

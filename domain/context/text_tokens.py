@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Callable
 
 # Per-character token weights, fitted (least squares on relative error) against o200k_base on bench/corpus.py
 # (prose, code, JSON, logs, CJK, base64) plus real stdlib code and license text, then rounded. Counting runs on
@@ -29,6 +30,34 @@ W_DOUBLE_SPACE = -1.3  # runs of spaces (indentation) are one token
 W_EXTRA_BYTE = 0.33  # each UTF-8 byte beyond the first: CJK ~0.75 token per character
 W_DENSE = 0.7
 SAFETY = 1.06
+
+
+TEXT_MEMO_MIN = 64  # texts at least this long are kept with their estimate (TextEstimates)
+TEXT_MEMO_CHARS = 1_000_000  # characters of the texts kept (all dropped past this or TEXT_MEMO_ENTRIES: bounds memory)
+TEXT_MEMO_ENTRIES = 4_096
+
+
+class TextEstimates:
+    """The estimates of texts seen before, by value: a turn estimates its system prompt (rebuilt each turn, equal)
+    several times, and a text of a few KB takes ~10x longer to weigh than to look up."""
+
+    def __init__(self) -> None:
+        self._tokens: dict[str, int] = {}
+        self._chars = 0
+
+    def tokens(self, text: str, estimate: Callable[[str], int]) -> int:
+        """`estimate(text)`, kept for a text at least TEXT_MEMO_MIN long (the same function every call)."""
+        if len(text) < TEXT_MEMO_MIN:
+            return estimate(text)
+        tokens = self._tokens.get(text)
+        if tokens is None:
+            tokens = estimate(text)
+            if self._chars + len(text) > TEXT_MEMO_CHARS or len(self._tokens) >= TEXT_MEMO_ENTRIES:
+                self._tokens.clear()
+                self._chars = 0
+            self._tokens[text] = tokens
+            self._chars += len(text)
+        return tokens
 
 
 def weighted_tokens(text: str) -> int:

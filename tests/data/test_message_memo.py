@@ -140,3 +140,27 @@ def test_a_row_changed_after_this_store_wrote_it_is_read_as_it_is_now(storage: S
         other.close()
     read = list(storage.messages.since("s1", 0))
     assert [m.content for m in read] == ["after"] and read == fresh(home)[0]
+
+
+def test_a_grown_path_hands_out_the_objects_read_before_and_reads_only_what_follows(storage: Storage) -> None:
+    home = storage.path.parent
+    new_session(storage)
+    storage.messages.add(msg("m1", content="one"))
+    storage.messages.add(msg("m2", content="two"))
+    first = list(storage.messages.since("s1", 0))
+    other = Storage.open(home)
+    try:  # another process adds a message and changes none of the earlier ones
+        other.messages.add(msg("m3", content="three"))
+    finally:
+        other.close()
+    second = list(storage.messages.since("s1", 0))
+    assert second == fresh(home)[0] and [m.content for m in second] == ["one", "two", "three"]
+    memo = isinstance(storage.messages, SqlMessageRepository)  # the lite store reads without a memo
+    assert not memo or (second[0] is first[0] and second[1] is first[1])
+    other = Storage.open(home)
+    try:  # then changes the first: the path no longer begins with the rows read before
+        other.messages.update(replace(second[0], content="one, edited"))
+    finally:
+        other.close()
+    third = list(storage.messages.since("s1", 0))
+    assert third == fresh(home)[0] and third[0].content == "one, edited" and (not memo or third[1] is first[1])

@@ -51,6 +51,18 @@ async def test_the_idle_clock_restarts_with_every_event() -> None:
     assert script.closed
 
 
+async def test_a_silence_is_reported_a_tick_after_its_own_start_not_an_earlier_waits() -> None:
+    # the consumer's alarm, set for the first wait, rings while a later silence is younger than a tick: no Waiting
+    script = Scripted([TextDelta("a"), 0.15, TextDelta("b"), 0.15, TextDelta("c"), 0.6, TextDelta("d"),
+                       StreamDone("end_turn")])
+    events = await collect(within_deadlines(script.play(), Deadlines(5, 3, 9), tick=0.4))
+    assert events[:3] == [TextDelta("a"), TextDelta("b"), TextDelta("c")]
+    waits = [e.seconds for e in events[3:-2] if isinstance(e, Waiting)]
+    assert len(waits) == len(events) - 5  # nothing else between c and d
+    assert events[-2:] == [TextDelta("d"), StreamDone("end_turn")]
+    assert waits and waits[-1] == 0 and all(w > 0 for w in waits[:-1])
+
+
 async def test_silence_is_reported_every_tick_and_its_end_once() -> None:
     script = Scripted([TextDelta("a"), 0.55, ReplyProgress(), StreamDone("end_turn")])
     events = await collect(within_deadlines(script.play(), Deadlines(5, 2, 5), tick=0.2))
