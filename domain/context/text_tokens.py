@@ -33,6 +33,9 @@ SAFETY = 1.06
 
 
 TEXT_MEMO_MIN = 64  # texts at least this long are kept with their estimate (TextEstimates)
+# ... and at most this long: a longer one is a message's (a tool output), which the estimator keeps per message; kept
+# here too it would only push the system prompt out (30 such outputs fill TEXT_MEMO_CHARS)
+TEXT_MEMO_MAX = 16_384
 TEXT_MEMO_CHARS = 1_000_000  # characters of the texts kept (all dropped past this or TEXT_MEMO_ENTRIES: bounds memory)
 TEXT_MEMO_ENTRIES = 4_096
 
@@ -46,8 +49,9 @@ class TextEstimates:
         self._chars = 0
 
     def tokens(self, text: str, estimate: Callable[[str], int]) -> int:
-        """`estimate(text)`, kept for a text at least TEXT_MEMO_MIN long (the same function every call)."""
-        if len(text) < TEXT_MEMO_MIN:
+        """`estimate(text)`, kept for a text of TEXT_MEMO_MIN to TEXT_MEMO_MAX characters (the same function every
+        call)."""
+        if not TEXT_MEMO_MIN <= len(text) <= TEXT_MEMO_MAX:
             return estimate(text)
         tokens = self._tokens.get(text)
         if tokens is None:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from domain.context import estimator as estimator_module
 from domain.context import text_tokens
 from domain.context.estimator import TokenEstimator, chars_over_four
-from domain.context.text_tokens import TEXT_MEMO_MIN, TextEstimates, weighted_tokens
+from domain.context.text_tokens import TEXT_MEMO_MAX, TEXT_MEMO_MIN, TextEstimates, weighted_tokens
 
 
 def _scratch(text: str) -> int:
@@ -41,7 +41,9 @@ def test_a_long_text_is_weighed_once_and_a_short_one_each_time(monkeypatch) -> N
     first = estimator.estimate_text(prompt)
     assert estimator.estimate_text(prompt[:-1] + prompt[-1]) == first  # an equal string built again
     assert estimator.estimate_text("short") == estimator.estimate_text("short")
-    assert weighed == [len(prompt), 5, 5]
+    output = "a fetched page, " * (TEXT_MEMO_MAX // 16 + 1)  # a tool output: kept per message, not here
+    assert estimator.estimate_text(output) == estimator.estimate_text(output)
+    assert weighed == [len(prompt), 5, 5, len(output), len(output)]
 
 
 def test_the_kept_texts_are_dropped_past_their_bound(monkeypatch) -> None:  # type: ignore[no-untyped-def]
