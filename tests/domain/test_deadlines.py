@@ -52,15 +52,22 @@ async def test_the_idle_clock_restarts_with_every_event() -> None:
 
 
 async def test_a_silence_is_reported_a_tick_after_its_own_start_not_an_earlier_waits() -> None:
-    # the consumer's alarm, set for the first wait, rings while a later silence is younger than a tick: no Waiting
-    script = Scripted([TextDelta("a"), 0.15, TextDelta("b"), 0.15, TextDelta("c"), 0.6, TextDelta("d"),
+    # the consumer's alarm, set while waiting for b (for a + 1 s), rings 0.4 s into the silence after c: that silence is
+    # reported a whole tick after c, not when the alarm rings (a timer never fires early; a loaded machine only delays)
+    script = Scripted([TextDelta("a"), 0.3, TextDelta("b"), 0.3, TextDelta("c"), 1.5, TextDelta("d"),
                        StreamDone("end_turn")])
-    events = await collect(within_deadlines(script.play(), Deadlines(5, 3, 9), tick=0.4))
+    loop = asyncio.get_running_loop()
+    timed: list[tuple[float, StreamEvent]] = []
+    async for event in within_deadlines(script.play(), Deadlines(5, 4, 9), tick=1.0):
+        timed.append((loop.time(), event))
+    events = [event for _, event in timed]
     assert events[:3] == [TextDelta("a"), TextDelta("b"), TextDelta("c")]
-    waits = [e.seconds for e in events[3:-2] if isinstance(e, Waiting)]
-    assert len(waits) == len(events) - 5  # nothing else between c and d
     assert events[-2:] == [TextDelta("d"), StreamDone("end_turn")]
-    assert waits and waits[-1] == 0 and all(w > 0 for w in waits[:-1])
+    waits = [(at, e.seconds) for at, e in timed[3:-2] if isinstance(e, Waiting)]
+    assert len(waits) == len(events) - 5  # nothing else between c and d
+    c_at = timed[2][0]
+    assert waits and waits[-1][1] == 0 and all(seconds > 0 for _, seconds in waits[:-1])
+    assert waits[0][0] - c_at >= 0.95  # the first report of the silence: a tick after it began
 
 
 async def test_silence_is_reported_every_tick_and_its_end_once() -> None:
