@@ -57,7 +57,7 @@ async def test_a_silence_is_reported_a_tick_after_its_own_start_not_an_earlier_w
     script = Scripted([TextDelta("a"), 0.3, TextDelta("b"), 0.3, TextDelta("c"), 1.5, TextDelta("d"),
                        StreamDone("end_turn")])
     loop = asyncio.get_running_loop()
-    timed: list[tuple[float, StreamEvent]] = []
+    timed: list[tuple[float, StreamEvent | Waiting]] = []
     async for event in within_deadlines(script.play(), Deadlines(5, 4, 9), tick=1.0):
         timed.append((loop.time(), event))
     events = [event for _, event in timed]
