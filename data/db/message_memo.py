@@ -7,6 +7,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any
 
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row
@@ -18,6 +19,7 @@ _Key = tuple[MessageId, int, int]  # a row's id, seq and revision: the message i
 # per read: its messages by key, and the keys and messages it returned, in order (the next read of a grown path
 # compares its keys with those at C speed and looks up only the rows after them)
 _Entry = tuple[dict[_Key, Message], list[_Key], tuple[Message, ...]]
+_Written = tuple[Message, int | None]  # a message as this process wrote it, and its revision when known exactly
 ID_BATCH = 500  # rows fetched per statement (far below SQLite's limit on bound variables)
 KEPT_WRITES = 256  # messages as this process wrote them, awaiting their first read (all dropped past this)
 _CREATED = MESSAGE_COLUMNS.index("created_at")
@@ -47,16 +49,20 @@ class MessageMemo:
         self._max_messages = max_messages
         self._reads: OrderedDict[Hashable, _Entry] = OrderedDict()
         self._lock = threading.Lock()
-        self._written: dict[MessageId, Message] = {}
+        self._written: dict[MessageId, _Written] = {}
 
-    def wrote(self, message: Message) -> None:
+    def wrote(self, message: Message, rev: int | None = None) -> None:
         """A message as this process stored it (what add or update returned, which the turn goes on with): when a
         read next fetches its row and finds it equal, the read hands out this same object, so what was worked out
-        for it (its estimate, its place in a request) is known by identity."""
+        for it (its estimate, its place in a request) is known by identity.
+
+        With `rev` (an insert's own, from RETURNING; given only where `reads_back_equal` holds), a read that lists
+        the row at the same seq and revision takes this object without fetching the row: no other write came
+        between (every change to a message moves its revision)."""
         written = self._written
         if len(written) >= KEPT_WRITES:
             written.clear()
-        written[message.id] = message
+        written[message.id] = (message, rev)
 
     def read(
         self, con: sqlite3.Connection, queries: MemoRead, params: Mapping[str, Any], read: Hashable, *,
@@ -76,13 +82,13 @@ class MessageMemo:
             wanted = con.execute(queries.keys, params).fetchall()
             if len(keys) <= len(wanted) and wanted[:len(keys)] == keys:  # the last read's rows, maybe more after
                 tail = wanted[len(keys):]
-                found = dict(self._fetch(con, [key[0] for key in tail])) if tail else {}
+                found = self._looked_up(con, tail) if tail else {}
                 kept = {**known, **found} if found else known
                 out = [*messages, *map(found.__getitem__, tail)]
             else:
                 missing = set(wanted).difference(known)  # set and map at C speed: this runs every turn
                 if missing:
-                    known = {**known, **dict(self._fetch(con, [key[0] for key in wanted if key in missing]))}
+                    known = {**known, **self._looked_up(con, [key for key in wanted if key in missing])}
                 kept = dict(zip(wanted, map(known.__getitem__, wanted), strict=True))
                 out = list(map(kept.__getitem__, wanted))
         if remember:
@@ -99,10 +105,27 @@ class MessageMemo:
             if total > self._max_messages:  # one read larger than the whole memo: not kept
                 self._reads.clear()
 
+    def _looked_up(self, con: sqlite3.Connection, keys: Sequence[_Key]) -> dict[_Key, Message]:
+        """The messages of these keys: those this process inserted at that very revision as it wrote them, the
+        others fetched."""
+        found: dict[_Key, Message] = {}
+        rest: list[MessageId] = []
+        written = self._written
+        for key in keys:
+            entry = written.get(key[0]) if written else None
+            if entry is not None and entry[1] == key[2] and entry[0].seq == key[1]:
+                del written[key[0]]
+                found[key] = entry[0]
+            else:
+                rest.append(key[0])
+        if rest:
+            found.update(self._fetch(con, rest))
+        return found
+
     def _as_written(self, read: Message) -> Message:
         """The object this process wrote for the row read, when equal to it (else the one read)."""
-        written = self._written.pop(read.id, None) if self._written else None
-        return written if written is not None and written == read else read
+        entry = self._written.pop(read.id, None) if self._written else None
+        return entry[0] if entry is not None and entry[0] == read else read
 
     def _fetch(self, con: sqlite3.Connection, ids: Sequence[MessageId]) -> list[tuple[_Key, Message]]:
         out = []
@@ -118,3 +141,12 @@ def _message(row: Sequence[Any]) -> Message:
     values = list(row[3:])
     values[_CREATED] = at(values[_CREATED])
     return message_from_row(values)
+
+
+def reads_back_equal(message: Message) -> bool:
+    """Whether a read of this message's row, as stored, builds an equal message with the same timestamp object kind:
+    every field a plain value (no reasoning, attachments or web record, whose JSON a read parses into new objects)
+    and the time in UTC (a read gives UTC)."""
+    created = message.created_at
+    return (not message.reasoning and not message.attachments and message.web is None
+            and created is not None and created.tzinfo is UTC)

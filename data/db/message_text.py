@@ -38,7 +38,7 @@ _VALUES = tuple(message_values(Message(id="", session_id="", type=MessageType.US
 _NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE session_id = :session_id)"
 _LEAF = "(SELECT id FROM messages WHERE session_id = :session_id AND active = 1 ORDER BY seq DESC LIMIT 1)"
 _INSERT = ("INSERT INTO messages (id, session_id, created_at, seq, parent_id, rev, {values}) VALUES (:id, :session_id,"
-           " :created_at, {seq}, {parent}, abs(random() % 1000000000000000), {params}) RETURNING seq, parent_id")
+           " :created_at, {seq}, {parent}, abs(random() % 1000000000000000), {params}) RETURNING seq, parent_id, rev")
 INSERT = _INSERT.format(values=", ".join(_VALUES), seq=_NEXT_SEQ, parent=_LEAF,
                         params=", ".join(":" + v for v in _VALUES))
 INSERT_CHILD = _INSERT.format(values=", ".join(_VALUES), seq=_NEXT_SEQ, parent=":parent_id",

@@ -19,7 +19,7 @@ from sqlalchemy import (
 from data.db import message_text as text_sql
 from data.db.engine import Database
 from data.db.mappers import MESSAGE_COLUMNS, message_from_row, message_to_domain, message_values
-from data.db.message_memo import MemoRead, MessageMemo
+from data.db.message_memo import MemoRead, MessageMemo, reads_back_equal
 from data.db.message_sql import (
     AFTER,
     ALL_SINCE,
@@ -79,7 +79,7 @@ class SqlMessageRepository:
             )[0] != message.session_id:
                 raise NotFound("message", message.parent_id)
             try:  # SQLite undoes only the refused statement: a surrounding unit of work stays usable (no savepoint)
-                seq, parent_id = con.execute(
+                seq, parent_id, rev = con.execute(
                     text_sql.INSERT if message.parent_id is None else text_sql.INSERT_CHILD, params).fetchone()
             except sqlite3.IntegrityError as exc:  # an unknown session (foreign key) or an id taken (primary key)
                 if con.execute(text_sql.SESSION_EXISTS, (message.session_id,)).fetchone() is None:
@@ -94,7 +94,7 @@ class SqlMessageRepository:
                                                           for i, a in enumerate(message.attachments)])
             con.execute(text_sql.TOUCH, {"sid": message.session_id, "at": at, "preview": _preview(message)})
         stored = copied(message, seq=seq, created_at=created, parent_id=parent_id)  # replace: ~15 µs
-        self._memo.wrote(stored)
+        self._memo.wrote(stored, rev if reads_back_equal(stored) else None)
         return stored
 
     def add_many(self, messages: Sequence[Message]) -> int:

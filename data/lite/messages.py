@@ -42,7 +42,8 @@ class LiteMessageRepository(Delegating):
                     "SELECT session_id FROM messages WHERE id = ?", (message.parent_id,)) != message.session_id:
                 raise NotFound("message", message.parent_id)
             try:  # SQLite undoes only the refused statement: a surrounding unit of work stays usable
-                seq, parent_id = self._db.run(INSERT if message.parent_id is None else INSERT_CHILD, params).fetchone()
+                seq, parent_id, _ = self._db.run(INSERT if message.parent_id is None else INSERT_CHILD,
+                                                   params).fetchone()
             except sqlite3.IntegrityError as exc:  # an unknown session (foreign key) or an id taken (primary key)
                 if self._db.value("SELECT 1 FROM sessions WHERE id = ?", (message.session_id,)) is None:
                     raise NotFound("session", message.session_id) from None

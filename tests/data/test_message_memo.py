@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
+from data.db.message_memo import MessageMemo, reads_back_equal
 from data.db.messages import SqlMessageRepository
 from data.storage import Storage
-from domain.models import Message, MessageType
+from domain.models import Message, MessageType, ReasoningBlock, ReasoningKind, ReplyEnd, ToolStatus
 from tests.data.conftest import msg, new_session
 
 
@@ -164,3 +166,88 @@ def test_a_grown_path_hands_out_the_objects_read_before_and_reads_only_what_foll
         other.close()
     third = list(storage.messages.since("s1", 0))
     assert third == fresh(home)[0] and third[0].content == "one, edited" and (not memo or third[1] is first[1])
+
+
+def fetched_ids(storage: Storage) -> list[str]:
+    """Records the ids the full store's memo fetches whole from now on (the lite store keeps no memo: none)."""
+    seen: list[str] = []
+    messages = storage.messages
+    if isinstance(messages, SqlMessageRepository):
+        memo: MessageMemo = messages._memo
+        fetch = memo._fetch
+
+        def recording(con: object, ids: list[str]) -> object:
+            seen.extend(ids)
+            return fetch(con, ids)  # type: ignore[arg-type]
+
+        memo._fetch = recording  # type: ignore[method-assign,assignment]
+    return seen
+
+
+def plain_messages() -> list[Message]:
+    """A message of every type with every plain field set (what reads_back_equal accepts)."""
+    return [
+        msg("p1", content="question ünï 中文 \x00 end", pinned=True, has_image=True),
+        msg("p2", type=MessageType.AI_RESPONSE, content="answer", thinking_content="thought", model_id="m",
+            provider_id="p", input_tokens=1200, output_tokens=34, reasoning_tokens=12, thinking_ms=1500,
+            incomplete=True, end_reason=ReplyEnd.STOPPED),
+        msg("p3", type=MessageType.TOOL_CALL, content="", tool_call_id="c1", tool_name="http_request",
+            tool_input='{"url": "https://example.org"}', model_id="m", provider_id="p"),
+        msg("p4", type=MessageType.TOOL_RESULT, content="", tool_call_id="c1", tool_name="http_request",
+            tool_output="x" * 500, tool_status=ToolStatus.ERROR, tool_output_original_chars=90_000),
+    ]
+
+
+def test_messages_this_store_inserted_are_taken_as_written_without_fetching_their_rows(storage: Storage) -> None:
+    """A turn's new messages (the user's, the reply) are not read back whole on the next turn: the insert returned
+    their revision, and the keys read shows them unchanged. Each kind of message is equal to what a store that never
+    read before reads, so handing out the written object changes nothing."""
+    home = storage.path.parent
+    new_session(storage)
+    storage.messages.add(msg("m0", content="first"))
+    storage.messages.since("s1", 0)  # kept: the next reads look up only what follows
+    fetched = fetched_ids(storage)
+    written = [storage.messages.add(m) for m in plain_messages()]
+    assert all(reads_back_equal(m) for m in written)
+    path = list(storage.messages.since("s1", 0))
+    assert path == fresh(home)[0] and path[1:] == written
+    if isinstance(storage.messages, SqlMessageRepository):
+        assert fetched == [] and all(a is b for a, b in zip(path[1:], written, strict=True))
+
+
+def test_an_inserted_message_whose_fields_a_read_parses_anew_is_fetched(storage: Storage) -> None:
+    """Reasoning blocks (and attachments, web records) come back from JSON as new objects; a time in another zone
+    comes back in UTC: such a message is fetched and compared, as before (equal: the object written is handed out)."""
+    home = storage.path.parent
+    new_session(storage)
+    storage.messages.since("s1", 0)
+    fetched = fetched_ids(storage)
+    thinking = msg("r1", type=MessageType.AI_RESPONSE, content="answer",
+                   reasoning=(ReasoningBlock(ReasoningKind.THINKING, "hmm", signature="sig"),))
+    zoned = msg("r2", created_at=datetime(2026, 1, 1, 13, 0, tzinfo=timezone(timedelta(hours=1))))
+    assert not reads_back_equal(thinking) and not reads_back_equal(zoned)
+    storage.messages.add(thinking)
+    storage.messages.add(zoned)
+    path = list(storage.messages.since("s1", 0))
+    assert path == fresh(home)[0]
+    if isinstance(storage.messages, SqlMessageRepository):
+        assert fetched == ["r1", "r2"]
+
+
+def test_an_inserted_message_changed_since_is_fetched_not_taken_as_written(storage: Storage) -> None:
+    """This store inserts, another process changes the row, this store changes it again: each change moved the
+    revision, so the read fetches the row."""
+    home = storage.path.parent
+    new_session(storage)
+    storage.messages.since("s1", 0)
+    fetched = fetched_ids(storage)
+    first = storage.messages.add(msg("m1", content="mine"))
+    other = Storage.open(home)
+    try:
+        other.messages.update(replace(first, content="theirs", pinned=True))
+    finally:
+        other.close()
+    path = list(storage.messages.since("s1", 0))
+    assert [(m.content, m.pinned) for m in path] == [("theirs", True)] and path == fresh(home)[0]
+    if isinstance(storage.messages, SqlMessageRepository):
+        assert fetched == ["m1"]
