@@ -144,8 +144,9 @@ class Bench:
                                                self.tokens, self.clock)
         return self.servers[key]
 
-    def env(self, strategy: Strategy, home: Path) -> tuple[StrategyEnv, TurnDriver]:
-        """A strategy's app on a store under `home`, and its turn driver."""
+    def env(self, strategy: Strategy, home: Path, *, timed: bool = True) -> tuple[StrategyEnv, TurnDriver]:
+        """A strategy's app on a store under `home`, and its turn driver (`timed`: the engine's calls timed, for the
+        replay's engine column; off, the app's own classes as they are)."""
         endpoints, routes = [], []
         window = UNLIMITED_WINDOW if strategy.unlimited else self.o.window
         for flavour in self.flavours:
@@ -154,7 +155,7 @@ class Bench:
             endpoints.append(Endpoint(flavour, server.base_url, model, window))
             assert isinstance(server, BenchAccounting)
             routes.append(Route(flavour, model, server))
-        env = StrategyEnv(strategy, home, endpoints, self.keys, self.o.reasoning)
+        env = StrategyEnv(strategy, home, endpoints, self.keys, self.o.reasoning, timed=timed)
         return env, TurnDriver(env, self.clock, routes, self.o.switch_every)
 
     async def run(self, strategy: Strategy, template: Path, preload_session: str) -> RunResult:

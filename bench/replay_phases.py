@@ -123,7 +123,7 @@ async def measure(turns: int) -> tuple[list[float], list[float], dict[str, list[
             session_id = build_preloaded(work / "template", options.preload_messages, provider_id="anthropic",
                                          model_id=MODELS["anthropic"][0])
             copy_store(work / "template", work / "home")
-            env, driver = bench.env(full, work / "home")
+            env, driver = bench.env(full, work / "home", timed=False)  # the app's classes, not timed
             try:
                 script = [t for t in bench.script.turns if t.kind not in ("fact", "recall")]
                 await run_preloaded(driver, RunResult("warm-up", options.window), session_id,

@@ -20,6 +20,7 @@ from domain.chat.upkeep import ContextUpkeep
 from domain.context.builder import BuiltRequest, CompactAwareMessageBuilder
 from domain.context.context_loader import SessionContextLoader
 from domain.context.estimator import TokenEstimator, chars_over_four
+from domain.context.pruner import ToolResultPruner
 from domain.context.session_context import SessionContext
 from domain.models import ModelId, ProviderApi, ProviderId, ProviderType, ToolDefinition
 from domain.ports import KeySource
@@ -160,7 +161,7 @@ class StrategyEnv:
     on (the rest wired as app/container.py wires it); `reasoning`: the app's reasoning level (None: the default)."""
 
     def __init__(self, strategy: Strategy, home: Path, endpoints: Sequence[Endpoint], keys: BenchKeys,
-                 reasoning: str | None = None) -> None:
+                 reasoning: str | None = None, *, timed: bool = True) -> None:
         self.strategy = strategy
         self.storage = Storage.open(home)
         self.clock = SystemClock()
@@ -176,15 +177,17 @@ class StrategyEnv:
             s.models.set_user_window(endpoint.provider_id, endpoint.model_id, endpoint.window)
         self.adapter_factory = LazyAdapterFactory()  # the app's: SDK adapters reused
         adapters = ProviderAdapters(s.providers, keys, self.adapter_factory)
-        self.engine_timer = EngineTimer()
-        if strategy.content_aware:
-            estimator = timed_estimator(TokenEstimator, self.engine_timer)(s.calibration, PROVIDER_RULES)
-        else:  # the provider rules too: they price attachments and name the summary's cheaper sibling, as in the app
-            estimator = timed_estimator(CharsOverFourEstimator, self.engine_timer)(None, PROVIDER_RULES)
-        pruner = TimedPruner(settings, self.engine_timer)
-        builder_class = CompactAwareMessageBuilder if strategy.reactive else NoFitBuilder
-        planner = RequestPlanner(timed_builder(builder_class, self.engine_timer)(), pruner, estimator,
-                                 thinking=ProviderThinkingRules())
+        self.engine_timer = timer = EngineTimer()  # (timed=False: the app's own classes, the timer stays at 0)
+        estimator_class: type[TokenEstimator] = TokenEstimator if strategy.content_aware else CharsOverFourEstimator
+        builder_class: type[CompactAwareMessageBuilder] = (CompactAwareMessageBuilder if strategy.reactive
+                                                           else NoFitBuilder)
+        if timed:
+            estimator_class = timed_estimator(estimator_class, timer)
+            builder_class = timed_builder(builder_class, timer)
+        # the provider rules too: they price attachments and name the summary's cheaper sibling, as in the app
+        estimator = estimator_class(s.calibration if strategy.content_aware else None, PROVIDER_RULES)
+        pruner = TimedPruner(settings, timer) if timed else ToolResultPruner(settings)
+        planner = RequestPlanner(builder_class(), pruner, estimator, thinking=ProviderThinkingRules())
         compact_class = AutoCompactUseCase if strategy.reactive else AfterResponseOnly
         if not strategy.compaction:
             compact_class = NeverCompact
