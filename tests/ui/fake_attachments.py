@@ -20,7 +20,9 @@ class FakeAttachments:
     """Implements AttachmentsBackend for FakeChatBackend."""
 
     def __init__(self) -> None:
-        self.attachment_dir = Path(tempfile.mkdtemp(prefix="palimpsest-ui-attachments-"))
+        # removed with this object (or at exit): a run of the UI tests made a thousand of these and left them
+        self._folder = tempfile.TemporaryDirectory(prefix="palimpsest-ui-attachments-", ignore_cleanup_errors=True)
+        self.attachment_dir = Path(self._folder.name)
         self.intake = AttachmentIntake(AttachmentFiles(self.attachment_dir / "store"))
         self.released: list[str] = []
         self.opened: list[str] = []
