@@ -83,8 +83,9 @@ class SessionRepository(Protocol):
         session as stored: a concurrent change to any other field (a compaction, a rename) is kept. `updated_at`
         never moves backwards; NotFound for an unknown session."""
         ...
-    def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
-        """Adds one response's usage to the session's running totals, atomically."""
+    def add_usage(self, session_id: SessionId, usage: Usage) -> None:
+        """Adds one response's usage to the session's running totals, atomically (NotFound for an unknown session;
+        nothing is read back: it runs every round, and `get` reads the totals)."""
         ...
     def apply_compaction(
         self, session_id: SessionId, *, summary: str, boundary: int, record: CompactionRecord

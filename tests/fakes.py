@@ -106,7 +106,7 @@ class FakeSessionRepository:
         self.sessions[session_id] = replace(old, **fields)
         return self._view(self.sessions[session_id])
 
-    def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
+    def add_usage(self, session_id: SessionId, usage: Usage) -> None:
         if min(usage.input_tokens, usage.output_tokens, usage.cache_read_tokens) < 0:
             raise InvalidInput("Token usage cannot be negative.")
         s = self._require(session_id)
@@ -116,7 +116,6 @@ class FakeSessionRepository:
             total_output_tokens=s.total_output_tokens + usage.output_tokens,
             total_cache_read_tokens=s.total_cache_read_tokens + usage.cache_read_tokens,
         )
-        return self._view(self.sessions[session_id])
 
     def apply_compaction(
         self, session_id: SessionId, *, summary: str, boundary: int, record: CompactionRecord

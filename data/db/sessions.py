@@ -44,8 +44,7 @@ _SESSION_HITS = text(
 _GET = f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?"  # plain SQL: every turn reads its session
 _SESSIONS = cast(Table, SessionRow.__table__)
 _ADD_USAGE = ("UPDATE sessions SET total_input_tokens = total_input_tokens + ?, total_output_tokens ="  # every round
-              " total_output_tokens + ?, total_cache_read_tokens = total_cache_read_tokens + ? WHERE id = ?"
-              f" RETURNING {SESSION_COLUMNS}")
+              " total_output_tokens + ?, total_cache_read_tokens = total_cache_read_tokens + ? WHERE id = ?")
 
 class SqlSessionRepository:
     """Sessions. `update` writes what callers own; message, token and compaction counters are kept by the store."""
@@ -113,14 +112,12 @@ class SqlSessionRepository:
                 raise NotFound("session", session_id)
             return session_to_domain(row)
 
-    def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
+    def add_usage(self, session_id: SessionId, usage: Usage) -> None:
         check_usage(usage)
         with self._db.write_sql() as con:
-            found = records(con.execute(_ADD_USAGE, (usage.input_tokens, usage.output_tokens,
-                                                     usage.cache_read_tokens, session_id)))
-            if not found:
+            if not con.execute(_ADD_USAGE, (usage.input_tokens, usage.output_tokens, usage.cache_read_tokens,
+                                            session_id)).rowcount:
                 raise NotFound("session", session_id)
-            return session_to_domain(found[0])
 
     def apply_compaction(
         self, session_id: SessionId, *, summary: str, boundary: int, record: CompactionRecord

@@ -76,11 +76,12 @@ class LiteSessionRepository(Delegating):
                 self._db.run(f"UPDATE sessions SET {', '.join(sets)} WHERE id = :sid", {**values, "sid": session_id})
             return self._stored(session_id)
 
-    def add_usage(self, session_id: SessionId, usage: Usage) -> Session:
+    def add_usage(self, session_id: SessionId, usage: Usage) -> None:
         check_usage(usage)
         with self._db.write():
-            self._db.run(_ADD_USAGE, (usage.input_tokens, usage.output_tokens, usage.cache_read_tokens, session_id))
-            return self._stored(session_id)
+            if not self._db.run(_ADD_USAGE, (usage.input_tokens, usage.output_tokens, usage.cache_read_tokens,
+                                             session_id)).rowcount:
+                raise NotFound("session", session_id)
 
     def apply_compaction(
         self, session_id: SessionId, *, summary: str, boundary: int, record: CompactionRecord
