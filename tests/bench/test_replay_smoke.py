@@ -56,3 +56,28 @@ async def test_the_openai_replay_speaks_the_responses_api(tmp_path: Path, monkey
     assert started and all(isinstance(s, FakeResponsesServer) for s in started)
     # reasoning items with encrypted content are issued only on /v1/responses (the benchmark's servers keep no log)
     assert sum(len(s.issued) for s in started) >= rows[0].requests - 1 and not any(s.refusals for s in started)
+
+
+def test_the_phases_benchmark_measures_the_apps_own_engine_classes(tmp_path: Path) -> None:
+    """bench.replay_phases builds its env untimed: the estimator, pruner and builder are the app's classes, not the
+    replay's timing subclasses (whose wrappers would count as the app's CPU); the replay's own env stays timed."""
+    from bench.replay import Bench, parse
+    from domain.context.builder import CompactAwareMessageBuilder
+    from domain.context.estimator import TokenEstimator
+    from domain.context.pruner import ToolResultPruner
+
+    options = parse(["--strategy", "full", "--no-plot", "--provider", "anthropic", "--out", str(tmp_path / "o")])
+    full = next(s for s in strategies() if s.name == "full")
+    bench = Bench(options, tmp_path)
+    try:
+        for timed in (False, True):
+            env, _ = bench.env(full, tmp_path / f"home-{timed}", timed=timed)
+            try:
+                planner = env.send_message._upkeep.planner
+                parts = (planner.estimator, planner._pruner, planner._builder)
+                exact = [type(p) for p in parts] == [TokenEstimator, ToolResultPruner, CompactAwareMessageBuilder]
+                assert exact is not timed
+            finally:
+                env.storage.close()
+    finally:
+        bench.close()
