@@ -137,3 +137,55 @@ def test_a_request_that_begins_with_the_last_ones_turns_takes_their_shapes_at_on
     with_file = [*longer[:2], Turn("user", (AttachmentBlock(photo), TextBlock("look"))), *longer[3:]]
     assert shape_turns(with_file, memo=memo) == shape_turns(with_file)
     assert len(memo.prefix(with_file)) == 2 and len(memo.prefix(longer)) == 2  # up to the file's turn only
+
+
+def test_an_older_result_pruned_further_resumes_the_walk_at_the_request_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A tool result several requests back comes as another object (pruned further once newer results arrived):
+    the walk resumes at the last user message kept before it, not at the first message, so the turns before that
+    point are the same objects as in the last request (their shapes are kept), and the turns are to_turns' own."""
+    import data.providers.turn_memo as turn_memo
+
+    history = History()
+    memo = TurnMemo()
+    for n in range(8):  # eight requests, each a user message, a call, its result and a reply
+        history.user(f"q{n}").ai().call(f"c{n}", "t", {"n": n}).result(f"c{n}", "t", "x" * 200).ai(f"a{n}")
+        before = memo.turns(history.messages)
+    messages = list(history.messages)
+    changed = next(i for i, m in enumerate(messages) if m.tool_call_id == "c5" and m.tool_output)
+    messages[changed] = replace(messages[changed], tool_output="x" * 50)  # pruned: another object, shorter
+    walked: list[tuple[int, int]] = []
+    walk_on = turn_memo._walk_on
+
+    def recording(done: Any, segment: Any, web: Any) -> Any:
+        walked.append((len(done.prefix), len(segment)))
+        return walk_on(done, segment, web)
+
+    monkeypatch.setattr(turn_memo, "_walk_on", recording)
+    after = memo.turns(messages)
+    assert after == to_turns(messages)
+    resumed_at = walked[0][0]
+    assert 0 < resumed_at <= changed and messages[resumed_at].type.value == "user"
+    assert sum(length for _, length in walked) < len(messages) // 2  # not the whole list again
+    same = [a is b for a, b in zip(after, before, strict=False)]
+    assert all(same[:5]) and not all(same)  # the turns of the first requests are the same objects
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=st.lists(STEP, max_size=30), changes=st.lists(st.tuples(st.integers(0, 29), st.integers(0, 30)),
+                                                           max_size=4))
+def test_messages_replaced_once_from_some_request_on_walk_to_the_same_turns(
+    steps: list[tuple[str, str]], changes: list[tuple[int, int]]
+) -> None:
+    """As pruning does: from some request on, an older message comes as another object, the same one each time
+    after (so the walk resumes at a kept point before it, then grows from there again)."""
+    messages = _history(steps)
+    memo = TurnMemo()
+    replaced: dict[int, Message] = {}
+    for end in range(len(messages) + 1):
+        for index, since in changes:
+            if index < end and since <= end and index not in replaced:
+                replaced[index] = replace(messages[index], content=messages[index].content + " (pruned)")
+        shown = [replaced.get(i, m) for i, m in enumerate(messages[:end])]
+        assert memo.turns(shown) == to_turns(shown)
