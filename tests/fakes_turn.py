@@ -39,7 +39,13 @@ class Hang:
         self.release = asyncio.Event()
 
 
-ScriptStep = StreamEvent | Exception | Hang
+class Apart:
+    """A script step that lets the turn take what arrived before the next event comes (text deltas that arrive
+    together are handed over as one, as from a provider's burst)."""
+
+
+APART = Apart()
+ScriptStep = StreamEvent | Exception | Hang | Apart
 Script = list[ScriptStep] | Exception
 
 
@@ -103,6 +109,8 @@ class FakeModelApiAdapter:
             if isinstance(step, Hang):
                 step.reached.set()
                 await step.release.wait()
+            elif isinstance(step, Apart):
+                await asyncio.sleep(0)
             elif isinstance(step, Exception):
                 raise step
             else:

@@ -9,7 +9,7 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 
 from domain.errors import ProviderTimeout
-from domain.events import StreamEvent, Waiting
+from domain.events import StreamEvent, TextDelta, Waiting
 from domain.settings import Deadlines
 
 WAITING_TICK_S = 5.0  # how often a silence is reported
@@ -48,6 +48,16 @@ class _Feed:
         return item
 
 
+def _joined(first: TextDelta, feed: _Feed) -> TextDelta:
+    """`first` and the text deltas waiting right after it, as one delta: every event costs its consumers (the turn,
+    the screen) the same whatever its length, and a provider's burst can hold dozens."""
+    parts = [first.text]
+    items = feed.items
+    while items and type(items[0]) is TextDelta:
+        parts.append(feed.take().text)  # type: ignore[union-attr]
+    return TextDelta("".join(parts))
+
+
 def _wake(waiter: asyncio.Future[None] | None) -> None:
     if waiter is not None and not waiter.done():
         waiter.set_result(None)
@@ -61,8 +71,8 @@ async def within_deadlines(
     when the stream outlasts `deadlines.round_s`. Closing this closes the stream at once.
 
     The stream is read by one helper task from start to end (so an SDK's stream always runs in one task), at most
-    READ_AHEAD events ahead (those that arrived together are handed over without a timer each). `tick` defaults
-    to WAITING_TICK_S."""
+    READ_AHEAD events ahead (those that arrived together are handed over without a timer each, consecutive text
+    deltas among them as one). `tick` defaults to WAITING_TICK_S."""
     tick = WAITING_TICK_S if tick is None else tick
     loop = asyncio.get_running_loop()
     feed = _Feed()
@@ -96,6 +106,8 @@ async def within_deadlines(
             item = feed.take()  # already here (it arrived with others, or woke this wait)
             if item is None:
                 return
+            if items and type(item) is TextDelta and type(items[0]) is TextDelta:  # text that arrived together
+                item = _joined(item, feed)
             if isinstance(item, _Failed):
                 raise item.error
             if reported:

@@ -12,7 +12,7 @@ import pytest
 from domain.chat.deadlines import within_deadlines
 from domain.chat.stream import RoundState, stream_round
 from domain.errors import InvalidInput, NetworkError, ProviderTimeout
-from domain.events import ReplyProgress, StreamDone, StreamEvent, TextDelta, Waiting
+from domain.events import ReplyProgress, StreamDone, StreamEvent, TextDelta, ThinkingDelta, Waiting
 from domain.settings import ContextSettings, Deadlines, parse_setting
 
 Step = StreamEvent | float | Exception  # a float is a pause in seconds
@@ -90,12 +90,12 @@ async def test_no_event_for_the_idle_deadline_is_an_idle_timeout_and_the_stream_
 
 
 async def test_time_the_caller_spends_on_an_event_is_not_silence() -> None:
-    script = Scripted([TextDelta("a"), TextDelta("b"), StreamDone("end_turn")])
+    script = Scripted([TextDelta("a"), ThinkingDelta("t"), TextDelta("b"), StreamDone("end_turn")])
     seen = []
     async for event in within_deadlines(script.play(), Deadlines(5, 0.3, 5), tick=5):
         seen.append(event)
         await asyncio.sleep(0.5)  # e.g. storing the reply so far
-    assert seen == [TextDelta("a"), TextDelta("b"), StreamDone("end_turn")]
+    assert seen == [TextDelta("a"), ThinkingDelta("t"), TextDelta("b"), StreamDone("end_turn")]
 
 
 async def test_the_round_deadline_counts_from_the_start_however_lively_the_stream() -> None:
@@ -136,7 +136,7 @@ async def test_stream_round_keeps_what_arrived_when_a_deadline_fires() -> None:
     with pytest.raises(ProviderTimeout):
         async for event in stream_round(script.play(), state, Deadlines(5, 0.3, 9)):
             yielded.append(event)
-    assert state.text == "Hello, wor" and yielded == [TextDelta("Hello, "), TextDelta("wor")]
+    assert state.text == "Hello, wor" and yielded == [TextDelta("Hello, wor")]  # arrived together: one delta
 
 
 def test_deadlines_default_to_minutes_of_silence_and_half_an_hour_per_reply() -> None:
@@ -159,16 +159,40 @@ async def test_a_burst_is_read_ahead_a_bounded_way_and_handed_over_whole_and_in_
     async def burst() -> AsyncGenerator[StreamEvent, None]:
         for i in range(3 * READ_AHEAD):
             produced.append(i)
-            yield TextDelta(str(i))
+            yield ThinkingDelta(str(i))  # (not joined, unlike text: each is handed over as it came)
 
     got, ahead = [], 0
     async for event in within_deadlines(burst(), Deadlines(idle_s=1.0, round_s=10.0)):
-        assert isinstance(event, TextDelta)
+        assert isinstance(event, ThinkingDelta)
         got.append(int(event.text))
         ahead = max(ahead, len(produced) - len(got))
         await asyncio.sleep(0)  # the consumer works: the reader may run ahead meanwhile
     assert got == list(range(3 * READ_AHEAD))
     assert 1 < ahead <= READ_AHEAD + 1  # read ahead, never more than the queue holds (plus the one in hand)
+
+
+async def test_text_that_arrived_together_is_handed_over_as_one_delta_in_order() -> None:
+    """A burst of text deltas (a provider's network chunk of SSE events) comes out as one delta; text after a pause,
+    or after any other event, starts a new one; nothing is lost or reordered, and the read-ahead bound holds."""
+    from domain.chat.deadlines import READ_AHEAD
+
+    async def stream() -> AsyncGenerator[StreamEvent, None]:
+        for i in range(3 * READ_AHEAD):  # more than the queue holds: joined in runs of at most READ_AHEAD
+            yield TextDelta(f"{i},")
+        await asyncio.sleep(0.05)
+        yield TextDelta("late")
+        yield ThinkingDelta("hm")
+        yield TextDelta("x")
+        yield TextDelta("y")
+        yield StreamDone("end_turn")
+
+    await asyncio.sleep(0)
+    events = await collect(within_deadlines(stream(), Deadlines(idle_s=1.0, round_s=10.0)))
+    texts = [e.text for e in events if isinstance(e, TextDelta)]
+    assert "".join(texts) == "".join(f"{i}," for i in range(3 * READ_AHEAD)) + "late" + "xy"
+    assert len(texts) < 3 * READ_AHEAD / 2  # joined, not one event per piece
+    assert all(len(t.split(",")) - 1 <= READ_AHEAD + 1 for t in texts)
+    assert events[-4:] == [TextDelta("late"), ThinkingDelta("hm"), TextDelta("xy"), StreamDone("end_turn")]
 
 
 async def test_the_idle_deadline_still_holds_after_a_burst() -> None:
@@ -177,4 +201,4 @@ async def test_the_idle_deadline_still_holds_after_a_burst() -> None:
     with pytest.raises(ProviderTimeout):
         async for event in within_deadlines(stream.play(), Deadlines(idle_s=0.1, round_s=10.0)):
             got.append(event)
-    assert [e.text for e in got if isinstance(e, TextDelta)] == ["a", "b", "c"] and stream.closed
+    assert "".join(e.text for e in got if isinstance(e, TextDelta)) == "abc" and stream.closed

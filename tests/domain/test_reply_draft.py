@@ -6,7 +6,7 @@ import asyncio
 
 from domain.events import StreamDone, TextDelta, UsageReported
 from domain.models import MessageType, Usage
-from tests.fakes_turn import Hang, TurnWorld, make_world, reply, tool_round
+from tests.fakes_turn import APART, Hang, TurnWorld, make_world, reply, tool_round
 
 
 def replies(world: TurnWorld) -> list[tuple[str, bool, int]]:
@@ -38,7 +38,7 @@ async def test_two_kilobytes_of_streamed_text_are_in_the_store_before_the_reply_
 async def test_after_a_second_even_a_short_stream_is_stored() -> None:
     world = make_world()
     hang = Hang()
-    world.adapter().scripts.append([TextDelta("Hel"), TextDelta("lo"), hang, *reply(" there")])
+    world.adapter().scripts.append([TextDelta("Hel"), APART, TextDelta("lo"), hang, *reply(" there")])
     world.clock.now = lambda: world.clock.advance(1.1)  # type: ignore[method-assign]  # each look: 1.1 s later
     turn = asyncio.create_task(world.turn("hi"))
     await _until(world, turn, hang)
@@ -51,7 +51,7 @@ async def test_after_a_second_even_a_short_stream_is_stored() -> None:
 async def test_a_cancelled_turn_completes_its_draft_with_everything_that_arrived() -> None:
     world = make_world()
     hang = Hang()
-    world.adapter().scripts.append([TextDelta("x" * 2_100), TextDelta("yz"), hang])
+    world.adapter().scripts.append([TextDelta("x" * 2_100), APART, TextDelta("yz"), hang])
     turn = asyncio.create_task(world.turn("go"))
     await _until(world, turn, hang)
     assert replies(world) == [("x" * 2_100, True, 2)]  # the last 2 characters are not written yet
