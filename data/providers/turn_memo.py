@@ -19,7 +19,6 @@ from data.providers.conversation import (
 from domain.models import Message, MessageType
 
 KEPT_LISTS = 16  # conversations remembered (all dropped at once past this)
-KEPT_WALKS = 16  # walks kept per conversation: one per request's last user message, the newest last
 
 
 @dataclass(frozen=True)
@@ -47,13 +46,10 @@ _EMPTY = _Walked()
 
 
 class TurnMemo:
-    """to_turns with the walk kept per conversation (the list's first message) at the last user message of each of
-    its recent requests: when an older message comes as another object (a tool result pruned further as newer ones
-    arrive), the walk resumes at the newest of those points before it, not from the first message, and the turns
-    before it stay the same objects (so their shapes are kept too)."""
+    """to_turns with the walk kept per conversation (the list's first message) at its last user message."""
 
     def __init__(self) -> None:
-        self._walked: dict[tuple[str, bool, str | None], list[_Walked]] = {}
+        self._walked: dict[tuple[str, bool, str | None], _Walked] = {}
 
     def turns(self, messages: Sequence[Message], *, user_first: bool = True, tool_blocks: bool = True,
               web_provider: str | None = None) -> list[Turn]:
@@ -61,22 +57,18 @@ class TurnMemo:
         if not messages:
             return to_turns(messages, user_first=user_first, tool_blocks=tool_blocks, web_provider=web_provider)
         key = (messages[0].id, tool_blocks, web_provider)
-        chain = self._walked.get(key, [])
-        kept = next((chain[:i + 1] for i in range(len(chain) - 1, -1, -1) if chain[i].starts(messages)), [])
-        walked = kept[-1] if kept else _EMPTY
-        if _answers(messages[len(walked.prefix):], walked.unanswered):
-            walked, kept = _EMPTY, []
+        walked = self._walked.get(key, _EMPTY)
+        if not walked.starts(messages) or _answers(messages[len(walked.prefix):], walked.unanswered):
+            walked = _EMPTY
         last_user = next((i for i in range(len(messages) - 1, len(walked.prefix) - 1, -1)
                           if messages[i].type is MessageType.USER), None)
         if last_user is not None and last_user > len(walked.prefix):
             walked = _advance(walked, messages[:last_user], tool_blocks, web_provider)
             if _answers(messages[last_user:], walked.unanswered):  # a call of it answered after it: walk it all
                 return to_turns(messages, user_first=user_first, tool_blocks=tool_blocks, web_provider=web_provider)
-            kept = [*kept, walked][-KEPT_WALKS:]
-        if len(kept) != len(chain) or (kept and kept[-1] is not chain[-1]):  # grown, or resumed further back
             if len(self._walked) >= KEPT_LISTS and key not in self._walked:
                 self._walked.clear()
-            self._walked[key] = kept
+            self._walked[key] = walked
         _, walk = _walk_on(walked, messages[len(walked.prefix):], web_provider)
         return finish_turns(merge_into(list(walked.merged), _shown(walk.turns, tool_blocks)), user_first)
 
