@@ -235,8 +235,8 @@ def test_an_inserted_message_whose_fields_a_read_parses_anew_is_fetched(storage:
 
 
 def test_an_inserted_message_changed_since_is_fetched_not_taken_as_written(storage: Storage) -> None:
-    """This store inserts, another process changes the row, this store changes it again: each change moved the
-    revision, so the read fetches the row."""
+    """This store inserts, then another process changes the row: the change moved its revision, so the read fetches
+    the row instead of handing out the object written."""
     home = storage.path.parent
     new_session(storage)
     storage.messages.since("s1", 0)
