@@ -2,7 +2,7 @@
 Palimpsest's defaults, the Anthropic SDK against the local fake server): the median per turn of each phase, in CPU
 time of the app's thread, beside the turn's overhead (wall time minus the fake servers' CPU time).
 
-Run: .venv/bin/python -m bench.replay_phases [--turns 60] — writes bench/results/phases.md.
+Run: .venv/bin/python -m bench.replay_phases [--turns 60] [--runs 1] — writes bench/results/phases.md.
 """
 
 from __future__ import annotations
@@ -181,14 +181,33 @@ def report(overhead: Sequence[float], cpu: Sequence[float], phases: dict[str, li
     return "\n".join([*lines, ""])
 
 
+def run_ratio(cpu: Sequence[float], sdk: Sequence[float]) -> float:
+    """A run's figure: the median over its turns of (CPU outside the SDK's phase) / (the SDK's phase)."""
+    return statistics.median((c - s) / s for c, s in zip(cpu, sdk, strict=True) if s > 0)
+
+
+def runs_line(ratios: Sequence[float], target: float = 0.5) -> str:
+    """The report's line for several runs of one command: each run's figure, their median, how many meet the target."""
+    listed = " / ".join(f"{r:.2f}" for r in ratios)
+    met = sum(r <= target for r in ratios)
+    return (f"Runs of this command, one after another: {listed}; median {statistics.median(ratios):.2f}, "
+            f"{met} of {len(ratios)} at or under {target} (the table above is the last run).")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Runs the measure, prints and writes the report."""
+    """Runs the measure (`--runs` times, each on a fresh copy of the store), prints and writes the report."""
     parser = argparse.ArgumentParser(prog="python -m bench.replay_phases")
     parser.add_argument("--turns", type=int, default=60, help="turns measured (default 60)")
+    parser.add_argument("--runs", type=int, default=1, help="runs one after another, to see the spread (default 1)")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "phases.md")
     args = parser.parse_args(argv)
-    overhead, cpu, phases, tools = asyncio.run(measure(args.turns))
+    ratios: list[float] = []
+    for _ in range(max(1, args.runs)):
+        overhead, cpu, phases, tools = asyncio.run(measure(args.turns))
+        ratios.append(run_ratio(cpu, phases[SDK]))
     text = report(overhead, cpu, phases, " ".join([".venv/bin/python -m bench.replay_phases", *(argv or [])]), tools)
+    if len(ratios) > 1:
+        text += "\n" + runs_line(ratios) + "\n"
     args.out.write_text(text, encoding="utf-8")
     print(text)
     return 0
