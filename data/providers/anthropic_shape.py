@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from operator import is_
 from typing import Any
 
 from data.attachments.media import MediaSource
@@ -24,6 +23,7 @@ from data.providers.conversation import (
 from data.providers.thinking_rules import takes_interleaved
 from data.providers.turn_memo import TurnMemo
 from domain.attachment import placeholder
+from domain.context.shared_prefix import same_prefix
 from domain.models import Message, ModelCapabilities, ReasoningBlock, ToolDefinition
 from domain.web import WebSearchSettings
 
@@ -71,18 +71,6 @@ class ShapeMemo:
                  lead: tuple[tuple[Turn, ...], tuple[dict[str, Any], ...]] = ((), ())) -> None:
         """The shapes of this request's turns, instead of the last one's, and its leading turns all kept."""
         self._shaped, self._lead = shaped, lead
-
-
-def same_prefix(a: Sequence[object], b: Sequence[object]) -> int:
-    """How many first items `a` and `b` share (the same objects): a binary search of identity runs checked in C."""
-    lo, hi = 0, min(len(a), len(b))
-    while lo < hi:  # a[:lo] is b[:lo]; a[:hi + 1] is not (or hi is the shorter length)
-        mid = (lo + hi + 1) // 2
-        if all(map(is_, a[lo:mid], b[lo:mid])):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 def _alone(turn: Turn) -> bool:

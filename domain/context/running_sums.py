@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import is_
 
+from domain.context.shared_prefix import same_prefix
 from domain.models import Message, MessageType
 
 MIN_MESSAGES = 32  # shorter lists are summed directly (a turn of fit_to_budget, a cut point's tail)
@@ -37,16 +37,7 @@ class RunningSums:
             return _sum(messages, estimate) if limit is None else None
         key = messages[0].id
         known = self._summed.get(key)
-        shared = 0
-        if known is not None:
-            before = known.messages
-            if len(before) <= len(messages) and all(map(is_, before, messages)):  # at C speed: the list grew
-                shared = len(before)
-            else:
-                for a, b in zip(before, messages, strict=False):
-                    if a is not b:
-                        break
-                    shared += 1
+        shared = same_prefix(known.messages, messages) if known is not None else 0
         if limit is not None and not shared:
             return None
         sums = list(known.sums[:shared]) if known is not None else []
