@@ -161,12 +161,11 @@ def report(overhead: Sequence[float], cpu: Sequence[float], phases: dict[str, li
         "| phase | what it is | median ms per turn |", "|---|---|---|",
     ]
     lines += [f"| {label} | {what} | {median(phases[label]):.2f} |" for label, what in PHASES]
-    ratios = [(c - sdk) / sdk for c, sdk in zip(cpu, phases[SDK], strict=True) if sdk > 0]
     lines += [
         f"| **turn overhead** | wall time minus the servers' CPU time | **{median(overhead):.2f}** "
         f"(CPU {median(cpu):.2f}) |",
         f"| **app / SDK** | the turn's CPU outside the SDK's phase over the SDK's phase, turn by turn (target "
-        f"≤ 0.5) | **{median(ratios):.2f}** |",
+        f"≤ 0.5) | **{run_ratio(cpu, phases[SDK]):.2f}** |",
     ]
     flagged = [((c - sdk) / sdk, tool) for c, sdk, tool in zip(cpu, phases[SDK], tools, strict=False) if sdk > 0]
     for kind in (False, True):
