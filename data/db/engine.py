@@ -14,6 +14,8 @@ from sqlalchemy import Engine, Select, bindparam, create_engine, event, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, sessionmaker
 
+from data.db.write_journal import WriteJournal
+
 WAL_SWITCH_SECONDS = 30.0
 T = TypeVar("T")
 _REVISION = "SELECT value FROM config_revision WHERE id = 1"
@@ -79,6 +81,7 @@ class _Tx:
         except BaseException:
             self._fairy.close()
             raise
+        self.journal = WriteJournal(self.con) if immediate else None
 
     def session(self) -> Session:
         """The ORM session of this transaction (made on first use, on the same connection)."""
@@ -101,6 +104,8 @@ class _Tx:
                 if session is not None:
                     session.flush()
                 self.con.execute("COMMIT")
+                if self.journal is not None:
+                    self.journal.committed()
         finally:
             try:
                 if self.con.in_transaction:
@@ -132,6 +137,7 @@ class Database:
         self._write = sessionmaker(engine.execution_options(sqlite_immediate=True), expire_on_commit=False)
         self._current: ContextVar[_Tx | None] = ContextVar(f"palimpsest-uow-{id(self)}", default=None)
         self._reading: ContextVar[_Tx | None] = ContextVar(f"palimpsest-read-{id(self)}", default=None)
+        self._own_write: ContextVar[_Tx | None] = ContextVar(f"palimpsest-sql-write-{id(self)}", default=None)
         self._kept: dict[Hashable, tuple[int, Any]] = {}
 
     @contextmanager
@@ -204,12 +210,20 @@ class Database:
             yield current.flushed()
             return
         tx = _Tx(self.engine, immediate=True)
+        token = self._own_write.set(tx)
         ok = False
         try:
             yield tx.con
             ok = True
         finally:
+            self._own_write.reset(token)
             tx.end(commit=ok)
+
+    def journal(self) -> WriteJournal | None:
+        """The journal of the write transaction this context is in (a unit of work's, or a `write_sql` block's
+        own), or None outside one (an ORM `write()` session of its own keeps none: its changes stay unaccounted)."""
+        tx = self._current.get() or self._own_write.get()
+        return tx.journal if tx is not None else None
 
     @contextmanager
     def atomic(self) -> Iterator[None]:

@@ -80,5 +80,8 @@ AFTER = ALL.where(MESSAGES.c.active == ONE, MESSAGES.c.seq > bindparam("after"))
 # `+active` so it cannot pick the active path's index instead (that read the whole path: 2.5 ms at 10,000 messages)
 PINNED = ALL.where(MESSAGES.c.pinned == ONE, text("+messages.active = 1")).order_by(MESSAGES.c.seq)
 # the same reads for the memo: as (id, seq, rev) keys, then whole rows for what it does not know (plain SQL)
-SINCE_READ = MemoRead(message_text.SINCE_KEYS, message_text.SINCE_WHOLE)
-PINNED_READ = MemoRead(message_text.PINNED_KEYS, message_text.PINNED_WHOLE)
+# (and whether an active message just inserted, after every row of its session, is one of their rows)
+SINCE_READ = MemoRead(message_text.SINCE_KEYS, message_text.SINCE_WHOLE,
+                      lambda m, p: m.session_id == p["sid"] and m.seq >= p["seq"])
+PINNED_READ = MemoRead(message_text.PINNED_KEYS, message_text.PINNED_WHOLE,
+                       lambda m, p: m.session_id == p["sid"] and m.pinned)

@@ -74,6 +74,7 @@ class SqlMessageRepository:
         params = {"id": message.id, "session_id": message.session_id, "created_at": at,
                   "parent_id": message.parent_id, **message_values(message)}
         with self._db.write_sql() as con:  # a turn's hot path: plain SQL on the transaction's sqlite3 connection
+            changes = con.total_changes
             if message.parent_id is not None and (
                     con.execute(text_sql.PARENT_SESSION, (message.parent_id,)).fetchone() or (None,)
             )[0] != message.session_id:
@@ -93,8 +94,13 @@ class SqlMessageRepository:
                 con.executemany(text_sql.ATTACHMENT_REF, [(message.id, i, a.sha256)
                                                           for i, a in enumerate(message.attachments)])
             con.execute(text_sql.TOUCH, {"sid": message.session_id, "at": at, "preview": _preview(message)})
-        stored = copied(message, seq=seq, created_at=created, parent_id=parent_id)  # replace: ~15 µs
-        self._memo.wrote(stored, rev if reads_back_equal(stored) else None)
+            stored = copied(message, seq=seq, created_at=created, parent_id=parent_id)  # replace: ~15 µs
+            exact = rev if reads_back_equal(stored) else None
+            journal = self._db.journal()
+            if journal is not None:  # the memo takes the row in when this commits (the keys need no read then)
+                journal.account(con.total_changes - changes)
+                self._memo.inserted(journal, stored, exact)
+        self._memo.wrote(stored, exact)
         return stored
 
     def add_many(self, messages: Sequence[Message]) -> int:

@@ -72,4 +72,8 @@ class SqlCalibrationStore:
         if not math.isfinite(ratio) or ratio <= 0:
             raise InvalidInput(f"A calibration ratio must be a positive number, not {ratio}.")
         with self._db.write_sql() as con:  # one upsert statement: this runs after every round
+            changes = con.total_changes
             con.execute(_UPSERT_RATIO, (key, ratio, micros(datetime.now(UTC))))
+            journal = self._db.journal()
+            if journal is not None:  # a ratio: no message read changes with it
+                journal.account(con.total_changes - changes)
