@@ -36,13 +36,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = [i for i in items if i not in dropped]
 
 
+def head_home(tmp_path: Path, head_database: Path) -> Path:
+    """A folder of its own holding a copy of the database at head."""
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copyfile(head_database, home / "palimpsest.db")
+    return home
+
+
 @pytest.fixture(params=STORES)
 def storage(request: pytest.FixtureRequest, tmp_path: Path, head_database: Path) -> Iterator[Storage]:
     """A fresh store at head, seeded, on a SQLite file of its own: each test runs against both stores (the lite one
     does the ports a turn uses itself, the rest through the full Storage it opens on demand)."""
-    home = tmp_path / "home"
-    home.mkdir()
-    shutil.copyfile(head_database, home / "palimpsest.db")
+    home = head_home(tmp_path, head_database)
     opened: Storage | None = Storage.open(home) if request.param == "sqlalchemy" else cast(
         Storage, open_lite(home, lambda: Storage.open(home)))
     assert opened is not None, "a database at head opens lite"

@@ -15,7 +15,7 @@ from data.db.message_sql import PINNED_READ, SINCE_READ
 from data.db.messages import SqlMessageRepository
 from data.storage import Storage
 from domain.models import MessageType, Usage
-from tests.data.conftest import msg, new_session
+from tests.data.conftest import head_home, msg, new_session
 from tests.data.test_message_memo import fresh, memo_reads
 
 KEYS = SINCE_READ.keys.split(" WHERE ")[0]  # the statements as traced have their values in place of parameters
@@ -25,12 +25,7 @@ assert KEYS == PINNED_READ.keys.split(" WHERE ")[0] == "SELECT id, seq, rev FROM
 @pytest.fixture
 def full(tmp_path: Path, head_database: Path) -> Iterator[Storage]:
     """The full store only: the lite one keeps no memo."""
-    import shutil
-
-    home = tmp_path / "home"
-    home.mkdir()
-    shutil.copyfile(head_database, home / "palimpsest.db")
-    storage = Storage.open(home)
+    storage = Storage.open(head_home(tmp_path, head_database))
     assert isinstance(storage.messages, SqlMessageRepository)
     yield storage
     storage.close()
