@@ -120,7 +120,7 @@ class SqlSessionRepository:
                                             session_id)).rowcount:
                 raise NotFound("session", session_id)
             journal = self._db.journal()
-            if journal is not None:  # the session's totals: no message read changes with them
+            if journal is not None:  # the totals: no message read changes with them (and no cache keeps sessions)
                 journal.account(con.total_changes - changes)
 
     def apply_compaction(
