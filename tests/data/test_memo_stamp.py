@@ -161,3 +161,43 @@ def test_a_message_that_reads_back_unequal_is_fetched(full: Storage) -> None:
     path, _ = memo_reads(full)
     assert keys_read(seen) == 1  # the path's (the pinned messages' read still stands: the reply is not pinned)
     assert path == fresh(home)[0] and path[0].reasoning
+
+
+def test_reads_on_other_threads_never_miss_a_committed_message(full: Storage) -> None:
+    """One thread stores messages (each with the round's usage, in one unit of work) while another reads the path
+    through the same store, on the pool's other connections: every read holds at least every message committed
+    before it began, in order."""
+    import threading
+
+    home = full.path.parent
+    new_session(full)
+    full.messages.since("s1", 0)
+    committed = 0
+    failures: list[str] = []
+    done = threading.Event()
+
+    def write() -> None:
+        nonlocal committed
+        try:
+            for i in range(150):
+                with full.unit_of_work.atomic():
+                    full.messages.add(msg(f"m{i:03d}", content=f"text {i}"))
+                    full.sessions.add_usage("s1", Usage(input_tokens=1))
+                committed = i + 1
+        finally:
+            done.set()
+
+    def read() -> None:
+        while not done.is_set():
+            before = committed
+            ids = [m.id for m in full.messages.since("s1", 0)]
+            if len(ids) < before or ids != [f"m{i:03d}" for i in range(len(ids))]:
+                failures.append(f"{before} committed, read {len(ids)}: {ids[-3:]}")
+
+    threads = [threading.Thread(target=write), threading.Thread(target=read), threading.Thread(target=read)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not failures, failures[:3]
+    assert committed == 150 and memo_reads(full) == fresh(home)
