@@ -219,6 +219,17 @@ class Database:
             self._own_write.reset(token)
             tx.end(commit=ok)
 
+    @contextmanager
+    def known_write_sql(self) -> Iterator[sqlite3.Connection]:
+        """`write_sql()` for a write whose effect the caches over the store know (they follow it, or it leaves them
+        right): the rows it changes are accounted in the transaction's journal when the block ends without error."""
+        with self.write_sql() as con:
+            before = con.total_changes  # after the unit of work's own ORM changes were flushed: those stay unknown
+            yield con
+            journal = self.journal()
+            assert journal is not None, "write_sql() always runs in a write transaction"
+            journal.account(con.total_changes - before)
+
     def journal(self) -> WriteJournal | None:
         """The journal of the write transaction this context is in (a unit of work's, or a `write_sql` block's
         own), or None outside one (an ORM `write()` session of its own keeps none: its changes stay unaccounted)."""

@@ -73,8 +73,7 @@ class SqlMessageRepository:
         at = micros(created)
         params = {"id": message.id, "session_id": message.session_id, "created_at": at,
                   "parent_id": message.parent_id, **message_values(message)}
-        with self._db.write_sql() as con:  # a turn's hot path: plain SQL on the transaction's sqlite3 connection
-            changes = con.total_changes
+        with self._db.known_write_sql() as con:  # a turn's hot path: plain SQL on the transaction's connection
             if message.parent_id is not None and (
                     con.execute(text_sql.PARENT_SESSION, (message.parent_id,)).fetchone() or (None,)
             )[0] != message.session_id:
@@ -97,9 +96,8 @@ class SqlMessageRepository:
             stored = copied(message, seq=seq, created_at=created, parent_id=parent_id)  # replace: ~15 µs
             exact = rev if reads_back_equal(stored) else None
             journal = self._db.journal()
-            if journal is not None:  # the memo takes the row in when this commits (the keys need no read then)
-                journal.account(con.total_changes - changes)
-                self._memo.inserted(journal, stored, exact)
+            assert journal is not None
+            self._memo.inserted(journal, stored, exact)  # taken in when this commits: the keys need no read then
         self._memo.wrote(stored, exact)
         return stored
 

@@ -114,14 +114,10 @@ class SqlSessionRepository:
 
     def add_usage(self, session_id: SessionId, usage: Usage) -> None:
         check_usage(usage)
-        with self._db.write_sql() as con:
-            changes = con.total_changes
+        with self._db.known_write_sql() as con:  # the totals: no message read changes with them, no cache keeps them
             if not con.execute(_ADD_USAGE, (usage.input_tokens, usage.output_tokens, usage.cache_read_tokens,
                                             session_id)).rowcount:
                 raise NotFound("session", session_id)
-            journal = self._db.journal()
-            if journal is not None:  # the totals: no message read changes with them (and no cache keeps sessions)
-                journal.account(con.total_changes - changes)
 
     def apply_compaction(
         self, session_id: SessionId, *, summary: str, boundary: int, record: CompactionRecord
