@@ -89,7 +89,7 @@ class Storage:
                 db.engine.connect().close()  # the engine's first connection puts the file in WAL mode
                 seed_file(path, registry)
             except BaseException:
-                db.engine.dispose()
+                db.close()
                 raise
         return cls(path, db, registry)
 
@@ -110,7 +110,7 @@ class Storage:
 
     def close(self) -> None:
         """Releases every connection (the WAL is checkpointed by SQLite as the last one closes)."""
-        self._db.engine.dispose()
+        self._db.close()
 
 
 @contextmanager

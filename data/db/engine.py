@@ -14,6 +14,7 @@ from sqlalchemy import Engine, Select, bindparam, create_engine, event, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, sessionmaker
 
+from data.db.parked import Parked
 from data.db.write_journal import WriteJournal
 
 WAL_SWITCH_SECONDS = 30.0
@@ -69,9 +70,9 @@ class _Tx:
     """One transaction on a pooled sqlite3 connection, begun and ended in plain SQL (about a sixth of an ORM
     session's cost); an ORM session joins it only when a repository asks for one."""
 
-    def __init__(self, engine: Engine, *, immediate: bool) -> None:
-        self._engine = engine
-        self._fairy = engine.raw_connection()
+    def __init__(self, engine: Engine, parked: Parked, *, immediate: bool) -> None:
+        self._engine, self._parked = engine, parked
+        self._fairy = parked.take()
         self.con = cast(sqlite3.Connection, self._fairy.driver_connection)
         self.info: dict[str, Any] = {}
         self._session: Session | None = None
@@ -97,8 +98,10 @@ class _Tx:
         return self.con
 
     def end(self, *, commit: bool) -> None:
-        """Commits (the session's pending changes flushed first) or rolls back, then returns the connection."""
+        """Commits (the session's pending changes flushed first) or rolls back, then returns the connection: parked
+        for the next plain-SQL transaction when the transaction ended cleanly, else to the engine's pool."""
         session, bound = self._session, self._bound
+        clean = False
         try:
             if commit:
                 if session is not None:
@@ -110,10 +113,13 @@ class _Tx:
             try:
                 if self.con.in_transaction:
                     self.con.execute("ROLLBACK")
+                clean = True
             finally:
                 if session is not None and bound is not None:
                     session.close()
                     bound.close()  # returns the connection to the pool
+                elif clean:
+                    self._parked.give_back(self._fairy)
                 else:
                     self._fairy.close()
 
@@ -139,6 +145,16 @@ class Database:
         self._reading: ContextVar[_Tx | None] = ContextVar(f"palimpsest-read-{id(self)}", default=None)
         self._own_write: ContextVar[_Tx | None] = ContextVar(f"palimpsest-sql-write-{id(self)}", default=None)
         self._kept: dict[Hashable, tuple[int, Any]] = {}
+        self._parked = Parked(engine)
+
+    def close(self) -> None:
+        """Returns the parked connections to the pool and disposes of it (every connection closed)."""
+        self._parked.release()
+        self.engine.dispose()
+
+    def release_parked(self) -> None:
+        """Returns the connections kept between plain-SQL transactions to the engine's pool."""
+        self._parked.release()
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -158,7 +174,7 @@ class Database:
         if current is not None:
             yield current.flushed()
             return
-        tx = _Tx(self.engine, immediate=False)
+        tx = _Tx(self.engine, self._parked, immediate=False)
         try:
             yield tx.con
         finally:
@@ -181,7 +197,7 @@ class Database:
         if self._current.get() is not None or self._reading.get() is not None:
             yield
             return
-        tx = _Tx(self.engine, immediate=False)
+        tx = _Tx(self.engine, self._parked, immediate=False)
         token = self._reading.set(tx)
         try:
             yield
@@ -209,7 +225,7 @@ class Database:
         if current is not None:
             yield current.flushed()
             return
-        tx = _Tx(self.engine, immediate=True)
+        tx = _Tx(self.engine, self._parked, immediate=True)
         token = self._own_write.set(tx)
         ok = False
         try:
@@ -242,7 +258,7 @@ class Database:
         if self._current.get() is not None:
             yield
             return
-        tx = _Tx(self.engine, immediate=True)
+        tx = _Tx(self.engine, self._parked, immediate=True)
         token = self._current.set(tx)
         ok = False
         try:

@@ -27,6 +27,7 @@ def other(storage: Storage) -> Iterator[Storage]:
 def _statements(storage: Storage) -> list[str]:
     """Every statement sent to SQLite from here on, as the driver sends it (SQLAlchemy's and plain SQL alike)."""
     seen: list[str] = []
+    storage._db.release_parked()  # the connections kept between transactions are taken from the pool again
     event.listen(storage._db.engine, "checkout",  # each connection as it is taken from the pool
                  lambda connection, _record, _proxy: connection.set_trace_callback(seen.append))
     return seen

@@ -35,6 +35,7 @@ def statements(storage: Storage) -> list[str]:
     """Every statement the store's connections run from now on (connections already open included)."""
     seen: list[str] = []
     engine = storage._db.engine
+    storage._db.release_parked()
     engine.pool.dispose()  # the next connections are new ones, each traced
 
     @event.listens_for(engine, "connect")

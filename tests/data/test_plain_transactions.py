@@ -20,6 +20,7 @@ def db(tmp_path: Path) -> Iterator[Database]:
     with database.write_sql() as con:
         con.execute("CREATE TABLE t (a INTEGER)")
     yield database
+    database.release_parked()  # the connections kept between plain-SQL transactions go back too
     assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
     engine.dispose()
 
