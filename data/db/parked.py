@@ -11,9 +11,10 @@ PARKED_CONNECTIONS = 3  # connections kept out of the pool between plain-SQL tra
 class Parked:
     """Pooled connections kept checked out between plain-SQL transactions, the one used last taken first. Two gains:
     the pool's checkout and checkin cost about 10 µs a transaction (three a turn), a list's pop and append well under
-    one; and the next transaction runs on the connection that wrote last, whose page cache SQLite keeps, where the
-    pool's rotation handed it one whose cache another connection's commit had made stale. At most `limit` are kept
-    (the rest go back to the pool, which holds 5 and 10 more); `release()` gives them all back."""
+    one; and the next transaction runs on the connection that wrote last, whose page cache is still good, where the
+    pool's rotation (first in, first out) handed it another, whose cache SQLite drops as its transaction begins
+    because the database changed since it last read. At most `limit` are kept (the rest go back to the pool, which
+    holds 5 and 10 more); `release()` gives them all back."""
 
     def __init__(self, engine: Engine, limit: int = PARKED_CONNECTIONS) -> None:
         self._engine, self._limit = engine, limit
