@@ -36,7 +36,7 @@ class Parked:
 
     def release(self) -> None:
         """Returns every parked connection to the engine's pool (before it is disposed, or to trace new ones)."""
-        while self._free:
+        while True:
             try:
                 fairy = self._free.pop()
             except IndexError:

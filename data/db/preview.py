@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.models import Message, MessageType
 
 PREVIEW_CHARS = 120
-_HEAD_CHARS = 8 * PREVIEW_CHARS  # the part of a long text read first (every stored message passes here)
+_HEAD_FACTOR = 8  # a long text's first 8 × chars characters are read first (every stored message passes here)
 
 
 def preview(message: Message) -> str | None:
@@ -20,7 +20,7 @@ def collapsed_head(text: str, chars: int) -> str:
     """`" ".join(text.split())[:chars]`, reading only the head of a long text when that is enough: the head's words
     joined are always a start of the whole text's (a word the cut splits is a start of that word), so once they
     reach `chars` the rest cannot change them."""
-    head = text[:max(_HEAD_CHARS, 8 * chars)]
+    head = text[:_HEAD_FACTOR * chars]
     joined = " ".join(head.split())
     if len(head) == len(text) or len(joined) >= chars:
         return joined[:chars]
