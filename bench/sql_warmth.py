@@ -22,7 +22,7 @@ import statistics
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import closing
 from pathlib import Path
 
@@ -78,7 +78,7 @@ def measure(stores: int) -> dict[str, list[float]]:
     return spent
 
 
-def report(spent: dict[str, Sequence[float]], command: str) -> str:
+def report(spent: Mapping[str, Sequence[float]], command: str) -> str:
     """The Markdown table: median and quartiles of each way, and its median over the first way's."""
     base = statistics.quantiles(next(iter(spent.values())), n=4)[1]
     lines = [f"`{command}`: thread CPU time of one `storage.messages.add` into the replay's 10,000-message session.",
