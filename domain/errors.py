@@ -192,6 +192,10 @@ class InvalidResponse(ProviderError):
     kind = "invalid_response"
 
 
+class ModelNotFound(InvalidResponse):
+    """The provider answered 404: it does not know the model (a retired one, a typo) or the endpoint."""
+
+
 class ReasoningRejected(ProviderError):
     """The provider refused reasoning blocks sent back to it (an invalid signature: a rotated key, an expired or
     altered block). The turn can recover by sending the same messages once more without their reasoning blocks."""

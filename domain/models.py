@@ -20,6 +20,7 @@ from domain.provider_models import Provider as Provider  # re-exported
 from domain.provider_models import ProviderApi as ProviderApi  # re-exported
 from domain.provider_models import ProviderId as ProviderId  # re-exported
 from domain.provider_models import ProviderType as ProviderType  # re-exported
+from domain.provider_models import Retirement as Retirement  # re-exported
 from domain.provider_models import ServerWindow as ServerWindow  # re-exported
 from domain.provider_models import WindowSource as WindowSource  # re-exported
 from domain.web import WebSearchRecord

@@ -4,6 +4,7 @@ came from, and what a server says of the context it runs a model with (re-export
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from enum import StrEnum
 from urllib.parse import urlsplit
 
@@ -86,6 +87,15 @@ def speaks_responses(provider: Provider) -> bool:
 
 
 @dataclass(frozen=True)
+class Retirement:
+    """The day a vendor stops serving a model (its API refuses it from then on) and the model it names instead."""
+
+    on: date
+    successor: ModelId | None = None
+    successor_name: str | None = None  # the successor's display name, where the registry has one
+
+
+@dataclass(frozen=True)
 class AiModel:
     """A model of a provider with the context window Palimpsest manages against."""
 
@@ -102,6 +112,7 @@ class AiModel:
     input_limit: int | None = None
     capabilities: ModelCapabilities | None = None  # None: not known (nothing assumed)
     trained_window: int | None = None  # a local server's model: the length it was trained for (the window: loaded)
+    retirement: Retirement | None = None  # announced by its vendor (the registry's table), else None
 
 
 @dataclass(frozen=True)

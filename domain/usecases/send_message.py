@@ -38,6 +38,7 @@ from domain.events import (
 from domain.models import AgentId, Message, MessageId, MessageType, ModelId, ProviderId, SessionId, Usage
 from domain.ports import Clock, ModelRepository
 from domain.provider_ports import AttachmentForms, ToolContext, ToolExecutor
+from domain.retirement import RetirementNotices, explained
 from domain.services.adapters import ProviderAdapters
 from domain.usecases.discover_model import DiscoverModelUseCase
 from domain.usecases.generate_title import GenerateTitleUseCase
@@ -75,9 +76,8 @@ class SendMessageUseCase:
         self._discover, self._forms = discover, forms
         self._upkeep, self._title, self._clock, self._new_id = upkeep, title, clock, new_id
         self._sender = RoundSender(upkeep.planner, models, upkeep.auto_compact)
-        self._models = models
-        self._numbers = numbers
-        self._gate = gate
+        self._models, self._numbers, self._gate = models, numbers, gate
+        self._retiring = RetirementNotices()  # a model its vendor retires: said once per conversation
 
     def __call__(
         self,
@@ -170,7 +170,8 @@ class SendMessageUseCase:
                     yield event
         except PalimpsestError as err:
             turn.keep_partial(self._turns, end_reason(err))
-            yield chat_error(err)
+            yield chat_error(explained(err, ctx.model, ctx.provider.name if ctx.provider else "",
+                                       self._clock.now().date()))
         except BaseException as err:  # cancelled, closed, or a bug: keep what arrived, then let it propagate
             turn.keep_partial(self._turns, end_reason(err))
             raise
@@ -219,6 +220,9 @@ class SendMessageUseCase:
                                              ctx.model) if ctx.settings.web_search else None
         if unavailable is not None:
             yield Notice(unavailable, warning=True)
+        retiring = self._retiring.notice(session_id, ctx.model, provider.name, self._clock.now().date())
+        if retiring is not None:
+            yield retiring
         if self._numbers is not None:
             ctx = await self._numbers.counted(adapter, self._upkeep.planner, ctx)
         names = [t.name for t in ctx.tools]  # web search on: its MCP search tools run even where turned off here
