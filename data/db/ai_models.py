@@ -12,7 +12,7 @@ from data.db.capabilities_json import capabilities_from_json, capabilities_to_js
 from data.db.engine import Database, keyed_select
 from data.db.mappers import model_onto_row, model_to_domain
 from data.db.model_resolution import fetched_source as _fetched_source
-from data.db.model_resolution import resolved
+from data.db.model_resolution import resolved, with_retirement
 from data.db.rows import ModelRow, ProviderRow
 from data.registry import Registry
 from domain.errors import InvalidInput, NotFound
@@ -34,7 +34,7 @@ class SqlModelRepository:
         if provider_id is not None:
             query = query.where(ModelRow.provider_id == provider_id)
         with self._db.read() as s:
-            return [model_to_domain(r) for r in s.scalars(query)]
+            return [with_retirement(model_to_domain(r), self._registry) for r in s.scalars(query)]
 
     def get(self, provider_id: ProviderId, model_id: ModelId) -> AiModel | None:
         row = self._db.first(_GET, {"id": model_id, "provider_id": provider_id})

@@ -10,7 +10,18 @@ from domain.models import AiModel, ModelId, ModelSource, ProviderId, WindowSourc
 
 
 def resolved(stored: AiModel | None, registry: Registry, provider_id: ProviderId, model_id: ModelId) -> AiModel:
-    """The stored model (None: not stored) with what the registry knows filled in; never without a window."""
+    """The stored model (None: not stored) with what the registry knows filled in; never without a window. Its
+    retirement, when its vendor announced one, is always the registry's (never stored)."""
+    return with_retirement(_completed(stored, registry, provider_id, model_id), registry)
+
+
+def with_retirement(model: AiModel, registry: Registry) -> AiModel:
+    """The model with the retirement its vendor announced (the registry's table), or none."""
+    retirement = registry.retirement(model.id, model.provider_id)
+    return model if model.retirement == retirement else replace(model, retirement=retirement)
+
+
+def _completed(stored: AiModel | None, registry: Registry, provider_id: ProviderId, model_id: ModelId) -> AiModel:
     if stored is not None and stored.capabilities is None:  # not listed yet: the registry's entry or family
         stored = replace(stored, capabilities=registry.capabilities(model_id))
     if stored is not None and stored.input_limit is None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from data.db.capabilities_json import capabilities_from_json, capabilities_to_json, merged
 from data.db.mappers import model_to_domain
-from data.db.model_resolution import fetched_source, resolved
+from data.db.model_resolution import fetched_source, resolved, with_retirement
 from data.lite.db import LiteDatabase
 from data.lite.fallback import Delegating
 from data.registry import Registry
@@ -36,7 +36,7 @@ class LiteModelRepository(Delegating):
             rows = self._db.records(_SELECT + _ORDER)
         else:
             rows = self._db.records(_SELECT + " WHERE provider_id = ?" + _ORDER, (provider_id,))
-        return [model_to_domain(r) for r in rows]
+        return [with_retirement(model_to_domain(r), self._registry) for r in rows]
 
     def get(self, provider_id: ProviderId, model_id: ModelId) -> AiModel | None:
         row = self._db.record(_SELECT + " WHERE id = ? AND provider_id = ?", (model_id, provider_id))

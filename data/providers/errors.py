@@ -28,6 +28,7 @@ from domain.errors import (
     BillingError,
     ContextOverflow,
     InvalidResponse,
+    ModelNotFound,
     ProviderError,
     ProviderUnavailable,
     RateLimited,
@@ -235,5 +236,5 @@ def status_error(
     if status >= 500:
         return ProviderUnavailable(f"{provider_name} answered HTTP {status}")
     if status == 404:
-        return InvalidResponse(f"{provider_name} does not know that model or endpoint: {short(message)}")
+        return ModelNotFound(f"{provider_name} does not know that model or endpoint: {short(message)}")
     return InvalidResponse(f"{provider_name} refused the request: {short(message or str(status))}")

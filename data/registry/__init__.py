@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import json
 from dataclasses import dataclass
+from datetime import date
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 
 from data.registry.capabilities import parse_capabilities
 from domain.errors import StorageError
-from domain.models import CapabilitySource, ModelCapabilities, ModelId, ProviderId
+from domain.models import CapabilitySource, ModelCapabilities, ModelId, ProviderId, Retirement
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,16 @@ class FamilyPattern:
 
 
 @dataclass(frozen=True)
+class RetiredModels:
+    """Model ids (a dated snapshot and its alias) a vendor retires on one day, and the model it names instead."""
+
+    provider_id: ProviderId
+    ids: frozenset[str]  # lower case
+    on: date
+    successor: ModelId | None
+
+
+@dataclass(frozen=True)
 class Registry:
     """Everything in models.json, typed."""
 
@@ -59,6 +70,17 @@ class Registry:
     families: tuple[FamilyPattern, ...]
     unknown_window: int
     prices_as_of: str
+    retirements: tuple[RetiredModels, ...] = ()
+
+    def retirement(self, model_id: ModelId, provider_id: ProviderId | None = None) -> Retirement | None:
+        """When the vendor retires this model (its id as the vendor spells it, with or without a `models/`-style
+        prefix), with the successor it names; None when no retirement is announced."""
+        key = normalize_model_id(model_id)
+        for entry in self.retirements:
+            if key in entry.ids and (provider_id is None or entry.provider_id == provider_id):
+                successor = self.preset(entry.successor, entry.provider_id) if entry.successor else None
+                return Retirement(entry.on, entry.successor, successor.display_name if successor else None)
+        return None
 
     def preset(self, model_id: ModelId, provider_id: ProviderId | None = None) -> RegistryModel | None:
         """The preset with this id (any provider unless one is given); vendor prefixes like `models/` are ignored."""
@@ -147,7 +169,21 @@ def _parse(raw: dict[str, Any]) -> Registry:
     ids = [(m.provider_id, m.id) for m in models]
     if len(ids) != len(set(ids)):
         raise ValueError("duplicate model ids")
-    return Registry(models, families, _positive(raw["unknown_window"]), str(raw.get("prices_as_of", "")))
+    retirements = tuple(_parse_retirement(entry, set(ids)) for entry in raw.get("retirements", ()))
+    return Registry(models, families, _positive(raw["unknown_window"]), str(raw.get("prices_as_of", "")),
+                    retirements)
+
+
+def _parse_retirement(entry: dict[str, Any], presets: set[tuple[str, str]]) -> RetiredModels:
+    """One row of `retirements`: the ids, the day (ISO 8601) and the successor, which must be a preset of the same
+    vendor that is not retired itself."""
+    provider, successor = str(entry["provider"]), entry.get("successor")
+    if successor is not None and (provider, successor) not in presets:
+        raise ValueError(f"the successor {successor!r} is not a preset of {provider}")
+    ids = frozenset(normalize_model_id(str(i)) for i in entry["ids"])
+    if not ids or successor in ids:
+        raise ValueError(f"a retirement lists no ids, or its own successor: {sorted(ids)}")
+    return RetiredModels(provider, ids, date.fromisoformat(str(entry["on"])), successor)
 
 
 def _search_price(prices: dict[str, Any], provider: str) -> float | None:

@@ -1,0 +1,95 @@
+"""The registry's table of retired and retiring models: it agrees with the anthropic SDK's own table, names live
+successors, refuses a malformed row, and every resolved model carries its retirement (both stores)."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from anthropic._data.deprecated_models import DEPRECATED_MODELS
+
+from data.db.model_resolution import resolved
+from data.registry import load_registry
+from data.storage import Storage
+from domain.errors import StorageError
+from domain.models import AiModel, Retirement
+
+
+def _sdk_day(text: str) -> date:
+    """'November 30th, 2026' -> 2026-11-30."""
+    return datetime.strptime(re.sub(r"(\d+)(st|nd|rd|th)", r"\1", text), "%B %d, %Y").date()
+
+
+def test_every_model_the_anthropic_sdk_lists_as_deprecated_retires_on_the_same_day_here() -> None:
+    registry = load_registry()
+    assert DEPRECATED_MODELS  # the SDK's table is there to compare with
+    for model_id, day in DEPRECATED_MODELS.items():
+        retirement = registry.retirement(model_id, "anthropic")
+        assert retirement is not None and retirement.on == _sdk_day(day), model_id
+
+
+def test_sonnet_4_5_retires_on_30_november_2026_for_sonnet_4_6() -> None:
+    registry = load_registry()
+    expected = Retirement(date(2026, 11, 30), "claude-sonnet-4-6", "Claude Sonnet 4.6")
+    assert registry.retirement("claude-sonnet-4-5-20250929", "anthropic") == expected
+    assert registry.retirement("claude-sonnet-4-5", "anthropic") == expected  # the alias
+    assert registry.retirement("Claude-Sonnet-4-5-20250929") == expected  # any case, any provider when unnamed
+    assert registry.retirement("claude-sonnet-4-5-20250929", "openrouter") is None  # another vendor's serving
+    assert registry.retirement("claude-sonnet-4-6", "anthropic") is None
+
+
+def test_every_successor_is_a_live_preset_of_the_same_vendor() -> None:
+    registry = load_registry()
+    for entry in registry.retirements:
+        if entry.successor is not None:
+            preset = registry.preset(entry.successor, entry.provider_id)
+            assert preset is not None, entry
+            assert registry.retirement(entry.successor, entry.provider_id) is None, entry
+
+
+def _registry_file(tmp_path: Path, name: str, **row: Any) -> Path:
+    raw = json.loads((Path(__file__).parents[2] / "data" / "registry" / "models.json").read_text(encoding="utf-8"))
+    raw["retirements"] = [{"provider": "anthropic", "ids": ["claude-x-1"], "on": "2026-12-01",
+                           "successor": "claude-sonnet-4-6", **row}]
+    path = tmp_path / name
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("row", "said"), [
+    ({"on": "2026-13-01"}, "is malformed ("),  # the rest is Python's own words for a bad date
+    ({"on": "30 November 2026"}, "is malformed ("),
+    ({"successor": "claude-nowhere"}, "the successor 'claude-nowhere' is not a preset of anthropic"),
+    ({"ids": []}, "lists no ids"),
+    ({"ids": ["claude-sonnet-4-6"]}, "or its own successor"),
+])
+def test_a_malformed_row_makes_the_registry_unreadable_with_the_reason(tmp_path: Path, row: dict[str, Any],
+                                                                        said: str) -> None:
+    path = _registry_file(tmp_path, f"bad-{len(str(row))}-{abs(hash(str(row)))}.json", **row)
+    with pytest.raises(StorageError, match=re.escape(said)):
+        load_registry(path)
+
+
+def test_a_well_formed_row_is_read(tmp_path: Path) -> None:
+    registry = load_registry(_registry_file(tmp_path, "good.json"))
+    assert registry.retirement("claude-x-1") == Retirement(date(2026, 12, 1), "claude-sonnet-4-6", "Claude Sonnet 4.6")
+
+
+def test_resolution_adds_the_retirement_to_a_stored_model_and_to_one_never_stored() -> None:
+    registry = load_registry()
+    stored = AiModel("claude-sonnet-4-5-20250929", "Claude Sonnet 4.5", "anthropic", context_window_size=200_000)
+    assert resolved(stored, registry, "anthropic", stored.id).retirement == registry.retirement(stored.id)
+    alias = resolved(None, registry, "anthropic", "claude-opus-4-5")
+    assert alias.retirement is not None and alias.retirement.on == date(2027, 1, 22)
+    assert alias.retirement.successor == "claude-opus-4-8"
+    assert resolved(None, registry, "anthropic", "claude-sonnet-4-6").retirement is None
+
+
+def test_both_stores_resolve_a_retiring_model_with_its_retirement(storage: Storage) -> None:
+    model = storage.models.resolve("anthropic", "claude-sonnet-4-5-20250929")
+    assert model.retirement == Retirement(date(2026, 11, 30), "claude-sonnet-4-6", "Claude Sonnet 4.6")
+    assert storage.models.resolve("anthropic", "claude-sonnet-4-6").retirement is None
