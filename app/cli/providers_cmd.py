@@ -6,6 +6,7 @@ import argparse
 import getpass
 import os
 import sys
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, TextIO
 
 from app.cli.error_text import cli_text
@@ -15,7 +16,7 @@ from app.cli.text_input import read_stdin_text, require_text
 from data.providers.factory import BASE_URL_VARIABLES, uses_responses
 from domain.errors import InvalidInput, PalimpsestError
 from domain.lookup import require_provider
-from domain.models import Provider, ProviderApi, ProviderType
+from domain.models import AiModel, Provider, ProviderApi, ProviderType
 
 if TYPE_CHECKING:
     from app.container import Container
@@ -98,14 +99,24 @@ async def run_models(c: Container, args: argparse.Namespace, out: TextIO, err: T
                 err.write(f"palimpsest: could not refresh {target}: {cli_text(error)}\n")
                 status = 1
     models = c.list_models(args.provider)
-    rows = []
+    rows, today = [], datetime.now(UTC).date()
     for m in sorted(models, key=lambda m: (m.provider_id, m.id)):
         window = "unknown" if m.context_window_size is None else str(m.context_window_size)
-        flags = ",".join(f for f, on in (("default", m.is_default), ("user window", m.user_window),
-                                         ("guess", m.window_is_guess)) if on)
+        flags = ",".join([f for f, on in (("default", m.is_default), ("user window", m.user_window),
+                                          ("guess", m.window_is_guess)) if on] + retirement_note(m, today))
         rows.append((m.provider_id, m.id, window, m.max_output_tokens or "", m.source.value, flags))
     out.write(table(("PROVIDER", "MODEL", "WINDOW", "MAX OUT", "SOURCE", "NOTES"), rows) + "\n")
     return status
+
+
+def retirement_note(model: AiModel, today: date) -> list[str]:
+    """`retires 2026-11-30 (use claude-sonnet-4-6)`, or `retired …`, when the model's vendor announced its end."""
+    retirement = model.retirement
+    if retirement is None:
+        return []
+    said = "retired" if retirement.on <= today else "retires"
+    successor = f" (use {retirement.successor})" if retirement.successor else ""
+    return [f"{said} {retirement.on.isoformat()}{successor}"]
 
 
 def set_window(c: Container, ident: str, window: str, provider: str | None) -> str:

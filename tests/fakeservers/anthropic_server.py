@@ -150,8 +150,27 @@ COUNT_FIELDS = frozenset({"model", "messages", "system", "tools", "tool_choice",
                           "cache_control", "mcp_servers", "context_management"})
 
 
+# models the real API answered 404 for by 2026-11-28 (retired: Anthropic's model deprecations page)
+RETIRED_MODELS = frozenset({
+    "claude-3-5-haiku-20241022", "claude-3-5-haiku-latest", "claude-3-7-sonnet-20250219", "claude-3-7-sonnet-latest",
+    "claude-sonnet-4-20250514", "claude-sonnet-4-0", "claude-opus-4-20250514", "claude-opus-4-0",
+    "claude-opus-4-1-20250805", "claude-opus-4-1", "claude-mythos-preview",
+})
+
+
 class FakeAnthropicServer(FakeProviderServer):
-    """Speaks the Anthropic Messages API; accepts the key as x-api-key or Authorization: Bearer."""
+    """Speaks the Anthropic Messages API; accepts the key as x-api-key or Authorization: Bearer. A model in
+    `retired` (none unless a test sets it, e.g. to RETIRED_MODELS) is refused as the real API refuses a retired
+    model: 404 not_found_error "model: <id>", for a generation and a count alike."""
+
+    retired: frozenset[str] = frozenset()
+
+    def _retired(self, raw: RawRequest) -> HttpResponse | None:
+        model = raw.json().get("model")
+        if isinstance(model, str) and model in self.retired:
+            return HttpResponse.of_json(error_body("not_found_error", f"model: {model}"), 404,
+                                        {"request-id": f"req_{uuid.uuid4().hex[:24]}"})
+        return None
 
     def presented_key(self, raw: RawRequest) -> str | None:
         """x-api-key, else the bearer token."""
@@ -169,6 +188,10 @@ class FakeAnthropicServer(FakeProviderServer):
                 {"data": data, "has_more": False, "first_id": data[0]["id"] if data else None,
                  "last_id": data[-1]["id"] if data else None}
             )
+        if raw.method == "POST" and raw.path in ("/v1/messages/count_tokens", "/v1/messages"):
+            gone = self._retired(raw)
+            if gone is not None:
+                return gone
         if raw.method == "POST" and raw.path == "/v1/messages/count_tokens":
             return self._count(raw)
         if raw.method == "POST" and raw.path == "/v1/messages":
