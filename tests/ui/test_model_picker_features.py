@@ -51,3 +51,25 @@ def test_the_open_model_list_explains_its_marks_below_the_rows(qtbot, worker) ->
     assert legend.geometry().top() >= rows.bottom() and legend.geometry().bottom() <= popup.rect().bottom()
     assert legend.height() >= legend.fontMetrics().height()  # not squeezed away
     popup.hide()
+
+
+def test_a_model_its_vendor_retires_says_so_and_a_retired_one_comes_last() -> None:
+    from datetime import date
+
+    from domain.models import Retirement
+
+    models = [
+        AiModel("claude-old", "Claude Old", "anthropic", context_window_size=200_000,
+                retirement=Retirement(date(2026, 6, 15), "claude-new", "Claude New")),
+        AiModel("claude-soon", "Claude Soon", "anthropic", context_window_size=200_000,
+                retirement=Retirement(date(2026, 11, 30))),
+        AiModel("claude-new", "Claude New", "anthropic", context_window_size=1_000_000),
+    ]
+    choices = build_choices([PROVIDER], models, today=date(2026, 11, 28))
+    assert [c.selection.model_id for c in choices] == ["claude-new", "claude-soon", "claude-old"]
+    items = {i.data.model_id: i for i in model_items(choices) if not i.header}  # type: ignore[union-attr]
+    assert items["claude-old"].detail == "200K · retired 15 Jun 2026"
+    assert items["claude-old"].tooltip.endswith(" · retired 15 Jun 2026 · Anthropic names Claude New instead")
+    assert items["claude-soon"].detail == "200K · retires 30 Nov 2026"
+    assert "names" not in items["claude-soon"].tooltip  # no successor named
+    assert items["claude-new"].detail == "1M" and "retire" not in items["claude-new"].tooltip

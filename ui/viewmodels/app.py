@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -40,13 +41,16 @@ class AppState:
 
 
 def build_choices(providers: Sequence[ProviderInfo], models: Sequence[AiModel],
-                  mcp_search: Sequence[str] = ()) -> tuple[ModelChoice, ...]:
-    """Picker entries: usable providers first, each provider's default model first, then by name; a model
-    without its provider's own search searches through the MCP search tools `mcp_search` when there are any."""
+                  mcp_search: Sequence[str] = (), today: date | None = None) -> tuple[ModelChoice, ...]:
+    """Picker entries: usable providers first, each provider's default model first, then by name, the models its
+    vendor has retired (by `today`, UTC) last; a model without its provider's own search searches through the MCP
+    search tools `mcp_search` when there are any."""
+    today = today or datetime.now(UTC).date()
     by_id = {p.provider.id: p for p in providers if p.provider.is_active}
     ordered = sorted(
         (m for m in models if m.provider_id in by_id),
-        key=lambda m: (not by_id[m.provider_id].has_key, m.provider_id, not m.is_default, m.display_name or m.id),
+        key=lambda m: (not by_id[m.provider_id].has_key, m.provider_id, _retired(m, today), not m.is_default,
+                       m.display_name or m.id),
     )
     return tuple(
         ModelChoice(
@@ -60,9 +64,23 @@ def build_choices(providers: Sequence[ProviderInfo], models: Sequence[AiModel],
             web_search=provider_searches_web(by_id[m.provider_id].provider) and model_takes_web_search(m),
             web_search_refused=provider_searches_web(by_id[m.provider_id].provider) and not model_takes_web_search(m),
             web_search_mcp=() if searches_natively(by_id[m.provider_id].provider, m) else tuple(mcp_search),
+            retirement=_retirement_label(m, today),
+            successor=(m.retirement.successor_name or m.retirement.successor or "") if m.retirement else "",
         )
         for m in ordered
     )
+
+
+def _retired(model: AiModel, today: date) -> bool:
+    return model.retirement is not None and model.retirement.on <= today
+
+
+def _retirement_label(model: AiModel, today: date) -> str:
+    """`retired 15 Jun 2026` or `retires 30 Nov 2026` (announced by its vendor), else ''."""
+    if model.retirement is None:
+        return ""
+    on = model.retirement.on
+    return f"{'retired' if on <= today else 'retires'} {on.day} {on:%b %Y}"
 
 
 def features_of(model: AiModel) -> tuple[str, ...]:

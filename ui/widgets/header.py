@@ -265,9 +265,11 @@ def model_items(choices: Sequence[ModelChoice]) -> list[PickerItem]:
         guess = " (guessed — set it in Settings › Models)" if c.window_is_guess else ""
         marks = "".join(FEATURE_MARKS[f] for f in c.features if f in FEATURE_MARKS)
         takes = f" · takes {', '.join(c.features)}" if c.features else ""
+        ending = f" · {c.retirement}" if c.retirement else ""
+        instead = f" · {c.provider_name} names {c.successor} instead" if c.successor else ""
         items.append(PickerItem(
-            c.label, c.selection, detail=f"{marks}  {window_label(c.window, c.window_is_guess)}".strip(),
+            c.label, c.selection, detail=f"{marks}  {window_label(c.window, c.window_is_guess)}{ending}".strip(),
             tooltip=(f"{c.selection.model_id} · context window {c.window:,} tokens{guess}" if c.window
-                     else f"{c.selection.model_id} · context window unknown") + takes,
+                     else f"{c.selection.model_id} · context window unknown") + takes + ending + instead,
             keywords=f"{c.provider_name} {c.selection.model_id} {' '.join(c.features)}"))
     return items
