@@ -181,16 +181,23 @@ class MessageMemo:
 
 def _taken_in(entry: _Entry, inserted: Sequence[_Written], stamp: _Stamp) -> _Entry:
     """`entry` with the inserted messages among its rows added at its end (each comes after every row of its
-    session), stamped `stamp`; unstamped when one of them would read back unequal (its row must be fetched)."""
-    known, keys, out = entry.known, entry.keys, entry.out
+    session), stamped `stamp`; unstamped when one of them would read back unequal (its row must be fetched).
+
+    The keys and messages in order are new sequences (a read may hold the old ones); the messages by key are added
+    to the same dict: a key is exact (id, seq, revision), so one more never misleads a read of the entry replaced.
+    A long uncompacted path (20,000 messages) no longer copies that dict at every insert (about 0.1 ms each)."""
+    added: list[tuple[_Key, Message]] = []
     for message, rev in inserted:
         if not message.active or not entry.queries.admits(message, entry.params):
             continue
         if rev is None:
             return entry._replace(stamp=None)
-        key = (message.id, message.seq, rev)
-        known, keys, out = {**known, key: message}, [*keys, key], (*out, message)
-    return entry._replace(known=known, keys=keys, out=out, stamp=stamp)
+        added.append(((message.id, message.seq, rev), message))
+    if not added:
+        return entry._replace(stamp=stamp)
+    entry.known.update(added)
+    return entry._replace(keys=entry.keys + [key for key, _ in added],
+                          out=entry.out + tuple(message for _, message in added), stamp=stamp)
 
 
 def _message(row: Sequence[Any]) -> Message:

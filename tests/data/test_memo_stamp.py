@@ -202,3 +202,19 @@ def test_reads_on_other_threads_never_miss_a_committed_message(full: Storage) ->
         thread.join(timeout=120)
     assert not failures, failures[:3]
     assert committed == 150 and memo_reads(full) == fresh(home)
+
+
+def test_a_turns_inserts_join_the_kept_path_without_copying_its_messages_by_key(full: Storage) -> None:
+    home = full.path.parent
+    new_session(full)
+    for n in range(50):
+        full.messages.add(msg(f"old{n}", content=f"message {n}"))
+    before = full.messages.since("s1", 0)
+    memo = full.messages._memo  # type: ignore[attr-defined]
+    (entry,) = [e for e in memo._reads.values() if e.params == {"sid": "s1", "seq": 0}]
+    a_turn(full, 0)
+    (after,) = [e for e in memo._reads.values() if e.params == {"sid": "s1", "seq": 0}]
+    assert after.known is entry.known and after.stamp is not None  # added to, not copied
+    assert len(entry.out) == len(entry.keys) == 50  # what a read handed out before stays as it was
+    assert [m.id for m in after.out][-3:] == ["u0", "r0", "c0"] and after.keys[-1][0] == "c0"
+    assert full.messages.since("s1", 0) == fresh(home)[0] and len(before) == 50
