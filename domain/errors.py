@@ -196,6 +196,15 @@ class ModelNotFound(InvalidResponse):
     """The provider answered 404: it does not know the model (a retired one, a typo) or the endpoint."""
 
 
+class ModelRetired(ModelNotFound):
+    """A 404 for a model its vendor retired; `successor`: the model of the same provider it names instead."""
+
+    def __init__(self, message: str, provider_id: str, successor: str | None = None,
+                 successor_name: str | None = None) -> None:
+        super().__init__(message)
+        self.provider_id, self.successor, self.successor_name = provider_id, successor, successor_name
+
+
 class ReasoningRejected(ProviderError):
     """The provider refused reasoning blocks sent back to it (an invalid signature: a rotated key, an expired or
     altered block). The turn can recover by sending the same messages once more without their reasoning blocks."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from datetime import date
 
-from domain.errors import ModelNotFound, PalimpsestError
+from domain.errors import ModelNotFound, ModelRetired, PalimpsestError
 from domain.events import Notice
 from domain.provider_models import AiModel, Retirement
 
@@ -50,7 +50,8 @@ def retirement_notice(model: AiModel | None, provider_name: str, today: date) ->
 
 def explained(err: PalimpsestError, model: AiModel | None, provider_name: str, today: date) -> PalimpsestError:
     """`err` (a turn's failure) in words that name the cause when the provider does not know a model its vendor
-    retires: the date, the successor, and that the message is kept for Retry. Any other error as it is."""
+    retires (ModelRetired): the date, the successor, and that the message is kept for Retry. Any other error as
+    it is."""
     retirement = model.retirement if model is not None else None
     if model is None or retirement is None or not isinstance(err, ModelNotFound):
         return err
@@ -62,7 +63,7 @@ def explained(err: PalimpsestError, model: AiModel | None, provider_name: str, t
     else:
         said = (f"{provider_name} no longer serves {_name(model)} (its retirement was announced for "
                 f"{_day(retirement.on)}).")
-    better = ModelNotFound(f"{said} {choose}")
+    better = ModelRetired(f"{said} {choose}", model.provider_id, retirement.successor, retirement.successor_name)
     better.with_request_id(err.request_id)
     return better
 

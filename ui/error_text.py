@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from domain.errors import (
     AuthenticationFailed,
+    ModelRetired,
     NetworkError,
     NoProviderConfigured,
     PalimpsestError,
@@ -42,6 +43,14 @@ def settings_page(error: BaseException | None) -> str | None:
         return PROVIDERS_PAGE
     if isinstance(error, ProviderTimeout) and error.deadline in ("idle", "round"):
         return COMPACTION_PAGE
+    return None
+
+
+def successor_of(error: BaseException | None) -> tuple[str, str, str] | None:
+    """For a retired model's error: the (provider, model, name) its vendor names instead, which the error row offers
+    to switch to and retry; None otherwise."""
+    if isinstance(error, ModelRetired) and error.successor:
+        return error.provider_id, error.successor, error.successor_name or error.successor
     return None
 
 

@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from domain.errors import InvalidResponse, ModelNotFound, RateLimited
+from domain.errors import InvalidResponse, ModelNotFound, ModelRetired, RateLimited
 from domain.events import ChatError, Notice
 from domain.models import AiModel, MessageType, Retirement
 from domain.retirement import NOTICE_DAYS, RetirementNotices, explained, retirement_notice
@@ -48,7 +48,9 @@ def test_a_404_for_a_retiring_model_is_explained_and_keeps_the_request_id() -> N
     err = ModelNotFound("Anthropic does not know that model or endpoint: model: claude-sonnet-4-5-20250929")
     err.with_request_id("req_1")
     after = explained(err, SONNET, "Anthropic", date(2026, 12, 2))
-    assert isinstance(after, ModelNotFound) and after.kind == "invalid_response"
+    assert isinstance(after, ModelRetired) and after.kind == "invalid_response"
+    assert (after.provider_id, after.successor, after.successor_name) == ("anthropic", "claude-sonnet-4-6",
+                                                                          "Claude Sonnet 4.6")
     assert after.message == (
         "Claude Sonnet 4.5 was retired on 30 November 2026 and Anthropic no longer serves it. Claude Sonnet 4.6 "
         "(claude-sonnet-4-6) replaces it: choose it for this conversation, then Retry (your message is kept). "

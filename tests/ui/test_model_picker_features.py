@@ -68,8 +68,8 @@ def test_a_model_its_vendor_retires_says_so_and_a_retired_one_comes_last() -> No
     choices = build_choices([PROVIDER], models, today=date(2026, 11, 28))
     assert [c.selection.model_id for c in choices] == ["claude-new", "claude-soon", "claude-old"]
     items = {i.data.model_id: i for i in model_items(choices) if not i.header}  # type: ignore[union-attr]
-    assert items["claude-old"].detail == "200K · retired 15 Jun 2026"
+    assert (items["claude-old"].text, items["claude-old"].detail) == ("Claude Old (retired)", "200K")
     assert items["claude-old"].tooltip.endswith(" · retired 15 Jun 2026 · Anthropic names Claude New instead")
-    assert items["claude-soon"].detail == "200K · retires 30 Nov 2026"
-    assert "names" not in items["claude-soon"].tooltip  # no successor named
-    assert items["claude-new"].detail == "1M" and "retire" not in items["claude-new"].tooltip
+    assert items["claude-soon"].text == "Claude Soon (retiring)"
+    assert items["claude-soon"].tooltip.endswith(" · retires 30 Nov 2026")  # no successor named
+    assert items["claude-new"].text == "Claude New" and "retire" not in items["claude-new"].tooltip

@@ -49,6 +49,8 @@ class ChatRow:
     tool_progress: str | None = None  # a running tool's last progress report ("step 2 of 3 (67%)")
     retryable: bool = False
     fix_page: str | None = None  # an ERROR row: the Settings page that fixes it ("Open Settings › Providers")
+    switch_to: tuple[str, str] | None = None  # an ERROR row: the (provider, model) that replaces a retired model
+    switch_label: str = ""  # ... as the action names it ("Use Claude Sonnet 4.6 and retry")
     ended: str = ""  # an incomplete ASSISTANT row: "stopped" (by the user) or "cut" (by a failure); "": not known
     summarized_count: int = 0
     unanswered: bool = False  # a user message whose turn failed before any reply (Retry when it is the newest)

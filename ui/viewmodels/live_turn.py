@@ -9,7 +9,7 @@ from dataclasses import replace
 from domain.attachment import Attachment
 from domain.events import ChatError, ToolCallStarted, ToolProgress, ToolResultStored, ToolRoundLimitReached
 from domain.web import WebSearchRecord
-from ui.error_text import settings_page, turn_error_text
+from ui.error_text import settings_page, successor_of, turn_error_text
 from ui.markdown_sources import with_sources
 from ui.models.chat_rows import ChatRow, RowKind, format_arguments
 
@@ -134,8 +134,10 @@ class LiveTurn:
         cut_off = self._reply is not None and bool(self._reply.text.strip())
         self._close_segment(incomplete=True, ended="cut")
         text = turn_error_text(event, cut_off=cut_off)
+        successor = successor_of(event.error)
         row = ChatRow(RowKind.ERROR, f"live-{self._turn}-error", text=text, retryable=event.retryable,
-                      fix_page=settings_page(event.error))
+                      fix_page=settings_page(event.error), switch_to=successor[:2] if successor else None,
+                      switch_label=successor[2] if successor else "")
         self._rows.append(row)
         return row
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QGuiApplication
 
+from ui.backend_types import Selection
 from ui.mcp_links import resource_links
 from ui.models.chat_rows import ChatRow
 from ui.signals import emit
@@ -37,6 +38,9 @@ def run_row_action(view: ChatView, action: str, row: ChatRow) -> None:
         vm.retry()
     elif action == "open-settings" and row.fix_page:
         emit(view.settings_requested, row.fix_page)
+    elif action == "switch-model" and row.switch_to:  # a retired model's successor, then the failed turn again
+        vm.select_model(Selection(*row.switch_to))
+        vm.retry()
     elif action in ("branch-prev", "branch-next"):
         target = row.branch_prev if action == "branch-prev" else row.branch_next
         if target:

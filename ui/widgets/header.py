@@ -265,10 +265,11 @@ def model_items(choices: Sequence[ModelChoice]) -> list[PickerItem]:
         guess = " (guessed — set it in Settings › Models)" if c.window_is_guess else ""
         marks = "".join(FEATURE_MARKS[f] for f in c.features if f in FEATURE_MARKS)
         takes = f" · takes {', '.join(c.features)}" if c.features else ""
-        ending = f" · {c.retirement}" if c.retirement else ""
+        ending = f" · {c.retirement}" if c.retirement else ""  # the day in the tooltip, a word after the name
         instead = f" · {c.provider_name} names {c.successor} instead" if c.successor else ""
+        word = {"retired": " (retired)", "retires": " (retiring)"}.get(c.retirement.split(" ", 1)[0], "")
         items.append(PickerItem(
-            c.label, c.selection, detail=f"{marks}  {window_label(c.window, c.window_is_guess)}{ending}".strip(),
+            c.label + word, c.selection, detail=f"{marks}  {window_label(c.window, c.window_is_guess)}".strip(),
             tooltip=(f"{c.selection.model_id} · context window {c.window:,} tokens{guess}" if c.window
                      else f"{c.selection.model_id} · context window unknown") + takes + ending + instead,
             keywords=f"{c.provider_name} {c.selection.model_id} {' '.join(c.features)}"))
