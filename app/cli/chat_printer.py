@@ -7,6 +7,7 @@ from typing import TextIO
 from app.cli.error_text import cli_text
 from app.cli.jsonl import dumps, event_record, session_record
 from app.cli.web_cmd import citation_records, sources_block
+from domain.errors import ModelRetired
 from domain.events import (
     ChatError,
     ChatEvent,
@@ -68,9 +69,11 @@ class TextChatPrinter:
         self._waiting_shown: int | None = None  # seconds of the silence last reported
         self._status_line = False  # a dimmed "waiting" line is on the terminal, to be cleared
         self._reply_printed = False  # text of the reply under way was printed (an error then cut it off)
+        self._session_id: str | None = None
 
     def session(self, session_id: str) -> None:
-        """Nothing: the session line is printed by the command."""
+        """Prints nothing (the command prints the session line); kept for the commands an error suggests."""
+        self._session_id = session_id
 
     def event(self, event: ChatEvent) -> None:
         """Renders one event."""
@@ -119,6 +122,8 @@ class TextChatPrinter:
             case ChatError(message=message, error=error):
                 self._end_reply()
                 text = cli_text(error, cut_off=self._reply_printed) if error is not None else message
+                if isinstance(error, ModelRetired) and error.successor and self._session_id:
+                    text += f" Retry with: palimpsest chat -s {self._session_id} -m {error.successor} --retry"
                 self._err.write(f"palimpsest: {text}\n")
                 self._err.flush()
             case ResponseComplete():

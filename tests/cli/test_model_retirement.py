@@ -61,3 +61,17 @@ def test_models_list_notes_each_retirement_with_its_successor(tmp_path: Path) ->
     assert rows["claude-sonnet-4-5-20250929"].endswith(" 2026-11-30 (use claude-sonnet-4-6)")  # retires, then retired
     assert rows["claude-3-5-haiku-20241022"].endswith("retired 2026-02-19 (use claude-haiku-4-5-20251001)")
     assert rows["claude-sonnet-4-6"].endswith("default")
+
+
+def test_the_text_output_gives_the_command_that_retries_on_the_successor(tmp_path: Path) -> None:
+    with FakeAnthropicServer(ScriptedBrain([], default=Reply.of_text("Back.")), api_key=KEY) as server:
+        server.retired = RETIRED_MODELS
+        cli = _cli(tmp_path, server)
+        done = cli.run("chat", "-p", "anthropic", "-m", RETIRED, "Hello?", subprocess_run=False)
+        assert done.code != 0 and done.out == ""
+        session_id = done.err.split("session: ", 1)[1].split()[0]
+        assert "palimpsest: warning: Claude Sonnet 4 was retired on 15 June 2026" in done.err
+        command = f"palimpsest chat -s {session_id} -m claude-sonnet-4-6 --retry"
+        assert done.err.rstrip().endswith(f"Retry with: {command}")
+        again = cli.run(*command.split()[1:], subprocess_run=False)
+    assert again.code == 0 and again.out.strip() == "Back.", again.err
