@@ -170,13 +170,17 @@ def _parse(raw: dict[str, Any]) -> Registry:
     if len(ids) != len(set(ids)):
         raise ValueError("duplicate model ids")
     retirements = tuple(_parse_retirement(entry, set(ids)) for entry in raw.get("retirements", ()))
+    retired = {(r.provider_id, i) for r in retirements for i in r.ids}
+    for r in retirements:
+        if r.successor is not None and (r.provider_id, normalize_model_id(r.successor)) in retired:
+            raise ValueError(f"the successor {r.successor!r} is retired itself")
     return Registry(models, families, _positive(raw["unknown_window"]), str(raw.get("prices_as_of", "")),
                     retirements)
 
 
 def _parse_retirement(entry: dict[str, Any], presets: set[tuple[str, str]]) -> RetiredModels:
     """One row of `retirements`: the ids, the day (ISO 8601) and the successor, which must be a preset of the same
-    vendor that is not retired itself."""
+    vendor (and, checked over the whole table, not retired itself)."""
     provider, successor = str(entry["provider"]), entry.get("successor")
     if successor is not None and (provider, successor) not in presets:
         raise ValueError(f"the successor {successor!r} is not a preset of {provider}")

@@ -53,8 +53,8 @@ def test_every_successor_is_a_live_preset_of_the_same_vendor() -> None:
 
 def _registry_file(tmp_path: Path, name: str, **row: Any) -> Path:
     raw = json.loads((Path(__file__).parents[2] / "data" / "registry" / "models.json").read_text(encoding="utf-8"))
-    raw["retirements"] = [{"provider": "anthropic", "ids": ["claude-x-1"], "on": "2026-12-01",
-                           "successor": "claude-sonnet-4-6", **row}]
+    raw["retirements"] = [*raw["retirements"], {"provider": "anthropic", "ids": ["claude-x-1"], "on": "2026-12-01",
+                                                "successor": "claude-sonnet-4-6", **row}]
     path = tmp_path / name
     path.write_text(json.dumps(raw), encoding="utf-8")
     return path
@@ -66,6 +66,7 @@ def _registry_file(tmp_path: Path, name: str, **row: Any) -> Path:
     ({"successor": "claude-nowhere"}, "the successor 'claude-nowhere' is not a preset of anthropic"),
     ({"ids": []}, "lists no ids"),
     ({"ids": ["claude-sonnet-4-6"]}, "or its own successor"),
+    ({"successor": "claude-sonnet-4-20250514"}, "the successor 'claude-sonnet-4-20250514' is retired itself"),
 ])
 def test_a_malformed_row_makes_the_registry_unreadable_with_the_reason(tmp_path: Path, row: dict[str, Any],
                                                                         said: str) -> None:
