@@ -10,10 +10,18 @@ from domain.events import Notice
 from domain.provider_models import AiModel, Retirement
 
 NOTICE_DAYS = 30  # a conversation on a model retiring this soon (or retired) is told so when a turn starts
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")  # not strftime's %B: the desktop app sets the user's locale, the sentence is English
+
+
+def day_text(on: date, *, short: bool = False) -> str:
+    """'30 November 2026' ('30 Nov 2026' when `short`), in English whatever the process's locale."""
+    month = MONTHS[on.month - 1]
+    return f"{on.day} {month[:3] if short else month} {on.year}"
 
 
 def _day(on: date) -> str:
-    return f"{on.day} {on:%B %Y}"
+    return day_text(on)
 
 
 def _name(model: AiModel) -> str:

@@ -105,3 +105,13 @@ def test_a_turn_refused_with_404_says_the_model_retired_and_keeps_the_message() 
     assert error.message.startswith("Claude Big was retired on 1 November 2026 and Anthropic no longer serves it. "
                                     "Claude Haiku (claude-haiku) replaces it")
     assert [m.content for m in world.stored() if m.type is MessageType.USER] == ["Still there?"]
+
+
+
+def test_the_day_is_written_from_its_own_english_month_names() -> None:
+    """Not strftime's %B, which follows the locale the desktop app sets (Qt sets the user's at start)."""
+    from domain.retirement import day_text
+
+    assert day_text(ON) == "30 November 2026" and day_text(date(2026, 6, 15), short=True) == "15 Jun 2026"
+    assert [day_text(date(2027, m, 1), short=True).split()[1] for m in range(1, 13)] == [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

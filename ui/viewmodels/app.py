@@ -10,6 +10,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from domain.models import Agent, AiModel, ThinkingForm
+from domain.retirement import day_text
 from domain.web_support import model_takes_web_search, provider_searches_web, searches_natively
 from ui.backend import AppBackend, ProviderInfo, Selection, StartupInfo
 from ui.error_text import describe
@@ -80,7 +81,7 @@ def _retirement_label(model: AiModel, today: date) -> str:
     if model.retirement is None:
         return ""
     on = model.retirement.on
-    return f"{'retired' if on <= today else 'retires'} {on.day} {on:%b %Y}"
+    return f"{'retired' if on <= today else 'retires'} {day_text(on, short=True)}"
 
 
 def features_of(model: AiModel) -> tuple[str, ...]:
