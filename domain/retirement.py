@@ -84,9 +84,12 @@ class RetirementNotices:
         self._lock = threading.Lock()
 
     def notice(self, session_id: str, model: AiModel | None, provider_name: str, today: date) -> Notice | None:
-        """The warning for this turn, or None (nothing to say, or said before in this conversation)."""
+        """The warning for this turn, or None (nothing to say, or said before in this conversation: then nothing is
+        worded, since this runs every turn)."""
+        if model is None or model.retirement is None or (session_id, model.id) in self._told:
+            return None
         text = retirement_notice(model, provider_name, today)
-        if text is None or model is None:
+        if text is None:
             return None
         with self._lock:
             if (session_id, model.id) in self._told:
