@@ -94,6 +94,10 @@ class Retirement:
     successor: ModelId | None = None
     successor_name: str | None = None  # the successor's display name, where the registry has one
 
+    def passed(self, today: date) -> bool:
+        """Whether the day has come (the model is retired, not retiring)."""
+        return self.on <= today
+
 
 @dataclass(frozen=True)
 class AiModel:

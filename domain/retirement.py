@@ -66,7 +66,7 @@ def explained(err: PalimpsestError, model: AiModel | None, provider_name: str, t
     successor = _successor(retirement)
     choose = (f"{successor} replaces it: choose it for this conversation, then Retry (your message is kept)."
               if successor else "Choose another model for this conversation, then Retry (your message is kept).")
-    if retirement.on <= today:
+    if retirement.passed(today):
         said = f"{_name(model)} was retired on {_day(retirement.on)} and {provider_name} no longer serves it."
     else:
         said = (f"{provider_name} no longer serves {_name(model)} (its retirement was announced for "

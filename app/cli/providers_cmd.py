@@ -114,7 +114,7 @@ def retirement_note(model: AiModel, today: date) -> list[str]:
     retirement = model.retirement
     if retirement is None:
         return []
-    said = "retired" if retirement.on <= today else "retires"
+    said = "retired" if retirement.passed(today) else "retires"
     successor = f" (use {retirement.successor})" if retirement.successor else ""
     return [f"{said} {retirement.on.isoformat()}{successor}"]
 

@@ -29,7 +29,7 @@ def test_the_error_row_switches_to_the_successor_and_answers_the_kept_message(
         servers.anthropic.retired = RETIRED_MODELS  # type: ignore[attr-defined]
         vm, view = running.window.chat_vm, running.window.chat_view
         choice = next(c for c in vm.state.choices if c.selection == RETIRED)
-        assert choice.retirement == "retired 15 Jun 2026" and choice.successor == "Claude Sonnet 4.6"
+        assert choice.retirement == "retired 15 Jun 2026" and choice.retired and choice.successor == "Claude Sonnet 4.6"
         vm.select_model(RETIRED)
         assert vm.send("Still there?")
         assert wait_until(app, lambda: vm.state.can_start_turn and vm.model.rows()[-1].kind is RowKind.ERROR,

@@ -26,6 +26,7 @@ class ModelChoice:
     web_search_refused: bool = False  # the provider has one but this model does not take it (Claude 3)
     web_search_mcp: tuple[str, ...] = ()  # no native search: the MCP search tools the globe uses instead
     retirement: str = ""  # "retires 30 Nov 2026" / "retired 15 Jun 2026": its vendor ends it ("" when not)
+    retired: bool = False  # that day has come
     successor: str = ""  # the model its vendor names instead, as the picker shows it
 
 

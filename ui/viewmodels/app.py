@@ -66,6 +66,7 @@ def build_choices(providers: Sequence[ProviderInfo], models: Sequence[AiModel],
             web_search_refused=provider_searches_web(by_id[m.provider_id].provider) and not model_takes_web_search(m),
             web_search_mcp=() if searches_natively(by_id[m.provider_id].provider, m) else tuple(mcp_search),
             retirement=_retirement_label(m, today),
+            retired=_retired(m, today),
             successor=(m.retirement.successor_name or m.retirement.successor or "") if m.retirement else "",
         )
         for m in ordered
@@ -73,15 +74,14 @@ def build_choices(providers: Sequence[ProviderInfo], models: Sequence[AiModel],
 
 
 def _retired(model: AiModel, today: date) -> bool:
-    return model.retirement is not None and model.retirement.on <= today
+    return model.retirement is not None and model.retirement.passed(today)
 
 
 def _retirement_label(model: AiModel, today: date) -> str:
     """`retired 15 Jun 2026` or `retires 30 Nov 2026` (announced by its vendor), else ''."""
     if model.retirement is None:
         return ""
-    on = model.retirement.on
-    return f"{'retired' if on <= today else 'retires'} {day_text(on, short=True)}"
+    return f"{'retired' if _retired(model, today) else 'retires'} {day_text(model.retirement.on, short=True)}"
 
 
 def features_of(model: AiModel) -> tuple[str, ...]:

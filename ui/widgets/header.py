@@ -267,7 +267,7 @@ def model_items(choices: Sequence[ModelChoice]) -> list[PickerItem]:
         takes = f" · takes {', '.join(c.features)}" if c.features else ""
         ending = f" · {c.retirement}" if c.retirement else ""  # the day in the tooltip, a word after the name
         instead = f" · {c.provider_name} names {c.successor} instead" if c.successor else ""
-        word = {"retired": " (retired)", "retires": " (retiring)"}.get(c.retirement.split(" ", 1)[0], "")
+        word = "" if not c.retirement else " (retired)" if c.retired else " (retiring)"
         items.append(PickerItem(
             c.label + word, c.selection, detail=f"{marks}  {window_label(c.window, c.window_is_guess)}".strip(),
             tooltip=(f"{c.selection.model_id} · context window {c.window:,} tokens{guess}" if c.window
