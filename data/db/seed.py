@@ -29,7 +29,7 @@ DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant."
 
 
 _MODEL_COLUMNS = ("display_name", "source", "context_window_size", "max_output_tokens", "window_is_guess",
-                  "user_window", "window_source", "input_limit", "capabilities")
+                  "user_window", "window_source", "input_limit", "capabilities", "is_default")
 
 
 def seed_file(path: Path, registry: Registry, busy_seconds: float = 30.0) -> None:
@@ -75,7 +75,8 @@ def seed(conn: sqlite3.Connection, registry: Registry) -> None:
                 "display_name": preset.display_name, "source": ModelSource.PRESET.value,
                 "context_window_size": preset.context_window, "max_output_tokens": preset.max_output_tokens,
                 "window_is_guess": False, "user_window": False, "window_source": None,
-                "input_limit": preset.input_limit, "capabilities": capabilities_to_json(preset.capabilities)}
+                "input_limit": preset.input_limit, "capabilities": capabilities_to_json(preset.capabilities),
+                "is_default": preset.is_default}
             continue
         changed = {k: v for k, v in _refreshed(row, preset).items() if v != row[k]}
         if changed:
@@ -87,6 +88,7 @@ def seed(conn: sqlite3.Connection, registry: Registry) -> None:
 def _refreshed(row: dict[str, Any], preset: RegistryModel) -> dict[str, Any]:
     """A stored preset's columns as the shipped registry leaves them."""
     new = dict(row)
+    new["is_default"] = preset.is_default  # the vendor's default moves with the registry (a retiring one is left)
     new["capabilities"] = capabilities_to_json(refreshed(capabilities_from_json(row["capabilities"]),
                                                          preset.capabilities))
     if row["user_window"]:

@@ -98,7 +98,7 @@ def test_models_of_an_unknown_provider_are_not_found(storage: Storage) -> None:
 def test_list_filters_by_provider_with_the_default_first(storage: Storage) -> None:
     models = storage.models.list("gemini")
     assert {m.provider_id for m in models} == {"gemini"}
-    assert models[0].id == "gemini-2.5-flash" and models[0].is_default
+    assert models[0].id == "gemini-3.5-flash-lite" and models[0].is_default
 
 
 def test_a_seeded_gpt5_resolves_with_its_input_limit_and_window(storage: Storage) -> None:

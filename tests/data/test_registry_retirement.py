@@ -94,3 +94,38 @@ def test_both_stores_resolve_a_retiring_model_with_its_retirement(storage: Stora
     model = storage.models.resolve("anthropic", "claude-sonnet-4-5-20250929")
     assert model.retirement == Retirement(date(2026, 11, 30), "claude-sonnet-4-6", "Claude Sonnet 4.6")
     assert storage.models.resolve("anthropic", "claude-sonnet-4-6").retirement is None
+
+
+# (provider, ids, day, successor) as OpenAI's and Google's deprecation pages give them (sources in the registry)
+VENDOR_DAYS = [
+    ("openai", ("o1", "o1-2024-12-17", "o3-mini", "o4-mini-2025-04-16", "gpt-4.1-nano", "gpt-4o-2024-05-13"),
+     date(2026, 10, 23), None),
+    ("openai", ("gpt-5", "gpt-5-2025-08-07", "gpt-5-mini", "gpt-5-nano-2025-08-07", "o3", "o3-2025-04-16"),
+     date(2026, 12, 11), None),
+    ("openai", ("gpt-4o", "gpt-4o-2024-11-20", "gpt-4o-mini", "gpt-4.1", "gpt-4.1-mini-2025-04-14"),
+     date(2027, 1, 14), None),
+    ("gemini", ("gemini-3-pro-preview",), date(2026, 3, 9), None),
+    ("gemini", ("gemini-2.0-flash", "gemini-2.0-flash-001"), date(2026, 6, 1), None),
+    ("gemini", ("gemini-2.0-flash-lite", "gemini-2.0-flash-lite-001"), date(2026, 6, 1), "gemini-2.5-flash-lite"),
+    ("gemini", ("gemini-2.5-pro",), date(2026, 12, 1), None),
+    ("gemini", ("gemini-2.5-flash", "models/gemini-2.5-flash"), date(2026, 12, 1), "gemini-3.5-flash-lite"),
+]
+
+
+@pytest.mark.parametrize(("provider", "ids", "day", "successor"), VENDOR_DAYS)
+def test_openai_and_gemini_models_retire_on_their_vendors_days(provider: str, ids: tuple[str, ...], day: date,
+                                                               successor: str | None) -> None:
+    registry = load_registry()
+    for model_id in ids:
+        retirement = registry.retirement(model_id, provider)
+        assert retirement is not None and (retirement.on, retirement.successor) == (day, successor), model_id
+        assert registry.retirement(model_id, "openrouter") is None  # a router serves models on its own terms
+
+
+def test_openai_and_gemini_models_nobody_retired_have_no_day() -> None:
+    registry = load_registry()
+    assert registry.retirement("gemini-2.5-flash-lite", "gemini") is None
+    assert registry.retirement("gemini-3.5-flash-lite", "gemini") is None
+    default = registry.default_model("gemini")
+    assert default is not None and default.id == "gemini-3.5-flash-lite"  # (the default: not one that retires)
+    assert registry.retirement("gpt-4.1-nano-2025-04-14-ft", "openai") is None  # another id, not a prefix match

@@ -72,6 +72,26 @@ def test_reopening_does_not_duplicate_seeds_or_overwrite_a_user_window(tmp_path:
         second.close()
 
 
+def test_reopening_a_store_seeded_before_the_gemini_default_moved_gives_one_default_the_new_one(
+        tmp_path: Path) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    first = Storage.open(tmp_path)
+    path = first.path
+    first.close()
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:  # as the registry before 3.5 Flash-Lite left it
+        conn.execute("DELETE FROM models WHERE id = 'gemini-3.5-flash-lite'")
+        conn.execute("UPDATE models SET is_default = (id = 'gemini-2.5-flash') WHERE provider_id = 'gemini'")
+    second = Storage.open(tmp_path)
+    try:
+        defaults = [m.id for m in second.models.list("gemini") if m.is_default]
+        assert defaults == ["gemini-3.5-flash-lite"]
+        assert [m.id for m in second.models.list("anthropic") if m.is_default] == ["claude-sonnet-4-6"]
+    finally:
+        second.close()
+
+
 def test_store_is_usable_from_worker_threads(storage: Storage) -> None:
     new_session(storage)
     errors: list[BaseException] = []

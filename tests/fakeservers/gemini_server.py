@@ -144,10 +144,18 @@ def error_response(err: ErrorReply, presented_key: str | None = None) -> HttpRes
     return _error(500, "INTERNAL", err.message or "An internal error has occurred. Please retry.")
 
 
+# models Google lists as shut down by 2026-11-28 (the Gemini deprecations page; Firebase AI Logic's notice for 2.0)
+RETIRED_MODELS = frozenset({"gemini-2.0-flash", "gemini-2.0-flash-001", "gemini-2.0-flash-lite",
+                            "gemini-2.0-flash-lite-001", "gemini-3-pro-preview"})
+
+
 class FakeGeminiServer(FakeProviderServer):
-    """Speaks the Gemini API under /v1beta; the SDK's base URL is the root, with api_version v1beta."""
+    """Speaks the Gemini API under /v1beta; the SDK's base URL is the root, with api_version v1beta. A model in
+    `retired` (none unless a test sets it, e.g. to RETIRED_MODELS) is refused as the API refuses a model it does not
+    serve: 404 NOT_FOUND "models/<id> is not found for API version v1beta, ...", for generations and counts."""
 
     auth_status: int | None = None  # 401 or 403: reject a wrong key that way instead of 400 API_KEY_INVALID
+    retired: frozenset[str] = frozenset()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -171,6 +179,12 @@ class FakeGeminiServer(FakeProviderServer):
         if raw.method == "GET" and raw.path == "/v1beta/models":
             models = self.models or [dict(m) for m in DEFAULT_MODELS]
             return HttpResponse.of_json({"models": [self._model(m) for m in models]})
+        named = _COUNT.match(raw.path) or _GENERATE.match(raw.path)
+        if raw.method == "POST" and named is not None and named.group(1) in self.retired:
+            method = raw.path.rsplit(":", 1)[-1]
+            return _error(404, "NOT_FOUND", f"models/{named.group(1)} is not found for API version v1beta, or is not "
+                          f"supported for {method}. Call ListModels to see the list of available models and their "
+                          "supported methods.")
         counting = _COUNT.match(raw.path)
         if raw.method == "POST" and counting:
             return self._count(raw, counting.group(1))

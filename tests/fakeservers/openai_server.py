@@ -137,11 +137,27 @@ def error_response(err: ErrorReply, presented_key: str | None = None) -> HttpRes
                   "server_error", None, 500)
 
 
+# models OpenAI's deprecations page lists as shut down by 2026-11-28 (the API answers 404 model_not_found)
+RETIRED_MODELS = frozenset({
+    "o1", "o1-2024-12-17", "o3-mini", "o3-mini-2025-01-31", "o4-mini", "o4-mini-2025-04-16", "gpt-4.1-nano",
+    "gpt-4.1-nano-2025-04-14", "gpt-4o-2024-05-13",
+})
+
+
+def model_gone(model: object) -> HttpResponse:
+    """OpenAI's answer to a model it does not serve (retired, or never there): 404 model_not_found."""
+    return _error(f"The model `{model}` does not exist or you do not have access to it.", "invalid_request_error",
+                  "model_not_found", 404)
+
+
 class FakeOpenAIServer(FakeProviderServer):
     """Speaks Chat Completions under /v1; with ollama=True also answers Ollama's POST /api/show; with deepseek=True
     acts as DeepSeek in thinking mode (thinking unless turned off, tool-call turns need their reasoning_content);
     reasoning_field is the delta field reasoning streams in ("reasoning" as OpenRouter does); `listing`, when given,
-    is the body GET /v1/models answers with as it is (a provider's own shape: see local_servers.listing_of)."""
+    is the body GET /v1/models answers with as it is (a provider's own shape: see local_servers.listing_of). A model in
+    `retired` (none unless a test sets it, e.g. to RETIRED_MODELS) is refused as OpenAI refuses a shut-down model."""
+
+    retired: frozenset[str] = frozenset()
 
     def __init__(self, brain: Brain | None = None, *, counter: TokenCounter = approx_counter,
                  context_windows: Mapping[str, int] | None = None, models: Iterable[Mapping[str, Any]] | None = None,
@@ -179,10 +195,16 @@ class FakeOpenAIServer(FakeProviderServer):
             data = [{"object": "model", "created": 1700000000, "owned_by": owner, **m} for m in models]
             return HttpResponse.of_json({"object": "list", "data": data})
         if raw.method == "POST" and raw.path == "/v1/chat/completions":
-            return self._complete(raw)
+            gone = self.retired_model(raw)
+            return gone if gone is not None else self._complete(raw)
         if raw.method == "POST" and raw.path == "/v1/embeddings":
             return openai_embeddings(raw.json(), self.counter, self.embedding_models, self.embedded)
         return _error(f"Unknown request URL: {raw.method} {raw.path}.", "invalid_request_error", "unknown_url", 404)
+
+    def retired_model(self, raw: RawRequest) -> HttpResponse | None:
+        """The 404 for a request naming a model in `retired`, else None."""
+        model = raw.json().get("model")
+        return model_gone(model) if isinstance(model, str) and model in self.retired else None
 
     def _show(self, body: Mapping[str, Any]) -> HttpResponse:
         name = str(body.get("model") or body.get("name") or "")

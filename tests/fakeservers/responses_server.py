@@ -52,14 +52,13 @@ class FakeResponsesServer(FakeOpenAIServer):
 
     def route(self, raw: RawRequest) -> HttpResponse:
         """Dispatches /v1/responses; everything else as the Chat Completions fake."""
-        if raw.method == "POST" and raw.path == "/v1/responses":
+        if raw.method == "POST" and raw.path in ("/v1/responses", "/v1/responses/input_tokens"):
             if self.key_rejected(raw):
                 return error_response(ErrorReply("auth"), self.presented_key(raw))
-            return self._respond(raw)
-        if raw.method == "POST" and raw.path == "/v1/responses/input_tokens":
-            if self.key_rejected(raw):
-                return error_response(ErrorReply("auth"), self.presented_key(raw))
-            return self._count(raw)
+            gone = self.retired_model(raw)
+            if gone is not None:
+                return gone
+            return self._respond(raw) if raw.path == "/v1/responses" else self._count(raw)
         return super().route(raw)
 
     def _count(self, raw: RawRequest) -> HttpResponse:
