@@ -6,12 +6,14 @@ import contextlib
 import gc
 import io
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import keyring
 
@@ -20,6 +22,15 @@ from tests.file_keyring import FileKeyring
 from tests.serving import serving
 
 ROOT = Path(__file__).resolve().parents[2]
+# the warning a turn starts with when its model's vendor retires it within 30 days (or has): whether it is said
+# depends on the day a test runs, not on what the test checks (tests/cli/test_model_retirement*.py check it)
+RETIREMENT_NOTICE = re.compile(r" (?:retires on \d{1,2} [A-Z][a-z]+ \d{4} \((?:in \d+ days|tomorrow)\)|"
+                               r"was retired on \d{1,2} [A-Z][a-z]+ \d{4}): ")
+
+
+def unretired(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """JSON-lines events without the retirement warning (see RETIREMENT_NOTICE)."""
+    return [e for e in events if not (e.get("type") == "warning" and RETIREMENT_NOTICE.search(str(e.get("message"))))]
 
 
 @dataclass(frozen=True)
@@ -29,6 +40,12 @@ class CliResult:
     code: int
     out: str
     err: str
+
+    @property
+    def err_lines(self) -> list[str]:
+        """Standard error's lines without the retirement warning (see RETIREMENT_NOTICE)."""
+        return [line for line in self.err.splitlines()
+                if not (line.startswith("palimpsest: warning: ") and RETIREMENT_NOTICE.search(line))]
 
 
 class Cli:

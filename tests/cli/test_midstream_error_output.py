@@ -25,7 +25,7 @@ def test_an_error_mid_stream_prints_only_the_message(tmp_path: Path, provider: s
         cli = Cli(tmp_path / "home", tmp_path / "keychain" / "keys.json", {key_var: KEY, url_var: server.base_url})
         result = cli.run("chat", "-p", provider, "hello")
     assert result.code == 1 and result.out == "partial \n"
-    lines = result.err.splitlines()
+    lines = result.err_lines
     assert len(lines) == 2, result.err  # `session: ID`, then the one error line: no traceback, no asyncio noise
     assert lines[0].startswith("session: ")
     assert lines[1].startswith("palimpsest: The provider is unavailable or overloaded right now")

@@ -33,7 +33,7 @@ def chat(tmp_path: Path, provider: str, base_url: str) -> CliResult:
 
 
 def error_line(result: CliResult) -> str:
-    lines = result.err.splitlines()
+    lines = result.err_lines
     assert result.code == 1 and len(lines) == 2 and lines[0].startswith("session: "), result.err
     return lines[1]
 

@@ -57,7 +57,7 @@ def test_every_sdk_client_of_a_chat_is_closed_when_it_ends(
         with SessionTracker() as tracker:
             result = cli.run("chat", "-p", flavour, "--idle-timeout", "0.5", "hello", subprocess_run=False)
     assert len(tracker.sessions) >= 1 and tracker.unclosed() == [], result.err
-    lines = result.err.splitlines()
+    lines = result.err_lines
     if isinstance(reply, str):
         assert (result.code, result.out, len(lines)) == (0, "Hello there\n", 1), result.err
     else:
@@ -80,7 +80,7 @@ def test_an_unclosed_client_left_from_before_never_prints_into_an_in_process_run
         result = cli_for(tmp_path, server, "anthropic").run(
             "chat", "-p", "anthropic", "--idle-timeout", "0.5", "hello", subprocess_run=False)
     assert "Unclosed" not in result.err, result.err
-    lines = result.err.splitlines()
+    lines = result.err_lines
     assert len(lines) == 2 and lines[1].startswith(IDLE_ERROR), result.err
 
 
