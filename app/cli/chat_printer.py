@@ -122,8 +122,11 @@ class TextChatPrinter:
             case ChatError(message=message, error=error):
                 self._end_reply()
                 text = cli_text(error, cut_off=self._reply_printed) if error is not None else message
-                if isinstance(error, ModelRetired) and error.successor and self._session_id:
-                    text += f" Retry with: palimpsest chat -s {self._session_id} -m {error.successor} --retry"
+                if isinstance(error, ModelRetired) and self._session_id:
+                    model = error.successor or "MODEL"
+                    text += f" Retry with: palimpsest chat -s {self._session_id} -m {model} --retry"
+                    if not error.successor:  # the vendor named none here: its live models, from its own list
+                        text += f" (models: palimpsest models list -p {error.provider_id} --refresh)"
                 self._err.write(f"palimpsest: {text}\n")
                 self._err.flush()
             case ResponseComplete():

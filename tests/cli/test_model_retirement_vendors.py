@@ -77,3 +77,15 @@ def test_models_list_gives_openai_and_gemini_their_days(tmp_path: Path) -> None:
     assert rows["gemini-3.5-flash-lite"].endswith("default")
     assert rows["gemini-2.0-flash-lite"].endswith("retired 2026-06-01 (use gemini-2.5-flash-lite)")
     assert "retire" not in rows["gemini-2.5-flash-lite"]
+
+
+def test_the_text_output_without_a_successor_points_to_the_vendors_own_list(tmp_path: Path) -> None:
+    with FakeOpenAIServer(ScriptedBrain([], default=Reply.of_text("Here.")), api_key=KEY) as fake:
+        fake.retired = OPENAI_RETIRED
+        cli = Cli(tmp_path / "home", tmp_path / "keys.json", {"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": fake.base_url})
+        done = cli.run("chat", "-p", "openai", "-m", "o3-mini", "Hello?", subprocess_run=False)
+    assert done.code != 0 and done.out == ""
+    session_id = done.err.split("session: ", 1)[1].split()[0]
+    assert done.err.rstrip().endswith(
+        f"Retry with: palimpsest chat -s {session_id} -m MODEL --retry (models: palimpsest models list -p openai "
+        "--refresh)")
