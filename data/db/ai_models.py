@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session as OrmSession
 
 from data.db.capabilities_json import capabilities_from_json, capabilities_to_json, merged
 from data.db.engine import Database, keyed_select
-from data.db.mappers import model_onto_row, model_to_domain
+from data.db.mappers import model_onto_row, model_to_domain, retirement_day
 from data.db.model_resolution import fetched_source as _fetched_source
 from data.db.model_resolution import resolved, with_retirement
 from data.db.rows import ModelRow, ProviderRow
@@ -79,9 +79,11 @@ class SqlModelRepository:
                                    user_window=False,
                                    window_source=_fetched_source(model).value,
                                    input_limit=model.input_limit, trained_window=model.trained_window,
-                                   capabilities=capabilities_to_json(model.capabilities)))
+                                   capabilities=capabilities_to_json(model.capabilities),
+                                   retires_on=retirement_day(model)))
                     continue
                 row.display_name = model.display_name or row.display_name
+                row.retires_on = retirement_day(model)  # the list's answer now (a revised or withdrawn day too)
                 row.capabilities = capabilities_to_json(merged(capabilities_from_json(row.capabilities),
                                                                model.capabilities))
                 if row.user_window:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
+from datetime import date
 from typing import Any
 
 from data.db.attachments_json import attachments_from_json, attachments_to_json
@@ -23,6 +24,7 @@ from domain.models import (
     ReasoningBlock,
     ReasoningKind,
     ReplyEnd,
+    Retirement,
     Session,
     ToolStatus,
     WindowSource,
@@ -47,7 +49,23 @@ def model_to_domain(row: Row) -> AiModel:
         max_output_tokens=row.max_output_tokens, window_is_guess=bool(row.window_is_guess),
         user_window=bool(row.user_window), window_source=_window_source(row), input_limit=row.input_limit,
         capabilities=capabilities_from_json(row.capabilities), trained_window=row.trained_window,
+        retirement=reported_retirement(row.retires_on),
     )
+
+
+def reported_retirement(day: str | None) -> Retirement | None:
+    """The retirement day the provider's own list reported (stored ISO day; one unreadable is taken as none)."""
+    if not day:
+        return None
+    try:
+        return Retirement(date.fromisoformat(day))
+    except ValueError:
+        return None
+
+
+def retirement_day(model: AiModel) -> str | None:
+    """The day to store for a model of a provider's list: the one that list reported, else none."""
+    return model.retirement.on.isoformat() if model.retirement is not None else None
 
 
 def _window_source(row: Row) -> WindowSource:

@@ -6,18 +6,26 @@ from __future__ import annotations
 from dataclasses import replace
 
 from data.registry import Registry
-from domain.models import AiModel, ModelId, ModelSource, ProviderId, WindowSource
+from domain.models import AiModel, ModelId, ModelSource, ProviderId, Retirement, WindowSource
 
 
 def resolved(stored: AiModel | None, registry: Registry, provider_id: ProviderId, model_id: ModelId) -> AiModel:
     """The stored model (None: not stored) with what the registry knows filled in; never without a window. Its
-    retirement, when its vendor announced one, is always the registry's (never stored)."""
+    retirement: see with_retirement."""
     return with_retirement(_completed(stored, registry, provider_id, model_id), registry)
 
 
 def with_retirement(model: AiModel, registry: Registry) -> AiModel:
-    """The model with the retirement its vendor announced (the registry's table), or none."""
-    retirement = registry.retirement(model.id, model.provider_id)
+    """The model with the retirement its vendor announced: the day the provider's own list last reported (stored
+    with the model, `model.retirement`), else the registry table's day; the successor is always the table's."""
+    table = registry.retirement(model.id, model.provider_id)
+    reported = model.retirement
+    if reported is None:
+        retirement = table
+    elif table is None:
+        retirement = reported
+    else:
+        retirement = Retirement(reported.on, table.successor, table.successor_name)
     return model if model.retirement == retirement else replace(model, retirement=retirement)
 
 

@@ -69,6 +69,7 @@ class ModelRow(Base):
     input_limit: Mapped[int | None] = mapped_column(Integer)
     capabilities: Mapped[str | None] = mapped_column(Text)  # JSON (data.db.capabilities_json), NULL: not known
     trained_window: Mapped[int | None] = mapped_column(Integer)  # local servers: trained length (window: loaded)
+    retires_on: Mapped[str | None] = mapped_column(String)  # ISO day the provider's own list reports (0039)
 
 
 class AgentRow(Base):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from data.db.capabilities_json import capabilities_from_json, capabilities_to_json, merged
-from data.db.mappers import model_to_domain
+from data.db.mappers import model_to_domain, retirement_day
 from data.db.model_resolution import fetched_source, resolved, with_retirement
 from data.lite.db import LiteDatabase
 from data.lite.fallback import Delegating
@@ -16,11 +16,12 @@ from domain.errors import NotFound
 from domain.models import AiModel, ModelId, ModelSource, ProviderId
 
 _SELECT = ("SELECT id, provider_id, display_name, is_default, source, context_window_size, max_output_tokens,"
-           " window_is_guess, user_window, window_source, input_limit, capabilities, trained_window FROM models")
+           " window_is_guess, user_window, window_source, input_limit, capabilities, trained_window, retires_on"
+           " FROM models")
 _ORDER = " ORDER BY provider_id, is_default DESC, id"
 _INSERT = ("INSERT INTO models (id, provider_id, display_name, is_default, source, context_window_size,"
            " max_output_tokens, window_is_guess, user_window, window_source, input_limit, trained_window,"
-           " capabilities) VALUES (?, ?, ?, 0, ?, ?, ?, 0, 0, ?, ?, ?, ?)")
+           " capabilities, retires_on) VALUES (?, ?, ?, 0, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?)")
 
 
 class LiteModelRepository(Delegating):
@@ -55,10 +56,10 @@ class LiteModelRepository(Delegating):
                     self._db.run(_INSERT, (model.id, provider_id, model.display_name, ModelSource.FETCHED.value,
                                            model.context_window_size, model.max_output_tokens,
                                            fetched_source(model).value, model.input_limit, model.trained_window,
-                                           capabilities_to_json(model.capabilities)))
+                                           capabilities_to_json(model.capabilities), retirement_day(model)))
                     continue
                 values: dict[str, Any] = {
-                    "display_name": model.display_name or row.display_name,
+                    "display_name": model.display_name or row.display_name, "retires_on": retirement_day(model),
                     "capabilities": capabilities_to_json(merged(capabilities_from_json(row.capabilities),
                                                                 model.capabilities))}
                 if not row.user_window:

@@ -22,6 +22,7 @@ from data.providers.errors import (
     status_error,
     transport_or_invalid,
 )
+from data.providers.listed_retirement import listed_retirement
 from data.providers.retry import RetryPolicy
 from data.registry import load_registry
 from data.registry.capabilities import anthropic_capabilities, filled
@@ -207,6 +208,6 @@ class AnthropicAdapter(SdkAdapter):
             models.append(AiModel(
                 id=info.id, display_name=info.display_name, provider_id=self._provider_id,
                 source=ModelSource.FETCHED, context_window_size=window, max_output_tokens=max_output,
-                capabilities=capabilities,
+                capabilities=capabilities, retirement=listed_retirement(getattr(info, "retires_at", None)),
             ))
         return models

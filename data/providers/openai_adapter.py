@@ -22,6 +22,7 @@ from data.providers.errors import (
     status_error,
     transport_or_invalid,
 )
+from data.providers.listed_retirement import listed_retirement
 from data.providers.listed_windows import entries, listed_window
 from data.providers.local_server import MODELS_PATH, probe_window
 from data.providers.media_forms import COMPATIBLE, OPENAI
@@ -47,7 +48,7 @@ from domain.events import (
     ToolCallRequested,
     UsageReported,
 )
-from domain.models import AiModel, ModelSource, ReasoningBlock, ReasoningKind, ServerWindow, Usage
+from domain.models import AiModel, ModelSource, ReasoningBlock, ReasoningKind, Retirement, ServerWindow, Usage
 
 OPENAI_BILLING_PAGE = "https://platform.openai.com/settings/organization/billing"
 _STOP_REASONS: dict[str, StopReason] = {
@@ -208,8 +209,14 @@ class OpenAIAdapter(SdkAdapter):
         await self._client.close()
 
     async def _models(self) -> list[AiModel]:
+        retiring: dict[str, Retirement] = {}
         if not self._compatible:
-            ids = [model.id async for model in self._client.models.list()]
+            ids = []
+            async for model in self._client.models.list():
+                ids.append(model.id)
+                day = listed_retirement(getattr(model, "shutdown_date", None))
+                if day is not None:
+                    retiring[model.id] = day
             windows: dict[str, ServerWindow] = {}
         else:  # the list as the server sends it (Together's is a bare array), kept for the window probes
             listing = await self._client.get(MODELS_PATH, cast_to=object)
@@ -233,6 +240,7 @@ class OpenAIAdapter(SdkAdapter):
                 context_window_size=windows[model_id].loaded if model_id in windows else None,
                 trained_window=windows[model_id].trained if model_id in windows else None,
                 input_limit=windows[model_id].input_limit if model_id in windows else None,
+                retirement=retiring.get(model_id),
             )
             for model_id in ids
         ]

@@ -133,11 +133,11 @@ def test_blank_database_downgrades_to_0001_and_upgrades_again(tmp_path: Path) ->
 
 def test_every_revision_is_known_and_head_is_the_last_one() -> None:
     assert migrations.known_revisions() == {f"{n:04d}" for n in range(1, 30)} | {
-        "0032", "0033", "0034", "0035", "0036", "0037", "0038"}
+        "0032", "0033", "0034", "0035", "0036", "0037", "0038", "0039"}
     # in order of application: ... 0014, 0019, 0015, 0017, 0016, 0018, 0020, 0021, 0022, ..., 0025, 0026, 0027, 0028,
-    # 0029, 0032, 0033, 0034, 0035, 0036, 0037, 0038 (branches written in parallel, chained at merge; 0030 and 0031
-    # were reserved and not used)
-    assert migrations.head_revision() == "0038"
+    # 0029, 0032, 0033, 0034, 0035, 0036, 0037, 0038, 0039 (branches written in parallel, chained at merge; 0030 and
+    # 0031 were reserved and not used)
+    assert migrations.head_revision() == "0039"
 
 
 def test_0012_keeps_every_message_on_the_path_and_the_search_triggers_working(tmp_path: Path) -> None:

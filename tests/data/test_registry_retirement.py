@@ -129,3 +129,20 @@ def test_openai_and_gemini_models_nobody_retired_have_no_day() -> None:
     default = registry.default_model("gemini")
     assert default is not None and default.id == "gemini-3.5-flash-lite"  # (the default: not one that retires)
     assert registry.retirement("gpt-4.1-nano-2025-04-14-ft", "openai") is None  # another id, not a prefix match
+
+
+def test_both_stores_keep_the_day_a_providers_list_reported_until_the_next_list(storage: Storage) -> None:
+    listed = [AiModel("claude-sonnet-4-5-20250929", "Claude Sonnet 4.5", "anthropic",
+                      retirement=Retirement(date(2026, 12, 15))),
+              AiModel("claude-new-1", "Claude New", "anthropic", retirement=Retirement(date(2027, 3, 1)))]
+    storage.models.store_fetched("anthropic", listed)
+    # the provider's day; the successor stays the registry's
+    expected = Retirement(date(2026, 12, 15), "claude-sonnet-4-6", "Claude Sonnet 4.6")
+    assert storage.models.resolve("anthropic", "claude-sonnet-4-5-20250929").retirement == expected
+    by_id = {m.id: m for m in storage.models.list("anthropic")}
+    assert by_id["claude-sonnet-4-5-20250929"].retirement == expected
+    assert by_id["claude-new-1"].retirement == Retirement(date(2027, 3, 1))
+    storage.models.store_fetched("anthropic", [AiModel("claude-new-1", "Claude New", "anthropic")])  # withdrawn
+    by_id = {m.id: m for m in storage.models.list("anthropic")}
+    assert by_id["claude-new-1"].retirement is None
+    assert by_id["claude-sonnet-4-5-20250929"].retirement == expected  # not in that list: its last answer stays
