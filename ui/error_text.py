@@ -54,6 +54,11 @@ def successor_of(error: BaseException | None) -> tuple[str, str, str] | None:
     return None
 
 
+def retired_without_successor(error: BaseException | None) -> bool:
+    """Whether the error is a retired model's with no successor named: its row offers the model picker instead."""
+    return isinstance(error, ModelRetired) and not error.successor
+
+
 def turn_error_text(event: ChatError, *, cut_off: bool) -> str:
     """The text of a failed turn's error row; `cut_off` when part of the reply had already arrived (it is kept).
     An event without its error (a stand-in backend) shows its message as it came."""

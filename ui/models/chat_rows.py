@@ -51,6 +51,7 @@ class ChatRow:
     fix_page: str | None = None  # an ERROR row: the Settings page that fixes it ("Open Settings › Providers")
     switch_to: tuple[str, str] | None = None  # an ERROR row: the (provider, model) that replaces a retired model
     switch_label: str = ""  # ... as the action names it ("Use Claude Sonnet 4.6 and retry")
+    choose_model: bool = False  # an ERROR row: a retired model its vendor named no successor for (the model picker)
     ended: str = ""  # an incomplete ASSISTANT row: "stopped" (by the user) or "cut" (by a failure); "": not known
     summarized_count: int = 0
     unanswered: bool = False  # a user message whose turn failed before any reply (Retry when it is the newest)

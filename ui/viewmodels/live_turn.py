@@ -9,7 +9,7 @@ from dataclasses import replace
 from domain.attachment import Attachment
 from domain.events import ChatError, ToolCallStarted, ToolProgress, ToolResultStored, ToolRoundLimitReached
 from domain.web import WebSearchRecord
-from ui.error_text import settings_page, successor_of, turn_error_text
+from ui.error_text import retired_without_successor, settings_page, successor_of, turn_error_text
 from ui.markdown_sources import with_sources
 from ui.models.chat_rows import ChatRow, RowKind, format_arguments
 
@@ -137,7 +137,8 @@ class LiveTurn:
         successor = successor_of(event.error)
         row = ChatRow(RowKind.ERROR, f"live-{self._turn}-error", text=text, retryable=event.retryable,
                       fix_page=settings_page(event.error), switch_to=successor[:2] if successor else None,
-                      switch_label=successor[2] if successor else "")
+                      switch_label=successor[2] if successor else "",
+                      choose_model=retired_without_successor(event.error))
         self._rows.append(row)
         return row
 

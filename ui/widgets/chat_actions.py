@@ -41,6 +41,8 @@ def run_row_action(view: ChatView, action: str, row: ChatRow) -> None:
     elif action == "switch-model" and row.switch_to:  # a retired model's successor, then the failed turn again
         vm.select_model(Selection(*row.switch_to))
         vm.retry()
+    elif action == "choose-model":  # a retired model with no successor named: the user picks one, then Retry
+        emit(view.model_picker_requested)
     elif action in ("branch-prev", "branch-next"):
         target = row.branch_prev if action == "branch-prev" else row.branch_next
         if target:

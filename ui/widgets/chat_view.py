@@ -38,6 +38,7 @@ class ChatView(QListView):
 
     summary_requested = Signal(bool)  # True: edit, False: read
     settings_requested = Signal(str)  # an error row's fix: the Settings page to open
+    model_picker_requested = Signal()  # an error row's fix: another model, from the header's picker
     copied = Signal(str)  # a sentence for the snackbar
     typed = Signal(str)  # text typed while the list had focus (after selecting), for the composer
 

@@ -127,6 +127,7 @@ class MainWindow(QMainWindow):
         h.gauge.automatic_window_requested.connect(chat.use_automatic_window)
         h.gauge.settings_requested.connect(self.open_settings_page)
         self.chat_view.settings_requested.connect(self.open_settings_page)
+        self.chat_view.model_picker_requested.connect(lambda: h.model.open_popup())
         h.reset_requested.connect(self.dialogs.reset_context)
         h.summary_requested.connect(self.dialogs.show_summary)
         h.originals_toggled.connect(lambda: chat.set_show_originals(not chat.state.show_originals))

@@ -152,8 +152,9 @@ def _text_layout(row: ChatRow, width: float, usable: float, theme: Theme, font: 
             labels.append(("retry", "Retry"))
         if row.fix_page:
             labels.append(("open-settings", f"Open Settings › {row.fix_page}"))
-        if row.switch_to:
-            labels.append(("switch-model", f"Use {row.switch_label} and retry"))
+        if row.switch_to or row.choose_model:  # a retired model: its successor, else the picker
+            labels.append(("switch-model", f"Use {row.switch_label} and retry") if row.switch_to
+                          else ("choose-model", "Choose another model"))
     elif not row.streaming and row.message_id:
         labels = [("copy", "Copy"), ("pin", "Unpin" if row.pinned else "Pin")]
         labels.append(("edit", "Edit") if user else ("regenerate", "Regenerate"))
