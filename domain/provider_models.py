@@ -116,7 +116,7 @@ class AiModel:
     input_limit: int | None = None
     capabilities: ModelCapabilities | None = None  # None: not known (nothing assumed)
     trained_window: int | None = None  # a local server's model: the length it was trained for (the window: loaded)
-    retirement: Retirement | None = None  # announced by its vendor (the registry's table), else None
+    retirement: Retirement | None = None  # announced by its vendor (its own model list, else the registry), or None
 
 
 @dataclass(frozen=True)

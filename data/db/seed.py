@@ -88,7 +88,7 @@ def seed(conn: sqlite3.Connection, registry: Registry) -> None:
 def _refreshed(row: dict[str, Any], preset: RegistryModel) -> dict[str, Any]:
     """A stored preset's columns as the shipped registry leaves them."""
     new = dict(row)
-    new["is_default"] = preset.is_default  # the vendor's default moves with the registry (a retiring one is left)
+    new["is_default"] = preset.is_default  # the vendor's default moves with the registry (no user sets it)
     new["capabilities"] = capabilities_to_json(refreshed(capabilities_from_json(row["capabilities"]),
                                                          preset.capabilities))
     if row["user_window"]:
