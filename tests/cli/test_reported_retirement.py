@@ -26,11 +26,12 @@ def _deprecated(model_id: str, name: str, day: str) -> dict[str, object]:
 
 
 def test_anthropic_reports_a_day_the_registry_does_not_know_and_revises_one_it_does(tmp_path: Path) -> None:
-    soon = (datetime.now(UTC) + timedelta(days=10)).date()
+    today = datetime.now(UTC).date()
+    soon, revised = today + timedelta(days=10), today + timedelta(days=20)  # days from today: the test runs any day
     with FakeAnthropicServer(ScriptedBrain([], default=Reply.of_text("Fine.")), api_key=KEY) as fake:
         fake.models = [model_info("claude-test-1", display_name="Claude Test"),
                        _deprecated("claude-test-9", "Claude Test 9", soon.isoformat()),
-                       _deprecated("claude-sonnet-4-5-20250929", "Claude Sonnet 4.5", "2026-12-15")]
+                       _deprecated("claude-sonnet-4-5-20250929", "Claude Sonnet 4.5", revised.isoformat())]
         cli = Cli(tmp_path / "home", tmp_path / "keys.json", {"ANTHROPIC_API_KEY": KEY,
                                                               "ANTHROPIC_BASE_URL": fake.base_url})
         before = _rows(cli.run("models", "list", "-p", "anthropic", subprocess_run=False).out)
@@ -39,7 +40,7 @@ def test_anthropic_reports_a_day_the_registry_does_not_know_and_revises_one_it_d
         assert listed.code == 0, listed.err
         rows = _rows(listed.out)
         assert rows["claude-test-9"].endswith(f"retires {soon.isoformat()}")
-        assert rows["claude-sonnet-4-5-20250929"].endswith("retires 2026-12-15 (use claude-sonnet-4-6)")
+        assert rows["claude-sonnet-4-5-20250929"].endswith(f"retires {revised.isoformat()} (use claude-sonnet-4-6)")
         assert rows["claude-test-1"].rstrip().endswith("fetched")  # active, no day: nothing said
 
         done = cli.run("chat", "-p", "anthropic", "-m", "claude-test-9", "--jsonl", "Hi", subprocess_run=False)
@@ -56,13 +57,14 @@ def test_anthropic_reports_a_day_the_registry_does_not_know_and_revises_one_it_d
 
 
 def test_openai_reports_its_shutdown_dates_in_its_model_list(tmp_path: Path) -> None:
+    later = (datetime.now(UTC) + timedelta(days=90)).date().isoformat()
     with FakeOpenAIServer(ScriptedBrain([], default=Reply.of_text("Fine.")), api_key=KEY) as fake:
-        fake.models = [{"id": "gpt-4.1", "shutdown_date": "2027-02-01"}, {"id": "gpt-test-1", "shutdown_date": None},
+        fake.models = [{"id": "gpt-4.1", "shutdown_date": later}, {"id": "gpt-test-1", "shutdown_date": None},
                        {"id": "gpt-odd-1", "shutdown_date": "soon"}]
         cli = Cli(tmp_path / "home", tmp_path / "keys.json", {"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": fake.base_url})
         listed = cli.run("models", "list", "-p", "openai", "--refresh", subprocess_run=False)
     assert listed.code == 0, listed.err
     rows = _rows(listed.out)
-    assert rows["gpt-4.1"].endswith("retires 2027-02-01")  # OpenAI's own day over the table's 2027-01-14
+    assert rows["gpt-4.1"].endswith(f"retires {later}")  # OpenAI's own day over the table's 2027-01-14
     assert "retire" not in rows["gpt-test-1"] and "retire" not in rows["gpt-odd-1"]  # none, or unreadable: nothing
-    assert rows["gpt-5"].endswith("retires 2026-12-11")  # not in this list: the table's day
+    assert rows["gpt-5"].endswith(" 2026-12-11")  # not in this list: the table's day (retires, then retired)
