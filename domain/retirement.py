@@ -20,10 +20,6 @@ def day_text(on: date, *, short: bool = False) -> str:
     return f"{on.day} {month[:3] if short else month} {on.year}"
 
 
-def _day(on: date) -> str:
-    return day_text(on)
-
-
 def _name(model: AiModel) -> str:
     return model.display_name or model.id
 
@@ -51,9 +47,9 @@ def retirement_notice(model: AiModel | None, provider_name: str, today: date) ->
               else f"Choose another model for this conversation{soon}.")
     if days > 0:
         when = "tomorrow" if days == 1 else f"in {days} days"
-        return (f"{_name(model)} retires on {_day(retirement.on)} ({when}): {provider_name} stops serving it then. "
+        return (f"{_name(model)} retires on {day_text(retirement.on)} ({when}): {provider_name} stops serving it then. "
                 f"{choose}")
-    return f"{_name(model)} was retired on {_day(retirement.on)}: {provider_name} may refuse it. {choose}"
+    return f"{_name(model)} was retired on {day_text(retirement.on)}: {provider_name} may refuse it. {choose}"
 
 
 def explained(err: PalimpsestError, model: AiModel | None, provider_name: str, today: date) -> PalimpsestError:
@@ -67,10 +63,10 @@ def explained(err: PalimpsestError, model: AiModel | None, provider_name: str, t
     choose = (f"{successor} replaces it: choose it for this conversation, then Retry (your message is kept)."
               if successor else "Choose another model for this conversation, then Retry (your message is kept).")
     if retirement.passed(today):
-        said = f"{_name(model)} was retired on {_day(retirement.on)} and {provider_name} no longer serves it."
+        said = f"{_name(model)} was retired on {day_text(retirement.on)} and {provider_name} no longer serves it."
     else:
         said = (f"{provider_name} no longer serves {_name(model)} (its retirement was announced for "
-                f"{_day(retirement.on)}).")
+                f"{day_text(retirement.on)}).")
     better = ModelRetired(f"{said} {choose}", model.provider_id, retirement.successor, retirement.successor_name)
     better.with_request_id(err.request_id)
     return better

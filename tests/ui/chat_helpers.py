@@ -42,6 +42,15 @@ def click(qtbot, view: ChatView, point: QPointF) -> None:
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
 
 
+def click_action(qtbot, view: ChatView, position: int, action: str) -> RowLayout:
+    """Clicks action `action` of the row at `position` (scrolled into view first); the row's layout before the
+    click (its hotspots name every action offered)."""
+    layout, rect = layout_of(view, position)
+    spot = hotspot(layout, action)
+    click(qtbot, view, QPointF(rect.left() + spot.center().x(), rect.top() + spot.center().y()))
+    return layout
+
+
 def hover(view: ChatView, point: QPointF) -> None:
     """A mouse move with no button held, sent to the list itself (not via the global cursor, which another test's
     leftover window could be under)."""

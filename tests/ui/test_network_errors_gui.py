@@ -10,12 +10,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QApplication
 
 from app.gui.application import Running, wait_until
 from tests.fakeservers.brain import ErrorReply, Reply, ScriptedBrain
-from tests.ui.chat_helpers import click, hotspot, layout_of, row_of
+from tests.ui.chat_helpers import click_action, layout_of, row_of
 from tests.ui.live_window import live_window
 from ui.models.chat_rows import RowKind
 
@@ -60,9 +59,7 @@ def test_a_refused_port_is_shown_at_once_with_its_url_and_offers_the_providers_p
         assert error.retryable and error.fix_page == "Providers"
         view = running.window.chat_view
         position, _row = row_of(view, RowKind.ERROR)
-        layout, rect = layout_of(view, position)
-        spot = hotspot(layout, "open-settings")
-        click(qtbot, view, QPointF(rect.left() + spot.center().x(), rect.top() + spot.center().y()))
+        click_action(qtbot, view, position, "open-settings")
         dialog = running.window.settings_dialog
         assert dialog is not None and dialog.isVisible()
         assert dialog.tabs.tabText(dialog.tabs.currentIndex()) == "Providers"
