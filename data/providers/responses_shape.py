@@ -28,7 +28,7 @@ from domain.models import (
 from domain.web import WebSearchSettings
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
-EFFORT_ORDER = ("none", "minimal", "low", "medium", "high", "xhigh")
+EFFORT_ORDER = ("none", "minimal", "low", "medium", "high", "xhigh", "max")  # reasoning.effort values, in order
 
 
 def user_content(text: str) -> list[dict[str, Any]]:

@@ -27,7 +27,7 @@ def test_each_vendor_has_exactly_one_default_model() -> None:
     registry = load_registry()
     for provider in ("anthropic", "openai", "gemini"):
         assert sum(m.is_default for m in registry.for_provider(provider)) == 1
-    assert registry.default_model("openai").id == "gpt-4o"  # type: ignore[union-attr]
+    assert registry.default_model("openai").id == "gpt-6.1-terra"  # type: ignore[union-attr]
 
 
 def test_every_preset_has_a_max_output_below_its_window_and_prices_where_known() -> None:

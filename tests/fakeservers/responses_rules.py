@@ -12,8 +12,12 @@ from tests.fakeservers.media_rules import MediaPart
 from tests.fakeservers.openai_media import OpenAIMediaRefused
 from tests.fakeservers.responses_media import MEDIA_TYPES, media_part
 
-REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5", "gpt-oss")  # models that take `reasoning` and encrypted content
+REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5", "gpt-6", "gpt-oss")  # take `reasoning` and encrypted content
 EFFORTS = ("minimal", "low", "medium", "high")
+# the GPT-6 models' pages: gpt-6-luna and gpt-6.1-terra take none, low, medium (their default), high, xhigh and max;
+# the Sol models reject none (gpt-6.2-sol's page: "The API rejects requests that set reasoning effort to none")
+GPT6_EFFORTS = ("none", "low", "medium", "high", "xhigh", "max")
+SOL_EFFORTS = GPT6_EFFORTS[1:]
 MIN_OUTPUT_TOKENS = 16
 
 
@@ -30,6 +34,14 @@ def reasons(model: str) -> bool:
     return model.lower().startswith(REASONING_PREFIXES)
 
 
+def efforts_of(model: str) -> tuple[str, ...]:
+    """The reasoning.effort values a model takes."""
+    name = model.lower()
+    if name.startswith("gpt-6"):
+        return SOL_EFFORTS if name.endswith("-sol") else GPT6_EFFORTS
+    return EFFORTS
+
+
 def check(body: Mapping[str, Any], issued: Mapping[str, str], issued_to: Mapping[str, str] | None = None,
           searched_after: Mapping[str, str] | None = None) -> None:
     """Raises Refusal for what the real API refuses; `issued`: the encrypted content of every reasoning item this
@@ -41,9 +53,9 @@ def check(body: Mapping[str, Any], issued: Mapping[str, str], issued_to: Mapping
     if reasoning and not reasons(model):
         raise Refusal("Unsupported parameter: 'reasoning.effort' is not supported with this model.",
                       "reasoning.effort", "unsupported_parameter")
-    effort = reasoning.get("effort")
-    if effort is not None and effort not in EFFORTS:
-        listed = ", ".join(f"'{e}'" for e in EFFORTS[:-1]) + f", and '{EFFORTS[-1]}'"
+    effort, efforts = reasoning.get("effort"), efforts_of(model)
+    if effort is not None and effort not in efforts:
+        listed = ", ".join(f"'{e}'" for e in efforts[:-1]) + f", and '{efforts[-1]}'"
         raise Refusal(f"Invalid value: '{effort}'. Supported values are: {listed}.", "reasoning.effort",
                       "unsupported_value")
     if "reasoning.encrypted_content" in (body.get("include") or []) and not reasons(model):
