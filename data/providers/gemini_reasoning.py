@@ -40,10 +40,11 @@ def gemini_thinking(model_id: str, level: str, max_output_tokens: int,
     if level == "auto":
         return GeminiThinking(types.ThinkingConfig(include_thoughts=True), max_output_tokens)
     if major >= 3:
+        family = _family_levels(major, minor, tier, lite)
         offered = tuple(e for e in LEVELS if capabilities is not None and e in capabilities.efforts)
-        if tier == "flash" and offered and "minimal" not in offered and "low" in offered:
-            offered = ("minimal", *offered)  # the domain's efforts have no MINIMAL: Flash's "off" is its MINIMAL
-        return GeminiThinking(_level_config(level, offered or _family_levels(major, minor, tier)), max_output_tokens)
+        if "minimal" in family and offered and "minimal" not in offered and "low" in offered:
+            offered = ("minimal", *offered)  # the domain's efforts have no MINIMAL: such a Flash's "off" is MINIMAL
+        return GeminiThinking(_level_config(level, offered or family), max_output_tokens)
     if (major, int(minor or 0)) == (2, 5):
         budget = gemini_budget(level, tier, lite)
         raised = min(MAX_OUTPUT_2_5, max_output_tokens + budget) if budget > 0 else max_output_tokens
@@ -73,15 +74,17 @@ def listed_capabilities(model_id: str, thinking: bool | None) -> ModelCapabiliti
     match = _FAMILY.search(model_id)
     if match is None or int(match.group(1)) < 3:
         return ModelCapabilities(ThinkingForm.BUDGET, sources=(("thinking", CapabilitySource.PROVIDER_API),))
-    major, minor, tier = int(match.group(1)), match.group(2), match.group(3).lower()
-    levels = _family_levels(major, minor, tier)
+    major, minor, tier, lite = int(match.group(1)), match.group(2), match.group(3).lower(), bool(match.group(4))
+    levels = _family_levels(major, minor, tier, lite)
     sources = (("thinking", CapabilitySource.PROVIDER_API), ("efforts", CapabilitySource.FAMILY))
     return ModelCapabilities(ThinkingForm.ALWAYS_ON, efforts=tuple(e for e in levels if e != "minimal"),
                              sources=sources)
 
 
-def _family_levels(major: int, minor: str | None, tier: str) -> tuple[str, ...]:
-    """The thinking levels of a Gemini 3+ family: 3 Pro takes LOW and HIGH, later Pros add MEDIUM, Flash MINIMAL."""
-    if tier == "flash":
+def _family_levels(major: int, minor: str | None, tier: str, lite: bool) -> tuple[str, ...]:
+    """The thinking levels of a Gemini 3+ family: 3 Pro takes LOW and HIGH, later Pros add MEDIUM; Flash and
+    Flash-Lite add MINIMAL, but Flash (not Lite) from 3.7 on refuses it (Google's 3.8 Flash page: "Explicitly setting
+    thinking_level to MINIMAL will return an API validation error")."""
+    if tier == "flash" and (lite or (major, int(minor or 0)) < (3, 7)):
         return LEVELS
-    return ("low", "high") if (major, minor) == (3, None) else LEVELS[1:]
+    return ("low", "high") if (major, minor) == (3, None) and tier == "pro" else LEVELS[1:]

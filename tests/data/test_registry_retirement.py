@@ -107,7 +107,7 @@ VENDOR_DAYS = [
     ("gemini", ("gemini-3-pro-preview",), date(2026, 3, 9), None),
     ("gemini", ("gemini-2.0-flash", "gemini-2.0-flash-001"), date(2026, 6, 1), None),
     ("gemini", ("gemini-2.0-flash-lite", "gemini-2.0-flash-lite-001"), date(2026, 6, 1), "gemini-2.5-flash-lite"),
-    ("gemini", ("gemini-2.5-pro",), date(2026, 12, 1), None),
+    ("gemini", ("gemini-2.5-pro",), date(2026, 12, 1), "gemini-3.8-flash"),
     ("gemini", ("gemini-2.5-flash", "models/gemini-2.5-flash"), date(2026, 12, 1), "gemini-3.5-flash-lite"),
 ]
 

@@ -1,6 +1,7 @@
-"""The thought-signature rules the fake Gemini server enforces, with the real 400 messages: Gemini 3 refuses a step
-of the current turn whose first function call has no signature, and every signature sent back must be one this server
-issued for that model and part (or the documented placeholder)."""
+"""The thinking-level and thought-signature rules the fake Gemini server enforces, with the real 400 messages: a
+thinking level a model does not take is refused; Gemini 3 refuses a step of the current turn whose first function call
+has no signature, and every signature sent back must be one this server issued for that model and part (or the
+documented placeholder)."""
 
 from __future__ import annotations
 
@@ -100,8 +101,33 @@ def _current_turn_start(contents: Sequence[Mapping[str, Any]]) -> int:
     return 0
 
 
+# the Gemini API's 400 messages for a thinking level a model does not take (quoted in earendil-works/pi#9455 and
+# theJayTea/WritingTools#282 for gemini-3.8-flash and 3.7-flash; in RooCodeInc/Roo-Code#10700 for gemini-2.5-flash)
+NO_MINIMAL = "Thinking level MINIMAL is not supported for this model. Please retry with other thinking level."
+NO_LEVEL = "Thinking level is not supported for this model."
+_TIER = re.compile(r"gemini-(\d+)(?:\.(\d+))?-(pro|flash)(-lite)?", re.I)
+
+
+def level_refusal(model: str, body: Mapping[str, Any]) -> str | None:
+    """The 400 message for a thinkingLevel the model does not take: none before Gemini 3; MINIMAL only on Flash-Lite
+    and on Flash before 3.7 (Google's thinking-level table), never on Pro."""
+    level = str(thinking_config(body).get("thinkingLevel") or "").upper()
+    match = _TIER.search(model)
+    if not level or match is None:
+        return None
+    major, minor, tier, lite = int(match.group(1)), int(match.group(2) or 0), match.group(3).lower(), match.group(4)
+    if major < 3:
+        return NO_LEVEL
+    if level == "MINIMAL" and not (tier == "flash" and (lite or (major, minor) < (3, 7))):
+        return NO_MINIMAL
+    return None
+
+
 def refusal(model: str, body: Mapping[str, Any], key: bytes = SIGNING_KEY) -> str | None:
-    """The 400 message the real API answers a request whose signatures it refuses, or None."""
+    """The 400 message the real API answers a request whose thinking level or signatures it refuses, or None."""
+    refused = level_refusal(model, body)
+    if refused is not None:
+        return refused
     contents = body.get("contents") or []
     for content in contents:
         if content.get("role") != "model":
