@@ -25,6 +25,7 @@ def _window(qtbot, worker, *, dark: bool = False):
 def test_window_sizes_are_short_and_say_when_they_are_guessed() -> None:
     assert [window_label(n) for n in (200_000, 128_000, 131_072, 1_048_576, 2_000_000, 8_192)] == \
         ["200K", "128K", "128K", "1M", "2M", "8K"]
+    assert [window_label(n) for n in (1_050_000, 1_047_576, 1_500_000, 2_500)] == ["1.05M", "1.05M", "1.5M", "2.5K"]
     assert window_label(32_000, guess=True) == "32K?" and window_label(None) == "—"
 
 

@@ -53,7 +53,7 @@ def test_the_open_model_list_explains_its_marks_below_the_rows(qtbot, worker) ->
     popup.hide()
 
 
-def test_a_model_its_vendor_retires_says_so_and_a_retired_one_comes_last() -> None:
+def test_a_model_its_vendor_retires_says_so_after_the_live_ones_and_a_retired_one_comes_last() -> None:
     from datetime import date
 
     from domain.models import Retirement
@@ -64,9 +64,14 @@ def test_a_model_its_vendor_retires_says_so_and_a_retired_one_comes_last() -> No
         AiModel("claude-soon", "Claude Soon", "anthropic", context_window_size=200_000,
                 retirement=Retirement(date(2026, 11, 30))),
         AiModel("claude-new", "Claude New", "anthropic", context_window_size=1_000_000),
+        AiModel("claude-alpha", "Claude Alpha", "anthropic", context_window_size=200_000,
+                retirement=Retirement(date(2027, 1, 22))),
+        AiModel("claude-zeta", "Claude Zeta", "anthropic", context_window_size=1_000_000),
     ]
     choices = build_choices([PROVIDER], models, today=date(2026, 11, 28))
-    assert [c.selection.model_id for c in choices] == ["claude-new", "claude-soon", "claude-old"]
+    # live models by name, then those retiring, then those retired
+    assert [c.selection.model_id for c in choices] == [
+        "claude-new", "claude-zeta", "claude-alpha", "claude-soon", "claude-old"]
     items = {i.data.model_id: i for i in model_items(choices) if not i.header}  # type: ignore[union-attr]
     assert (items["claude-old"].text, items["claude-old"].detail) == ("Claude Old (retired)", "200K")
     assert items["claude-old"].tooltip.endswith(" · retired 15 Jun 2026 · Anthropic names Claude New instead")

@@ -25,7 +25,8 @@ class PickerItem:
 
 
 def window_label(tokens: int | None, guess: bool = False) -> str:
-    """A context window in short form: 200000 -> 200K, 131072 -> 128K, 1048576 -> 1M ("?" when guessed)."""
+    """A context window in short form: 200000 -> 200K, 131072 -> 128K, 1048576 -> 1M, 1050000 -> 1.05M (as the
+    context gauge writes it; "?" when guessed)."""
     if not tokens:
         return "—"
     base = 1024 if tokens % 1000 and tokens % 1024 == 0 else 1000  # 131072 is "128K", 128000 too
@@ -33,7 +34,7 @@ def window_label(tokens: int | None, guess: bool = False) -> str:
         value, unit = tokens / (base * base), "M"
     else:
         value, unit = tokens / base, "K"
-    number = f"{value:.0f}" if value >= 10 or value == int(value) else f"{value:.1f}"
+    number = f"{value:.0f}" if value >= 10 else f"{value:.2f}".rstrip("0").rstrip(".")
     return f"{number}{unit}{'?' if guess else ''}"
 
 

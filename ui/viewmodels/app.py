@@ -43,15 +43,15 @@ class AppState:
 
 def build_choices(providers: Sequence[ProviderInfo], models: Sequence[AiModel],
                   mcp_search: Sequence[str] = (), today: date | None = None) -> tuple[ModelChoice, ...]:
-    """Picker entries: usable providers first, each provider's default model first, then by name, the models its
-    vendor has retired (by `today`, UTC) last; a model without its provider's own search searches through the MCP
-    search tools `mcp_search` when there are any."""
+    """Picker entries: usable providers first, each provider's default model first, then by name, then the models
+    whose retirement its vendor has announced, those already retired (by `today`, UTC) last; a model without its
+    provider's own search searches through the MCP search tools `mcp_search` when there are any."""
     today = today or datetime.now(UTC).date()
     by_id = {p.provider.id: p for p in providers if p.provider.is_active}
     ordered = sorted(
         (m for m in models if m.provider_id in by_id),
-        key=lambda m: (not by_id[m.provider_id].has_key, m.provider_id, _retired(m, today), not m.is_default,
-                       m.display_name or m.id),
+        key=lambda m: (not by_id[m.provider_id].has_key, m.provider_id, _retired(m, today), m.retirement is not None,
+                       not m.is_default, m.display_name or m.id),
     )
     return tuple(
         ModelChoice(
