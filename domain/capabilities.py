@@ -59,7 +59,9 @@ class ModelCapabilities:
             levels: tuple[str, ...] = REASONING_EFFORTS
         else:
             levels = tuple(level for level in REASONING_EFFORTS if level in self.efforts)
-        head = ("auto",) if self.thinking is ThinkingForm.ALWAYS_ON else ("off", "auto")
+        # a model that always reasons offers "off" only when it takes an effort of none (GPT-6.1 Terra, GPT-6 Luna)
+        stops = self.thinking is not ThinkingForm.ALWAYS_ON or "none" in self.efforts
+        head = ("off", "auto") if stops else ("auto",)
         return head + levels
 
     @property

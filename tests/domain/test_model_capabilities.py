@@ -28,6 +28,13 @@ def test_an_always_on_model_cannot_be_turned_off():
     assert caps.reasoning_levels() == ("auto", "low", "medium", "high", "max")
 
 
+def test_an_always_on_model_that_takes_an_effort_of_none_can_be_turned_off():
+    caps = ModelCapabilities(thinking=ThinkingForm.ALWAYS_ON, efforts=("none", "low", "medium", "high", "xhigh", "max"))
+    assert caps.reasoning_levels() == ("off", "auto", "low", "medium", "high", "max")
+    minimal = ModelCapabilities(thinking=ThinkingForm.ALWAYS_ON, efforts=("minimal", "low", "medium", "high"))
+    assert minimal.reasoning_levels() == ("auto", "low", "medium", "high")  # minimal still reasons
+
+
 def test_each_value_names_its_source():
     caps = ModelCapabilities(
         sources=(("thinking", CapabilitySource.PROVIDER_API), ("tool_use", CapabilitySource.FAMILY)))

@@ -180,12 +180,13 @@ class FakeResponsesServer(FakeOpenAIServer):
         items: list[tuple[dict[str, Any], list[str]]] = []
         raw = request.raw
         searched = responses_search_items(answer.searches, raw)
-        if reasons(request.model) and searched:  # the reasoning that produced the first search call, before it
+        thinks = reasons(request.model) and (raw.get("reasoning") or {}).get("effort") != "none"  # none: no reasoning
+        if thinks and searched:  # the reasoning that produced the first search call, before it
             before, _ = self._reasoning(request, ())
             self.searched_after[before["id"]] = searched[0]["id"]
             items.append((before, []))
         items.extend(({k: v for k, v in item.items() if k != "_kept"}, []) for item in searched)
-        if reasons(request.model):
+        if thinks:
             summarize = bool((raw.get("reasoning") or {}).get("summary"))
             items.append(self._reasoning(request, tuple(answer.thinking) if summarize else ()))
         notes = [{"type": "url_citation", "start_index": 0, "end_index": len(answer.text),

@@ -8,7 +8,7 @@ import pytest
 
 from data.providers.responses_shape import effort_for
 from data.registry import load_registry
-from domain.events import StreamDone, TextDelta, ToolCallRequested
+from domain.events import ReasoningDone, StreamDone, TextDelta, ThinkingDelta, ToolCallRequested
 from domain.models import ModelCapabilities
 from tests.fakeservers import Reply, ScriptedBrain, ToolCall
 from tests.fakeservers.responses_server import FakeResponsesServer
@@ -37,6 +37,21 @@ async def test_each_level_is_an_effort_the_model_takes(model: str, level: str, e
     assert fake.refusals == []
     assert fake.requests[-1].raw["reasoning"] == {"summary": "auto", "effort": effort}
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Fine."
+
+
+async def test_off_is_an_effort_of_none_and_the_reply_comes_without_reasoning() -> None:
+    terra = caps("gpt-6.1-terra")
+    assert "off" in terra.reasoning_levels()  # the picker offers it for this model
+    brain = ScriptedBrain([Reply(thinking=("Hm.",), text_chunks=("Quick.",)),
+                           Reply(thinking=("Hm.",), text_chunks=("Slow.",))])
+    with FakeResponsesServer(brain) as fake:
+        adapter = responses_adapter(fake.base_url)
+        off = await collect(send(adapter, History().user("hi").messages, model="gpt-6.1-terra", caps=terra,
+                                 reasoning="off"))
+        low = await collect(send(adapter, History().user("hi").messages, model="gpt-6.1-terra", caps=terra,
+                                 reasoning="low"))
+    assert not any(isinstance(e, (ThinkingDelta, ReasoningDone)) for e in off)
+    assert any(isinstance(e, ReasoningDone) for e in low)
 
 
 async def test_auto_sends_no_effort_so_the_model_uses_its_default() -> None:
