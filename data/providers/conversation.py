@@ -151,7 +151,7 @@ class TurnWalk:
     def _result_for(self, call: CallBlock) -> ResultBlock:
         if call.id in self.results:
             self.answered.add(call.id)
-        return _result_for(call, self.results)
+        return result_block(call, self.results)
 
     def feed(self, message: Message) -> None:
         """Walks one message."""
@@ -180,7 +180,8 @@ class TurnWalk:
             self._calls.append(call)
 
 
-def _result_for(call: CallBlock, results: Mapping[str, Message]) -> ResultBlock:
+def result_block(call: CallBlock, results: Mapping[str, Message]) -> ResultBlock:
+    """The call's result block: its stored result's output, else the interrupted-call error."""
     stored = results.get(call.id)
     if stored is None:
         return ResultBlock(call.id, call.name, INTERRUPTED_RESULT, True)

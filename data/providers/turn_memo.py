@@ -1,19 +1,24 @@
 """to_turns resumed after the prefix it walked before: a turn's requests share every message up to the last user
-message, so only the messages after it are walked again (the result is to_turns' own, which the tests compare)."""
+message, so only the messages after it are walked again, and an older tool result the pruner changed in that prefix
+only has its own block made again (the result is to_turns' own, which the tests compare)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from operator import is_
+from itertools import compress
+from operator import is_, is_not
 
 from data.providers.conversation import (
+    CallBlock,
+    ResultBlock,
     Turn,
     TurnWalk,
     as_text,
     collect_results,
     finish_turns,
     merge_into,
+    result_block,
     to_turns,
 )
 from domain.models import Message, MessageType
@@ -58,7 +63,9 @@ class TurnMemo:
             return to_turns(messages, user_first=user_first, tool_blocks=tool_blocks, web_provider=web_provider)
         key = (messages[0].id, tool_blocks, web_provider)
         walked = self._walked.get(key, _EMPTY)
-        if not walked.starts(messages) or _answers(messages[len(walked.prefix):], walked.unanswered):
+        if not walked.starts(messages):
+            walked = _patched(walked, messages, tool_blocks) or _EMPTY
+        if _answers(messages[len(walked.prefix):], walked.unanswered):
             walked = _EMPTY
         last_user = next((i for i in range(len(messages) - 1, len(walked.prefix) - 1, -1)
                           if messages[i].type is MessageType.USER), None)
@@ -71,6 +78,36 @@ class TurnMemo:
             self._walked[key] = walked
         _, walk = _walk_on(walked, messages[len(walked.prefix):], web_provider)
         return finish_turns(merge_into(list(walked.merged), _shown(walk.turns, tool_blocks)), user_first)
+
+
+def _patched(walked: _Walked, messages: Sequence[Message], tool_blocks: bool) -> _Walked | None:
+    """`walked` for `messages` when its prefix differs from theirs only in tool results that came as other objects
+    with the same id and call (the pruner trims or clears an older result): the blocks of those results made again,
+    the other turns kept; None otherwise. A result's content changes nothing else of the walk, which reads results
+    only when it closes their call's turn."""
+    prefix, results = walked.prefix, walked.results
+    if not prefix or not tool_blocks or len(messages) < len(prefix):
+        return None
+    changed: dict[str, Message] = {}
+    for i in compress(range(len(prefix)), map(is_not, prefix, messages)):
+        old, new = prefix[i], messages[i]
+        if (old.type is not MessageType.TOOL_RESULT or new.type is not MessageType.TOOL_RESULT or old.id != new.id
+                or old.tool_call_id != new.tool_call_id):
+            return None
+        if old.tool_call_id and results.get(old.tool_call_id) is old:  # the result its call's turn was closed with
+            changed[old.tool_call_id] = new
+    results = {**results, **changed}
+    merged = tuple(_with_results(turn, changed, results) for turn in walked.merged) if changed else walked.merged
+    return _Walked(tuple(messages[:len(prefix)]), merged, results, walked.seen_ids, walked.answered)
+
+
+def _with_results(turn: Turn, changed: dict[str, Message], results: dict[str, Message]) -> Turn:
+    """The turn with its result blocks for the `changed` calls made again from `results`."""
+    if turn.role != "user" or not any(isinstance(b, ResultBlock) and b.id in changed for b in turn.blocks):
+        return turn
+    return Turn(turn.role, tuple(result_block(CallBlock(b.id, b.name, {}), results)
+                                 if isinstance(b, ResultBlock) and b.id in changed else b for b in turn.blocks),
+                turn.reasoning)
 
 
 def _answers(messages: Sequence[Message], unanswered: frozenset[str]) -> bool:

@@ -7,14 +7,14 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from data.providers.anthropic_shape import ShapeMemo, anthropic_request, shape_turns
-from data.providers.conversation import AttachmentBlock, TextBlock, Turn, to_turns
+from data.providers.conversation import AttachmentBlock, TextBlock, Turn, TurnWalk, to_turns
 from data.providers.turn_memo import TurnMemo
 from domain.attachment import Attachment, AttachmentKind
-from domain.models import Message, ToolDefinition
+from domain.models import Message, MessageType, ToolDefinition
 from tests.providers.helpers import History
 
 CALL_IDS = ("a", "b", "c")
@@ -50,22 +50,59 @@ def _request(messages: list[Message], memo: ShapeMemo | None, tools: tuple[ToolD
                              max_output_tokens=1000, provider_id="anthropic", memo=memo)
 
 
+def _pruned(message: Message, how: int) -> Message:
+    """Another object for the message: the same, or (a tool result) its output trimmed, cleared or gone."""
+    if message.type is not MessageType.TOOL_RESULT or how == 0:
+        return replace(message)
+    output = message.tool_output or ""
+    return replace(message, tool_output=[output[:3] + "…", "[cleared]", None][how - 1], content="pruned")
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(steps=st.lists(STEP, max_size=30), copies=st.lists(st.integers(0, 29), max_size=3),
+@given(steps=st.lists(STEP, max_size=30),
+       copies=st.lists(st.tuples(st.integers(0, 29), st.integers(0, 30), st.integers(0, 3)), max_size=3),
        tool_blocks=st.booleans())
+@example(steps=[("user", "hi"), ("call", "a"), ("result", "a"), ("user", "more"), ("ai", "ok"), ("user", "more"),
+                ("ai", "ok"), ("user", "hi")], copies=[(2, 6, how) for how in (1, 2, 3)], tool_blocks=True)
 def test_the_memo_walks_a_growing_list_to_the_same_turns(
-    steps: list[tuple[str, str]], copies: list[int], tool_blocks: bool
+    steps: list[tuple[str, str]], copies: list[tuple[int, int, int]], tool_blocks: bool
 ) -> None:
-    """Each request adds messages, and now and then an older message comes as another object (a pruned copy):
-    results stored after a later user message, calls without results, repeated call ids included."""
+    """Each request adds messages, and from some request on an older message comes as another object (a copy, or a
+    tool result the pruner trimmed or cleared): results stored after a later user message, calls without results,
+    repeated call ids included."""
     messages = _history(steps)
     memo = TurnMemo()
     for end in range(len(messages) + 1):
         shown = messages[:end]
-        for i in copies:
-            if i < end:
-                shown[i] = replace(shown[i])
+        for i, start, how in copies:
+            if i < end and end >= start:
+                shown[i] = _pruned(shown[i], how)
         assert memo.turns(shown, tool_blocks=tool_blocks) == to_turns(shown, tool_blocks=tool_blocks)
+
+
+def test_an_older_result_pruned_between_requests_does_not_walk_the_list_again(monkeypatch: pytest.MonkeyPatch
+                                                                              ) -> None:
+    """The pruner trims an older tool result when a new one comes: the walk goes on after the prefix it kept, that
+    result's block made again; any other message that changed walks the list from its start as before."""
+    history = History()
+    for n in range(10):
+        history.user(f"question {n}").ai("").call(f"c{n}", "t", {"n": n}).result(f"c{n}", "t", f"page {n} " * 50)
+        history.ai(f"answer {n}")
+    memo = TurnMemo()
+    messages = list(history.user("next").messages)
+    memo.turns(messages)
+    fed: list[Message] = []
+    feed = TurnWalk.feed
+    monkeypatch.setattr(TurnWalk, "feed", lambda walk, message: (fed.append(message), feed(walk, message))[1])
+    at = next(i for i, m in enumerate(messages) if m.tool_call_id == "c2" and m.type is MessageType.TOOL_RESULT)
+    pruned = [*messages[:at], _pruned(messages[at], 2), *messages[at + 1:]]
+    turns = memo.turns(pruned)
+    assert fed == [pruned[-1]]  # only what comes after the kept prefix (the last user message)
+    assert turns == to_turns(pruned) != to_turns(messages)
+    fed.clear()
+    edited = [*pruned[:1], replace(pruned[1], content="other"), *pruned[2:]]  # a reply: not a pruned result
+    turns = memo.turns(edited)
+    assert len(fed) == len(edited) and turns == to_turns(edited)
 
 
 def test_a_result_stored_after_a_later_user_message_answers_its_call_in_the_memo_too() -> None:
