@@ -25,10 +25,11 @@ LIMITS: dict[str, MediaLimits] = {
 }
 GEMINI_PAGE_TOKENS = 258  # "each document page is equivalent to 258 tokens" (Gemini's document-processing guide)
 PDF_RENDER_EDGE = {ANTHROPIC: 1568, OPENAI: 2048}  # a page is rendered to an image this long, then priced as one
-# a family's cheaper sibling writes its summaries: Claude -> Haiku, GPT / o-series -> *-mini, Gemini -> Flash
+# a family's cheaper sibling writes its summaries: Claude -> Haiku, GPT / o-series -> *-mini or GPT-6's Luna,
+# Gemini -> Flash
 SUMMARY_FAMILIES: tuple[tuple[str, str], ...] = (
     (r"^(anthropic/)?claude", r"haiku"),
-    (r"^(openai/)?(gpt-|o\d|chatgpt)", r"-mini"),
+    (r"^(openai/)?(gpt-|o\d|chatgpt)", r"-mini|-luna"),
     (r"^(models/)?gemini", r"flash"),
 )
 _DATED = re.compile(r"(-\d{8}|-\d{4}-\d{2}-\d{2}|-\d{3}|-latest|-preview(-\d\d-\d\d)?|-exp(-\d+)?)+$")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import date
 
 from domain.models import AiModel
 
@@ -13,13 +14,14 @@ _NOT_CHAT = re.compile(r"embed|tts|audio|realtime|transcribe|image|whisper|dall-
 
 def choose_compaction_model(
     session_model: AiModel, candidates: Sequence[AiModel], override: str | None = None,
-    families: Sequence[tuple[str, str]] = (),
+    families: Sequence[tuple[str, str]] = (), today: date | None = None,
 ) -> AiModel:
     """The override when given, else a cheaper sibling of the session model on its provider, else the model itself.
 
     `families`: (a model family's id pattern, what its cheap sibling's id contains), from the provider rules
     (ProviderRules.summary_families); a model of no listed family (a local or unknown one) summarizes its own
-    session, so no second model has to be loaded."""
+    session, so no second model has to be loaded. A sibling its vendor has retired (by `today`) is never chosen, and
+    one whose retirement is announced only when no sibling without one is there."""
     same_provider = [c for c in candidates if c.provider_id == session_model.provider_id]
     if override:
         found = next((c for c in same_provider if c.id == override), None)
@@ -32,10 +34,12 @@ def choose_compaction_model(
         siblings = [
             c for c in same_provider
             if family.search(c.id) and cheap.search(c.id) and not _NOT_CHAT.search(c.id) and "lite" not in c.id
+            and not (today is not None and c.retirement is not None and c.retirement.passed(today))
         ]
         if not siblings:
             return session_model
-        return max(siblings, key=lambda c: (_common_prefix(c.id, session_model.id), c.is_default, c.id))
+        return max(siblings, key=lambda c: (c.retirement is None, _common_prefix(c.id, session_model.id),
+                                            c.is_default, c.id))
     return session_model
 
 

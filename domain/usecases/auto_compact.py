@@ -125,7 +125,8 @@ class AutoCompactUseCase:
         provider_id: ProviderId = model.provider_id
         rules = self._planner.estimator.rules
         families = rules.summary_families() if rules is not None else ()
-        chosen = choose_compaction_model(model, self._models.list(provider_id), override, families)
+        chosen = choose_compaction_model(model, self._models.list(provider_id), override, families,
+                                         today=self._clock.now().date())
         chosen_id: ModelId = chosen.id
         resolved = self._models.resolve(provider_id, chosen_id) if chosen_id != model.id else model
         summarizer_window = resolved.context_window_size or window

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 
 from domain.context.prompts import CHECKPOINT_PROMPT, FOCUS_HEADER, UPDATE_PROMPT
 from domain.errors import ContextOverflow, ProviderUnavailable
-from domain.models import AiModel, MessageType
+from domain.models import AiModel, MessageType, Retirement
 from domain.settings import ContextSettings
 from tests.domain.engine_setup import HAIKU, SONNET, Engine
 from tests.fakes import FakeModelRepository, FakeSummarizer
@@ -197,6 +198,22 @@ async def test_tool_definitions_count_towards_the_threshold() -> None:
     assert alone.reason == "below_threshold"
     tool = ToolDefinition("t", "word " * (8_500 - alone.tokens_before + 200), {"type": "object"})
     assert (await run(engine, tools=[tool])).did_compact
+
+
+async def test_a_retired_sibling_never_summarizes_and_a_retiring_one_only_when_no_other_is_there() -> None:
+    """By the clock's day (2026-01-01): a Haiku retired the day before is skipped, one retiring later is taken only
+    while no Haiku without a retirement is there."""
+    retired = replace(HAIKU, retirement=Retirement(date(2025, 12, 31)))
+    retiring = AiModel(id="claude-3-5-haiku", display_name=None, provider_id="anthropic", context_window_size=200_000,
+                       retirement=Retirement(date(2026, 2, 19)))
+    live = AiModel(id="claude-haiku-5", display_name=None, provider_id="anthropic", context_window_size=200_000)
+    chosen = []
+    for models in ([SONNET, retired], [SONNET, retired, retiring], [SONNET, retired, retiring, live]):
+        engine = Engine(models=FakeModelRepository(models))
+        engine.chat(45)
+        await run(engine)
+        chosen.append(engine.summarizer.calls[0].model_id)
+    assert chosen == [SONNET.id, retiring.id, live.id]
 
 
 async def test_a_local_model_without_siblings_summarizes_with_itself() -> None:

@@ -43,6 +43,8 @@ def test_an_unknown_override_key_is_a_clear_error() -> None:
         ("claude-haiku-4-5", ["claude-3-5-haiku-latest"], "claude-haiku-4-5"),
         ("claude-sonnet-4-5", ["claude-opus-4-1"], "claude-sonnet-4-5"),
         ("llama3.1:8b", ["phi3:mini", "llama3.1:8b"], "llama3.1:8b"),
+        ("gpt-6.1-terra", ["gpt-6-luna", "gpt-4.1-mini", "gpt-5-mini"], "gpt-6-luna"),  # GPT-6's cheap tier is Luna
+        ("gpt-6-luna", ["gpt-6.1-terra", "gpt-5-mini"], "gpt-6-luna"),
     ],
 )
 def test_compaction_uses_a_cheaper_sibling_on_the_same_provider(
