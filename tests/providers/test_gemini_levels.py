@@ -5,7 +5,6 @@ and the fake refuses both with the real 400 messages; the app sends "off" as eac
 from __future__ import annotations
 
 import pytest
-from google import genai
 from google.genai import errors as genai_errors
 from google.genai import types
 
@@ -15,6 +14,7 @@ from tests.fakeservers import FakeGeminiServer, ScriptedBrain
 from tests.fakeservers.gemini_rules import NO_LEVEL, NO_MINIMAL, thinking_config
 from tests.providers.helpers import History, adapter_for
 from tests.providers.reasoning_helpers import send
+from tests.providers.test_gemini_reasoning import gemini_client
 
 REGISTRY = load_registry()
 
@@ -38,11 +38,6 @@ async def test_off_is_the_lowest_level_the_model_takes_and_the_fake_accepts_it(m
     assert len(fake.requests) == 1  # answered, not refused and retried
 
 
-def _client(fake: FakeGeminiServer) -> genai.Client:
-    return genai.Client(api_key="k", vertexai=False,
-                        http_options=types.HttpOptions(api_version="v1beta", base_url=fake.base_url))
-
-
 @pytest.mark.parametrize(("model", "level", "message"), [
     ("gemini-3.8-flash", types.ThinkingLevel.MINIMAL, NO_MINIMAL),
     ("gemini-3.7-flash", types.ThinkingLevel.MINIMAL, NO_MINIMAL),
@@ -56,7 +51,7 @@ async def test_the_fake_refuses_a_level_the_model_does_not_take_with_the_real_bo
         model: str, level: types.ThinkingLevel, message: str | None) -> None:
     config = types.GenerateContentConfig(thinking_config=types.ThinkingConfig(thinking_level=level))
     with FakeGeminiServer(ScriptedBrain(["ok"])) as fake:
-        client = _client(fake)
+        client = gemini_client(fake)
         if message is None:
             answer = await client.aio.models.generate_content(model=model, contents="hi", config=config)
             assert answer.text == "ok"

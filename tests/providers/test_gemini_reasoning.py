@@ -183,7 +183,8 @@ async def test_a_fixed_thinking_budget_raises_the_output_limit_so_the_answer_sti
 
 # --- the fake enforces the real rules (through the SDK itself, no adapter) -------------------------------------------
 
-def _client(fake: FakeGeminiServer) -> genai.Client:
+def gemini_client(fake: FakeGeminiServer) -> genai.Client:
+    """The genai SDK's own client on the fake (no adapter): what the fake refuses, it refuses to the SDK itself."""
     options = types.HttpOptions(api_version="v1beta", base_url=fake.base_url)
     return genai.Client(api_key="k", vertexai=False, http_options=options)
 
@@ -198,7 +199,7 @@ def _loop(signature: bytes | None) -> list[types.Content]:
 
 async def test_the_fake_refuses_a_gemini_3_function_call_without_a_signature_with_the_real_message():
     with FakeGeminiServer(ScriptedBrain(["ok", "ok"])) as fake:
-        client = _client(fake)
+        client = gemini_client(fake)
         with pytest.raises(genai_errors.ClientError) as refused:
             await client.aio.models.generate_content(model=PRO3, contents=_loop(None))
         accepted = await client.aio.models.generate_content(model=FLASH25, contents=_loop(None))  # 2.5 does not check
@@ -215,7 +216,7 @@ async def test_the_fake_refuses_a_gemini_3_function_call_without_a_signature_wit
 
 async def test_an_altered_signature_is_corrupted_and_the_adapter_says_the_reasoning_was_rejected():
     with FakeGeminiServer(ScriptedBrain([WEATHER_CALL])) as fake:
-        client = _client(fake)
+        client = gemini_client(fake)
         with pytest.raises(genai_errors.ClientError) as refused:
             await client.aio.models.generate_content(model=PRO3, contents=_loop(b"FGSIG1" + bytes(24)))
         adapter = adapter_for(GEMINI, fake.base_url)
