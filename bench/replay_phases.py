@@ -32,11 +32,45 @@ class PhaseClock:
 
     def __init__(self) -> None:
         self.seconds: dict[str, float] = {}
+        self._wrapped: list[tuple[Any, str, Any, bool]] = []  # (owner, name, original, whether owner had its own)
+
+    def restore(self) -> None:
+        """Puts back every wrapped attribute (a module's or a class's outlives the run; a second run would time
+        its calls twice)."""
+        while self._wrapped:
+            owner, name, original, own = self._wrapped.pop()
+            if own:
+                setattr(owner, name, original)
+            else:
+                delattr(owner, name)
+
+    def wrap_callback(self, owner: Any, name: str, label: str) -> None:
+        """Times `owner.name` (a plain method) only where the event loop calls it as a callback, outside any
+        task: where it runs inside a task, the phase that task is in counts it already."""
+        original = getattr(owner, name)
+        seconds = self.seconds
+        self._remember(owner, name, original)
+
+        @functools.wraps(original)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if asyncio.current_task() is not None:
+                return original(*args, **kwargs)
+            started = time.thread_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                seconds[label] = seconds.get(label, 0.0) + time.thread_time() - started
+        setattr(owner, name, timed)
+
+    def _remember(self, owner: Any, name: str, original: Any) -> None:
+        own = name in vars(owner) if hasattr(owner, "__dict__") else True
+        self._wrapped.append((owner, name, original, own))
 
     def wrap(self, owner: Any, name: str, label: str) -> None:
         """Replaces `owner.name` (a function, coroutine or async generator function) by a timed one."""
         original = getattr(owner, name)
         seconds = self.seconds
+        self._remember(owner, name, original)
         if inspect.isasyncgenfunction(original):
             @functools.wraps(original)
             async def timed_stream(*args: Any, **kwargs: Any) -> Any:
@@ -78,12 +112,14 @@ PHASES = (  # (label, what it is): the order of the report
     ("adapter: request shaping", "Palimpsest's Anthropic request from the messages"),
     ("adapter: SDK request and stream", "the SDK building, sending and parsing the streamed reply (with our "
                                         "event mapping; request shaping not included)"),
+    ("adapter: SDK socket reads", "the SDK's HTTP client (aiohttp) reading and parsing the reply's bytes as "
+                                  "event-loop callbacks, outside the stream's frames"),
     ("store the round", "reply, tool calls, usage, calibration: one transaction"),
     ("after the turn", "the next request's status for the gauge, flush and compaction checks"),
 )
 
 
-SHAPING, SDK = PHASES[3][0], PHASES[4][0]
+SHAPING, SDK, READS = PHASES[3][0], PHASES[4][0], PHASES[5][0]
 
 
 def instrument(env: StrategyEnv, clock: PhaseClock) -> None:
@@ -97,6 +133,9 @@ def instrument(env: StrategyEnv, clock: PhaseClock) -> None:
     clock.wrap(send._upkeep.planner, "plan", "plan the request")
     clock.wrap(send._upkeep, "after_turn", "after the turn")
     clock.wrap(anthropic_adapter, "anthropic_request", SHAPING)
+    aiohttp_protocol = sys.modules.get("aiohttp.client_proto")  # the SDK's aiohttp client, as the app's GUI runs it
+    if aiohttp_protocol is not None:
+        clock.wrap_callback(aiohttp_protocol.ResponseHandler, "data_received", READS)
     adapters = send._adapters
     original: Callable[[Any], Any] = adapters.for_provider
     timed: set[int] = set()
@@ -119,6 +158,7 @@ async def measure(turns: int) -> tuple[list[float], list[float], dict[str, list[
     with tempfile.TemporaryDirectory(prefix="palimpsest-phases-") as tmp:
         work = Path(tmp)
         bench = Bench(options, work)
+        clock = PhaseClock()
         try:
             session_id = build_preloaded(work / "template", options.preload_messages, provider_id="anthropic",
                                          model_id=MODELS["anthropic"][0])
@@ -128,7 +168,6 @@ async def measure(turns: int) -> tuple[list[float], list[float], dict[str, list[
                 script = [t for t in bench.script.turns if t.kind not in ("fact", "recall")]
                 await run_preloaded(driver, RunResult("warm-up", options.window), session_id,
                                     script[:WARM_UP_TURNS])
-                clock = PhaseClock()
                 instrument(env, clock)
                 result = RunResult("full", options.window)
                 phases: dict[str, list[float]] = {label: [] for label, _ in PHASES}
@@ -145,38 +184,49 @@ async def measure(turns: int) -> tuple[list[float], list[float], dict[str, list[
             finally:
                 await env.aclose()
         finally:
+            clock.restore()
             bench.close()
+
+
+def sdk_cpu(phases: dict[str, list[float]]) -> list[float]:
+    """The SDK's CPU per turn: its stream's frames and its HTTP client's socket reads."""
+    return [a + b for a, b in zip(phases[SDK], phases.get(READS, [0.0] * len(phases[SDK])), strict=True)]
 
 
 def report(overhead: Sequence[float], cpu: Sequence[float], phases: dict[str, list[float]], command: str,
            tools: Sequence[bool] = ()) -> str:
     """The Markdown report (`tools`: whether each turn called a tool, for the ratio by kind of turn)."""
     median = statistics.median
+    sdk = sdk_cpu(phases)
     lines = [
         "# Where a turn's time goes in a 10,000-message session", "",
         f"`{command}`: {len(overhead)} turns of the replay script in its preloaded session (Palimpsest's defaults, "
         "claude-sonnet-4-5 through the anthropic SDK against the local fake server). Phases are CPU time of the "
         "app's thread (thread_time), medians over the turns; a turn's overhead is its wall time minus the CPU "
-        "time the fake servers' threads spent on its requests (reading, answering, writing the stream).", "",
+        "time the fake servers' threads spent on its requests (reading, answering, writing the stream). The SDK's "
+        "CPU is its two adapter rows: its stream's frames and its HTTP client's socket reads.", "",
         "| phase | what it is | median ms per turn |", "|---|---|---|",
     ]
     lines += [f"| {label} | {what} | {median(phases[label]):.2f} |" for label, what in PHASES]
     lines += [
         f"| **turn overhead** | wall time minus the servers' CPU time | **{median(overhead):.2f}** "
         f"(CPU {median(cpu):.2f}) |",
-        f"| **app / SDK** | the turn's CPU outside the SDK's phase over the SDK's phase, turn by turn (target "
-        f"≤ 0.5) | **{run_ratio(cpu, phases[SDK]):.2f}** |",
+        f"| **app / SDK** | the turn's CPU outside the SDK's over the SDK's, turn by turn (target ≤ 0.5) | "
+        f"**{run_ratio(cpu, sdk):.2f}** |",
     ]
-    flagged = [((c - sdk) / sdk, tool) for c, sdk, tool in zip(cpu, phases[SDK], tools, strict=False) if sdk > 0]
+    flagged = [((c - s) / s, tool) for c, s, tool in zip(cpu, sdk, tools, strict=False) if s > 0]
     for kind in (False, True):
         rs = [r for r, tool in flagged if tool is kind]
         if rs:
             lines.append(f"| app / SDK, turns {'with' if kind else 'without'} a tool call | median of their "
                          f"{len(rs)} ratios | {median(rs):.2f} |")
-    sdk_total = sum(phases[SDK])
+    sdk_total = sum(sdk)
     if sdk_total > 0:
-        lines.append(f"| app / SDK, all the CPU | the turns' CPU outside the SDK's phase over the SDK's phase, "
-                     f"summed over the turns | {(sum(cpu) - sdk_total) / sdk_total:.2f} |")
+        lines.append(f"| app / SDK, all the CPU | the turns' CPU outside the SDK's over the SDK's, summed over the "
+                     f"turns | {(sum(cpu) - sdk_total) / sdk_total:.2f} |")
+    if any(phases.get(READS, ())):
+        lines.append(f"| app / SDK, the socket reads counted as the app's | the headline as it was measured until "
+                     f"2026-11-28 (the reads were outside every phase) | {run_ratio(cpu, phases[SDK]):.2f} |")
     return "\n".join([*lines, ""])
 
 
@@ -203,7 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ratios: list[float] = []
     for _ in range(max(1, args.runs)):
         overhead, cpu, phases, tools = asyncio.run(measure(args.turns))
-        ratios.append(run_ratio(cpu, phases[SDK]))
+        ratios.append(run_ratio(cpu, sdk_cpu(phases)))
     text = report(overhead, cpu, phases, " ".join([".venv/bin/python -m bench.replay_phases", *(argv or [])]), tools)
     if len(ratios) > 1:
         text += "\n" + runs_line(ratios) + "\n"
