@@ -2,7 +2,7 @@
 Palimpsest's defaults, the Anthropic SDK against the local fake server): the median per turn of each phase, in CPU
 time of the app's thread, beside the turn's overhead (wall time minus the fake servers' CPU time).
 
-Run: .venv/bin/python -m bench.replay_phases [--turns 60] [--runs 1] — writes bench/results/phases.md.
+Run: .venv/bin/python -m bench.replay_phases [--turns 60] [--runs 1] [--pace MS] — writes bench/results/phases.md.
 """
 
 from __future__ import annotations
@@ -150,9 +150,11 @@ def instrument(env: StrategyEnv, clock: PhaseClock) -> None:
     adapters.for_provider = for_provider
 
 
-async def measure(turns: int) -> tuple[list[float], list[float], dict[str, list[float]], list[bool]]:
+async def measure(turns: int, pace_ms: float = 0.0
+                  ) -> tuple[list[float], list[float], dict[str, list[float]], list[bool]]:
     """Overhead and CPU per turn (ms), each phase's time per turn (ms), and whether each turn called a tool (the
-    script's `tool` turns: an http_request and a second round), after a few warm-up turns."""
+    script's `tool` turns: an http_request and a second round), after a few warm-up turns. `pace_ms`: the fake
+    provider's pause after each streamed chunk (0: the reply as fast as the machine sends it)."""
     options = parse(["--strategy", "full", "--no-plot", "--provider", "anthropic"])
     full = next(s for s in strategies() if s.name == "full")
     with tempfile.TemporaryDirectory(prefix="palimpsest-phases-") as tmp:
@@ -164,6 +166,8 @@ async def measure(turns: int) -> tuple[list[float], list[float], dict[str, list[
                                          model_id=MODELS["anthropic"][0])
             copy_store(work / "template", work / "home")
             env, driver = bench.env(full, work / "home", timed=False)  # the app's classes, not timed
+            for server in bench.servers.values():
+                server.chunk_pause = pace_ms / 1000
             try:
                 script = [t for t in bench.script.turns if t.kind not in ("fact", "recall")]
                 await run_preloaded(driver, RunResult("warm-up", options.window), session_id,
@@ -194,8 +198,9 @@ def sdk_cpu(phases: dict[str, list[float]]) -> list[float]:
 
 
 def report(overhead: Sequence[float], cpu: Sequence[float], phases: dict[str, list[float]], command: str,
-           tools: Sequence[bool] = ()) -> str:
-    """The Markdown report (`tools`: whether each turn called a tool, for the ratio by kind of turn)."""
+           tools: Sequence[bool] = (), pace_ms: float = 0.0) -> str:
+    """The Markdown report (`tools`: whether each turn called a tool, for the ratio by kind of turn; `pace_ms`: the
+    fake provider's pause after each streamed chunk)."""
     median = statistics.median
     sdk = sdk_cpu(phases)
     lines = [
@@ -204,7 +209,11 @@ def report(overhead: Sequence[float], cpu: Sequence[float], phases: dict[str, li
         "claude-sonnet-4-5 through the anthropic SDK against the local fake server). Phases are CPU time of the "
         "app's thread (thread_time), medians over the turns; a turn's overhead is its wall time minus the CPU "
         "time the fake servers' threads spent on its requests (reading, answering, writing the stream). The SDK's "
-        "CPU is its two adapter rows: its stream's frames and its HTTP client's socket reads.", "",
+        "CPU is its two adapter rows: its stream's frames and its HTTP client's socket reads. "
+        + (f"The fake provider paused {pace_ms:g} ms after each streamed chunk, so the events arrive apart as a "
+           "provider's do (the turn's overhead then includes those pauses)." if pace_ms else
+           "The fake provider sent each reply as fast as the machine lets it (how many events reach the SDK "
+           "together then depends on the scheduler; `--pace` spaces them as a provider's stream does)."), "",
         "| phase | what it is | median ms per turn |", "|---|---|---|",
     ]
     lines += [f"| {label} | {what} | {median(phases[label]):.2f} |" for label, what in PHASES]
@@ -248,13 +257,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.replay_phases")
     parser.add_argument("--turns", type=int, default=60, help="turns measured (default 60)")
     parser.add_argument("--runs", type=int, default=1, help="runs one after another, to see the spread (default 1)")
+    parser.add_argument("--pace", type=float, default=0.0, metavar="MS",
+                        help="the fake provider's pause after each streamed chunk, in ms (default 0: no pause)")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "phases.md")
     args = parser.parse_args(argv)
     ratios: list[float] = []
     for _ in range(max(1, args.runs)):
-        overhead, cpu, phases, tools = asyncio.run(measure(args.turns))
+        overhead, cpu, phases, tools = asyncio.run(measure(args.turns, args.pace))
         ratios.append(run_ratio(cpu, sdk_cpu(phases)))
-    text = report(overhead, cpu, phases, " ".join([".venv/bin/python -m bench.replay_phases", *(argv or [])]), tools)
+    text = report(overhead, cpu, phases, " ".join([".venv/bin/python -m bench.replay_phases", *(argv or [])]), tools,
+                  args.pace)
     if len(ratios) > 1:
         text += "\n" + runs_line(ratios) + "\n"
     args.out.write_text(text, encoding="utf-8")

@@ -63,3 +63,11 @@ def test_a_callback_is_timed_only_outside_tasks_and_restore_puts_every_wrapped_a
     assert clock.seconds[READS] > 0
     clock.restore()
     assert Protocol.data_received is original and "data_received" in vars(Protocol)
+
+
+def test_the_report_says_whether_the_fake_provider_paced_its_stream() -> None:
+    phases = {label: [1.0] for label, _ in PHASES}
+    unpaced = report([1.0], [9.0], phases, "cmd", [False])
+    paced = report([1.0], [9.0], phases, "cmd --pace 2", [False], pace_ms=2.0)
+    assert "as fast as the machine lets it" in unpaced and "paused" not in unpaced
+    assert "The fake provider paused 2 ms after each streamed chunk" in paced
