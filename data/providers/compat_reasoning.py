@@ -4,6 +4,8 @@ field its assistant turns carry the model's reasoning back in."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,6 +18,9 @@ class Server(StrEnum):
     DEEPSEEK = "deepseek"  # api.deepseek.com: thinking on by default, reasoning_content required on tool-call turns
     OPENROUTER = "openrouter"  # openrouter.ai: `reasoning` in deltas and messages, reasoning.effort in requests
     COMPATIBLE = "compatible"  # vLLM, llama.cpp, Ollama, LM Studio, Qwen...: reasoning_content, knobs per model
+
+
+_TOOLS_WITHOUT_EFFORT = re.compile(r"^gpt-(?:5\.(?:[2-9]|\d{2,})|(?:[6-9]|\d{2,}))(?:[.-]|$)")
 
 
 def server_for(base_url: str | None, *, compatible: bool) -> Server:
@@ -35,10 +40,29 @@ def echo_field(server: Server) -> str | None:
     return "reasoning" if server is Server.OPENROUTER else "reasoning_content"
 
 
-def reasoning_params(server: Server, model_id: str, level: str) -> dict[str, Any]:
+def tools_need_no_effort(model_id: str) -> bool:
+    """Whether OpenAI's Chat Completions refuses function tools for this model unless its reasoning effort is none
+    (GPT-5.2 on: "Function tools with reasoning_effort are not supported for <model> in /v1/chat/completions");
+    from GPT-5.6 on the models reason by default, so a request that sets no effort is refused too."""
+    name = model_id.lower()
+    return "-chat" not in name and _TOOLS_WITHOUT_EFFORT.match(name) is not None
+
+
+def reasoning_params(server: Server, model_id: str, level: str, efforts: Sequence[str] = (), *,
+                     tools: bool = False) -> dict[str, Any]:
     """The request keywords for `level` (domain.settings.REASONING_LEVELS) on this server and model: `auto` and
-    servers or models whose knob is not known get nothing (so nothing a server could refuse is sent)."""
-    if level == "auto" or server is Server.OPENAI:
+    servers or models whose knob is not known get nothing (so nothing a server could refuse is sent).
+
+    On OpenAI's own Chat Completions (`efforts`: the model's, empty when not known) `off` is effort none where the
+    model takes it, and a request with function tools (`tools`) to a model that takes them only without reasoning
+    there is sent with effort none whatever the level: the one request that endpoint accepts (the Responses API,
+    the default for api.openai.com, keeps the reasoning). A model that takes no none is sent nothing: refused."""
+    if server is Server.OPENAI:
+        takes_none = "none" in efforts or not efforts
+        if (tools and tools_need_no_effort(model_id) and takes_none) or (level == "off" and "none" in efforts):
+            return {"reasoning_effort": "none"}
+        return {}
+    if level == "auto":
         return {}
     if server is Server.DEEPSEEK:
         if level == "off":

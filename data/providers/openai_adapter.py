@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import AsyncGenerator
 from typing import Any
 
@@ -51,6 +52,8 @@ from domain.events import (
 from domain.models import AiModel, ModelSource, ReasoningBlock, ReasoningKind, Retirement, ServerWindow, Usage
 
 OPENAI_BILLING_PAGE = "https://platform.openai.com/settings/organization/billing"
+# OpenAI's 400 for function tools with a reasoning effort other than none on Chat Completions (GPT-5.2 on)
+TOOLS_WITH_EFFORT = "Function tools with reasoning_effort are not supported"
 _STOP_REASONS: dict[str, StopReason] = {
     "stop": "end_turn",
     "tool_calls": "tool_use",
@@ -66,6 +69,11 @@ def map_openai_error(exc: BaseException, provider_name: str = "OpenAI", url: str
         return exc
     if isinstance(exc, openai.APIStatusError):
         kind, message, code = error_fields(exc.body)
+        if exc.status_code == 400 and message.startswith(TOOLS_WITH_EFFORT):
+            return InvalidResponse(f"{provider_name} refused the request: {short(message)} In Palimpsest: set this "
+                                   f"provider's API to Responses (Settings › Providers, or `palimpsest providers set "
+                                   f"{shlex.quote(provider_name)} --api responses`), or reasoning to Off for this "
+                                   "conversation.")
         return status_error(
             provider_name,
             exc.status_code,
@@ -145,7 +153,9 @@ class OpenAIAdapter(SdkAdapter):
             max_tokens_field=self._max_tokens_field,
             echo=echo_field(self._server),
             owner=(self._provider_id, call.model_id),
-            extra=reasoning_params(self._server, call.model_id, call.reasoning),
+            extra=reasoning_params(self._server, call.model_id, call.reasoning,
+                                   call.capabilities.efforts if call.capabilities is not None else (),
+                                   tools=bool(call.tools)),
             media=self.media,
             forms=COMPATIBLE if self._compatible else OPENAI,
         )

@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from tests.fakeservers import chat_rules
 from tests.fakeservers.brain import (
     STREAMED_FAILURES,
     Answer,
@@ -23,6 +24,7 @@ from tests.fakeservers.brain import (
 )
 from tests.fakeservers.embeddings import OPENAI_EMBEDDING_MODELS, openai_embeddings
 from tests.fakeservers.openai_media import OpenAIMediaRefused, audio_part, audio_refusal, media_part, ollama_refusal
+from tests.fakeservers.responses_rules import Refusal
 from tests.fakeservers.server import (
     FakeProviderServer,
     HttpResponse,
@@ -226,6 +228,11 @@ class FakeOpenAIServer(FakeProviderServer):
         refused = ollama_refusal(raw.json()) if self.ollama else None
         if refused is not None:  # a content part Ollama does not take (a PDF file part, a GIF image_url)
             return _error(refused, "invalid_request_error", None, 400)
+        try:
+            if not (self.ollama or self.deepseek):  # OpenAI's own reasoning rules (efforts, tools with an effort)
+                chat_rules.check(raw.json())
+        except Refusal as rule:
+            return _error(rule.message, "invalid_request_error", rule.code, 400, rule.param)
         try:
             refusal = None if self.ollama else audio_refusal(raw.json())
             if refusal is not None:

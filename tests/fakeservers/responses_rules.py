@@ -4,6 +4,7 @@ its input items into the provider-neutral request."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,6 +19,10 @@ EFFORTS = ("minimal", "low", "medium", "high")
 # the Sol models reject none (gpt-6.2-sol's page: "The API rejects requests that set reasoning effort to none")
 GPT6_EFFORTS = ("none", "low", "medium", "high", "xhigh", "max")
 SOL_EFFORTS = GPT6_EFFORTS[1:]
+# GPT-5.1 brought none (its default) in place of minimal, GPT-5.2 added xhigh (OpenAI's reasoning guide)
+GPT51_EFFORTS = ("none", "low", "medium", "high")
+GPT52_EFFORTS = (*GPT51_EFFORTS, "xhigh")
+_GPT5_MINOR = re.compile(r"^gpt-5\.(\d+)(?:[.-]|$)")
 MIN_OUTPUT_TOKENS = 16
 
 
@@ -39,6 +44,9 @@ def efforts_of(model: str) -> tuple[str, ...]:
     name = model.lower()
     if name.startswith("gpt-6"):
         return SOL_EFFORTS if name.endswith("-sol") else GPT6_EFFORTS
+    minor = _GPT5_MINOR.match(name)
+    if minor is not None:
+        return GPT51_EFFORTS if minor.group(1) == "1" else GPT52_EFFORTS
     return EFFORTS
 
 
