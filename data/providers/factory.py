@@ -62,7 +62,8 @@ class SdkAdapterFactory:
     """Implements ModelApiAdapterFactory over anthropic, openai and google-genai; SDK retries off, ours on.
 
     The anthropic and openai clients send through the SDKs' aiohttp transport (their `aiohttp` extra): it reads a
-    streamed reply with less CPU than the default httpx transport (bench.replay_phases: 5.4 -> 4.0-4.4 ms a turn). The
+    streamed reply with less CPU than the default httpx transport (bench.replay_phases, its socket reads counted:
+    7.9 ms a turn on httpx, 5.7-7.0 on aiohttp). The
     google-genai client stays on httpx: its own aiohttp path would bypass the event hooks. An adapter's client owns
     connections of the event loop that first used it: `aclose` it there when done. With `aiohttp=False` (a process
     that runs one command) they send over httpx and the SDKs are imported without aiohttp (see sdk_import).
