@@ -104,13 +104,15 @@ def _current_turn_start(contents: Sequence[Mapping[str, Any]]) -> int:
 # the Gemini API's 400 messages for a thinking level a model does not take (quoted in earendil-works/pi#9455 and
 # theJayTea/WritingTools#282 for gemini-3.8-flash and 3.7-flash; in RooCodeInc/Roo-Code#10700 for gemini-2.5-flash)
 NO_MINIMAL = "Thinking level MINIMAL is not supported for this model. Please retry with other thinking level."
+NO_MEDIUM = "Thinking level MEDIUM is not supported for this model. Please retry with other thinking level."
 NO_LEVEL = "Thinking level is not supported for this model."
 _TIER = re.compile(r"gemini-(\d+)(?:\.(\d+))?-(pro|flash)(-lite)?", re.I)
 
 
 def level_refusal(model: str, body: Mapping[str, Any]) -> str | None:
     """The 400 message for a thinkingLevel the model does not take: none before Gemini 3; MINIMAL only on Flash-Lite
-    and on Flash before 3.7 (Google's thinking-level table), never on Pro."""
+    and on Flash before 3.7 (Google's thinking-level table), never on Pro; MEDIUM not on Gemini 3 Pro (3.1 Pro added
+    it; the refusal quoted in chatwise-releases#1206)."""
     level = str(thinking_config(body).get("thinkingLevel") or "").upper()
     match = _TIER.search(model)
     if not level or match is None:
@@ -120,6 +122,8 @@ def level_refusal(model: str, body: Mapping[str, Any]) -> str | None:
         return NO_LEVEL
     if level == "MINIMAL" and not (tier == "flash" and (lite or (major, minor) < (3, 7))):
         return NO_MINIMAL
+    if level == "MEDIUM" and tier == "pro" and (major, match.group(2)) == (3, None):
+        return NO_MEDIUM
     return None
 
 

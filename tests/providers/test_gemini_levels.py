@@ -11,7 +11,7 @@ from google.genai import types
 from data.registry import load_registry
 from domain.models import ProviderType
 from tests.fakeservers import FakeGeminiServer, ScriptedBrain
-from tests.fakeservers.gemini_rules import NO_LEVEL, NO_MINIMAL, thinking_config
+from tests.fakeservers.gemini_rules import NO_LEVEL, NO_MEDIUM, NO_MINIMAL, thinking_config
 from tests.providers.helpers import History, adapter_for
 from tests.providers.reasoning_helpers import send
 from tests.providers.test_gemini_reasoning import gemini_client
@@ -27,6 +27,8 @@ REGISTRY = load_registry()
     ("gemini-3.5-flash", "off", "MINIMAL"),
     ("gemini-3.1-flash-lite", "off", "MINIMAL"),
     ("gemini-3.1-pro-preview", "off", "LOW"),
+    ("gemini-3-pro-preview", "medium", "LOW"),  # 3 Pro takes no MEDIUM (the fake refuses it)
+    ("gemini-3.1-pro-preview", "medium", "MEDIUM"),
 ])
 async def test_off_is_the_lowest_level_the_model_takes_and_the_fake_accepts_it(model: str, level: str,
                                                                              sent: str) -> None:
@@ -46,6 +48,8 @@ async def test_off_is_the_lowest_level_the_model_takes_and_the_fake_accepts_it(m
     ("gemini-3.5-flash-lite", types.ThinkingLevel.MINIMAL, None),
     ("gemini-3-flash-preview", types.ThinkingLevel.MINIMAL, None),
     ("gemini-3.8-flash", types.ThinkingLevel.LOW, None),
+    ("gemini-3-pro-preview", types.ThinkingLevel.MEDIUM, NO_MEDIUM),
+    ("gemini-3.1-pro-preview", types.ThinkingLevel.MEDIUM, None),
 ])
 async def test_the_fake_refuses_a_level_the_model_does_not_take_with_the_real_body(
         model: str, level: types.ThinkingLevel, message: str | None) -> None:
