@@ -47,27 +47,15 @@ class PhaseClock:
     def wrap_callback(self, owner: Any, name: str, label: str) -> None:
         """Times `owner.name` (a plain method) only where the event loop calls it as a callback, outside any
         task: where it runs inside a task, the phase that task is in counts it already."""
-        original = getattr(owner, name)
-        seconds = self.seconds
-        self._remember(owner, name, original)
-
-        @functools.wraps(original)
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            if asyncio.current_task() is not None:
-                return original(*args, **kwargs)
-            started = time.thread_time()
-            try:
-                return original(*args, **kwargs)
-            finally:
-                seconds[label] = seconds.get(label, 0.0) + time.thread_time() - started
-        setattr(owner, name, timed)
+        self.wrap(owner, name, label, outside_tasks=True)
 
     def _remember(self, owner: Any, name: str, original: Any) -> None:
         own = name in vars(owner) if hasattr(owner, "__dict__") else True
         self._wrapped.append((owner, name, original, own))
 
-    def wrap(self, owner: Any, name: str, label: str) -> None:
-        """Replaces `owner.name` (a function, coroutine or async generator function) by a timed one."""
+    def wrap(self, owner: Any, name: str, label: str, *, outside_tasks: bool = False) -> None:
+        """Replaces `owner.name` (a function, coroutine or async generator function) by a timed one (a function
+        with `outside_tasks`: timed only when no task runs it, see wrap_callback)."""
         original = getattr(owner, name)
         seconds = self.seconds
         self._remember(owner, name, original)
@@ -97,6 +85,8 @@ class PhaseClock:
         else:
             @functools.wraps(original)
             def timed(*args: Any, **kwargs: Any) -> Any:
+                if outside_tasks and asyncio.current_task() is not None:
+                    return original(*args, **kwargs)
                 started = time.thread_time()
                 try:
                     return original(*args, **kwargs)

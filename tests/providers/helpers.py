@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import urllib.error
+import urllib.request
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -85,3 +87,14 @@ def stream(adapter: ModelApiAdapter, history: History, *, system: str | None = "
     return adapter.send_message_stream(
         model_id=model, system_prompt=system, messages=history.messages, tools=tools, max_output_tokens=512
     )
+
+
+def post_json(url: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+    """POSTs a JSON body straight to a fake server (no SDK): the status and the JSON answer, an error's included."""
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"content-type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())

@@ -5,9 +5,6 @@ server refuses as the real API does, with its 400 bodies."""
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +15,7 @@ from domain.errors import InvalidResponse
 from domain.events import StreamDone, TextDelta
 from domain.models import ModelCapabilities, ProviderType
 from tests.fakeservers import FakeOpenAIServer, Reply, ScriptedBrain
-from tests.providers.helpers import History, adapter_for, collect
+from tests.providers.helpers import History, adapter_for, collect, post_json
 from tests.providers.reasoning_helpers import send
 
 REGISTRY = load_registry()
@@ -33,13 +30,7 @@ def caps(model: str) -> ModelCapabilities:
 
 
 def post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    request = urllib.request.Request(url + "/chat/completions", data=json.dumps(body).encode(), method="POST",
-                                     headers={"content-type": "application/json", "authorization": "Bearer k"})
-    try:
-        with urllib.request.urlopen(request, timeout=5) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
+    return post_json(url + "/chat/completions", body, {"authorization": "Bearer k"})
 
 
 TOOL = {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {}}}}

@@ -8,9 +8,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
-import json
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,7 +25,7 @@ from tests.fakeservers.media_rules import MediaPart
 from tests.fakeservers.ollama_server import FakeOllamaServer
 from tests.fakeservers.responses_server import FakeResponsesServer
 from tests.fakeservers.server import FakeProviderServer
-from tests.providers.helpers import KEY, adapter_for, collect
+from tests.providers.helpers import KEY, adapter_for, collect, post_json
 from tests.providers.test_responses import responses_adapter
 
 FLAVOURS = ("anthropic", "openai", "responses", "gemini", "ollama")
@@ -137,21 +134,11 @@ def test_the_text_of_a_bmp_like_file_is_not_taken_for_an_image(intake) -> None:
 
 # The fakes themselves: each refuses what its API refuses, with the real body.
 
-def _post(url: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"content-type": "application/json", **(headers or {})})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read() or b"{}")
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
 def test_the_gemini_fake_refuses_a_gif_with_geminis_unsupported_mime_type_error() -> None:
     body = {"contents": [{"role": "user", "parts": [
         {"inlineData": {"mimeType": "image/gif", "data": base64.b64encode(gif()).decode()}}, {"text": "what?"}]}]}
     with FakeGeminiServer(ScriptedBrain(default=Reply.of_text("Seen.")), api_key=KEY) as server:
-        status, answer = _post(f"{server.base_url}/v1beta/models/gemini-2.5-flash:generateContent", body,
+        status, answer = post_json(f"{server.base_url}/v1beta/models/gemini-2.5-flash:generateContent", body,
                                {"x-goog-api-key": KEY})
     assert status == 400
     assert answer["error"] == {"code": 400, "message": "Unsupported MIME type: image/gif", "status": "INVALID_ARGUMENT"}
@@ -170,7 +157,8 @@ def test_the_openai_fakes_refuse_an_animated_gif_and_take_a_still_one(path: str,
         body: dict[str, Any] = {"model": "gpt-4.1", "stream": False}
         body.update({"messages": [{"role": "user", "content": content}]} if "chat" in path else
                     {"input": [{"role": "user", "content": content}]})
-        return _post(server.base_url.rstrip("/").removesuffix("/v1") + path, body, {"Authorization": f"Bearer {KEY}"})
+        url = server.base_url.rstrip("/").removesuffix("/v1") + path
+        return post_json(url, body, {"Authorization": f"Bearer {KEY}"})
 
     fake = FakeOpenAIServer if "chat" in path else FakeResponsesServer
     with fake(ScriptedBrain(default=Reply.of_text("Seen.")), api_key=KEY) as server:
@@ -186,7 +174,7 @@ def test_the_ollama_fake_refuses_a_file_part_and_a_gif_as_ollama_does() -> None:
                                          + base64.b64encode(pdf(["x"])).decode()}}
     gif_part = {"type": "image_url", "image_url": {"url": "data:image/gif;base64," + base64.b64encode(gif()).decode()}}
     with FakeOllamaServer(ScriptedBrain(default=Reply.of_text("Seen."))) as server:  # Ollama asks for no key
-        answers = [_post(f"{server.base_url.rstrip('/')}/chat/completions", {
+        answers = [post_json(f"{server.base_url.rstrip('/')}/chat/completions", {
             "model": "llava:7b", "messages": [{"role": "user", "content": [part, {"type": "text", "text": "?"}]}]})
             for part in (pdf_part, gif_part)]
     assert [status for status, _ in answers] == [400, 400]

@@ -3,9 +3,6 @@ calls and outputs as items, summaries as thinking, usage with cached and reasoni
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
 from dataclasses import replace
 from typing import Any
 
@@ -37,7 +34,7 @@ from domain.models import (
 )
 from tests.fakeservers import ErrorReply, Reply, ScriptedBrain, ToolCall
 from tests.fakeservers.responses_server import FakeResponsesServer
-from tests.providers.helpers import KEY, WEATHER, History, RecordingSleep, collect
+from tests.providers.helpers import KEY, WEATHER, History, RecordingSleep, collect, post_json
 
 GPT5 = ModelCapabilities(thinking=ThinkingForm.ALWAYS_ON, efforts=("minimal", "low", "medium", "high"))
 
@@ -141,13 +138,7 @@ async def test_a_model_that_does_not_reason_gets_no_reasoning_knobs():
 
 
 def post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    request = urllib.request.Request(url + "/responses", data=json.dumps(body).encode(), method="POST",
-                                     headers={"content-type": "application/json", "authorization": "Bearer k"})
-    try:
-        with urllib.request.urlopen(request, timeout=5) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
+    return post_json(url + "/responses", body, {"authorization": "Bearer k"})
 
 
 def test_the_fake_refuses_a_reasoning_item_without_its_following_item_and_an_output_without_its_call():
