@@ -71,7 +71,7 @@ def test_models_list_gives_openai_and_gemini_their_days(tmp_path: Path) -> None:
     assert openai.code == 0 and gemini.code == 0, openai.err + gemini.err
     rows = {line.split()[1]: line for line in (openai.out + gemini.out).splitlines() if line.split()[1:]}
     assert rows["o1"].endswith("retired 2026-10-23")
-    assert rows["gpt-5"].endswith(" 2026-12-11")
+    assert rows["gpt-5"].endswith(" 2026-12-11 (use gpt-6.1-sol)")  # its named successor, now a preset
     assert rows["gpt-4.1"].endswith(" 2027-01-14")
     assert rows["gemini-2.5-flash"].endswith(" 2026-12-01 (use gemini-3.5-flash-lite)")  # retires, then retired
     assert rows["gemini-3.5-flash-lite"].endswith("default")

@@ -67,4 +67,4 @@ def test_openai_reports_its_shutdown_dates_in_its_model_list(tmp_path: Path) -> 
     rows = _rows(listed.out)
     assert rows["gpt-4.1"].endswith(f"retires {later}")  # OpenAI's own day over the table's 2027-01-14
     assert "retire" not in rows["gpt-test-1"] and "retire" not in rows["gpt-odd-1"]  # none, or unreadable: nothing
-    assert rows["gpt-5"].endswith(" 2026-12-11")  # not in this list: the table's day (retires, then retired)
+    assert rows["gpt-5"].endswith(" 2026-12-11 (use gpt-6.1-sol)")  # not in this list: the table's day and successor

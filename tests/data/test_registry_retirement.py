@@ -100,7 +100,8 @@ def test_both_stores_resolve_a_retiring_model_with_its_retirement(storage: Stora
 VENDOR_DAYS = [
     ("openai", ("o1", "o1-2024-12-17", "o3-mini", "o4-mini-2025-04-16", "gpt-4.1-nano", "gpt-4o-2024-05-13"),
      date(2026, 10, 23), None),
-    ("openai", ("gpt-5", "gpt-5-2025-08-07", "gpt-5-nano-2025-08-07", "o3", "o3-2025-04-16"), date(2026, 12, 11), None),
+    ("openai", ("gpt-5", "gpt-5-2025-08-07"), date(2026, 12, 11), "gpt-6.1-sol"),
+    ("openai", ("gpt-5-nano-2025-08-07", "o3", "o3-2025-04-16"), date(2026, 12, 11), None),
     ("openai", ("gpt-5-mini", "gpt-5-mini-2025-08-07"), date(2026, 12, 11), "gpt-6.1-terra"),
     ("openai", ("gpt-4o", "gpt-4o-2024-11-20", "gpt-4o-mini", "gpt-4.1", "gpt-4.1-mini-2025-04-14"),
      date(2027, 1, 14), None),

@@ -27,7 +27,7 @@ def caps(model: str) -> ModelCapabilities:
 @pytest.mark.parametrize(("model", "level", "effort"), [
     ("gpt-6.1-terra", "off", "none"), ("gpt-6.1-terra", "low", "low"), ("gpt-6.1-terra", "max", "max"),
     ("gpt-6-luna", "off", "none"), ("gpt-6-luna", "max", "max"), ("gpt-6-luna", "medium", "medium"),
-    ("gpt-6.1-sol", "off", "low"), ("gpt-6.1-sol", "max", "max"),  # not a preset: the gpt-6* family
+    ("gpt-6.1-sol", "off", "low"), ("gpt-6.1-sol", "max", "max"),  # a preset since 2026-11-28 (no none)
     ("gpt-5-mini", "max", "high"), ("gpt-5-mini", "off", "minimal"),
 ])
 async def test_each_level_is_an_effort_the_model_takes(model: str, level: str, effort: str) -> None:
@@ -96,3 +96,13 @@ async def test_a_tool_loop_at_max_effort_goes_back_with_its_reasoning() -> None:
     kinds = [item.get("type", item.get("role")) for item in fake.requests[1].raw["input"]]
     assert kinds == ["user", "reasoning", "function_call", "function_call_output"]
     assert all(r.raw["reasoning"]["effort"] == "max" for r in fake.requests)
+
+
+def test_sol_is_a_preset_whose_picker_has_no_off_and_gpt5s_successor() -> None:
+    sol = caps("gpt-6.1-sol")
+    assert sol.efforts == ("low", "medium", "high", "xhigh", "max")  # the API rejects none for 6.1 Sol
+    assert "off" not in sol.reasoning_levels() and "max" in sol.reasoning_levels()
+    preset = next(m for m in REGISTRY.for_provider("openai") if m.id == "gpt-6.1-sol")
+    assert (preset.context_window, preset.input_limit, preset.max_output_tokens) == (1_050_000, 922_000, 128_000)
+    gpt5 = REGISTRY.retirement("gpt-5", "openai")
+    assert gpt5 is not None and gpt5.successor == "gpt-6.1-sol"
