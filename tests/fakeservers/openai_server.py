@@ -222,22 +222,23 @@ class FakeOpenAIServer(FakeProviderServer):
 
     def _complete(self, raw: RawRequest) -> HttpResponse:
         started = time.perf_counter()
-        refused = deepseek_refusal(raw.json()) if self.deepseek else None
+        body = raw.json()  # parsed once: a long conversation's request is large
+        refused = deepseek_refusal(body) if self.deepseek else None
         if refused is not None:  # the rule DeepSeek enforces in thinking mode: the app must not break it
             return _error(refused, "invalid_request_error", "invalid_request_error", 400)
-        refused = ollama_refusal(raw.json()) if self.ollama else None
+        refused = ollama_refusal(body) if self.ollama else None
         if refused is not None:  # a content part Ollama does not take (a PDF file part, a GIF image_url)
             return _error(refused, "invalid_request_error", None, 400)
         try:
             if not (self.ollama or self.deepseek):  # OpenAI's own reasoning rules (efforts, tools with an effort)
-                chat_rules.check(raw.json())
+                chat_rules.check(body)
         except Refusal as rule:
             return _error(rule.message, "invalid_request_error", rule.code, 400, rule.param)
         try:
-            refusal = None if self.ollama else audio_refusal(raw.json())
+            refusal = None if self.ollama else audio_refusal(body)
             if refusal is not None:
                 raise refusal
-            request = normalize(raw.json(), dict(raw.headers), ollama=self.ollama)
+            request = normalize(body, dict(raw.headers), ollama=self.ollama)
         except OpenAIMediaRefused as exc:  # an attachment the real API refuses
             return _error(str(exc), "invalid_request_error", exc.code, 400, exc.param)
         answer, accounting = self.answer(request)
